@@ -1,0 +1,156 @@
+// Lint rules, and the layers of shared/DESIGN.md as rules that fail the build when a file imports across a
+// forbidden edge. `layerConfig` is exported so test/unit/layers.test.ts can prove, on a fixture tree, that
+// every edge below bites.
+import { builtinModules } from 'node:module';
+import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
+import importPlugin from 'eslint-plugin-import';
+import tseslint from 'typescript-eslint';
+
+/**
+ * Each folder of src/ and the folders it may import. Everything else under src/ is off limits to it, so a
+ * new folder is forbidden everywhere until it is added here. `workspace` holds the port and its adapters;
+ * the adapters get their own, narrower rules below.
+ */
+export const LAYERS = {
+  protocol: [],
+  edit: [],
+  workspace: ['protocol', 'edit'],
+  tools: ['protocol', 'edit', 'workspace'],
+  agent: ['protocol', 'edit', 'tools', 'workspace'],
+  server: ['protocol'],
+  webview: ['protocol'],
+  extension: ['protocol', 'edit', 'tools', 'agent', 'workspace', 'server'],
+  cli: ['protocol', 'edit', 'tools', 'agent', 'workspace', 'server'],
+};
+
+/** The only folders that may import `vscode`. */
+const VSCODE_FOLDERS = ['workspace/vscode', 'extension'];
+/** Folders that run outside Node (webview) or do no I/O at all (edit; protocol is stricter still): no Node built-ins. */
+const NO_NODE_FOLDERS = ['edit', 'webview'];
+/** The port's callers see the interface only; which adapter runs is decided by extension/ or cli/. */
+const PORT_ONLY_FOLDERS = ['tools', 'agent'];
+
+const nodeBuiltins = [...new Set(builtinModules.map((name) => name.replace(/^node:/, '')))];
+
+function restrictedImports(folder) {
+  if (folder === 'protocol') {
+    // Stricter than the rules below, which it subsumes: one clear message instead of two.
+    const message = 'src/protocol imports zod only (shared/DESIGN.md).';
+    return ['error', { patterns: [{ regex: '^(?!zod(/|$)|\\.)', message }] }];
+  }
+  const paths = [];
+  const patterns = [];
+  if (!VSCODE_FOLDERS.includes(folder)) {
+    paths.push({
+      name: 'vscode',
+      message: `src/${folder} must not import 'vscode': only ${VSCODE_FOLDERS.map((f) => `src/${f}`).join(' and ')} may (shared/DESIGN.md).`,
+    });
+  }
+  if (NO_NODE_FOLDERS.includes(folder)) {
+    const why = folder === 'webview' ? 'runs in the browser' : 'is pure: no I/O';
+    for (const name of nodeBuiltins)
+      paths.push({ name, message: `src/${folder} ${why}; it must not import Node's '${name}'.` });
+    patterns.push({ group: ['node:*'], message: `src/${folder} ${why}; it must not import Node built-ins.` });
+  }
+  return ['error', { paths, patterns }];
+}
+
+/** The same `vscode` check for `import('vscode')`, which the import rules do not see. */
+const dynamicVscodeImport = {
+  selector: "ImportExpression[source.value='vscode']",
+  message: "Only src/workspace/vscode and src/extension may import 'vscode'.",
+};
+
+/**
+ * Flat-config entries that enforce the layers for the tree rooted at `root` (a folder holding `src/`).
+ * @param {string} root absolute path
+ */
+export function layerConfig(root) {
+  const zones = Object.entries(LAYERS).map(([folder, allowed]) => ({
+    target: `./src/${folder}`,
+    from: './src',
+    except: [`./${folder}`, ...allowed.map((f) => `./${f}`)],
+    message: `src/${folder} may import only ${allowed.length ? allowed.map((f) => `src/${f}`).join(', ') : 'itself'} (shared/DESIGN.md).`,
+  }));
+  zones.push(
+    ...PORT_ONLY_FOLDERS.map((folder) => ({
+      target: `./src/${folder}`,
+      from: ['./src/workspace/node', './src/workspace/vscode'],
+      message: `src/${folder} reaches the editor through the Workspace port only, never an adapter.`,
+    })),
+    {
+      target: './src/workspace/*.ts',
+      from: ['./src/workspace/node', './src/workspace/vscode'],
+      message: 'The Workspace port must not depend on its adapters.',
+    },
+    {
+      target: './src/workspace/node',
+      from: './src/workspace/vscode',
+      message: 'The Node adapter must not import the VS Code adapter (it would drag in vscode).',
+    },
+    {
+      target: './src/cli',
+      from: './src/workspace/vscode',
+      message: 'src/cli runs outside VS Code: use the Node adapter.',
+    },
+  );
+
+  const folders = Object.keys(LAYERS).flatMap((folder) =>
+    folder === 'workspace' ? ['workspace/node', 'workspace/vscode', 'workspace'] : [folder],
+  );
+  const perFolder = folders.map((folder) => ({
+    name: `loopwire/layers/${folder}`,
+    files: folder === 'workspace' ? ['src/workspace/*.ts'] : [`src/${folder}/**/*.ts`],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': restrictedImports(folder),
+      'no-restricted-syntax': VSCODE_FOLDERS.includes(folder) ? 'off' : ['error', dynamicVscodeImport],
+    },
+  }));
+
+  return [
+    {
+      name: 'loopwire/layers',
+      files: ['src/**/*.ts'],
+      languageOptions: { parser: tseslint.parser, sourceType: 'module' },
+      plugins: { import: importPlugin, '@typescript-eslint': tseslint.plugin },
+      settings: { 'import/resolver': { node: { extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'] } } },
+      rules: { 'import/no-restricted-paths': ['error', { basePath: root, zones }] },
+    },
+    ...perFolder,
+  ];
+}
+
+export default defineConfig(
+  { ignores: ['dist/', 'out/', 'node_modules/', 'test/fixtures/', '.vscode-test/', '*.vsix'] },
+  js.configs.recommended,
+  tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: {
+      globals: {
+        console: 'readonly',
+        process: 'readonly',
+        require: 'readonly',
+        __dirname: 'readonly',
+        module: 'writable',
+      },
+    },
+  },
+  {
+    files: ['**/*.js'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  layerConfig(import.meta.dirname),
+);

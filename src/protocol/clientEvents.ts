@@ -1,0 +1,42 @@
+import * as z from 'zod';
+import { AnyInputItem, FunctionCallOutput, Message } from './items';
+import { ResponseRequest } from './request';
+
+// What a client sends over the WebSocket (shared/protocol/responses-ws.md §1.5), one JSON text frame each.
+
+/** One turn: the `POST /v1/responses` body plus `type` (`stream` tolerated, `background` refused). */
+export const ResponseCreateEvent = ResponseRequest.extend({ type: z.literal('response.create') });
+
+/** Steer the running response `previous_response_id` with more user input; it picks the lane. */
+export const ResponseSteerEvent = z.looseObject({
+  type: z.literal('response.steer'),
+  previous_response_id: z.string(),
+  input: z.union([z.string(), z.array(z.union([Message, FunctionCallOutput]))]),
+});
+
+/** Inject client-owned tool outputs into an active response (beta multi-agent surface). */
+export const ResponseInjectEvent = z.looseObject({
+  type: z.literal('response.inject'),
+  response_id: z.string(),
+  input: z.array(AnyInputItem),
+});
+
+/** Codex's acknowledgement on reused connections: not part of the public protocol; accepted and ignored. */
+export const ResponseProcessedEvent = z.looseObject({
+  type: z.literal('response.processed'),
+  response_id: z.string().optional(),
+});
+
+/** Every client event. Closed: a server answers an unknown `type` with an error naming it. */
+export const ClientEvent = z.discriminatedUnion('type', [
+  ResponseCreateEvent,
+  ResponseSteerEvent,
+  ResponseInjectEvent,
+  ResponseProcessedEvent,
+]);
+
+export type ResponseCreateEvent = z.infer<typeof ResponseCreateEvent>;
+export type ResponseSteerEvent = z.infer<typeof ResponseSteerEvent>;
+export type ResponseInjectEvent = z.infer<typeof ResponseInjectEvent>;
+export type ResponseProcessedEvent = z.infer<typeof ResponseProcessedEvent>;
+export type ClientEvent = z.infer<typeof ClientEvent>;

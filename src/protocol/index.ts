@@ -1,0 +1,12 @@
+// The wire shapes of Loopwire: one zod schema per shape, types inferred from them. Client, server,
+// webview and tools all validate against these, so each shape is written exactly once.
+export * from './clientEvents';
+export * from './contentParts';
+export * from './errors';
+export * from './items';
+export * from './openUnion';
+export * from './request';
+export * from './response';
+export * from './serverEvents';
+export * from './tools';
+export * from './wireParse';

@@ -1,0 +1,113 @@
+import * as z from 'zod';
+import {
+  AnyMessageContentPart,
+  AnyOutputContentPart,
+  AnyToolOutputPart,
+  ReasoningText,
+  SummaryText,
+} from './contentParts';
+import { discriminatorValues, openUnion } from './openUnion';
+
+// Conversation items (shared/protocol/responses-ws.md §2.3, §10). Ids may come from the client (Codex sends
+// `msg_<uuid>`, `fco_<uuid>`), so they are accepted wherever the API allows one.
+
+export const ItemStatus = z.enum(['in_progress', 'completed', 'incomplete']);
+export const MessageRole = z.enum(['user', 'assistant', 'system', 'developer']);
+
+/** A message in `input`: `type` may be left out, and `content` may be a plain string. */
+export const Message = z.looseObject({
+  type: z.literal('message').optional(),
+  id: z.string().optional(),
+  role: MessageRole,
+  content: z.union([z.string(), z.array(AnyMessageContentPart)]),
+  status: ItemStatus.optional(),
+  phase: z.string().nullish(),
+});
+
+/** A message the model wrote, as the server sends it in `output`. */
+export const OutputMessage = z.looseObject({
+  type: z.literal('message'),
+  id: z.string(),
+  role: z.literal('assistant'),
+  status: ItemStatus,
+  content: z.array(AnyOutputContentPart),
+  phase: z.string().nullish(),
+});
+
+/** The model asks for a function tool; `arguments` is a JSON text, possibly partial while it streams. */
+export const FunctionCall = z.looseObject({
+  type: z.literal('function_call'),
+  id: z.string().optional(),
+  call_id: z.string(),
+  name: z.string(),
+  arguments: z.string(),
+  status: ItemStatus.optional(),
+});
+
+/** A tool's answer to a `function_call`, matched by `call_id`. */
+export const FunctionCallOutput = z.looseObject({
+  type: z.literal('function_call_output'),
+  id: z.string().nullish(),
+  call_id: z.string(),
+  output: z.union([z.string(), z.array(AnyToolOutputPart)]),
+  status: ItemStatus.nullish(),
+});
+
+/** The model calls a freeform (`custom`) tool with one string, e.g. a whole patch (§10). */
+export const CustomToolCall = z.looseObject({
+  type: z.literal('custom_tool_call'),
+  id: z.string().optional(),
+  call_id: z.string(),
+  name: z.string(),
+  input: z.string(),
+  status: ItemStatus.optional(),
+});
+
+/** A freeform tool's answer, matched by `call_id`. */
+export const CustomToolCallOutput = z.looseObject({
+  type: z.literal('custom_tool_call_output'),
+  id: z.string().nullish(),
+  call_id: z.string(),
+  output: z.union([z.string(), z.array(AnyToolOutputPart)]),
+});
+
+/** The model's reasoning: a summary, raw text (open models) or an opaque `encrypted_content` to replay. */
+export const Reasoning = z.looseObject({
+  type: z.literal('reasoning'),
+  id: z.string().optional(),
+  summary: z.array(SummaryText),
+  content: z.array(ReasoningText).optional(),
+  encrypted_content: z.string().nullish(),
+  status: ItemStatus.optional(),
+});
+
+/** Everything this version models in a request's `input`. */
+export const InputItem = z.discriminatedUnion('type', [
+  Message,
+  FunctionCall,
+  FunctionCallOutput,
+  CustomToolCall,
+  CustomToolCallOutput,
+  Reasoning,
+]);
+/** A request's `input` item: a modelled one, or any other type kept as given (newer clients send more). */
+export const AnyInputItem = openUnion(InputItem, discriminatorValues(InputItem));
+
+/** Everything this version models in a response's `output`. */
+export const OutputItem = z.discriminatedUnion('type', [OutputMessage, FunctionCall, CustomToolCall, Reasoning]);
+/** A response's `output` item: a modelled one, or any other type kept as given (newer servers send more). */
+export const AnyOutputItem = openUnion(OutputItem, discriminatorValues(OutputItem));
+
+export type ItemStatus = z.infer<typeof ItemStatus>;
+export type MessageRole = z.infer<typeof MessageRole>;
+export type Message = z.infer<typeof Message>;
+export type OutputMessage = z.infer<typeof OutputMessage>;
+export type FunctionCall = z.infer<typeof FunctionCall>;
+export type FunctionCallOutput = z.infer<typeof FunctionCallOutput>;
+export type CustomToolCall = z.infer<typeof CustomToolCall>;
+export type CustomToolCallOutput = z.infer<typeof CustomToolCallOutput>;
+export type Reasoning = z.infer<typeof Reasoning>;
+export type InputItem = z.infer<typeof InputItem>;
+export type AnyInputItem = z.infer<typeof AnyInputItem>;
+export type OutputItem = z.infer<typeof OutputItem>;
+export type AnyOutputItem = z.infer<typeof AnyOutputItem>;

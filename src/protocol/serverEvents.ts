@@ -1,0 +1,182 @@
+import * as z from 'zod';
+import { AnyStreamedContentPart, SummaryText } from './contentParts';
+import { ErrorEvent } from './errors';
+import { AnyInputItem, AnyOutputItem } from './items';
+import { discriminatorValues, openUnion } from './openUnion';
+import { ResponseObject } from './response';
+
+// Every streamed event of shared/protocol/responses-ws.md §2.1, §2.6 and §10. The same objects travel as
+// SSE `data:` over HTTP and as one text frame each over WebSocket, where they may also carry `stream_id`.
+
+/** An event of `type`, with the fields every streamed event has. */
+function streamEvent<const T extends string, Shape extends z.ZodRawShape>(type: T, shape: Shape) {
+  return z.looseObject({
+    type: z.literal(type),
+    sequence_number: z.int().nonnegative(),
+    /** Present when the request named a lane (§1.4); absent on the default lane. */
+    stream_id: z.string().optional(),
+    ...shape,
+  });
+}
+
+const itemRef = { item_id: z.string(), output_index: z.int().nonnegative() };
+const partRef = { ...itemRef, content_index: z.int().nonnegative() };
+const summaryRef = { ...itemRef, summary_index: z.int().nonnegative() };
+const response = { response: ResponseObject };
+const logprobs = { logprobs: z.array(z.unknown()).optional() };
+
+// The response's lifecycle. Exactly one of completed / incomplete / failed ends it.
+export const ResponseCreatedEvent = streamEvent('response.created', response);
+export const ResponseQueuedEvent = streamEvent('response.queued', response);
+export const ResponseInProgressEvent = streamEvent('response.in_progress', response);
+export const ResponseCompletedEvent = streamEvent('response.completed', response);
+export const ResponseIncompleteEvent = streamEvent('response.incomplete', response);
+export const ResponseFailedEvent = streamEvent('response.failed', response);
+
+// Output items: `added` carries the skeleton, `done` the final item.
+const outputItem = { output_index: z.int().nonnegative(), item: AnyOutputItem };
+export const OutputItemAddedEvent = streamEvent('response.output_item.added', outputItem);
+export const OutputItemDoneEvent = streamEvent('response.output_item.done', outputItem);
+
+// Message content.
+export const ContentPartAddedEvent = streamEvent('response.content_part.added', {
+  ...partRef,
+  part: AnyStreamedContentPart,
+});
+export const ContentPartDoneEvent = streamEvent('response.content_part.done', {
+  ...partRef,
+  part: AnyStreamedContentPart,
+});
+export const OutputTextDeltaEvent = streamEvent('response.output_text.delta', {
+  ...partRef,
+  delta: z.string(),
+  ...logprobs,
+  obfuscation: z.string().optional(),
+});
+export const OutputTextDoneEvent = streamEvent('response.output_text.done', {
+  ...partRef,
+  text: z.string(),
+  ...logprobs,
+});
+export const OutputTextAnnotationAddedEvent = streamEvent('response.output_text.annotation.added', {
+  ...partRef,
+  annotation_index: z.int().nonnegative(),
+  annotation: z.unknown(),
+});
+export const RefusalDeltaEvent = streamEvent('response.refusal.delta', { ...partRef, delta: z.string() });
+export const RefusalDoneEvent = streamEvent('response.refusal.done', { ...partRef, refusal: z.string() });
+
+// Tool calls. `name` on the function-call `done` event is sent by some servers; clients must not need it.
+export const FunctionCallArgumentsDeltaEvent = streamEvent('response.function_call_arguments.delta', {
+  ...itemRef,
+  delta: z.string(),
+});
+export const FunctionCallArgumentsDoneEvent = streamEvent('response.function_call_arguments.done', {
+  ...itemRef,
+  arguments: z.string(),
+  name: z.string().optional(),
+});
+export const CustomToolCallInputDeltaEvent = streamEvent('response.custom_tool_call_input.delta', {
+  ...itemRef,
+  delta: z.string(),
+});
+export const CustomToolCallInputDoneEvent = streamEvent('response.custom_tool_call_input.done', {
+  ...itemRef,
+  input: z.string(),
+});
+
+// Reasoning: summaries (when requested) and raw text (open models).
+export const ReasoningSummaryPartAddedEvent = streamEvent('response.reasoning_summary_part.added', {
+  ...summaryRef,
+  part: SummaryText,
+});
+export const ReasoningSummaryPartDoneEvent = streamEvent('response.reasoning_summary_part.done', {
+  ...summaryRef,
+  part: SummaryText,
+});
+export const ReasoningSummaryTextDeltaEvent = streamEvent('response.reasoning_summary_text.delta', {
+  ...summaryRef,
+  delta: z.string(),
+});
+export const ReasoningSummaryTextDoneEvent = streamEvent('response.reasoning_summary_text.done', {
+  ...summaryRef,
+  text: z.string(),
+});
+export const ReasoningTextDeltaEvent = streamEvent('response.reasoning_text.delta', { ...partRef, delta: z.string() });
+export const ReasoningTextDoneEvent = streamEvent('response.reasoning_text.done', { ...partRef, text: z.string() });
+
+// Steering (WebSocket only, §2.6).
+const steerRef = z.looseObject({ id: z.string().optional(), previous_response_id: z.string() });
+export const SteerAcceptedEvent = streamEvent('response.steer.accepted', { steer: steerRef });
+export const SteerPendingEvent = streamEvent('response.steer.pending', {
+  reason: z.string(),
+  required_input: z.array(z.unknown()),
+  steer: steerRef,
+});
+export const SteerFailedEvent = streamEvent('response.steer.failed', {
+  error: z.looseObject({ code: z.string(), message: z.string(), type: z.string() }),
+  steer: steerRef,
+});
+
+// Client-owned tool outputs injected into an active response (beta multi-agent surface, §2.6).
+export const InjectCreatedEvent = streamEvent('response.inject.created', { response_id: z.string() });
+export const InjectFailedEvent = streamEvent('response.inject.failed', {
+  response_id: z.string(),
+  error: z.looseObject({ code: z.string(), message: z.string() }),
+  input: z.array(AnyInputItem).optional(),
+});
+
+/** Every event but `error`, by `type`. */
+export const ResponseStreamEvent = z.discriminatedUnion('type', [
+  ResponseCreatedEvent,
+  ResponseQueuedEvent,
+  ResponseInProgressEvent,
+  ResponseCompletedEvent,
+  ResponseIncompleteEvent,
+  ResponseFailedEvent,
+  OutputItemAddedEvent,
+  OutputItemDoneEvent,
+  ContentPartAddedEvent,
+  ContentPartDoneEvent,
+  OutputTextDeltaEvent,
+  OutputTextDoneEvent,
+  OutputTextAnnotationAddedEvent,
+  RefusalDeltaEvent,
+  RefusalDoneEvent,
+  FunctionCallArgumentsDeltaEvent,
+  FunctionCallArgumentsDoneEvent,
+  CustomToolCallInputDeltaEvent,
+  CustomToolCallInputDoneEvent,
+  ReasoningSummaryPartAddedEvent,
+  ReasoningSummaryPartDoneEvent,
+  ReasoningSummaryTextDeltaEvent,
+  ReasoningSummaryTextDoneEvent,
+  ReasoningTextDeltaEvent,
+  ReasoningTextDoneEvent,
+  SteerAcceptedEvent,
+  SteerPendingEvent,
+  SteerFailedEvent,
+  InjectCreatedEvent,
+  InjectFailedEvent,
+]);
+
+/** Every event this version models: the stream events, and `error` in either of its shapes. */
+export const ServerEvent = z.union([ResponseStreamEvent, ErrorEvent]);
+
+/** The `type` of every modelled server event. */
+export const SERVER_EVENT_TYPES: readonly string[] = [...discriminatorValues(ResponseStreamEvent), 'error'];
+
+/**
+ * A server event as a client receives it: a modelled one, or any other type kept as given, for the
+ * client to ignore (the API adds event types for tools Loopwire does not offer).
+ */
+export const AnyServerEvent = openUnion(ServerEvent, SERVER_EVENT_TYPES);
+
+/** The terminal events; exactly one ends every response (§2.1). */
+export const TERMINAL_EVENT_TYPES = ['response.completed', 'response.incomplete', 'response.failed'] as const;
+
+export type ResponseStreamEvent = z.infer<typeof ResponseStreamEvent>;
+export type ServerEvent = z.infer<typeof ServerEvent>;
+export type AnyServerEvent = z.infer<typeof AnyServerEvent>;
+export type ServerEventType = ServerEvent['type'];
+export type TerminalEventType = (typeof TERMINAL_EVENT_TYPES)[number];

@@ -1,0 +1,125 @@
+import * as assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { accessSync, constants, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+
+// What `npm run build` produces and the manifest promises: checked on the built files, as a user gets them.
+
+const root = path.resolve(__dirname, '../..');
+const run = promisify(execFile);
+
+interface Manifest {
+  name: string;
+  publisher: string;
+  displayName: string;
+  version: string;
+  main: string;
+  icon: string;
+  bin: Record<string, string>;
+  engines: { vscode: string };
+  devDependencies: Record<string, string>;
+  contributes: { commands: { command: string; title: string; category: string }[] };
+}
+const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Manifest;
+
+/** Runs a command, resolving with its exit code and output whatever the code. */
+async function exec(file: string, args: string[]) {
+  try {
+    const { stdout, stderr } = await run(file, args, { cwd: root });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
+
+describe('build: the manifest and what it points to', () => {
+  before(() => {
+    for (const file of [manifest.main, ...Object.values(manifest.bin)]) {
+      try {
+        accessSync(path.join(root, file));
+      } catch {
+        throw new Error(`${file} is missing: run \`npm run build\` first (\`npm test\` does)`);
+      }
+    }
+  });
+
+  it('is a real extension manifest', () => {
+    assert.equal(manifest.name, 'loopwire');
+    assert.equal(manifest.publisher, 'loopwire');
+    assert.equal(manifest.displayName, 'Loopwire');
+    accessSync(path.join(root, manifest.icon));
+    for (const command of manifest.contributes.commands) assert.equal(command.category, 'Loopwire', command.command);
+  });
+
+  it('supports the VS Code that @types/vscode describes, below the 1.139 test host', () => {
+    const supported = /^\^(\d+)\.(\d+)\.0$/.exec(manifest.engines.vscode);
+    assert.ok(supported, `engines.vscode should be ^MAJOR.MINOR.0, is ${manifest.engines.vscode}`);
+    assert.equal(manifest.devDependencies['@types/vscode'], `${supported[1]}.${supported[2]}.0`);
+    assert.ok(Number(supported[1]) === 1 && Number(supported[2]) <= 138);
+  });
+
+  it('main is one CommonJS bundle that leaves vscode to the host', () => {
+    const bundle = readFileSync(path.join(root, manifest.main), 'utf8');
+    assert.match(bundle, /require\("vscode"\)/);
+    assert.match(bundle, /activate/);
+    assert.doesNotMatch(bundle, /require\("\.\.?\//, 'a bundle must not require files beside it');
+  });
+
+  for (const [bin, file] of Object.entries(manifest.bin)) {
+    describe(bin, () => {
+      const binPath = path.join(root, file);
+
+      it('is an executable Node script with a shebang', () => {
+        assert.ok(readFileSync(binPath, 'utf8').startsWith('#!/usr/bin/env node\n'));
+        accessSync(binPath, constants.X_OK);
+      });
+
+      it('prints --help and exits 0, run directly', async () => {
+        const result = await exec(binPath, ['--help']);
+        assert.equal(result.code, 0, result.stderr);
+        assert.match(result.stdout, new RegExp(`^usage: ${bin}`));
+        assert.equal(result.stderr, '');
+      });
+
+      it('prints its version', async () => {
+        const result = await exec(process.execPath, [binPath, '--version']);
+        assert.equal(result.code, 0);
+        assert.equal(result.stdout, `${manifest.version}\n`);
+      });
+
+      it('refuses what it does not know with exit code 2 and the usage', async () => {
+        const result = await exec(process.execPath, [binPath, '--no-such-flag']);
+        assert.equal(result.code, 2);
+        assert.match(result.stderr, /unknown/);
+        assert.match(result.stderr, /usage:/);
+        assert.equal(result.stdout, '');
+      });
+    });
+  }
+});
+
+describe('build: the packaged extension holds only what runs', () => {
+  it('vsce lists exactly the bundles, media, the docs and the manifest', async function () {
+    this.timeout(60_000);
+    const vsce = path.join(root, 'node_modules/@vscode/vsce/vsce');
+    const result = await exec(process.execPath, [vsce, 'ls']);
+    assert.equal(result.code, 0, result.stderr);
+    const files = result.stdout.trim().split('\n').sort();
+    const allowed =
+      /^(dist\/extension\.js|dist\/cli\/[\w-]+\.js|media\/.+|README\.md|LICENSE|CHANGELOG\.md|package\.json)$/;
+    for (const file of files) assert.match(file, allowed);
+    for (const needed of [
+      manifest.main.replace(/^\.\//, ''),
+      ...Object.values(manifest.bin),
+      'package.json',
+      'README.md',
+      'LICENSE',
+      'CHANGELOG.md',
+      manifest.icon,
+    ]) {
+      assert.ok(files.includes(needed), `${needed} is not packaged`);
+    }
+  });
+});
