@@ -26,6 +26,10 @@ export function processIo(): CliIo {
   };
 }
 
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** Runs a bin's main and sets the exit code; an unexpected error is reported on one line, never a stack dump. */
 export function runMain(main: (argv: string[], io: CliIo) => ExitCode | Promise<ExitCode>): void {
   const io = processIo();
@@ -36,7 +40,7 @@ export function runMain(main: (argv: string[], io: CliIo) => ExitCode | Promise<
         process.exitCode = code;
       },
       (error: unknown) => {
-        io.stderr(`${error instanceof Error ? error.message : String(error)}\n`);
+        io.stderr(`${errorMessage(error)}\n`);
         process.exitCode = ExitCode.failed;
       },
     );

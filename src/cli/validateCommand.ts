@@ -13,7 +13,7 @@ import {
   discriminatorValues,
   parseWire,
 } from '../protocol';
-import { type CliIo, ExitCode } from './cliIo';
+import { type CliIo, ExitCode, errorMessage } from './cliIo';
 
 /** What `--as` may name, and the schema each is checked against. */
 const KINDS = {
@@ -55,7 +55,7 @@ export async function validateCommand(argv: string[], io: CliIo): Promise<ExitCo
       options: { as: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     });
   } catch (error) {
-    io.stderr(`loopwire validate: ${(error as Error).message}\n\n${validateUsage}`);
+    io.stderr(`loopwire validate: ${errorMessage(error)}\n\n${validateUsage}`);
     return ExitCode.usage;
   }
   if (parsed.values.help) {
@@ -68,18 +68,21 @@ export async function validateCommand(argv: string[], io: CliIo): Promise<ExitCo
     return ExitCode.usage;
   }
 
-  const sources = parsed.positionals.length > 0 ? parsed.positionals : ['-'];
-  let valid = 0;
-  let invalid = 0;
-  for (const source of sources) {
-    let text: string;
+  // Every input is read before any is judged, so a missing file is a usage error with nothing half-printed.
+  const inputs: { name: string; text: string }[] = [];
+  for (const source of parsed.positionals.length > 0 ? parsed.positionals : ['-']) {
     try {
-      text = source === '-' ? await io.readStdin() : await readFile(source, 'utf8');
+      const text = source === '-' ? await io.readStdin() : await readFile(source, 'utf8');
+      inputs.push({ name: source === '-' ? 'stdin' : source, text });
     } catch (error) {
-      io.stderr(`loopwire validate: cannot read ${source}: ${(error as Error).message}\n`);
+      io.stderr(`loopwire validate: cannot read ${source}: ${errorMessage(error)}\n`);
       return ExitCode.usage;
     }
-    for (const frame of framesOf(text, source === '-' ? 'stdin' : source)) {
+  }
+  let valid = 0;
+  let invalid = 0;
+  for (const { name, text } of inputs) {
+    for (const frame of framesOf(text, name)) {
       const line = checkFrame(frame, forced);
       if (line.ok) valid++;
       else invalid++;

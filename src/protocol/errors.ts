@@ -107,6 +107,7 @@ export function isWsErrorEvent(event: ErrorEvent): event is WsErrorEvent {
   return typeof event.error === 'object' && event.error !== null;
 }
 
+/** The status, code, message and param of an `error` event, whichever of the two shapes it has. */
 export function errorDetails(event: ErrorEvent): ErrorDetails {
   if (isWsErrorEvent(event)) {
     const { type, code, message, param } = event.error;

@@ -71,6 +71,17 @@ describe('cli: loopwire validate', () => {
     assert.match(forced.stdout, /✗ stdin\[1\] {2}item function_call: Missing required parameter: 'call_id'\./);
   });
 
+  it('explains itself with --help, and through `loopwire help validate`', async () => {
+    for (const args of [
+      ['validate', '--help'],
+      ['help', 'validate'],
+    ]) {
+      const result = await loopwire(args);
+      assert.equal(result.code, 0);
+      assert.match(result.stdout, /^usage: loopwire validate /);
+    }
+  });
+
   it('exits 2 on bad usage: an unknown --as, a missing file, an unknown flag', async () => {
     for (const args of [
       ['validate', '--as', 'nonsense'],
