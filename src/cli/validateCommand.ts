@@ -45,6 +45,11 @@ interface Frame {
   source: string;
   value: unknown;
 }
+/** A line that is not JSON at all. */
+interface Unreadable {
+  source: string;
+  error: string;
+}
 
 export async function validateCommand(argv: string[], io: CliIo): Promise<ExitCode> {
   let parsed;
@@ -98,7 +103,7 @@ function isKind(name: string): name is Kind {
 }
 
 /** One JSON document (an array is a list of frames), else JSON Lines. */
-function* framesOf(text: string, name: string): Generator<Frame | { source: string; error: string }> {
+function* framesOf(text: string, name: string): Generator<Frame | Unreadable> {
   const whole = decodeJson(text);
   if (whole.ok) {
     if (Array.isArray(whole.value)) {
@@ -119,16 +124,17 @@ function* framesOf(text: string, name: string): Generator<Frame | { source: stri
   }
 }
 
-function checkFrame(frame: Frame | { source: string; error: string }, forced: Kind | undefined) {
+function checkFrame(frame: Frame | Unreadable, forced: Kind | undefined) {
   if ('error' in frame) return { ok: false, text: `✗ ${frame.source}  ${frame.error}` };
   const kind = forced ?? classify(frame.value);
   if (!kind) {
     return { ok: false, text: `✗ ${frame.source}  cannot tell what this frame is; name it with --as` };
   }
   const result = parseWire(KINDS[kind], frame.value);
-  const label = `${kind}${typeOf(frame.value) ? ` ${typeOf(frame.value)}` : ''}`;
+  const type = typeOf(frame.value);
+  const label = type === undefined ? kind : `${kind} ${type}`;
   if (!result.ok) return { ok: false, text: `✗ ${frame.source}  ${label}: ${result.error.message}` };
-  const passedOver = kind === 'server-event' && !KNOWN_SERVER_EVENT_TYPES.has(typeOf(frame.value) ?? '');
+  const passedOver = kind === 'server-event' && !KNOWN_SERVER_EVENT_TYPES.has(type ?? '');
   return { ok: true, text: `✓ ${frame.source}  ${label}${passedOver ? '  (type not modelled: passed over)' : ''}` };
 }
 

@@ -1,13 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { accessSync, constants, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
+import { repoRoot as root, runProcess as exec } from './support/runProcess';
 
 // What `npm run build` produces and the manifest promises: checked on the built files, as a user gets them.
-
-const root = path.resolve(__dirname, '../..');
-const run = promisify(execFile);
 
 interface Manifest {
   name: string;
@@ -22,17 +18,6 @@ interface Manifest {
   contributes: { commands: { command: string; title: string; category: string }[] };
 }
 const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Manifest;
-
-/** Runs a command, resolving with its exit code and output whatever the code. */
-async function exec(file: string, args: string[]) {
-  try {
-    const { stdout, stderr } = await run(file, args, { cwd: root });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: failed.code ?? -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
-  }
-}
 
 describe('build: the manifest and what it points to', () => {
   before(() => {

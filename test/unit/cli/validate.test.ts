@@ -1,24 +1,15 @@
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as path from 'node:path';
+import { repoRoot, runProcess } from '../support/runProcess';
+import { WS_FUNCTION_CALL } from '../support/wireFixture';
 
 // `loopwire validate`, run as a user runs it: the built bin, real files and standard input.
 
-const root = path.resolve(__dirname, '../../..');
-const bin = path.join(root, 'dist/cli/loopwire.js');
-const fixture = path.join(root, 'test/fixtures/protocol/ws-function-call.jsonl');
+const bin = path.join(repoRoot, 'dist/cli/loopwire.js');
+const fixture = WS_FUNCTION_CALL;
 
-function loopwire(args: string[], stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: root });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+function loopwire(args: string[], stdin = '') {
+  return runProcess(process.execPath, [bin, ...args], stdin);
 }
 
 describe('cli: loopwire validate', () => {

@@ -1,21 +1,17 @@
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import * as path from 'node:path';
 import OpenAI from 'openai';
 import { ResponsesWS } from 'openai/resources/responses/ws';
 import { WebSocketServer } from 'ws';
 import { ClientEvent, ResponseRequest, previousResponseNotFound } from '../../../src/protocol';
+import { readFrames, WS_FUNCTION_CALL } from '../support/wireFixture';
 import { parses } from './parses';
 
 // The official SDK as a client no one here wrote: what it puts on the wire must parse with our schemas,
 // and what our schemas describe must be what it consumes. A loopback peer records and replays frames.
 
-const frames = readFileSync(path.join(__dirname, '../../fixtures/protocol/ws-function-call.jsonl'), 'utf8')
-  .split('\n')
-  .filter((line) => line !== '')
-  .map((line) => JSON.parse(line) as { type: string; response?: unknown });
+const frames = readFrames(WS_FUNCTION_CALL);
 /** The server's frames for the first response (a function call) and the second (a message). */
 const firstResponse = frames.slice(1, 8);
 const secondResponse = frames.slice(9);

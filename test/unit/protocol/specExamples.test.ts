@@ -1,6 +1,4 @@
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
 import {
   AnyServerEvent,
   ClientEvent,
@@ -17,15 +15,12 @@ import {
   parseWire,
   previousResponseNotFound,
 } from '../../../src/protocol';
+import { readFrames, WS_FUNCTION_CALL } from '../support/wireFixture';
 import { parses } from './parses';
 
 // The examples of shared/protocol/responses-ws.md, section by section.
 
-const fixture = path.join(__dirname, '../../fixtures/protocol/ws-function-call.jsonl');
-const frames = readFileSync(fixture, 'utf8')
-  .split('\n')
-  .filter((line) => line !== '')
-  .map((line) => JSON.parse(line) as Record<string, unknown>);
+const frames = readFrames(WS_FUNCTION_CALL);
 
 describe('protocol: the worked WebSocket exchange of §2.5', () => {
   it('every client frame is a client event and every other frame a modelled server event', () => {
@@ -53,7 +48,7 @@ describe('protocol: the worked WebSocket exchange of §2.5', () => {
         continue;
       }
       assert.equal(frame.sequence_number, expected++);
-      if (terminal.has(String(frame.type))) terminals++;
+      if (terminal.has(frame.type)) terminals++;
     }
     assert.equal(terminals, 2);
   });
