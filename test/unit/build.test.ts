@@ -77,7 +77,7 @@ describe('build: the manifest and what it points to', () => {
       it('refuses what it does not know with exit code 2 and the usage', async () => {
         const result = await exec(process.execPath, [binPath, '--no-such-flag']);
         assert.equal(result.code, 2);
-        assert.match(result.stderr, /unknown/);
+        assert.match(result.stderr, /unknown/i);
         assert.match(result.stderr, /usage:/);
         assert.equal(result.stdout, '');
       });

@@ -1,0 +1,132 @@
+import { type ApiError, ErrorCode, ErrorType, type WireError, type WsErrorEvent } from '../protocol';
+
+/** An error the server answers with: the HTTP status it stands for and the API's error object. */
+export interface Refusal {
+  status: number;
+  error: ApiError;
+}
+
+function refusal(
+  status: number,
+  type: string,
+  code: string | null,
+  message: string,
+  param: string | null = null,
+): Refusal {
+  return { status, error: { type, code, message, param } };
+}
+
+export const refusals = {
+  invalidBody: (wire: WireError): Refusal =>
+    refusal(
+      400,
+      ErrorType.invalidRequest,
+      wire.code === 'invalid_json' ? 'invalid_json' : 'invalid_value',
+      wire.message,
+      wire.param,
+    ),
+  missingModel: (): Refusal =>
+    refusal(
+      400,
+      ErrorType.invalidRequest,
+      'missing_required_parameter',
+      "Missing required parameter: 'model'.",
+      'model',
+    ),
+  unauthorized: (): Refusal =>
+    refusal(
+      401,
+      ErrorType.invalidRequest,
+      'invalid_api_key',
+      'This loopwire-server requires a token: send "Authorization: Bearer <token>" with the token it was started with.',
+    ),
+  browserOrigin: (origin: string): Refusal =>
+    refusal(
+      403,
+      ErrorType.invalidRequest,
+      'origin_not_allowed',
+      `loopwire-server refuses requests from web pages (Origin: ${origin}): a page must not drive a local agent backend.`,
+    ),
+  adminNeedsToken: (): Refusal =>
+    refusal(
+      403,
+      ErrorType.invalidRequest,
+      'admin_disabled',
+      'The admin endpoint is available only when loopwire-server is started with --token.',
+    ),
+  tooLarge: (limit: number): Refusal =>
+    refusal(
+      413,
+      ErrorType.invalidRequest,
+      'request_too_large',
+      `The request body exceeds loopwire-server's limit of ${limit} bytes.`,
+    ),
+  /** `message` is the whole sentence (e.g. "No route for GET /x."). */
+  notFound: (message: string): Refusal => refusal(404, ErrorType.invalidRequest, 'not_found', message),
+  responseNotFound: (id: string): Refusal =>
+    refusal(404, ErrorType.invalidRequest, null, `Response with id '${id}' not found.`, 'response_id'),
+  methodNotAllowed: (method: string, route: string): Refusal =>
+    refusal(405, ErrorType.invalidRequest, 'method_not_allowed', `${method} is not supported on ${route}.`),
+  backgroundOverWebSocket: (): Refusal =>
+    refusal(
+      400,
+      ErrorType.invalidRequest,
+      'unsupported_parameter',
+      "'background' is not supported over WebSocket mode.",
+      'background',
+    ),
+  backgroundUnsupported: (): Refusal =>
+    refusal(
+      400,
+      ErrorType.invalidRequest,
+      'unsupported_parameter',
+      'loopwire-server does not run background responses.',
+      'background',
+    ),
+  webSocketOnly: (param: string): Refusal =>
+    refusal(
+      400,
+      ErrorType.invalidRequest,
+      'unsupported_parameter',
+      `'${param}' is supported only in WebSocket mode.`,
+      param,
+    ),
+  invalidStreamId: (): Refusal =>
+    refusal(
+      400,
+      ErrorType.invalidRequest,
+      ErrorCode.invalidStreamId,
+      "Invalid 'stream_id': it must be 1-256 characters of A-Z, a-z, 0-9, '_', '.' or '-'.",
+      'stream_id',
+    ),
+  streamLimit: (limit: number): Refusal =>
+    refusal(
+      400,
+      ErrorType.invalidRequest,
+      ErrorCode.streamLimitReached,
+      `This connection already uses ${limit} named streams, the most it may; reuse one or open a new connection.`,
+      'stream_id',
+    ),
+  unknownEvent: (type: string): Refusal =>
+    refusal(400, ErrorType.invalidRequest, 'unknown_event_type', `Unknown client event type '${type}'.`, 'type'),
+  binaryFrame: (): Refusal =>
+    refusal(
+      400,
+      ErrorType.invalidRequest,
+      'invalid_frame',
+      'Binary frames are not supported: send each event as a JSON text frame.',
+    ),
+  internal: (): Refusal =>
+    refusal(500, ErrorType.server, ErrorCode.serverError, 'loopwire-server hit an internal error.'),
+};
+
+/** A refusal as the nested WebSocket `error` event (spec §4.1 shape 1). */
+export function wsErrorEvent(refused: Refusal, streamId?: string, headers?: Record<string, string>): WsErrorEvent {
+  return {
+    type: 'error',
+    status: refused.status,
+    error: headers ? { ...refused.error, headers } : refused.error,
+    ...(streamId === undefined ? {} : { stream_id: streamId }),
+    ...(headers ? { headers } : {}),
+  };
+}

@@ -1,0 +1,177 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { ResponseRequest, decodeJson, parseWire } from '../protocol';
+import type { AdminApi } from './adminApi';
+import { type Refusal, refusals } from './apiErrors';
+import { readBody } from './httpBody';
+import { JsonSink, SseSink } from './httpSinks';
+import { newId } from './ids';
+import { guardRequest } from './requestGuard';
+import type { ResponseStore } from './responseStore';
+import type { ResolvedOptions } from './serverOptions';
+import type { TurnService } from './turnService';
+import type { WireLog } from './wireLog';
+
+export interface HttpContext {
+  options: ResolvedOptions;
+  service: TurnService;
+  store: ResponseStore;
+  wireLog: WireLog;
+  admin: AdminApi;
+  connectionId: (socket: Socket) => string;
+}
+
+/** Sends an API error body (`{"error": {...}}`) with its status. */
+export function sendError(
+  ctx: HttpContext,
+  conn: string,
+  res: ServerResponse,
+  refused: Refusal,
+  headers: Record<string, string> = {},
+): void {
+  sendJson(ctx, conn, res, refused.status, { error: refused.error }, 'error', headers);
+}
+
+export function sendJson(
+  ctx: HttpContext,
+  conn: string,
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  type: string,
+  headers: Record<string, string> = {},
+): void {
+  if (res.headersSent || res.destroyed) return;
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+  ctx.wireLog.record({ conn, transport: 'http', dir: 'out', type, bytes: Buffer.byteLength(text), status });
+}
+
+/** Every plain HTTP request: the Responses API routes, `/v1/models`, and `/admin`. */
+export async function handleHttp(ctx: HttpContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const conn = ctx.connectionId(req.socket);
+  const { pathname } = new URL(req.url ?? '/', 'http://loopwire.invalid');
+  const route = `${req.method ?? 'GET'} ${pathname}`;
+  // Every request gets its `in` line; the two routes that read a body log it themselves, with its size.
+  const logIn = (type: string) =>
+    ctx.wireLog.record({ conn, transport: 'http', dir: 'in', type, bytes: 0, previous_response_id: null });
+  const refused = guardRequest(req, ctx.options.token);
+  if (refused) {
+    logIn(route);
+    req.resume();
+    sendError(ctx, conn, res, refused);
+    return;
+  }
+  if (pathname === '/v1/responses') {
+    if (req.method === 'POST') return postResponse(ctx, conn, req, res);
+    logIn(route);
+    req.resume();
+    return sendError(ctx, conn, res, refusals.methodNotAllowed(req.method ?? '?', pathname), { allow: 'POST' });
+  }
+  const stored = /^\/v1\/responses\/([^/]+)$/.exec(pathname);
+  if (stored?.[1] !== undefined) {
+    logIn(`${req.method ?? 'GET'} /v1/responses/{id}`);
+    req.resume();
+    if (req.method !== 'GET') return sendError(ctx, conn, res, refusals.methodNotAllowed(req.method ?? '?', pathname));
+    const id = decodePathSegment(stored[1]);
+    const entry = await ctx.store.get(id);
+    if (!entry) return sendError(ctx, conn, res, refusals.responseNotFound(id));
+    return sendJson(ctx, conn, res, 200, entry.response, 'response');
+  }
+  if (pathname.startsWith('/admin/')) return ctx.admin.handle(req, res, pathname, conn);
+  logIn(route);
+  req.resume();
+  if (pathname === '/v1/models' && req.method === 'GET') {
+    const models = {
+      object: 'list',
+      data: [{ id: 'loopwire-scripted', object: 'model', created: 0, owned_by: 'loopwire' }],
+    };
+    return sendJson(ctx, conn, res, 200, models, 'list');
+  }
+  sendError(ctx, conn, res, refusals.notFound(`No route for ${route}.`));
+}
+
+async function postResponse(ctx: HttpContext, conn: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const read = await readBody(req, ctx.options.limits.maxBodyBytes);
+  const type = 'POST /v1/responses';
+  if (!read.ok) {
+    ctx.wireLog.record({ conn, transport: 'http', dir: 'in', type, bytes: read.bytes, previous_response_id: null });
+    res.setHeader('connection', 'close');
+    return sendError(ctx, conn, res, refusals.tooLarge(ctx.options.limits.maxBodyBytes));
+  }
+  const body = read.body;
+  const started = performance.now();
+  const json = decodeJson(body.toString('utf8'));
+  const previous = json.ok ? previousIdOf(json.value) : null;
+  ctx.wireLog.record({ conn, transport: 'http', dir: 'in', type, bytes: body.length, previous_response_id: previous });
+  if (!json.ok) return sendError(ctx, conn, res, refusals.invalidBody(json.error));
+  const parsed = parseWire(ResponseRequest, json.value);
+  if (!parsed.ok) return sendError(ctx, conn, res, refusals.invalidBody(parsed.error));
+  const request = parsed.value;
+  const misuse = httpMisuse(request);
+  if (misuse) return sendError(ctx, conn, res, misuse);
+  const parseMs = performance.now() - started;
+  const headers = { 'x-request-id': newId('req') };
+
+  const sink = request.stream === true ? new SseSink(res, ctx.wireLog, conn, headers) : new JsonSink(res);
+  const outcome = await ctx.service.run(request, 'http', sink, { parseMs });
+  switch (outcome.kind) {
+    case 'not_found':
+      return sendError(ctx, conn, res, outcome.refusal, headers);
+    case 'refused': {
+      const retry: Record<string, string> =
+        outcome.retryAfterS === undefined ? {} : { 'retry-after': String(outcome.retryAfterS) };
+      return sendError(ctx, conn, res, { status: outcome.status, error: outcome.error }, { ...headers, ...retry });
+    }
+    case 'aborted':
+      if (!res.destroyed) res.destroy();
+      return;
+    case 'completed':
+    case 'failed':
+      if (sink instanceof SseSink) return sink.end();
+      if (sink.corruptBody !== undefined) {
+        res.writeHead(200, { ...headers, 'content-type': 'application/json' });
+        res.end(sink.corruptBody);
+        return;
+      }
+      if (outcome.kind === 'failed') {
+        const error = outcome.response.error;
+        return sendError(ctx, conn, res, {
+          status: 500,
+          error: {
+            type: 'server_error',
+            code: error?.code ?? 'server_error',
+            message: error?.message ?? 'failed',
+            param: null,
+          },
+        });
+      }
+      return sendJson(ctx, conn, res, 200, outcome.response, 'response', headers);
+  }
+}
+
+/** Fields that belong to WebSocket mode only, or to features this server does not offer. */
+function httpMisuse(request: ResponseRequest): Refusal | undefined {
+  if (request.model === undefined) return refusals.missingModel();
+  if (request.background === true) return refusals.backgroundUnsupported();
+  if (request.generate !== undefined) return refusals.webSocketOnly('generate');
+  if (request.stream_id !== undefined) return refusals.webSocketOnly('stream_id');
+  return undefined;
+}
+
+/** The `previous_response_id` of a body, for the wire log, before (and whether or not) it validates. */
+export function previousIdOf(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const id = (value as { previous_response_id?: unknown }).previous_response_id;
+  return typeof id === 'string' ? id : null;
+}
+
+/** A URL path segment decoded; a malformed escape is kept as written (then it is simply an unknown id). */
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

@@ -1,0 +1,8 @@
+// The bundled backend's public surface: what the extension and the CLI start in-process.
+export { type LoopwireServer, type StartOptions, startServer } from './startServer';
+export { type ServerOptions, type ServerLimits, DEFAULT_LIMITS, DEFAULTS } from './serverOptions';
+export { ScenarioFile, ScenarioFileError, loadScenarioFile, parseScenarioFile } from './scenarioFile';
+export { Fault, FaultOrder } from './faults';
+export type { TurnRecord } from './turnService';
+export type { ServerStats } from './adminApi';
+export type { WireRecord } from './wireLog';

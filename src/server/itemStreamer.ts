@@ -1,0 +1,117 @@
+import type { OutputItem } from '../protocol';
+import { type Pacer, tokenPieces } from './pacer';
+import type { TurnEmitter } from './turnEmitter';
+
+/** The output-token allowance of a response (`max_output_tokens`), shared by its items. */
+export interface TokenBudget {
+  left: number;
+  used: number;
+}
+
+/** What became of an item once streamed: the final item, cut short when the budget ran out. */
+export interface StreamedItem {
+  item: OutputItem;
+  truncated: boolean;
+}
+
+/**
+ * Streams one output item in the canonical order of spec §2.1: `output_item.added` with the skeleton, the
+ * item's own deltas paced by the clock, their `done` events, then `output_item.done` with the final item.
+ */
+export async function streamItem(
+  item: OutputItem,
+  outputIndex: number,
+  emitter: TurnEmitter,
+  pacer: Pacer,
+  budget: TokenBudget,
+): Promise<StreamedItem> {
+  const ref = { item_id: item.id, output_index: outputIndex };
+  /** Streams `text` as deltas of `type`; returns the part that fitted the budget. */
+  const stream = async (text: string, type: string, extra: Record<string, unknown>): Promise<string> => {
+    const { pieces, tokens } = tokenPieces(text);
+    const fits = budget.left >= tokens;
+    // Pieces stand in for tokens when the budget cuts a text short.
+    const allowed = fits ? pieces : pieces.slice(0, Math.max(0, Math.floor(budget.left)));
+    let index = 0;
+    while (index < allowed.length) {
+      const count = await pacer.take(allowed.length - index);
+      await emitter.emit({ type, ...ref, ...extra, delta: allowed.slice(index, index + count).join('') });
+      index += count;
+    }
+    const used = fits ? tokens : allowed.length;
+    budget.left -= used;
+    budget.used += used;
+    return fits ? text : allowed.join('');
+  };
+  let truncated = false;
+  const added = (skeleton: OutputItem) =>
+    emitter.emit({ type: 'response.output_item.added', output_index: outputIndex, item: skeleton });
+
+  switch (item.type) {
+    case 'message': {
+      await added({ ...item, status: 'in_progress', content: [] });
+      const content = [];
+      for (const [contentIndex, part] of item.content.entries()) {
+        const partRef = { ...ref, content_index: contentIndex };
+        const source = part.text;
+        if (part.type !== 'output_text' || typeof source !== 'string') continue;
+        await emitter.emit({
+          type: 'response.content_part.added',
+          ...partRef,
+          part: { type: 'output_text', text: '', annotations: [] },
+        });
+        const text = await stream(source, 'response.output_text.delta', { content_index: contentIndex, logprobs: [] });
+        truncated ||= text !== source;
+        const done = { ...part, text };
+        await emitter.emit({ type: 'response.output_text.done', ...partRef, text, logprobs: [] });
+        await emitter.emit({ type: 'response.content_part.done', ...partRef, part: done });
+        content.push(done);
+        if (truncated) break;
+      }
+      return finish({ ...item, content }, truncated);
+    }
+    case 'function_call': {
+      await added({ ...item, status: 'in_progress', arguments: '' });
+      const args = await stream(item.arguments, 'response.function_call_arguments.delta', {});
+      truncated = args !== item.arguments;
+      await emitter.emit({ type: 'response.function_call_arguments.done', ...ref, name: item.name, arguments: args });
+      return finish({ ...item, arguments: args }, truncated);
+    }
+    case 'custom_tool_call': {
+      await added({ ...item, status: 'in_progress', input: '' });
+      const input = await stream(item.input, 'response.custom_tool_call_input.delta', {});
+      truncated = input !== item.input;
+      await emitter.emit({ type: 'response.custom_tool_call_input.done', ...ref, input });
+      return finish({ ...item, input }, truncated);
+    }
+    case 'reasoning': {
+      await added({ ...item, summary: [] });
+      const summary = [];
+      for (const [summaryIndex, part] of item.summary.entries()) {
+        const partRef = { ...ref, summary_index: summaryIndex };
+        await emitter.emit({
+          type: 'response.reasoning_summary_part.added',
+          ...partRef,
+          part: { type: 'summary_text', text: '' },
+        });
+        const text = await stream(part.text, 'response.reasoning_summary_text.delta', { summary_index: summaryIndex });
+        truncated ||= text !== part.text;
+        await emitter.emit({ type: 'response.reasoning_summary_text.done', ...partRef, text });
+        await emitter.emit({
+          type: 'response.reasoning_summary_part.done',
+          ...partRef,
+          part: { type: 'summary_text', text },
+        });
+        summary.push({ type: 'summary_text' as const, text });
+        if (truncated) break;
+      }
+      return finish({ ...item, summary }, truncated);
+    }
+  }
+
+  async function finish(final: OutputItem, cut: boolean): Promise<StreamedItem> {
+    const done = { ...final, status: cut ? 'incomplete' : 'completed' } as OutputItem;
+    await emitter.emit({ type: 'response.output_item.done', output_index: outputIndex, item: done });
+    return { item: done, truncated: cut };
+  }
+}

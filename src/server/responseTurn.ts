@@ -1,0 +1,138 @@
+import type { AnyInputItem, ApiError, OutputItem, ResponseObject, ResponseRequest } from '../protocol';
+import { type ContextState, extendContext } from './contextState';
+import type { Fault } from './faults';
+import { newId } from './ids';
+import { streamItem, type TokenBudget } from './itemStreamer';
+import { Pacer } from './pacer';
+import type { PromptCache } from './promptCache';
+import { renderHeader } from './renderContext';
+import { responseObject, usage } from './responseObject';
+import type { ScriptedModel } from './scriptedModel';
+import { TurnAborted, TurnEmitter, TurnFailed, type TurnSink } from './turnEmitter';
+
+/** What every response needs from the server, whatever its transport. */
+export interface TurnDeps {
+  model: ScriptedModel;
+  promptCache: PromptCache;
+  tps: number;
+  prefillUsPerToken: number;
+}
+
+export interface TurnInput {
+  /** The validated request (its transport rules already applied). */
+  request: ResponseRequest;
+  /** The chained response's state, when this connection holds it: only the new items are counted. */
+  base: ContextState | undefined;
+  /** The chain's items loaded from the store: held by no connection, so rendered and counted anew. */
+  reloaded: readonly AnyInputItem[];
+  /** A fault queued through the admin endpoint; a scenario step's own fault applies otherwise. */
+  fault: Fault | undefined;
+  streamId: string | undefined;
+  /**
+   * Keeps a finished response (cache, store) before its terminal event goes out, so a client that chains
+   * the moment it sees `response.completed` always finds it.
+   */
+  keep: (response: ResponseObject, state: ContextState) => Promise<void>;
+}
+
+/** Server time spent on the request itself (parse and validation are measured by the transport). */
+export interface TurnTiming {
+  /** Rendering, tokenizing and cache lookups, in ms. */
+  workMs: number;
+  /** Simulated prefill delay, in ms. */
+  prefillMs: number;
+}
+
+export type TurnOutcome =
+  | { kind: 'completed'; response: ResponseObject; state: ContextState; timing: TurnTiming; trace: string }
+  /** Refused before any event: the transport answers with this status and error. */
+  | { kind: 'refused'; status: number; error: ApiError; retryAfterS: number | undefined }
+  | { kind: 'failed'; response: ResponseObject }
+  | { kind: 'aborted' };
+
+/** A request's `input` as items: a string is one user message. */
+export function inputItems(input: ResponseRequest['input']): AnyInputItem[] {
+  if (input === undefined) return [];
+  return typeof input === 'string' ? [{ type: 'message', role: 'user', content: input }] : input;
+}
+
+/** Runs one response: counts its context, asks the scripted model, streams the answer at the simulated pace. */
+export async function runTurn(deps: TurnDeps, input: TurnInput, sink: TurnSink): Promise<TurnOutcome> {
+  const started = performance.now();
+  const { request } = input;
+  const header = renderHeader(request.instructions, request.tools);
+  const counted = extendContext(input.base, header, [...input.reloaded, ...inputItems(request.input)]);
+  const inputTokens = counted.state.headerTokens + counted.state.itemTokens;
+  const base = input.base;
+  const fromConnection = base ? (base.header === header ? base.headerTokens : 0) + base.itemTokens : 0;
+  const fromPromptCache = deps.promptCache.longestPrefix(counted.keys, counted.cumulative);
+  const cachedTokens = Math.min(inputTokens, Math.max(fromConnection, fromPromptCache));
+  deps.promptCache.insert(counted.keys, counted.cumulative);
+  const generate = request.generate !== false;
+  const turn = generate ? deps.model.respond(counted.state.items) : { output: [], fault: undefined, trace: 'warm-up' };
+  const fault = input.fault ?? turn.fault;
+  const workMs = performance.now() - started;
+
+  if (fault?.kind === 'error' && fault.after_events === 0) {
+    return {
+      kind: 'refused',
+      status: fault.status,
+      error: {
+        type:
+          fault.status === 429 ? 'rate_limit_error' : fault.status >= 500 ? 'server_error' : 'invalid_request_error',
+        code: fault.code,
+        message: fault.message ?? `Injected fault: ${fault.code}.`,
+        param: null,
+      },
+      retryAfterS: fault.retry_after_s,
+    };
+  }
+
+  const id = newId('resp');
+  const createdAt = Math.floor(Date.now() / 1000);
+  const emitter = new TurnEmitter(sink, fault, input.streamId);
+  const snapshot = (status: ResponseObject['status'], output: OutputItem[], extra: Partial<ResponseObject> = {}) =>
+    responseObject(id, createdAt, request, status, output, null, extra);
+  const prefillMs = ((inputTokens - cachedTokens) * deps.prefillUsPerToken) / 1000;
+  const tps = fault?.kind === 'slow' ? deps.tps / fault.factor : deps.tps;
+  const firstTokenAt = performance.now() + prefillMs;
+  const pacer = new Pacer(firstTokenAt, tps);
+  const budget: TokenBudget = { left: request.max_output_tokens ?? Infinity, used: 0 };
+  const output: OutputItem[] = [];
+  try {
+    await emitter.emit({ type: 'response.created', response: snapshot('in_progress', []) });
+    await emitter.emit({ type: 'response.in_progress', response: snapshot('in_progress', []) });
+    // The warm-up pays its prefill too: preparing that state is what makes the next turn cheap.
+    await pacer.until(firstTokenAt);
+    let truncated = false;
+    for (const item of turn.output) {
+      const streamed = await streamItem(item, output.length, emitter, pacer, budget);
+      output.push(streamed.item);
+      if ((truncated = streamed.truncated)) break;
+    }
+    const final = responseObject(
+      id,
+      createdAt,
+      request,
+      truncated ? 'incomplete' : 'completed',
+      output,
+      usage(inputTokens, cachedTokens, budget.used),
+      {
+        completed_at: Math.floor(Date.now() / 1000),
+        incomplete_details: truncated ? { reason: 'max_output_tokens' } : null,
+      },
+    );
+    const after = extendContext(counted.state, header, output);
+    deps.promptCache.insert(after.keys, after.cumulative);
+    await input.keep(final, after.state);
+    await emitter.emit({ type: truncated ? 'response.incomplete' : 'response.completed', response: final });
+    return { kind: 'completed', response: final, state: after.state, timing: { workMs, prefillMs }, trace: turn.trace };
+  } catch (error) {
+    if (error instanceof TurnAborted) return { kind: 'aborted' };
+    if (!(error instanceof TurnFailed)) throw error;
+    emitter.emitNow({ type: 'error', code: error.code, message: error.message, param: null });
+    const failed = snapshot('failed', output, { error: { code: error.code, message: error.message } });
+    emitter.emitNow({ type: 'response.failed', response: failed });
+    return { kind: 'failed', response: failed };
+  }
+}

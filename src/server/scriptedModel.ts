@@ -1,0 +1,145 @@
+import type { AnyInputItem, OutputItem } from '../protocol';
+import type { Fault } from './faults';
+import { newId } from './ids';
+import type { Scenario, ScenarioFile, ScenarioItem } from './scenarioFile';
+
+// The deterministic model behind loopwire-server. It reads only the context, so a scenario plays the same
+// over HTTP with full history, HTTP chained and WebSocket: the step is derived from the items themselves.
+
+/** What the model answers for one response. */
+export interface ModelTurn {
+  output: OutputItem[];
+  fault: Fault | undefined;
+  /** `scenario#step`, or why nothing matched: for logs and tests. */
+  trace: string;
+}
+
+/** Items the model wrote; a run of them between other items is one model response. */
+const MODEL_ITEM_TYPES = new Set(['function_call', 'custom_tool_call', 'reasoning']);
+
+function isModelItem(item: AnyInputItem): boolean {
+  const record = item as { type?: unknown; role?: unknown };
+  if (record.type === undefined || record.type === 'message') return record.role === 'assistant';
+  return typeof record.type === 'string' && MODEL_ITEM_TYPES.has(record.type);
+}
+
+function isUserMessage(item: AnyInputItem): boolean {
+  const record = item as { type?: unknown; role?: unknown };
+  return (record.type === undefined || record.type === 'message') && record.role === 'user';
+}
+
+function messageText(item: AnyInputItem): string {
+  const content = (item as { content?: unknown }).content;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((part: unknown) =>
+      typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string'
+        ? (part as { text: string }).text
+        : '',
+    )
+    .filter((text) => text !== '')
+    .join('\n');
+}
+
+/** The latest user message's text and the 1-based step it calls for, or undefined without a user message. */
+export function locateStep(items: readonly AnyInputItem[]): { prompt: string; step: number } | undefined {
+  let index = items.length - 1;
+  while (index >= 0 && !isUserMessage(items[index] as AnyInputItem)) index--;
+  const user = items[index];
+  if (index < 0 || user === undefined) return undefined;
+  let responses = 0;
+  let inRun = false;
+  for (let i = index + 1; i < items.length; i++) {
+    const model = isModelItem(items[i] as AnyInputItem);
+    if (model && !inRun) responses++;
+    inRun = model;
+  }
+  return { prompt: messageText(user), step: responses + 1 };
+}
+
+export class ScriptedModel {
+  private readonly scenarios: { scenario: Scenario; pattern: RegExp }[];
+
+  /** `files` in load order: the first scenario that matches wins. */
+  constructor(files: readonly ScenarioFile[]) {
+    this.scenarios = files.flatMap((file) =>
+      file.scenarios.map((scenario) => ({ scenario, pattern: new RegExp(scenario.match, 'i') })),
+    );
+  }
+
+  get scenarioCount(): number {
+    return this.scenarios.length;
+  }
+
+  respond(items: readonly AnyInputItem[]): ModelTurn {
+    const located = locateStep(items);
+    if (!located) {
+      return say(
+        'loopwire-server: there is no user message in this conversation, so no scenario can match.',
+        'no user message',
+      );
+    }
+    const found = this.scenarios.find(({ pattern }) => pattern.test(located.prompt));
+    if (!found) {
+      return say(
+        `loopwire-server: no scenario matches this prompt. Its scripted model answers only prompts that a scenario's "match" fits (${this.scenarios.length} scenario(s) loaded; add one with --scenario FILE).`,
+        'no match',
+      );
+    }
+    const { scenario } = found;
+    const step = scenario.steps[located.step - 1];
+    if (!step) {
+      return say(
+        `loopwire-server: scenario '${scenario.name}' has no step ${located.step} (it has ${scenario.steps.length}).`,
+        `${scenario.name}#${located.step} (past the end)`,
+      );
+    }
+    return { output: step.output.map(toOutputItem), fault: step.fault, trace: `${scenario.name}#${located.step}` };
+  }
+}
+
+function say(text: string, trace: string): ModelTurn {
+  return { output: [toOutputItem({ type: 'message', text })], fault: undefined, trace };
+}
+
+/** A scenario item as the API returns it, with fresh ids. */
+export function toOutputItem(item: ScenarioItem): OutputItem {
+  switch (item.type) {
+    case 'function_call':
+      return {
+        type: 'function_call',
+        id: newId('fc'),
+        call_id: newId('call'),
+        name: item.name,
+        arguments: typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments),
+        status: 'completed',
+      };
+    case 'custom_tool_call':
+      return {
+        type: 'custom_tool_call',
+        id: newId('ctc'),
+        call_id: newId('call'),
+        name: item.name,
+        input: item.input,
+        status: 'completed',
+      };
+    case 'message':
+      return {
+        type: 'message',
+        id: newId('msg'),
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: item.text, annotations: [] }],
+      };
+    case 'reasoning':
+      return {
+        type: 'reasoning',
+        id: newId('rs'),
+        summary: (typeof item.summary === 'string' ? [item.summary] : item.summary).map((text) => ({
+          type: 'summary_text' as const,
+          text,
+        })),
+      };
+  }
+}

@@ -1,0 +1,48 @@
+import * as fs from 'node:fs';
+
+/** One line of the wire log (`--log FILE`); these field names are a contract (README "Wire log"). */
+export interface WireRecord {
+  /** The connection: an HTTP request's socket, or a WebSocket. */
+  conn: string;
+  transport: 'http' | 'ws';
+  /** `in` = to the server, `out` = from it; absent on lines about the connection itself. */
+  dir?: 'in' | 'out';
+  /** The event's own `type`, `POST /v1/responses` for an HTTP request, or `open`/`close` for a connection. */
+  type: string;
+  /** Payload size in bytes. */
+  bytes?: number;
+  /** On every request (HTTP or `response.create`): the id it chains from, or null. */
+  previous_response_id?: string | null;
+  [extra: string]: unknown;
+}
+
+/** Appends the wire log as JSON lines; a no-op without a file, so the hot path pays nothing then. */
+export class WireLog {
+  private readonly stream: fs.WriteStream | undefined;
+
+  constructor(file: string | undefined, onError: (error: Error) => void) {
+    this.stream = file ? fs.createWriteStream(file, { flags: 'a' }) : undefined;
+    this.stream?.on('error', onError);
+  }
+
+  get enabled(): boolean {
+    return this.stream !== undefined;
+  }
+
+  record(record: WireRecord): void {
+    if (this.stream) this.stream.write(`${JSON.stringify({ ts: Date.now(), ...record })}\n`);
+  }
+
+  close(): Promise<void> {
+    const stream = this.stream;
+    if (!stream) return Promise.resolve();
+    return new Promise((resolve) => stream.end(resolve));
+  }
+}
+
+/** The `type` of an event or frame for the log, without trusting it to be an object. */
+export function typeOf(value: unknown): string {
+  if (typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string')
+    return (value as { type: string }).type;
+  return 'invalid';
+}

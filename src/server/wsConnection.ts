@@ -1,0 +1,242 @@
+import type { RawData, WebSocket } from 'ws';
+import {
+  ResponseCreateEvent,
+  ResponseSteerEvent,
+  StreamId,
+  connectionLimitReached,
+  decodeJson,
+  parseWire,
+} from '../protocol';
+import { type Refusal, refusals, wsErrorEvent } from './apiErrors';
+import { ConnectionCache } from './connectionCache';
+import { previousIdOf } from './httpApi';
+import { DEFAULT_LANE, LaneScheduler } from './laneScheduler';
+import type { ResolvedOptions } from './serverOptions';
+import type { StateBudget } from './stateBudget';
+import type { TurnSink } from './turnEmitter';
+import type { TurnService } from './turnService';
+import { type WireLog, typeOf } from './wireLog';
+
+export interface WsContext {
+  options: ResolvedOptions;
+  service: TurnService;
+  wireLog: WireLog;
+  budget: StateBudget;
+}
+
+/**
+ * One WebSocket-mode connection: `response.create` turns on FIFO lanes, chained through this socket's own
+ * cache (spec §3), and its age limit. Every failure is answered with an `error` event; none closes the
+ * socket except the age limit.
+ */
+export class WsConnection {
+  readonly cache: ConnectionCache;
+  private readonly lanes: LaneScheduler;
+  /** The latest completed response of each lane: the parent a failed same-lane continuation evicts (§3.6). */
+  private readonly latest = new Map<string, string>();
+  private readonly timer: NodeJS.Timeout;
+  private expired = false;
+  private limitSent = false;
+  readonly closed: Promise<void>;
+
+  constructor(
+    readonly id: string,
+    private readonly socket: WebSocket,
+    private readonly ctx: WsContext,
+  ) {
+    const { limits, maxConnectionS } = ctx.options;
+    this.cache = new ConnectionCache(id, limits.cachedResponsesPerConnection, ctx.budget);
+    this.lanes = new LaneScheduler(limits.activeResponsesPerConnection, limits.namedLanesPerConnection);
+    this.timer = setTimeout(() => this.expire(), maxConnectionS * 1000);
+    this.timer.unref();
+    this.closed = new Promise((resolve) =>
+      socket.on('close', () => {
+        clearTimeout(this.timer);
+        this.lanes.clear();
+        this.cache.clear();
+        ctx.wireLog.record({ conn: id, transport: 'ws', type: 'close' });
+        resolve();
+      }),
+    );
+    // An error on an idle socket must never go unheard (shared/DESIGN.md): log it; 'close' follows.
+    socket.on('error', (error) => ctx.options.log(`ws ${id}: ${error.message}`));
+    socket.on('message', (data, isBinary) => {
+      try {
+        this.onMessage(data, isBinary);
+      } catch (error) {
+        // A bug here must cost this one frame an error event, never the process.
+        ctx.options.log(`ws ${id}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        this.refuse(refusals.internal());
+      }
+    });
+    ctx.wireLog.record({ conn: id, transport: 'ws', type: 'open' });
+  }
+
+  /** Cuts the connection without a closing handshake (admin, shutdown). */
+  terminate(): void {
+    this.socket.terminate();
+  }
+
+  private onMessage(data: RawData, isBinary: boolean): void {
+    const bytes = Array.isArray(data) ? data.reduce((sum, part) => sum + part.length, 0) : data.byteLength;
+    if (isBinary) {
+      this.logIn('binary', bytes, undefined);
+      return this.refuse(refusals.binaryFrame());
+    }
+    const started = performance.now();
+    const text = Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
+    const json = decodeJson(text);
+    const type = json.ok ? typeOf(json.value) : 'invalid';
+    this.logIn(type, bytes, type === 'response.create' && json.ok ? previousIdOf(json.value) : undefined);
+    if (!json.ok) return this.refuse(refusals.invalidBody(json.error));
+    switch (type) {
+      case 'response.create':
+        return this.create(json.value as Record<string, unknown>, started);
+      case 'response.processed':
+        return;
+      case 'response.steer':
+        return this.steer(json.value);
+      case 'invalid':
+        return this.refuse(
+          refusals.invalidBody({
+            code: 'invalid_value',
+            message: "Missing required parameter: 'type'.",
+            param: 'type',
+          }),
+        );
+      default:
+        return this.refuse(refusals.unknownEvent(type));
+    }
+  }
+
+  private create(event: Record<string, unknown>, started: number): void {
+    const rawStreamId = event.stream_id;
+    const named = typeof rawStreamId === 'string' ? rawStreamId : undefined;
+    if (rawStreamId !== undefined && !StreamId.safeParse(rawStreamId).success)
+      return this.refuse(refusals.invalidStreamId(), named);
+    const parsed = parseWire(ResponseCreateEvent, event);
+    if (!parsed.ok) return this.refuse(refusals.invalidBody(parsed.error), named);
+    const request = parsed.value;
+    if (request.background === true) return this.refuse(refusals.backgroundOverWebSocket(), named);
+    if (request.model === undefined) return this.refuse(refusals.missingModel(), named);
+    if (this.expired) return this.refuseOverLimit(named);
+    const lane = named ?? DEFAULT_LANE;
+    if (!this.lanes.admit(lane))
+      return this.refuse(refusals.streamLimit(this.ctx.options.limits.namedLanesPerConnection), named);
+    const parseMs = performance.now() - started;
+    this.lanes.push(lane, () => this.run(request, lane, named, parseMs));
+  }
+
+  private async run(
+    request: ResponseCreateEvent,
+    lane: string,
+    streamId: string | undefined,
+    parseMs: number,
+  ): Promise<void> {
+    if (this.expired) return this.refuseOverLimit(streamId);
+    try {
+      const outcome = await this.ctx.service.run(request, 'ws', this.sink(), { cache: this.cache, streamId, parseMs });
+      const parent = request.previous_response_id ?? undefined;
+      switch (outcome.kind) {
+        case 'completed':
+          this.latest.set(lane, outcome.response.id);
+          return;
+        case 'not_found':
+          return this.refuse(outcome.refusal, streamId);
+        case 'refused': {
+          const headers =
+            outcome.retryAfterS === undefined ? undefined : { 'retry-after': String(outcome.retryAfterS) };
+          this.send(wsErrorEvent({ status: outcome.status, error: outcome.error }, streamId, headers));
+          return this.evictFailedParent(lane, parent);
+        }
+        case 'failed':
+          return this.evictFailedParent(lane, parent);
+        case 'aborted':
+          return;
+      }
+    } catch (error) {
+      this.ctx.options.log(`ws ${this.id}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      this.refuse(refusals.internal(), streamId);
+    }
+  }
+
+  /** Steering is not simulated: answered as the API answers a model that does not support it. */
+  private steer(value: unknown): void {
+    const parsed = parseWire(ResponseSteerEvent, value);
+    if (!parsed.ok) return this.refuse(refusals.invalidBody(parsed.error));
+    this.send({
+      type: 'response.steer.failed',
+      sequence_number: 0,
+      error: {
+        code: 'steering_not_supported',
+        message: 'loopwire-server does not support steering.',
+        type: 'invalid_request_error',
+      },
+      steer: { previous_response_id: parsed.value.previous_response_id, input: parsed.value.input },
+    });
+  }
+
+  private evictFailedParent(lane: string, parent: string | undefined): void {
+    if (parent !== undefined && this.latest.get(lane) === parent) {
+      this.cache.delete(parent);
+      this.latest.delete(lane);
+    }
+  }
+
+  /** The age limit: refuse new work, let running responses finish, then say so and close. */
+  private expire(): void {
+    this.expired = true;
+    void this.lanes.whenIdle().then(() => {
+      if (this.socket.readyState !== this.socket.OPEN) return;
+      if (!this.limitSent) this.refuseOverLimit(undefined);
+      this.socket.close(1001, 'connection age limit reached');
+    });
+  }
+
+  private refuseOverLimit(streamId: string | undefined): void {
+    this.limitSent = true;
+    const minutes = Number((this.ctx.options.maxConnectionS / 60).toFixed(2));
+    const event = connectionLimitReached(minutes);
+    this.send(streamId === undefined ? event : { ...event, stream_id: streamId });
+    if (this.lanes.idle) this.socket.close(1001, 'connection age limit reached');
+  }
+
+  private refuse(refused: Refusal, streamId?: string): void {
+    this.send(wsErrorEvent(refused, streamId));
+  }
+
+  private send(event: Record<string, unknown>): void {
+    this.sendText(JSON.stringify(event), String(event.type));
+  }
+
+  private sendText(text: string, type: string): void {
+    if (this.socket.readyState !== this.socket.OPEN) return;
+    this.socket.send(text);
+    if (this.ctx.wireLog.enabled)
+      this.ctx.wireLog.record({ conn: this.id, transport: 'ws', dir: 'out', type, bytes: Buffer.byteLength(text) });
+  }
+
+  private logIn(type: string, bytes: number, previous: string | null | undefined): void {
+    this.ctx.wireLog.record({
+      conn: this.id,
+      transport: 'ws',
+      dir: 'in',
+      type,
+      bytes,
+      ...(previous === undefined ? {} : { previous_response_id: previous }),
+    });
+  }
+
+  private sink(): TurnSink {
+    const socket = this.socket;
+    return {
+      send: (event) => this.send(event),
+      sendRaw: (text) => this.sendText(text, 'invalid'),
+      drop: () => socket.terminate(),
+      get open() {
+        return socket.readyState === socket.OPEN;
+      },
+      gone: this.closed,
+    };
+  }
+}
