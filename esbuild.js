@@ -23,6 +23,8 @@ const nodeDefaults = {
   sourcesContent: false,
   logLevel: 'warning',
   external: wsOptional,
+  // ESM builds first: jsonc-parser's `main` is a UMD wrapper whose dynamic requires a bundle cannot follow.
+  mainFields: ['module', 'main'],
 };
 
 /** One entry per shipped artifact. The webview (platform 'browser') joins this list with the chat panel. */

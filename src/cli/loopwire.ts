@@ -1,7 +1,9 @@
+import { applyPatchCommand, applyPatchUsage } from './applyPatchCommand';
 import { type CliIo, ExitCode, VERSION, runMain } from './cliIo';
+import { toolCommand, toolUsage } from './toolCommand';
 import { validateCommand, validateUsage } from './validateCommand';
 
-/** One entry per subcommand; `loopwire exec` and `loopwire apply-patch` join as their layers land. */
+/** One entry per subcommand; `loopwire exec` joins when the agent lands. */
 const COMMANDS: Record<
   string,
   { summary: string; usage: string; run: (argv: string[], io: CliIo) => Promise<ExitCode> }
@@ -11,6 +13,16 @@ const COMMANDS: Record<
     usage: validateUsage,
     run: validateCommand,
   },
+  'apply-patch': {
+    summary: 'apply an apply_patch patch from stdin to the files under --cwd, all or nothing',
+    usage: applyPatchUsage,
+    run: applyPatchCommand,
+  },
+  tool: {
+    summary: "run one of the agent's tools on a folder (find_files, read_file, run_task, …)",
+    usage: toolUsage,
+    run: toolCommand,
+  },
 };
 
 const usage = `usage: loopwire <command> [options]
@@ -19,7 +31,7 @@ Loopwire ${VERSION}: a coding agent over one persistent WebSocket to the Respons
 
 Commands:
 ${Object.entries(COMMANDS)
-  .map(([name, command]) => `  ${name.padEnd(10)} ${command.summary}`)
+  .map(([name, command]) => `  ${name.padEnd(12)} ${command.summary}`)
   .join('\n')}
 
 Options:

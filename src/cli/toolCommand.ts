@@ -1,0 +1,61 @@
+// `loopwire tool NAME [ARGS]`: one tool call through the Node adapter, as the model would make it — for
+// trying the tools on a real folder and for checks outside this repository.
+import { parseArgs } from 'node:util';
+import { ReadLedger, TOOL_NAMES, runToolCall } from '../tools';
+import { NodeWorkspace } from '../workspace/node/nodeWorkspace';
+import { type CliIo, ExitCode, errorMessage } from './cliIo';
+
+export const toolUsage = `usage: loopwire tool NAME [ARGS|-] [--cwd DIR] [--no-ripgrep]
+
+Runs one of the agent's tools on the folder DIR (default: the current directory) and prints its output.
+ARGS is the call's JSON arguments (absent: {}; '-': read from standard input).
+For apply_patch, ARGS may also be the patch itself (freeform input).
+
+  --cwd DIR       the workspace folder
+  --no-ripgrep    use the JavaScript text search even where rg is on PATH
+
+Tools: ${TOOL_NAMES.join(', ')}
+Exit status: 0 when the tool answers ok, 1 when it refuses or fails, 2 on bad usage.
+`;
+
+export async function toolCommand(argv: string[], io: CliIo): Promise<ExitCode> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { cwd: { type: 'string' }, 'no-ripgrep': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (error) {
+    io.stderr(`loopwire tool: ${errorMessage(error)}\n\n${toolUsage}`);
+    return ExitCode.usage;
+  }
+  if (parsed.values.help) {
+    io.stdout(toolUsage);
+    return ExitCode.ok;
+  }
+  const [name, given, ...extra] = parsed.positionals;
+  if (name === undefined || extra.length > 0) {
+    io.stderr(`loopwire tool: ${name === undefined ? 'name a tool' : 'too many arguments'}\n\n${toolUsage}`);
+    return ExitCode.usage;
+  }
+  const text = given === undefined ? '{}' : given === '-' ? await io.readStdin() : given;
+  const args = text.trim() === '' ? '{}' : text;
+  let workspace: NodeWorkspace;
+  try {
+    workspace = await NodeWorkspace.open(
+      parsed.values.cwd ?? process.cwd(),
+      parsed.values['no-ripgrep'] ? { ripgrep: null } : {},
+    );
+  } catch (error) {
+    io.stderr(`loopwire tool: ${errorMessage(error)}\n`);
+    return ExitCode.usage;
+  }
+  const freeform = name === 'apply_patch' && args.trimStart().startsWith('***');
+  const result = await runToolCall(
+    freeform ? { kind: 'custom', name, input: args } : { kind: 'function', name, arguments: args },
+    { workspace, reads: new ReadLedger() },
+  );
+  (result.ok ? io.stdout : io.stderr)(`${result.output}\n`);
+  return result.ok ? ExitCode.ok : ExitCode.failed;
+}

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { defineTool, failure, success } from './tool';
+
+export const ListTasksArgs = z.object({});
+
+export const listTasksTool = defineTool({
+  name: 'list_tasks',
+  description:
+    'The workspace\'s tasks (.vscode/tasks.json and npm scripts, named as VS Code names them, e.g. "npm: test"), one per line: label — what it runs.',
+  args: ListTasksArgs,
+  async run(_args, { workspace }) {
+    if (!workspace.capabilities.tasks) return failure('Tasks are not available in this workspace.');
+    const { tasks, problems } = await workspace.listTasks();
+    const notes = problems.map((problem) => `(skipped: ${problem})`).join('\n');
+    if (tasks.length === 0)
+      return success(
+        ['This workspace defines no tasks (no .vscode/tasks.json tasks, no npm scripts).', notes]
+          .filter(Boolean)
+          .join('\n'),
+      );
+    const list = `${tasks.map((task) => `${task.label} — ${task.detail}`).join('\n')}\n(${tasks.length} task${tasks.length === 1 ? '' : 's'})`;
+    return success([list, notes].filter(Boolean).join('\n'));
+  },
+});

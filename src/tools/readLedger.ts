@@ -1,0 +1,60 @@
+import { type FileSnapshot, type ReadStamp, hashText } from '../edit';
+import type { WorkspaceFile } from '../workspace';
+
+// What the model has seen of each file in this session: the version it read (or wrote) last, and that
+// text. An edit to a file that changed since is planned on the text the model saw, then moved onto the
+// file as it is now only where every hunk still fits exactly — so an edit made from an old read cannot
+// overwrite what the user typed since. write_file refuses to overwrite a file the model never read.
+
+/** Texts kept for re-planning; older ones are dropped (their stamps stay) to bound memory. */
+export const LEDGER_TEXT_BYTES = 32 * 1024 * 1024;
+
+interface Entry {
+  stamp: ReadStamp;
+  text?: string;
+}
+
+export class ReadLedger {
+  private readonly entries = new Map<string, Entry>();
+  private textChars = 0;
+
+  constructor(private readonly textLimit = LEDGER_TEXT_BYTES) {}
+
+  /** The model saw `file` as it is now (a read, or the text it just wrote). */
+  record(file: Pick<WorkspaceFile, 'path' | 'text' | 'version'>): void {
+    this.forget(file.path);
+    this.entries.set(file.path, { stamp: { hash: hashText(file.text), version: file.version }, text: file.text });
+    this.textChars += file.text.length;
+    for (const entry of this.entries.values()) {
+      if (this.textChars <= this.textLimit) break;
+      if (entry.text === undefined || entry.text === file.text) continue;
+      this.textChars -= entry.text.length;
+      delete entry.text;
+    }
+  }
+
+  stamp(path: string): ReadStamp | undefined {
+    return this.entries.get(path)?.stamp;
+  }
+
+  /** The text the model last saw of `path`, as a snapshot with the version it had, if still kept. */
+  seen(path: string): FileSnapshot | undefined {
+    const entry = this.entries.get(path);
+    return entry?.text === undefined
+      ? undefined
+      : { text: entry.text, ...(entry.stamp.version === undefined ? {} : { version: entry.stamp.version }) };
+  }
+
+  /** A file deleted or moved away is no longer known. */
+  forget(path: string): void {
+    const entry = this.entries.get(path);
+    if (entry?.text !== undefined) this.textChars -= entry.text.length;
+    this.entries.delete(path);
+  }
+
+  /** Whether the model's last sight of `path` is `file` as it is now. */
+  isCurrent(file: Pick<WorkspaceFile, 'path' | 'text' | 'version'>): boolean {
+    const stamp = this.entries.get(file.path)?.stamp;
+    return stamp !== undefined && stamp.version === file.version && stamp.hash === hashText(file.text);
+  }
+}

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { planWrite } from '../edit';
+import { commitPlan } from './commitPlan';
+import { defineTool, failure } from './tool';
+
+export const WriteFileArgs = z.object({
+  path: z.string().min(1).describe('Workspace-relative path of the file to write.'),
+  content: z.string().describe('The whole text of the file.'),
+});
+
+export const writeFileTool = defineTool({
+  name: 'write_file',
+  description:
+    'Create a file with the given text (folders are created as needed). Overwriting an existing file is ' +
+    'allowed only after reading it in this session, and only if it has not changed since; prefer edit_file ' +
+    'for changes to existing files.',
+  args: WriteFileArgs,
+  async run(args, context) {
+    const existing = await context.workspace.tryReadFile(args.path);
+    if (existing && !context.reads.isCurrent(existing)) {
+      const why = context.reads.stamp(existing.path)
+        ? 'it changed since you last read it'
+        : 'you have not read it in this session';
+      return failure(
+        `${existing.path} already exists and ${why}; read_file it first (or use edit_file). Nothing was written.`,
+      );
+    }
+    const current = new Map(existing ? [[args.path, existing]] : []);
+    return commitPlan(planWrite(args.path, args.content, existing), current, context);
+  },
+});

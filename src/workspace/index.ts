@@ -1,0 +1,7 @@
+// The Workspace port: the interface, its errors and the path and glob rules both adapters share. Adapters
+// are imported from their own folders (node/, vscode/) by whoever chooses one: src/cli, src/extension.
+export type * from './workspace';
+export { WorkspaceError, type WorkspaceErrorCode, isWorkspaceError } from './workspaceError';
+export { assertWritable, isGitInternal, normalizeWorkspacePath } from './workspacePath';
+export { anchoredGlob, globMatcher } from './glob';
+export { MAX_MATCH_LINE, SEARCH_COUNT_LIMIT } from './searchLine';

@@ -1,0 +1,57 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { isGitInternal, normalizeWorkspacePath } from '../workspacePath';
+import { WorkspaceError } from '../workspaceError';
+
+// Where a workspace-relative path really is on disk. The lexical checks (`..`, absolute paths) come from
+// workspacePath.ts; what only the file system knows — a symlink anywhere on the way that leads out of the
+// root, or into .git/ — is checked here, on the real path, before anything is read or written.
+
+const isMissing = (error: unknown) =>
+  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'ENOENT';
+
+/** The real path of `candidate`, or of its deepest existing ancestor with the rest appended. */
+export async function realLocation(candidate: string): Promise<string> {
+  const rest: string[] = [];
+  let current = candidate;
+  for (;;) {
+    try {
+      return path.join(await fs.realpath(current), ...rest.reverse());
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+      const parent = path.dirname(current);
+      if (parent === current) throw error;
+      rest.push(path.basename(current));
+      current = parent;
+    }
+  }
+}
+
+export function isInside(root: string, candidate: string): boolean {
+  return candidate === root || candidate.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+}
+
+export interface Located {
+  /** The canonical workspace-relative path. */
+  path: string;
+  /** Where it is on disk, symlinks resolved. */
+  real: string;
+}
+
+/** `given` under `root` (a real path), refused when it leads out; `forWrite` also refuses `.git/`. */
+export async function locate(root: string, given: string, forWrite: boolean): Promise<Located> {
+  const rel = normalizeWorkspacePath(given, root.split(path.sep).join('/'));
+  if (forWrite && isGitInternal(rel))
+    throw new WorkspaceError('git_internal', `'${rel}' is inside .git/; the agent does not write there.`, rel);
+  let real: string;
+  try {
+    real = await realLocation(path.join(root, ...rel.split('/')));
+  } catch (error) {
+    throw new WorkspaceError('io_error', `'${rel}' cannot be resolved: ${(error as Error).message}`, rel);
+  }
+  if (!isInside(root, real))
+    throw new WorkspaceError('outside_workspace', `'${rel}' leads out of the workspace through a symbolic link.`, rel);
+  if (forWrite && isGitInternal(path.relative(root, real).split(path.sep).join('/')))
+    throw new WorkspaceError('git_internal', `'${rel}' leads into .git/ through a symbolic link.`, rel);
+  return { path: rel, real };
+}

@@ -1,0 +1,79 @@
+import { spawn } from 'node:child_process';
+import type { TaskRun } from '../workspace';
+import { OutputTail } from './outputTail';
+import type { TaskSpec } from './taskDiscovery';
+
+// Runs one task as VS Code would (a shell for shell tasks, the executable itself for process tasks) in its
+// own process group, so that a timeout stops everything it started, not only the shell.
+
+/** After SIGTERM, how long a process tree gets to exit before SIGKILL. */
+const KILL_GRACE_MS = 2000;
+
+function killTree(pid: number, signal: NodeJS.Signals): void {
+  try {
+    // A negative pid signals the whole process group (POSIX); Windows has no groups, only the process.
+    process.kill(process.platform === 'win32' ? pid : -pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+export function runTaskProcess(task: TaskSpec, timeoutMs: number): Promise<TaskRun> {
+  const started = Date.now();
+  const [file, args] =
+    task.run.kind === 'process'
+      ? [task.run.file, task.run.args]
+      : [
+          task.run.shell ?? (process.platform === 'win32' ? 'cmd.exe' : '/bin/sh'),
+          [...(task.run.shellArgs ?? [process.platform === 'win32' ? '/c' : '-c']), task.run.line],
+        ];
+  return new Promise((resolve) => {
+    const tail = new OutputTail();
+    const child = spawn(file, args, {
+      cwd: task.cwd,
+      env: { ...process.env, ...task.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: process.platform !== 'win32',
+    });
+    let timedOut = false;
+    let settled = false;
+    const timers: NodeJS.Timeout[] = [];
+    const finish = (exitCode: number | null, failure?: string) => {
+      if (settled) return;
+      settled = true;
+      for (const timer of timers) clearTimeout(timer);
+      // Whatever of a stopped task's tree outlived SIGTERM goes now.
+      if (timedOut && child.pid !== undefined) killTree(child.pid, 'SIGKILL');
+      // A background process the task left behind may hold the pipes open; the task itself is over.
+      child.stdout.destroy();
+      child.stderr.destroy();
+      if (failure !== undefined) tail.push(Buffer.from(failure));
+      resolve({
+        exitCode,
+        output: tail.text(),
+        outputTruncated: tail.truncated,
+        timedOut,
+        durationMs: Date.now() - started,
+      });
+    };
+    child.stdout.on('data', (chunk: Buffer) => tail.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => tail.push(chunk));
+    child.on('error', (error) => finish(null, `could not start ${file}: ${error.message}\n`));
+    child.on('exit', (code) => {
+      // Let the pipes drain what was already written, briefly.
+      const drain = setTimeout(() => finish(timedOut ? null : code), 100);
+      child.on('close', () => {
+        clearTimeout(drain);
+        finish(timedOut ? null : code);
+      });
+    });
+    timers.push(
+      setTimeout(() => {
+        timedOut = true;
+        if (child.pid === undefined) return;
+        killTree(child.pid, 'SIGTERM');
+        timers.push(setTimeout(() => child.pid !== undefined && killTree(child.pid, 'SIGKILL'), KILL_GRACE_MS));
+      }, timeoutMs),
+    );
+  });
+}

@@ -1,0 +1,68 @@
+import * as fs from 'node:fs/promises';
+import { WorkspaceError } from '../workspaceError';
+
+// Files read as exact text: BOM kept (as a leading U+FEFF), line endings untouched, and anything that is
+// not UTF-8 text refused rather than decoded with replacement characters — an edit written back from a
+// lossy decoding would corrupt the file.
+
+/** Larger files are refused outright: the model reads ranges of what it can use, not 100 MB logs. */
+export const MAX_TEXT_FILE_BYTES = 16 * 1024 * 1024;
+
+export interface DiskText {
+  bytes: Buffer;
+  text: string;
+  mode: number;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+const codeOf = (error: unknown) =>
+  typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+
+/** The text at `real`, or undefined when nothing is there. `path` names it in errors. */
+export async function readDiskText(real: string, path: string): Promise<DiskText | undefined> {
+  let stat;
+  try {
+    stat = await fs.stat(real);
+  } catch (error) {
+    if (codeOf(error) === 'ENOENT' || codeOf(error) === 'ENOTDIR') return undefined;
+    throw new WorkspaceError('io_error', `${path} cannot be read: ${(error as Error).message}`, path);
+  }
+  if (stat.isDirectory())
+    throw new WorkspaceError('is_directory', `${path} is a directory; list it with find_files '${path}/**'.`, path);
+  if (!stat.isFile()) throw new WorkspaceError('invalid_path', `${path} is not a regular file.`, path);
+  if (stat.size > MAX_TEXT_FILE_BYTES) {
+    const mb = (stat.size / 1024 / 1024).toFixed(1);
+    throw new WorkspaceError(
+      'too_large',
+      `${path} is ${mb} MB, over the ${MAX_TEXT_FILE_BYTES / 1024 / 1024} MB limit for text files; search it with search_text instead.`,
+      path,
+    );
+  }
+  const bytes = await fs.readFile(real).catch((error: Error) => {
+    throw new WorkspaceError('io_error', `${path} cannot be read: ${error.message}`, path);
+  });
+  if (bytes.subarray(0, 8192).includes(0))
+    throw new WorkspaceError(
+      'binary_file',
+      `${path} is a binary file (it contains NUL bytes); only text files can be read or edited.`,
+      path,
+    );
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw new WorkspaceError(
+      'binary_file',
+      `${path} is not UTF-8 text; only UTF-8 text files can be read or edited.`,
+      path,
+    );
+  }
+  if (text.includes('\0'))
+    throw new WorkspaceError(
+      'binary_file',
+      `${path} is a binary file (it contains NUL bytes); only text files can be read or edited.`,
+      path,
+    );
+  return { bytes, text, mode: stat.mode & 0o7777 };
+}

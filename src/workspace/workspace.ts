@@ -1,0 +1,128 @@
+import type { EditPlan } from '../edit';
+
+// The Workspace port (shared/DESIGN.md): everything the tools do to the user's code goes through this
+// interface. Two adapters implement it — `node/` (files and processes: the CLI and the tests) and `vscode/`
+// (TextDocuments, WorkspaceEdit, the ripgrep VS Code ships, vscode.tasks) — and one contract suite holds both
+// to the same behaviour. Paths are workspace-relative with `/` separators; lines and columns are 1-based.
+// Failures throw a WorkspaceError with a stable code (./workspaceError.ts).
+
+/** A text file as read: what the model sees, and the version the stale-read guard compares against later. */
+export interface WorkspaceFile {
+  path: string;
+  /** Decoded text; a UTF-8 BOM is kept as a leading U+FEFF so that edits keep it. */
+  text: string;
+  /** Changes whenever the text does: a content hash (Node) or a document version (VS Code). */
+  version: string | number;
+}
+
+/** What an adapter can do; tools that need a capability say plainly when it is missing. */
+export interface WorkspaceCapabilities {
+  /** Diagnostics from language services. */
+  diagnostics: boolean;
+  /** Tasks that can be listed and run. */
+  tasks: boolean;
+}
+
+export interface FoundFiles {
+  /** Sorted, at most the requested number. */
+  files: string[];
+  /** How many matched in all. */
+  total: number;
+}
+
+export interface TextQuery {
+  query: string;
+  isRegex: boolean;
+  caseSensitive: boolean;
+  /** A glob the file paths must match. */
+  include?: string;
+  maxResults: number;
+}
+
+export interface TextMatch {
+  path: string;
+  line: number;
+  /** The line's text, without its line ending. */
+  text: string;
+}
+
+export interface TextMatches {
+  /** Sorted by path then line, at most the requested number. */
+  matches: TextMatch[];
+  /** Matches found in all (counting stops at a high bound; see `totalIsLowerBound`). */
+  total: number;
+  totalIsLowerBound: boolean;
+  /** Files with at least one match. */
+  files: number;
+  /** Which search ran: what the model is told when results might differ. */
+  engine: 'ripgrep' | 'javascript';
+}
+
+export type Severity = 'error' | 'warning' | 'info' | 'hint';
+
+export interface Diagnostic {
+  path: string;
+  line: number;
+  column: number;
+  severity: Severity;
+  source?: string;
+  message: string;
+}
+
+export interface TaskInfo {
+  /** As VS Code names it: a tasks.json label, or `npm: <script>`. */
+  label: string;
+  /** Where it comes from, and what it runs. */
+  detail: string;
+}
+
+export interface TaskList {
+  tasks: TaskInfo[];
+  /** Why a task file or entry was skipped (a malformed tasks.json…): the model is told. */
+  problems: string[];
+}
+
+export interface TaskRun {
+  /** null when the task was stopped (timeout) or died of a signal. */
+  exitCode: number | null;
+  /** Everything it printed (stdout and stderr interleaved), possibly only the tail; see `outputTruncated`. */
+  output: string;
+  outputTruncated: boolean;
+  timedOut: boolean;
+  durationMs: number;
+}
+
+/** What applying a plan did. */
+export interface AppliedPlan {
+  /** Paths written, created, moved to or deleted. */
+  changed: string[];
+  /** The version each written file has now (what the next read returns), by path; deleted files absent. */
+  versions: Record<string, string | number>;
+  /** New diagnostics in the changed files, where the adapter has a language service. */
+  diagnostics: Diagnostic[];
+}
+
+export interface Workspace {
+  /** A name for messages (the folder's name). */
+  readonly name: string;
+  readonly capabilities: WorkspaceCapabilities;
+
+  /** Reads a text file (unsaved editor text, in VS Code). Refuses paths outside, directories, binary files. */
+  readFile(path: string): Promise<WorkspaceFile>;
+  /** Like readFile, but undefined for a file that does not exist (edits need to know). */
+  tryReadFile(path: string): Promise<WorkspaceFile | undefined>;
+  /**
+   * Applies a plan all or nothing. Each file must still be at the version the plan was computed against
+   * (`FilePlan.version`), else nothing is written (`changed_on_disk`).
+   */
+  applyPlan(plan: EditPlan): Promise<AppliedPlan>;
+  /** Files matching a glob, honouring `.gitignore` (and `files.exclude` in VS Code). */
+  findFiles(glob: string, maxResults: number): Promise<FoundFiles>;
+  /** Text search honouring `.gitignore`. */
+  searchText(query: TextQuery): Promise<TextMatches>;
+  /** Current diagnostics, of one file or all. Empty when `capabilities.diagnostics` is false. */
+  diagnostics(path?: string): Promise<Diagnostic[]>;
+  listTasks(): Promise<TaskList>;
+  /** Runs a task to its end, or stops its whole process tree after `timeoutMs`. */
+  runTask(label: string, timeoutMs: number): Promise<TaskRun>;
+}

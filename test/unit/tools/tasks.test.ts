@@ -1,0 +1,106 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { toolBench } from './toolHarness';
+
+const tasksJson = (tasks: unknown[]) =>
+  `// VS Code's tasks.json is JSON with comments and trailing commas\n${JSON.stringify({ version: '2.0.0', tasks }, null, 2).replace(/\n\s*\]/, ',\n]')}`;
+
+/** Running, not a zombie waiting for a reaper (containers often have none). */
+const alive = async (pid: number) => {
+  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  return stat !== undefined && !/^\d+ \(.*\) Z/.test(stat);
+};
+
+describe('list_tasks and run_task (Node adapter)', () => {
+  it('lists tasks.json tasks, then npm scripts of every package.json, as VS Code names them', async () => {
+    const { run } = await toolBench({
+      '.vscode/tasks.json': tasksJson([
+        { label: 'build', type: 'shell', command: 'echo', args: ['building', 'two words'] },
+        { label: 'proc', type: 'process', command: 'node', args: ['-e', 'console.log(1)'] },
+        { label: 'watch', type: 'typescript', tsconfig: 'tsconfig.json' },
+      ]),
+      'package.json': JSON.stringify({ scripts: { test: 'mocha' } }),
+      'packages/app/package.json': JSON.stringify({ scripts: { start: 'node .' } }),
+    });
+    assert.equal(
+      (await run('list_tasks')).output,
+      [
+        "build — echo building 'two words'",
+        'proc — node -e console.log(1)',
+        'npm: test — npm run test: mocha',
+        'npm: start - packages/app — npm run start (in packages/app): mocha'.replace(': mocha', ': node .'),
+        '(4 tasks)',
+      ].join('\n'),
+    );
+  });
+
+  it('runs shell and process tasks with ${workspaceFolder}, env and dependsOn, reporting the exit code', async () => {
+    const { run, root } = await toolBench({
+      '.vscode/tasks.json': tasksJson([
+        {
+          label: 'where',
+          type: 'shell',
+          command: 'echo "root=${workspaceFolder} v=$LW_VALUE"',
+          options: { env: { LW_VALUE: 'seven' } },
+        },
+        { label: 'first', type: 'shell', command: 'echo first-ran' },
+        {
+          label: 'second',
+          type: 'process',
+          command: 'node',
+          args: ['-e', 'console.log("second-ran"); process.exit(5)'],
+          dependsOn: ['first'],
+        },
+      ]),
+    });
+    const where = await run('run_task', { label: 'where' });
+    assert.equal(where.ok, true);
+    assert.match(where.output, /^Task 'where' finished with exit code 0 after \d+\.\d s\.\n--- output ---\n/);
+    assert.ok(where.output.includes(`root=${root} v=seven`), where.output);
+    const second = await run('run_task', { label: 'second' });
+    assert.equal(second.ok, false);
+    assert.match(second.output, /exit code 5/);
+    assert.match(second.output, /> first\nfirst-ran\n> second\nsecond-ran/);
+  });
+
+  it('stops a task at its timeout with its whole process tree, and says so', async () => {
+    const { run, root } = await toolBench({
+      '.vscode/tasks.json': tasksJson([
+        { label: 'hang', type: 'shell', command: 'sleep 30 & echo $! > child.pid; echo started; wait' },
+      ]),
+    });
+    const result = await run('run_task', { label: 'hang', timeout_s: 1 });
+    assert.equal(result.ok, false);
+    assert.match(
+      result.output,
+      /^Task 'hang' timed out after 1 s and was stopped \(its whole process tree\)\.\n--- output ---\nstarted$/,
+    );
+    const pid = Number(await fs.readFile(path.join(root, 'child.pid'), 'utf8'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(await alive(pid), false, 'the background child of the task was stopped too');
+  });
+
+  it('keeps only the end of a long output, cut at a line, without colour codes', async () => {
+    const script = 'for (let i = 0; i < 20000; i++) console.log("\\u001b[31mline " + i + "\\u001b[0m")';
+    const { run } = await toolBench({
+      '.vscode/tasks.json': tasksJson([{ label: 'loud', type: 'process', command: 'node', args: ['-e', script] }]),
+    });
+    const result = await run('run_task', { label: 'loud' });
+    assert.equal(result.ok, true);
+    assert.ok(!result.output.includes('\u001b'), 'colour codes removed');
+    assert.match(result.output, /\n--- last \d+ lines of output ---\nline \d+\n/);
+    assert.ok(result.output.endsWith('line 19999'));
+    assert.ok(result.output.length < 17_000);
+  });
+
+  it('names the known tasks when a label is unknown, and reports a malformed tasks.json', async () => {
+    const { run, workspace } = await toolBench({
+      '.vscode/tasks.json': '{ "tasks": [ { "label": "a", "command": "true" } ] }',
+    });
+    const missing = await run('run_task', { label: 'b' });
+    assert.deepEqual(missing, { ok: false, output: "There is no task 'b'. Tasks: 'a'." });
+    await fs.writeFile(path.join(workspace.root, '.vscode/tasks.json'), '{ "tasks": [ ');
+    assert.match((await run('list_tasks')).output, /no tasks.*\n\(skipped: \.vscode\/tasks\.json is not valid JSON: /);
+  });
+});
