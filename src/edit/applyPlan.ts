@@ -4,7 +4,7 @@ import { type EditError, fail } from './errors';
 import { type Hunk, applyHunksAt, renumber } from './hunks';
 import { invertHunk } from './rebase';
 import { type Result, ok } from './result';
-import { joinText, splitText } from './textFormat';
+import { joinText, readingsOf } from './textFormat';
 
 /** Which hunks to apply; all of them when `hunkIds` is absent. */
 export interface ApplyOptions {
@@ -13,8 +13,11 @@ export interface ApplyOptions {
 
 /** `text` (read with the plan's own format) with exactly `hunks` applied at their positions. */
 function applyTo(file: FilePlan, text: string, hunks: readonly Hunk[]): string | undefined {
-  const applied = applyHunksAt(splitText(text, file.format), hunks);
-  return applied && joinText(applied);
+  for (const reading of readingsOf(text, file.format)) {
+    const applied = applyHunksAt(reading, hunks);
+    if (applied) return joinText(applied);
+  }
+  return undefined;
 }
 
 const mismatch = (file: FilePlan) =>

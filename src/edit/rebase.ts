@@ -6,7 +6,7 @@ import { lineList, numbered } from './excerpt';
 import { type Hunk, hunkId } from './hunks';
 import { findLines } from './matchCascade';
 import { type Result, err, ok } from './result';
-import { joinText, readLines } from './textFormat';
+import { type ReadonlyTextLines, type TextFormat, joinText, readLines, readingsOf } from './textFormat';
 
 /** The lines to find, and where they were expected (1-based). */
 interface Side {
@@ -87,16 +87,24 @@ export function invertHunk(hunk: Hunk, path = ''): Hunk {
 /**
  * Applies one hunk to `text`, which may have changed elsewhere since the hunk was computed (rebased by
  * content). Refused (`hunk_conflict`) if its own lines changed or it now fits two places equally well.
+ * Pass the plan's `format`: a text whose every line ending was removed no longer shows which one the file
+ * uses, nor whether its last line had one.
  */
-export function applyHunk(hunk: Hunk, text: string): Result<string, EditError> {
-  const current = readLines(text);
+export function applyHunk(hunk: Hunk, text: string, format?: TextFormat): Result<string, EditError> {
   const side = {
     start: hunk.oldStart,
     lines: hunk.oldLines,
     contextBefore: hunk.contextBefore,
     contextAfter: hunk.contextAfter,
   };
-  const location = locate(current.lines, side, false);
+  const readings = format ? readingsOf(text, format) : [readLines(text)];
+  let current = readings[0] as ReadonlyTextLines;
+  let location = locate(current.lines, side, false);
+  for (const other of readings.slice(1)) {
+    if (location.ok) break;
+    const there = locate(other.lines, side, false);
+    if (there.ok) [current, location] = [other, there];
+  }
   if (!location.ok) return err(editError('hunk_conflict', locationMessage(current.lines, side, location)));
   const end = location.index + hunk.oldLines.length;
   const lines = current.lines.slice(0, location.index).concat(hunk.newLines, current.lines.slice(end));
@@ -108,6 +116,6 @@ export function applyHunk(hunk: Hunk, text: string): Result<string, EditError> {
 }
 
 /** Undoes one applied hunk in `text` (rebased by content, like {@link applyHunk}). */
-export function revertHunk(hunk: Hunk, text: string): Result<string, EditError> {
-  return applyHunk(invertHunk(hunk), text);
+export function revertHunk(hunk: Hunk, text: string, format?: TextFormat): Result<string, EditError> {
+  return applyHunk(invertHunk(hunk), text, format);
 }

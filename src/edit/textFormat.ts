@@ -25,7 +25,12 @@ export interface TextLines {
 
 const BOM = '\uFEFF';
 
-/** Splits `text` into lines, noting its format; `joinText` gives back exactly `text`. */
+/**
+ * Splits `text` into lines, noting its format; `joinText` gives back exactly `text`. Given the format of
+ * the file the text came from, a text that file's format says has no final newline but that ends with one
+ * is read as ending in an empty last line: an edit that empties the last line of such a file leaves its
+ * text ending in the newline before it, and the plan's hunks still count that line.
+ */
 export function splitText(text: string, format?: TextFormat): TextLines {
   const bom = text.startsWith(BOM);
   const body = bom ? text.slice(1) : text;
@@ -47,6 +52,10 @@ export function splitText(text: string, format?: TextFormat): TextLines {
     if (cr) crlf++;
     else lf++;
     start = newline + 1;
+  }
+  if (format && !format.finalNewline && body.endsWith('\n')) {
+    lines.push('');
+    ends.push('');
   }
   const detected: TextFormat = {
     bom,
@@ -111,4 +120,15 @@ export function modelLines(text: string): string[] {
 /** A file's content as one LF-joined string, the form edit_file's old_string is matched against. */
 export function contentString(lines: readonly string[], format: TextFormat): string {
   return lines.length === 0 ? '' : lines.join('\n') + (format.finalNewline ? '\n' : '');
+}
+
+/**
+ * The ways to read `text` as lines of a file in `format`: one, except for an empty text of a file with no
+ * final newline, which is either no lines or one empty line (an edit that emptied its only line). Callers
+ * applying hunks take the first reading the hunks fit.
+ */
+export function readingsOf(text: string, format: TextFormat): TextLines[] {
+  const split = splitText(text, format);
+  if (format.finalNewline || split.lines.length > 0) return [split];
+  return [split, { format, lines: [''], ends: [''] }];
 }

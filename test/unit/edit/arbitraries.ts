@@ -80,10 +80,12 @@ export function changedLines(lines: readonly string[], changes: readonly GenChan
   return out;
 }
 
-/** The text of `file` with its lines replaced by `lines`, in the same format. */
+/** The text of `file` with its lines replaced by `lines`, in the same format (as far as its text shows it). */
 export function withLines(file: GenFile, lines: readonly string[]): string {
   const finalNewline = file.lines.length === 0 ? true : file.finalNewline;
-  return (file.bom ? '\uFEFF' : '') + lines.join(file.eol) + (finalNewline && lines.length > 0 ? file.eol : '');
+  // A file with no line ending at all shows none to keep: new lines get LF.
+  const eol = file.text.includes('\n') ? file.eol : '\n';
+  return (file.bom ? '\uFEFF' : '') + lines.join(eol) + (finalNewline && lines.length > 0 ? eol : '');
 }
 
 /**
