@@ -1,13 +1,25 @@
 import { applyPatchCommand, applyPatchUsage } from './applyPatchCommand';
+import { demoCommand, demoUsage } from './demoCommand';
+import { execCommand, execUsage } from './execCommand';
 import { type CliIo, ExitCode, VERSION, runMain } from './cliIo';
 import { toolCommand, toolUsage } from './toolCommand';
 import { validateCommand, validateUsage } from './validateCommand';
 
-/** One entry per subcommand; `loopwire exec` joins when the agent lands. */
+/** One entry per subcommand. */
 const COMMANDS: Record<
   string,
   { summary: string; usage: string; run: (argv: string[], io: CliIo) => Promise<ExitCode> }
 > = {
+  exec: {
+    summary: 'run a task to completion on a folder (offline by default, against the bundled server)',
+    usage: execUsage,
+    run: execCommand,
+  },
+  demo: {
+    summary: 'run the demo task (fix a failing test) on a copy of the demo workspace',
+    usage: demoUsage,
+    run: demoCommand,
+  },
   validate: {
     summary: 'check Responses API wire data (requests, events, items) against the protocol schemas',
     usage: validateUsage,

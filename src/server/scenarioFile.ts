@@ -38,7 +38,12 @@ const Pattern = z.string().superRefine((source, ctx) => {
 
 export const Scenario = z.strictObject({
   name: z.string().min(1),
-  /** A JavaScript regular expression, case-insensitive, tested against the latest user message. */
+  /**
+   * A JavaScript regular expression, case-insensitive, tested against the latest user message. Its groups
+   * fill `{{1}}`, `{{2}}`… and `{{name}}` (for `(?<name>…)`) in the steps' strings: each string of object
+   * arguments, string arguments, a custom call's input, a message's text, a reasoning summary. A group that
+   * did not take part is the empty string; a reference to no group of the pattern is left as written.
+   */
   match: Pattern,
   /** Step k answers the k-th model response since that message. */
   steps: z.array(ScenarioStep).min(1),

@@ -80,14 +80,14 @@ export class ScriptedModel {
         'no user message',
       );
     }
-    const found = this.scenarios.find(({ pattern }) => pattern.test(located.prompt));
+    const found = this.match(located.prompt);
     if (!found) {
       return say(
         `loopwire-server: no scenario matches this prompt. Its scripted model answers only prompts that a scenario's "match" fits (${this.scenarios.length} scenario(s) loaded; add one with --scenario FILE).`,
         'no match',
       );
     }
-    const { scenario } = found;
+    const { scenario, match } = found;
     const step = scenario.steps[located.step - 1];
     if (!step) {
       return say(
@@ -95,12 +95,84 @@ export class ScriptedModel {
         `${scenario.name}#${located.step} (past the end)`,
       );
     }
-    return { output: step.output.map(toOutputItem), fault: step.fault, trace: `${scenario.name}#${located.step}` };
+    return {
+      output: step.output.map((item) => toOutputItem(fillCaptures(item, match))),
+      fault: step.fault,
+      trace: `${scenario.name}#${located.step}`,
+    };
+  }
+
+  /** The first scenario whose pattern matches the prompt, with the match (its groups fill the step's strings). */
+  private match(prompt: string): { scenario: Scenario; match: RegExpExecArray } | undefined {
+    for (const { scenario, pattern } of this.scenarios) {
+      const match = pattern.exec(prompt);
+      if (match) return { scenario, match };
+    }
+    return undefined;
   }
 }
 
 function say(text: string, trace: string): ModelTurn {
   return { output: [toOutputItem({ type: 'message', text })], fault: undefined, trace };
+}
+
+/** `{{1}}` or `{{name}}`: a numbered or named group of the scenario's `match`. */
+const CAPTURE_REFERENCE = /\{\{([1-9]\d*|[A-Za-z_$][\w$]*)\}\}/g;
+
+/**
+ * Replaces `{{N}}` and `{{name}}` in `text` with the match's groups. A group of the pattern that did not take
+ * part in the match is the empty string; a reference to no group of the pattern (and any other `{{`) is left
+ * as written, so a scenario without groups sends its text unchanged.
+ */
+export function substituteCaptures(text: string, match: RegExpExecArray): string {
+  if (!text.includes('{{')) return text;
+  return text.replace(CAPTURE_REFERENCE, (whole, ref: string) => {
+    if (/^\d/.test(ref)) {
+      const index = Number(ref);
+      return index < match.length ? (match[index] ?? '') : whole;
+    }
+    const groups = match.groups;
+    return groups !== undefined && Object.hasOwn(groups, ref) ? (groups[ref] ?? '') : whole;
+  });
+}
+
+/** Every string leaf of a JSON value, substituted; keys and other values as they are. */
+function substituteLeaves(value: unknown, match: RegExpExecArray): unknown {
+  if (typeof value === 'string') return substituteCaptures(value, match);
+  if (Array.isArray(value)) return value.map((entry) => substituteLeaves(entry, match));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, substituteLeaves(entry, match)]));
+  return value;
+}
+
+/**
+ * A step's item with the prompt's capture groups filled in: every string of object arguments (before they
+ * become JSON text, so quotes and backslashes in the prompt stay valid JSON), string arguments as raw text,
+ * a custom call's input, a message's text and a reasoning summary.
+ */
+export function fillCaptures(item: ScenarioItem, match: RegExpExecArray): ScenarioItem {
+  switch (item.type) {
+    case 'function_call':
+      return {
+        ...item,
+        arguments:
+          typeof item.arguments === 'string'
+            ? substituteCaptures(item.arguments, match)
+            : (substituteLeaves(item.arguments, match) as Record<string, unknown>),
+      };
+    case 'custom_tool_call':
+      return { ...item, input: substituteCaptures(item.input, match) };
+    case 'message':
+      return { ...item, text: substituteCaptures(item.text, match) };
+    case 'reasoning':
+      return {
+        ...item,
+        summary:
+          typeof item.summary === 'string'
+            ? substituteCaptures(item.summary, match)
+            : item.summary.map((part) => substituteCaptures(part, match)),
+      };
+  }
 }
 
 /** A scenario item as the API returns it, with fresh ids. */

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import type { AnyInputItem } from '../../../src/protocol';
+import type { AnyInputItem, OutputItem } from '../../../src/protocol';
 import { ScenarioFileError, parseScenarioFile } from '../../../src/server';
+import type { ScenarioItem } from '../../../src/server/scenarioFile';
 import { ScriptedModel, locateStep } from '../../../src/server/scriptedModel';
 import { ECHO_SCENARIO } from './support/harness';
 
@@ -99,4 +100,101 @@ describe('scenario files', () => {
       );
     });
   }
+});
+
+describe('scripted model: capture groups', () => {
+  const one = (match: string, ...steps: ScenarioItem[][]): ScriptedModel =>
+    new ScriptedModel([{ scenarios: [{ name: 'c', match, steps: steps.map((output) => ({ output })) }] }]);
+  const first = (model: ScriptedModel, items: AnyInputItem[]) => {
+    const [item] = model.respond(items).output;
+    assert.ok(item, 'one output item');
+    return item;
+  };
+  const text = (item: OutputItem): string => {
+    assert.ok(item.type === 'message');
+    return item.content.map((part) => (part.type === 'output_text' ? part.text : '')).join('');
+  };
+
+  it('fills object arguments before they become JSON: quotes and backslashes in the prompt stay valid', () => {
+    const model = one('^say (?<said>.+) to (\\S+)$', [
+      {
+        type: 'function_call',
+        name: 'exec_command',
+        arguments: { cmd: 'echo {{said}}', to: '{{2}}', nested: { list: ['{{1}}!', 3, true, null] }, '{{2}}': 'key' },
+      },
+    ]);
+    const said = String.raw`"it's" C:\temp\n {"a":1}`;
+    const call = first(model, [user(`say ${said} to bob`)]);
+    assert.ok(call.type === 'function_call');
+    assert.deepEqual(JSON.parse(call.arguments), {
+      cmd: `echo ${said}`,
+      to: 'bob',
+      nested: { list: [`${said}!`, 3, true, null] },
+      '{{2}}': 'key',
+    });
+  });
+
+  it('fills string arguments as raw text, custom tool input, message text and reasoning summaries', () => {
+    const model = one(
+      'patch (?<file>\\S+)',
+      [{ type: 'function_call', name: 'f', arguments: '{"file": {{file}}}' }],
+      [{ type: 'custom_tool_call', name: 'apply_patch', input: '*** Update File: {{file}}\n' }],
+      [{ type: 'reasoning', summary: 'look at {{file}}' }],
+      [{ type: 'reasoning', summary: ['one {{1}}', 'two {{file}}'] }],
+      [{ type: 'message', text: 'Patched {{file}} ({{1}}).' }],
+    );
+    const prompt = user('please patch "a.ts" now');
+    // Step k + 1 after k model responses; each step is filled from the same prompt's groups.
+    const at = (step: number): AnyInputItem[] => [
+      prompt,
+      ...Array.from({ length: step - 1 }, (_, i) => [call(`c${i}`), output(`c${i}`)]).flat(),
+    ];
+    const raw = first(model, at(1));
+    assert.ok(raw.type === 'function_call');
+    assert.equal(raw.arguments, '{"file": "a.ts"}', 'raw: the capture brought its own quotes');
+    const custom = first(model, at(2));
+    assert.ok(custom.type === 'custom_tool_call');
+    assert.equal(custom.input, '*** Update File: "a.ts"\n');
+    const reasoning = first(model, at(3));
+    assert.ok(reasoning.type === 'reasoning');
+    assert.deepEqual(reasoning.summary, [{ type: 'summary_text', text: 'look at "a.ts"' }]);
+    const parts = first(model, at(4));
+    assert.ok(parts.type === 'reasoning');
+    assert.deepEqual(
+      parts.summary.map((part) => part.text),
+      ['one "a.ts"', 'two "a.ts"'],
+    );
+    assert.equal(text(first(model, at(5))), 'Patched "a.ts" ("a.ts").');
+  });
+
+  it('a group that did not take part is empty; a reference to no group, or no reference, is left as written', () => {
+    const model = one('^go(?: to (?<where>\\w+))?(?: by (\\w+))?$', [
+      { type: 'message', text: '[{{where}}|{{2}}|{{1}}] {{3}} {{nope}} {{0}} {{ 1 }} {{}} {{1 {{where}' },
+    ]);
+    assert.equal(text(first(model, [user('go by bus')])), '[|bus|] {{3}} {{nope}} {{0}} {{ 1 }} {{}} {{1 {{where}');
+    assert.equal(
+      text(first(model, [user('go to town')])),
+      '[town||town] {{3}} {{nope}} {{0}} {{ 1 }} {{}} {{1 {{where}',
+    );
+  });
+
+  it('a scenario without groups sends its strings unchanged, braces and all', () => {
+    const args = { content: 'Hello {{name}}, you are {{1}} today. {{{x}}}' };
+    const model = one(
+      'template',
+      [{ type: 'function_call', name: 'write_file', arguments: args }],
+      [{ type: 'message', text: 'Wrote {{name}} and {{1}}.' }],
+    );
+    const call = first(model, [user('write a template')]);
+    assert.ok(call.type === 'function_call');
+    assert.equal(call.arguments, JSON.stringify(args));
+    assert.equal(
+      text(first(model, [user('write a template'), { ...call }, output(call.call_id)])),
+      'Wrote {{name}} and {{1}}.',
+    );
+    const echo = new ScriptedModel([parseScenarioFile(fs.readFileSync(ECHO_SCENARIO, 'utf8'), 'echo.json')]);
+    const plain = first(echo, [user('echo hi')]);
+    assert.ok(plain.type === 'function_call');
+    assert.equal(plain.arguments, '{"cmd":"echo hi"}');
+  });
 });

@@ -1,0 +1,167 @@
+import type { AnyInputItem, AnyTool } from '../protocol';
+import type { ToolContext } from '../tools';
+import type { ApprovalPolicy } from './approvals';
+import type { AgentEvent, AgentEventSink, TurnMetrics } from './events';
+import type { SessionTransport } from './sessionTransport';
+import { type CallItem, ToolRunner, callsIn } from './toolRunner';
+import type { Transcript } from './transcript';
+import { AgentStop, TurnCancelled } from './transportFault';
+
+// The loop: the user's prompt, then turn after turn — the model answers over the session transport, the
+// calls it asks for run through the tools, their outputs go into the next turn — until an answer with no
+// call, the turn limit, a stop or a cancel. The transcript always holds the whole conversation.
+
+export interface AgentOptions {
+  transport: SessionTransport;
+  transcript: Transcript;
+  tools: ToolContext;
+  model: string;
+  instructions: string;
+  toolSpecs: readonly AnyTool[];
+  approvals: ApprovalPolicy;
+  /** Model responses per task. */
+  maxTurns?: number;
+  /** Request fields passed as given (reasoning effort, include…). */
+  extra?: Record<string, unknown>;
+  emit: AgentEventSink;
+}
+
+export type DoneEvent = Extract<AgentEvent, { type: 'done' }>;
+
+const textOf = (item: AnyInputItem): string | undefined => {
+  const record = item as { type?: unknown; role?: unknown; content?: unknown };
+  if (record.type !== 'message' || record.role !== 'assistant' || !Array.isArray(record.content)) return undefined;
+  return record.content
+    .map((part: unknown) => {
+      const p = part as { type?: unknown; text?: unknown; refusal?: unknown };
+      return p.type === 'output_text' && typeof p.text === 'string'
+        ? p.text
+        : typeof p.refusal === 'string'
+          ? p.refusal
+          : '';
+    })
+    .join('');
+};
+
+export class Agent {
+  private turns = 0;
+  private toolCalls = 0;
+  private readonly runner: ToolRunner;
+
+  constructor(private readonly options: AgentOptions) {
+    this.runner = new ToolRunner(options.tools, options.approvals, options.transcript, options.emit);
+  }
+
+  /** Opens and warms up the session's connection. */
+  start(): Promise<void> {
+    const { model, instructions, toolSpecs, extra } = this.options;
+    return this.options.transport.start({ model, instructions, tools: toolSpecs, ...(extra ? { extra } : {}) });
+  }
+
+  /**
+   * Runs a task: `prompt` (sent verbatim as its own user message), or, without one, continues the
+   * transcript as it stands (a resumed session). Never throws: the end is a `done` event, also returned.
+   */
+  async run(prompt: string | undefined, signal: AbortSignal = new AbortController().signal): Promise<DoneEvent> {
+    const started = performance.now();
+    const { transcript, emit } = this.options;
+    const maxTurns = this.options.maxTurns ?? 50;
+    const finish = (status: DoneEvent['status'], reason: string): DoneEvent => {
+      const done: DoneEvent = {
+        type: 'done',
+        status,
+        reason,
+        turns: this.turns,
+        toolCalls: this.toolCalls,
+        wallMs: performance.now() - started,
+      };
+      emit(done);
+      return done;
+    };
+    try {
+      await this.settlePending(signal);
+      if (prompt !== undefined) transcript.append({ type: 'message', role: 'user', content: prompt });
+      let readyAt = performance.now();
+      for (let turnOfTask = 1; ; turnOfTask++) {
+        if (turnOfTask > maxTurns) return finish('stopped', `the turn limit (${maxTurns}) was reached`);
+        const turn = ++this.turns;
+        emit({ type: 'turn_started', turn });
+        const outcome = await this.options.transport.run(
+          turn,
+          {
+            model: this.options.model,
+            instructions: this.options.instructions,
+            tools: this.options.toolSpecs,
+            items: transcript.items,
+            ...(this.options.extra ? { extra: this.options.extra } : {}),
+          },
+          signal,
+        );
+        transcript.append(...outcome.output);
+        for (const item of outcome.output) {
+          const text = textOf(item);
+          if (text !== undefined && text !== '') emit({ type: 'message', turn, text });
+        }
+        const calls = callsIn(outcome.output);
+        this.toolCalls += calls.length;
+        const timing = await this.runner.runAll(turn, calls, signal);
+        const usage = outcome.response.usage;
+        const metrics: TurnMetrics = {
+          turn,
+          transport: outcome.transport,
+          chained: outcome.chained,
+          attempts: outcome.attempts,
+          timeToFirstEventMs: Math.max(0, outcome.firstEventAt - outcome.sentAt),
+          timeToFirstTokenMs:
+            outcome.firstDeltaAt === undefined ? null : Math.max(0, outcome.firstDeltaAt - outcome.sentAt),
+          modelMs: Math.max(0, outcome.completedAt - outcome.firstEventAt),
+          toolMs:
+            timing.firstStartAt === undefined || timing.lastFinishAt === undefined
+              ? 0
+              : timing.lastFinishAt - timing.firstStartAt,
+          overheadBeforeMs: Math.max(0, outcome.firstSentAt - readyAt),
+          overheadAfterMs:
+            timing.firstStartAt === undefined ? null : Math.max(0, timing.firstStartAt - outcome.completedAt),
+          bytesSent: outcome.bytesSent,
+          bytesReceived: outcome.bytesReceived,
+          inputTokens: usage?.input_tokens ?? 0,
+          cachedTokens: usage?.input_tokens_details.cached_tokens ?? 0,
+          outputTokens: usage?.output_tokens ?? 0,
+          itemsSent: outcome.itemsSent,
+        };
+        emit({ type: 'turn_finished', metrics });
+        readyAt = performance.now();
+        if (signal.aborted) throw new TurnCancelled();
+        if (calls.length === 0) {
+          if (outcome.response.status === 'incomplete') {
+            const why = outcome.response.incomplete_details?.reason ?? 'no reason given';
+            return finish('stopped', `the response was incomplete (${why})`);
+          }
+          return finish('completed', 'the model answered');
+        }
+      }
+    } catch (error) {
+      if (error instanceof TurnCancelled) return finish('cancelled', 'cancelled by the user');
+      if (error instanceof AgentStop) {
+        emit({ type: 'error', code: error.code, message: error.message });
+        return finish('failed', error.message);
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      emit({ type: 'error', code: 'internal', message });
+      return finish('failed', `an internal error: ${message}`);
+    }
+  }
+
+  /**
+   * Calls a stopped session left without an answer: one that was started may have run, so it is answered
+   * as interrupted, never run again; one that never started runs now.
+   */
+  private async settlePending(signal: AbortSignal): Promise<void> {
+    const pending = this.options.transcript.pendingCalls();
+    if (pending.length === 0) return;
+    const interrupted = pending.filter((call) => call.started).map((call) => call.item as CallItem);
+    for (const call of interrupted) this.options.transcript.append(this.runner.interrupted(call));
+    const fresh = pending.filter((call) => !call.started).map((call) => call.item as CallItem);
+    if (fresh.length > 0) await this.runner.runAll(Math.max(1, this.turns), fresh, signal);
+  }
+}

@@ -1,0 +1,113 @@
+import * as z from 'zod';
+
+// The agent's event stream: one zod schema per event, the single source of truth for every consumer (the
+// CLI's renderer and `--json`, the extension, the webview bridge). Types are inferred, never written twice.
+
+/** How one turn went on the wire, measured by the client. Durations in milliseconds. */
+export const TurnMetrics = z.object({
+  turn: z.int().positive(),
+  transport: z.enum(['ws', 'http']),
+  /** The request relied on the server holding the conversation: `previous_response_id` and only the new items. */
+  chained: z.boolean(),
+  /** Requests sent for this turn: 1, plus one per retry. */
+  attempts: z.int().positive(),
+  /** Request on the wire → the first event of its response. */
+  timeToFirstEventMs: z.number().nonnegative(),
+  /** Request on the wire → the first delta of output (text, reasoning or a tool call's arguments). */
+  timeToFirstTokenMs: z.number().nonnegative().nullable(),
+  /** The first event → the terminal event. */
+  modelMs: z.number().nonnegative(),
+  /** The tool calls this turn asked for, wall time from the first start to the last finish. */
+  toolMs: z.number().nonnegative(),
+  /** Client overhead before the request: the prompt or the last tool result ready → request on the wire. */
+  overheadBeforeMs: z.number().nonnegative(),
+  /** Client overhead after the response: `response.completed` → the first tool started (null: no tool). */
+  overheadAfterMs: z.number().nonnegative().nullable(),
+  bytesSent: z.int().nonnegative(),
+  bytesReceived: z.int().nonnegative(),
+  inputTokens: z.int().nonnegative(),
+  cachedTokens: z.int().nonnegative(),
+  outputTokens: z.int().nonnegative(),
+  /** Input items the request carried (all of them when not chained). */
+  itemsSent: z.int().nonnegative(),
+});
+
+export const TransportState = z.enum(['connecting', 'warm', 'reconnecting', 'http_fallback', 'http', 'closed']);
+
+export const AgentEvent = z.discriminatedUnion('type', [
+  /** The session's connection: opening, warmed up, reconnecting (attempt n of max), on HTTP. */
+  z.object({
+    type: z.literal('transport'),
+    state: TransportState,
+    transport: z.enum(['ws', 'http']),
+    attempt: z.int().positive().optional(),
+    maxAttempts: z.int().positive().optional(),
+    reason: z.string().optional(),
+  }),
+  z.object({ type: z.literal('turn_started'), turn: z.int().positive() }),
+  /** Answer text as the model writes it. */
+  z.object({ type: z.literal('text_delta'), turn: z.int().positive(), itemId: z.string(), delta: z.string() }),
+  z.object({ type: z.literal('reasoning_delta'), turn: z.int().positive(), itemId: z.string(), delta: z.string() }),
+  /** A tool call's arguments (function) or input (custom) as they stream: the live diff's source. */
+  z.object({
+    type: z.literal('tool_call_delta'),
+    turn: z.int().positive(),
+    itemId: z.string(),
+    callId: z.string().optional(),
+    name: z.string(),
+    kind: z.enum(['function', 'custom']),
+    delta: z.string(),
+  }),
+  /** A response's partial output was thrown away (the socket dropped mid-stream): consumers reset what they showed. */
+  z.object({ type: z.literal('output_discarded'), turn: z.int().positive(), reason: z.string() }),
+  /** The whole answer message of a turn, once complete. */
+  z.object({ type: z.literal('message'), turn: z.int().positive(), text: z.string() }),
+  z.object({
+    type: z.literal('tool_started'),
+    turn: z.int().positive(),
+    callId: z.string(),
+    name: z.string(),
+    kind: z.enum(['function', 'custom']),
+    /** The call's arguments (JSON text) or freeform input, complete. */
+    input: z.string(),
+  }),
+  z.object({
+    type: z.literal('tool_finished'),
+    turn: z.int().positive(),
+    callId: z.string(),
+    name: z.string(),
+    ok: z.boolean(),
+    output: z.string(),
+    durationMs: z.number().nonnegative(),
+    /** The user (or policy) declined the call; it did not run. */
+    declined: z.boolean().optional(),
+  }),
+  z.object({ type: z.literal('turn_finished'), metrics: TurnMetrics }),
+  /** A request is sent again; `reason` says why, `delayMs` how long the client waits first. */
+  z.object({
+    type: z.literal('retry'),
+    turn: z.int().positive(),
+    attempt: z.int().positive(),
+    reason: z.string(),
+    delayMs: z.number().nonnegative(),
+    fullContext: z.boolean(),
+  }),
+  z.object({ type: z.literal('error'), code: z.string(), message: z.string() }),
+  /** The task is over: `completed`, or stopped for `reason` (and resumable from the transcript). */
+  z.object({
+    type: z.literal('done'),
+    status: z.enum(['completed', 'failed', 'stopped', 'cancelled']),
+    reason: z.string(),
+    turns: z.int().nonnegative(),
+    toolCalls: z.int().nonnegative(),
+    wallMs: z.number().nonnegative(),
+  }),
+]);
+
+export type TurnMetrics = z.infer<typeof TurnMetrics>;
+export type TransportState = z.infer<typeof TransportState>;
+export type AgentEvent = z.infer<typeof AgentEvent>;
+export type AgentEventType = AgentEvent['type'];
+
+/** Where the agent's events go. Must not throw; a consumer that can fail catches its own errors. */
+export type AgentEventSink = (event: AgentEvent) => void;

@@ -1,0 +1,154 @@
+import { HttpErrorBody, decodeWire } from '../protocol';
+import type { AssemblerStep, ResponseAssembler } from './responseAssembler';
+import { type TransportFault, parseRetryAfter } from './transportFault';
+
+// One `POST /v1/responses` with `stream: true`: the SSE events go through the same assembler as WebSocket
+// frames. Errors before the stream are the API's JSON error bodies, with `Retry-After` honoured.
+
+export interface HttpExchange {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  signal: AbortSignal;
+  idleTimeoutMs: number;
+}
+
+export interface HttpOutcome {
+  step: Exclude<AssemblerStep, { kind: 'continue' }>;
+  bytesReceived: number;
+  /** When the request was handed to the socket (performance.now()). */
+  sentAt: number;
+}
+
+const fault = (value: TransportFault): AssemblerStep & { kind: 'fault' } => ({ kind: 'fault', fault: value });
+
+function causeOf(error: unknown): string {
+  const cause = (error as { cause?: { message?: unknown; code?: unknown } } | undefined)?.cause;
+  const detail = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : '';
+  const message = error instanceof Error ? error.message : String(error);
+  return detail === '' ? message : `${message} (${detail})`;
+}
+
+/** Feeds the SSE blocks of `text` to the assembler; returns the unfinished tail and the step that ended it, if any. */
+function feed(buffer: string, assembler: ResponseAssembler): { rest: string; step: AssemblerStep | undefined } {
+  let rest = buffer;
+  for (;;) {
+    const match = /\r?\n\r?\n/.exec(rest);
+    if (!match) return { rest, step: undefined };
+    const block = rest.slice(0, match.index);
+    rest = rest.slice(match.index + match[0].length);
+    const data = block
+      .split(/\r?\n/)
+      .filter((line) => line.startsWith('data:'))
+      .map((line) => line.slice(line.startsWith('data: ') ? 6 : 5))
+      .join('\n');
+    if (data === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(data);
+    } catch {
+      assembler.acceptMalformed();
+      continue;
+    }
+    const step = assembler.accept(value);
+    if (step.kind !== 'continue') return { rest, step };
+  }
+}
+
+export async function exchangeHttp(request: HttpExchange, assembler: ResponseAssembler): Promise<HttpOutcome> {
+  const idle = new AbortController();
+  const signal = AbortSignal.any([request.signal, idle.signal]);
+  let timer: NodeJS.Timeout | undefined;
+  let stalled = false;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      stalled = true;
+      idle.abort();
+    }, request.idleTimeoutMs);
+  };
+  let bytesReceived = 0;
+  const sentAt = performance.now();
+  arm();
+  try {
+    let response: Response;
+    try {
+      response = await fetch(request.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...request.headers },
+        body: request.body,
+        signal,
+      });
+    } catch (error) {
+      if (request.signal.aborted) throw error;
+      if (stalled) return { step: fault({ kind: 'stalled', idleMs: request.idleTimeoutMs }), bytesReceived, sentAt };
+      return {
+        step: fault({ kind: 'connect_failed', status: undefined, message: causeOf(error), retryAfterMs: undefined }),
+        bytesReceived,
+        sentAt,
+      };
+    }
+    if (!response.ok) {
+      const text = await response.text();
+      bytesReceived += Buffer.byteLength(text);
+      const body = decodeWire(HttpErrorBody, text);
+      const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+      const error = body.ok
+        ? { status: response.status, ...body.value.error }
+        : { status: response.status, type: undefined, code: null, message: text.slice(0, 500), param: null };
+      return {
+        step: fault({
+          kind: 'api_error',
+          error: {
+            status: error.status,
+            type: error.type,
+            code: error.code,
+            message: error.message,
+            param: error.param,
+          },
+          retryAfterMs,
+          midStream: false,
+        }),
+        bytesReceived,
+        sentAt,
+      };
+    }
+    if (!response.body)
+      return { step: fault({ kind: 'malformed', message: 'an empty SSE body' }), bytesReceived, sentAt };
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+        arm();
+        bytesReceived += chunk.byteLength;
+        const fed = feed(buffer + decoder.decode(chunk, { stream: true }), assembler);
+        buffer = fed.rest;
+        if (fed.step && fed.step.kind !== 'continue') {
+          idle.abort();
+          return { step: fed.step, bytesReceived, sentAt };
+        }
+      }
+    } catch (error) {
+      if (request.signal.aborted) throw error;
+      if (stalled) return { step: fault({ kind: 'stalled', idleMs: request.idleTimeoutMs }), bytesReceived, sentAt };
+      return {
+        step: fault({ kind: 'closed', beforeFirstEvent: !assembler.started, message: causeOf(error) }),
+        bytesReceived,
+        sentAt,
+      };
+    }
+    const last = feed(`${buffer}${decoder.decode()}\n\n`, assembler);
+    if (last.step && last.step.kind !== 'continue') return { step: last.step, bytesReceived, sentAt };
+    return {
+      step: fault({
+        kind: 'closed',
+        beforeFirstEvent: !assembler.started,
+        message: 'the stream ended before the response did',
+      }),
+      bytesReceived,
+      sentAt,
+    };
+  } finally {
+    clearTimeout(timer);
+  }
+}

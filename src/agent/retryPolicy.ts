@@ -1,0 +1,95 @@
+import { ErrorCode } from '../protocol';
+import { type TransportFault, describeFault } from './transportFault';
+
+// What to do about a fault, decided from its kind and the API's error code alone (so it can be tested as
+// a table): stop, or resend — at once or after a delay, on the same socket or a new one, chained or with
+// the full context. A resend never repeats a tool: tools run only on a completed response.
+
+export type FaultAction =
+  | { action: 'stop'; code: string; message: string }
+  | {
+      action: 'retry';
+      /** Open a new socket first (the old one is gone, at its limit, or may still be streaming). */
+      newSocket: boolean;
+      /** Wait this long first (null: the backoff's next delay). */
+      delayMs: number | null;
+      /** This counts towards falling back to HTTP: the WebSocket itself failed. */
+      transportFailure: boolean;
+      /** Switch to HTTP now (`auto` only): the server does not speak WebSocket mode. */
+      fallBack: boolean;
+    };
+
+const retry = (
+  newSocket: boolean,
+  delayMs: number | null,
+  transportFailure: boolean,
+  fallBack = false,
+): FaultAction => ({
+  action: 'retry',
+  newSocket,
+  delayMs,
+  transportFailure,
+  fallBack,
+});
+
+const isAuth = (status: number | undefined, type: string | undefined) =>
+  status === 401 || status === 403 || type === 'authentication_error' || type === 'permission_error';
+
+export function actionFor(fault: TransportFault, transport: 'ws' | 'http', mode: 'ws' | 'http' | 'auto'): FaultAction {
+  switch (fault.kind) {
+    case 'closed':
+      // Nothing of the response was used: resend at once (a dropped mid-stream response is discarded).
+      return retry(true, 0, transport === 'ws');
+    case 'stalled':
+    case 'malformed':
+      return retry(true, 0, transport === 'ws');
+    case 'connect_failed': {
+      const { status } = fault;
+      if (isAuth(status, undefined))
+        return {
+          action: 'stop',
+          code: 'auth',
+          message: `The endpoint refused the credentials: ${describeFault(fault)}. Check OPENAI_API_KEY.`,
+        };
+      if (transport === 'ws' && (status === 426 || status === 404 || status === 405)) {
+        if (mode === 'auto') return retry(true, 0, true, true);
+        return {
+          action: 'stop',
+          code: 'websocket_unsupported',
+          message: `The endpoint does not offer WebSocket mode (${describeFault(fault)}); use --transport http or auto.`,
+        };
+      }
+      if (status === 429) return retry(true, fault.retryAfterMs ?? null, false);
+      return retry(true, fault.retryAfterMs ?? null, transport === 'ws');
+    }
+    case 'response_failed':
+      return retry(false, null, false);
+    case 'api_error': {
+      const { status, code, type } = fault.error;
+      if (code === ErrorCode.previousResponseNotFound) return retry(false, 0, false);
+      if (code === ErrorCode.connectionLimitReached) return retry(true, 0, false);
+      if (isAuth(status, type))
+        return {
+          action: 'stop',
+          code: 'auth',
+          message: `The API refused the request: ${describeFault(fault)}. Check OPENAI_API_KEY.`,
+        };
+      if (status === 429 || code === ErrorCode.rateLimitExceeded || type === 'rate_limit_error')
+        return retry(false, fault.retryAfterMs ?? null, false);
+      if (status === undefined || status >= 500 || code === ErrorCode.serverError)
+        return retry(false, fault.retryAfterMs ?? null, false);
+      // Any other refusal (a bad request, an unknown model, stream limits) would be refused again.
+      return {
+        action: 'stop',
+        code: code ?? 'invalid_request',
+        message: `The API refused the request: ${describeFault(fault)}`,
+      };
+    }
+  }
+}
+
+/** Exponential backoff with jitter: attempt 1 → about `baseMs`, doubling up to `maxMs`, each drawn from [½, 1]. */
+export function backoffMs(attempt: number, baseMs: number, maxMs: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}

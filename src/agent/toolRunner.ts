@@ -1,0 +1,117 @@
+import type { AnyInputItem } from '../protocol';
+import { type ToolCall, type ToolContext, runToolCall } from '../tools';
+import { type ApprovalPolicy, effectOf } from './approvals';
+import type { AgentEventSink } from './events';
+import type { Transcript } from './transcript';
+
+// The tool calls of one response: consecutive read-only calls run side by side, every write or task on
+// its own and in order. Each call is marked started in the transcript before it runs and its output is
+// appended after, so a resumed session never runs it again.
+
+/** A call as it appears in a response's output. */
+export interface CallItem {
+  type: 'function_call' | 'custom_tool_call';
+  call_id: string;
+  name: string;
+  arguments?: string;
+  input?: string;
+}
+
+export interface CallTiming {
+  /** performance.now() of the first start and the last finish; undefined when no call ran. */
+  firstStartAt: number | undefined;
+  lastFinishAt: number | undefined;
+}
+
+const toCall = (item: CallItem): ToolCall =>
+  item.type === 'custom_tool_call'
+    ? { kind: 'custom', name: item.name, input: item.input ?? '' }
+    : { kind: 'function', name: item.name, arguments: item.arguments ?? '' };
+
+const outputItem = (item: CallItem, output: string): AnyInputItem =>
+  item.type === 'custom_tool_call'
+    ? { type: 'custom_tool_call_output', call_id: item.call_id, output }
+    : { type: 'function_call_output', call_id: item.call_id, output };
+
+/** The call items of an output list. */
+export function callsIn(items: readonly AnyInputItem[]): CallItem[] {
+  return items.filter((item): item is AnyInputItem & CallItem => {
+    const type = (item as { type?: unknown }).type;
+    return (
+      (type === 'function_call' || type === 'custom_tool_call') &&
+      typeof (item as { call_id?: unknown }).call_id === 'string'
+    );
+  });
+}
+
+export class ToolRunner {
+  constructor(
+    private readonly context: ToolContext,
+    private readonly approvals: ApprovalPolicy,
+    private readonly transcript: Transcript,
+    private readonly emit: AgentEventSink,
+  ) {}
+
+  /** Runs `calls` (of turn `turn`) and appends their outputs to the transcript in call order. */
+  async runAll(turn: number, calls: readonly CallItem[], signal: AbortSignal): Promise<CallTiming> {
+    const timing: CallTiming = { firstStartAt: undefined, lastFinishAt: undefined };
+    let index = 0;
+    while (index < calls.length) {
+      if (signal.aborted) break;
+      const group: CallItem[] = [];
+      do group.push(calls[index++] as CallItem);
+      while (
+        effectOf((group[0] as CallItem).name) === 'read' &&
+        index < calls.length &&
+        effectOf((calls[index] as CallItem).name) === 'read'
+      );
+      const outputs = await Promise.all(group.map((call) => this.runOne(turn, call, timing)));
+      this.transcript.append(...outputs);
+    }
+    return timing;
+  }
+
+  /** An answer for a call that started before the session stopped: it is not run again. */
+  interrupted(call: CallItem): AnyInputItem {
+    return outputItem(
+      call,
+      `This ${call.name} call was interrupted when the session stopped; it may or may not have taken effect. Check the current state (read the file again) before repeating it.`,
+    );
+  }
+
+  private async runOne(turn: number, call: CallItem, timing: CallTiming): Promise<AnyInputItem> {
+    const input = call.type === 'custom_tool_call' ? (call.input ?? '') : (call.arguments ?? '');
+    const kind = call.type === 'custom_tool_call' ? 'custom' : 'function';
+    const effect = effectOf(call.name);
+    const start = performance.now();
+    timing.firstStartAt ??= start;
+    this.emit({ type: 'tool_started', turn, callId: call.call_id, name: call.name, kind, input });
+    let ok: boolean;
+    let output: string;
+    let declined = false;
+    if (
+      effect !== 'read' &&
+      !(await this.approvals.approve({ callId: call.call_id, name: call.name, effect, input }))
+    ) {
+      declined = true;
+      ok = false;
+      output = `The user declined this ${call.name} call; nothing was changed. Do not retry it unless the user asks; say what you wanted to do instead.`;
+    } else {
+      this.transcript.markStarted(call.call_id, call.name);
+      ({ ok, output } = await runToolCall(toCall(call), this.context));
+    }
+    const end = performance.now();
+    timing.lastFinishAt = Math.max(timing.lastFinishAt ?? 0, end);
+    this.emit({
+      type: 'tool_finished',
+      turn,
+      callId: call.call_id,
+      name: call.name,
+      ok,
+      output,
+      durationMs: end - start,
+      ...(declined ? { declined } : {}),
+    });
+    return outputItem(call, output);
+  }
+}

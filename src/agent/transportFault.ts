@@ -1,0 +1,67 @@
+import type { ErrorDetails } from '../protocol';
+
+// Everything that can go wrong with one request, as data: the session transport decides from the kind
+// (and the API's error code) whether to resend at once, back off, open a new socket, drop the chain,
+// fall back to HTTP, or stop.
+
+export type TransportFault =
+  /** The connection ended; `beforeFirstEvent` when no event of this response had arrived. */
+  | { kind: 'closed'; beforeFirstEvent: boolean; message: string }
+  /** The socket could not be opened or the POST could not be sent; `status` when the server answered. */
+  | { kind: 'connect_failed'; status: number | undefined; message: string; retryAfterMs: number | undefined }
+  /** The server refused the request or reported an error (WebSocket `error` event, HTTP error status). */
+  | { kind: 'api_error'; error: ErrorDetails; retryAfterMs: number | undefined; midStream: boolean }
+  /** The response ended as `failed`. */
+  | { kind: 'response_failed'; code: string | null; message: string }
+  /** A frame that is not JSON or not an event, where the response's own output cannot make up for it. */
+  | { kind: 'malformed'; message: string }
+  /** No event for longer than the idle timeout. */
+  | { kind: 'stalled'; idleMs: number };
+
+/** A turn cannot go on: the loop stops with this reason (the transcript stays resumable). */
+export class AgentStop extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AgentStop';
+  }
+}
+
+/** The user cancelled the turn. */
+export class TurnCancelled extends Error {
+  constructor() {
+    super('cancelled');
+    this.name = 'TurnCancelled';
+  }
+}
+
+/** A one-line description of a fault, for events and logs. */
+export function describeFault(fault: TransportFault): string {
+  switch (fault.kind) {
+    case 'closed':
+      return `the connection closed ${fault.beforeFirstEvent ? 'before the response started' : 'mid-response'} (${fault.message})`;
+    case 'connect_failed':
+      return `could not connect${fault.status === undefined ? '' : ` (HTTP ${fault.status})`}: ${fault.message}`;
+    case 'api_error': {
+      const { status, code, message } = fault.error;
+      return `${code ?? 'error'}${status === undefined ? '' : ` (${status})`}: ${message}`;
+    }
+    case 'response_failed':
+      return `the response failed: ${fault.code ?? 'error'}: ${fault.message}`;
+    case 'malformed':
+      return `a malformed frame: ${fault.message}`;
+    case 'stalled':
+      return `no event for ${Math.round(fault.idleMs / 1000)} s`;
+  }
+}
+
+/** `Retry-After` (seconds, or an HTTP date) in milliseconds. */
+export function parseRetryAfter(value: string | undefined | null, now = Date.now()): number | undefined {
+  if (value === undefined || value === null || value.trim() === '') return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}

@@ -1,0 +1,164 @@
+import WebSocket from 'ws';
+
+// One WebSocket to `/v1/responses`. Frames are routed to the lane (`stream_id`) whose response is running;
+// an `error` listener lives for the socket's whole life, so an error on an idle socket is only a close,
+// never a crash of the host. What happened to the socket is kept for whoever asks next.
+
+/** Receives the frames of one lane's running response, and the socket's end. */
+export interface LaneListener {
+  /** A parsed frame of this lane. */
+  event(value: unknown): void;
+  /** A frame that is not JSON arrived while this lane was running (whose it was cannot be known). */
+  malformed(): void;
+  closed(reason: string): void;
+}
+
+export interface OpenOptions {
+  headers: Record<string, string>;
+  /** Give up opening after this long. */
+  connectTimeoutMs: number;
+}
+
+/** Why the socket could not be opened; `status` when the server answered the upgrade with HTTP. */
+export class ConnectError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | undefined,
+    readonly retryAfter: string | undefined,
+  ) {
+    super(message);
+    this.name = 'ConnectError';
+  }
+}
+
+let generations = 0;
+
+const DEFAULT_LANE = '';
+
+export class WsChannel {
+  /** Distinguishes this socket from every other one of the process: the chain is valid on its own socket only. */
+  readonly generation = ++generations;
+  readonly openedAt = Date.now();
+  bytesSent = 0;
+  bytesReceived = 0;
+  private closedReason: string | undefined;
+  private readonly lanes = new Map<string, LaneListener>();
+
+  private constructor(private readonly socket: WebSocket) {
+    socket.on('error', (error) => this.end(`socket error: ${error.message}`));
+    socket.on('close', (code, reason) =>
+      this.end(`closed with code ${code}${reason.length > 0 ? `: ${reason.toString()}` : ''}`),
+    );
+    socket.on('message', (data, isBinary) => {
+      const text = Array.isArray(data)
+        ? Buffer.concat(data).toString('utf8')
+        : Buffer.from(data as ArrayBuffer).toString('utf8');
+      this.bytesReceived += Buffer.byteLength(text);
+      if (isBinary) return;
+      this.route(text);
+    });
+  }
+
+  /** Opens a socket to `url` (`ws:` or `wss:`). Rejects with {@link ConnectError}. */
+  static open(url: string, options: OpenOptions): Promise<WsChannel> {
+    return new Promise((resolve, reject) => {
+      // Compression off and no frame limit, as the 7.x SDK: a full-context create can be many MB.
+      const socket = new WebSocket(url, { headers: options.headers, perMessageDeflate: false, maxPayload: 0 });
+      const timer = setTimeout(() => {
+        fail(new ConnectError(`no answer to the upgrade within ${options.connectTimeoutMs} ms`, undefined, undefined));
+        socket.terminate();
+      }, options.connectTimeoutMs);
+      let settled = false;
+      const fail = (error: ConnectError) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        reject(error);
+      };
+      socket.on('unexpected-response', (_request, response) => {
+        const retryAfter = response.headers['retry-after'];
+        fail(
+          new ConnectError(
+            `the upgrade was refused with HTTP ${response.statusCode ?? '?'}`,
+            response.statusCode,
+            typeof retryAfter === 'string' ? retryAfter : undefined,
+          ),
+        );
+        response.resume();
+        socket.terminate();
+      });
+      // Until open, errors reject; the channel's own listener takes over after (and stays for good).
+      socket.on('error', (error) => fail(new ConnectError(error.message, undefined, undefined)));
+      socket.once('open', () => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(new WsChannel(socket));
+      });
+    });
+  }
+
+  get closed(): boolean {
+    return this.closedReason !== undefined;
+  }
+
+  /** Age in milliseconds. */
+  get ageMs(): number {
+    return Date.now() - this.openedAt;
+  }
+
+  /** Whether a lane has a response running. */
+  busy(lane = DEFAULT_LANE): boolean {
+    return this.lanes.has(lane);
+  }
+
+  /** Sends one client event for `lane`, whose frames go to `listener` until {@link release}. Returns the bytes sent. */
+  send(event: Record<string, unknown>, lane: string | undefined, listener: LaneListener): number {
+    const key = lane ?? DEFAULT_LANE;
+    if (this.closedReason !== undefined) {
+      listener.closed(this.closedReason);
+      return 0;
+    }
+    this.lanes.set(key, listener);
+    const text = JSON.stringify(event);
+    const bytes = Buffer.byteLength(text);
+    this.bytesSent += bytes;
+    this.socket.send(text);
+    return bytes;
+  }
+
+  /** The lane's response is settled: its later frames (if any) are dropped. */
+  release(lane: string | undefined): void {
+    this.lanes.delete(lane ?? DEFAULT_LANE);
+  }
+
+  /** Closes the socket (a running response on the server is abandoned with it). */
+  close(reason = 'closed by the client'): void {
+    if (this.closedReason === undefined) {
+      this.end(reason);
+      this.socket.close(1000, reason.slice(0, 120));
+      // A server that never answers the close handshake must not keep the socket open.
+      setTimeout(() => this.socket.terminate(), 2000).unref();
+    }
+  }
+
+  private route(text: string): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      for (const listener of this.lanes.values()) listener.malformed();
+      return;
+    }
+    const lane = (value as { stream_id?: unknown } | null)?.stream_id;
+    this.lanes.get(typeof lane === 'string' ? lane : DEFAULT_LANE)?.event(value);
+  }
+
+  private end(reason: string): void {
+    if (this.closedReason !== undefined) return;
+    this.closedReason = reason;
+    const listeners = [...this.lanes.values()];
+    this.lanes.clear();
+    for (const listener of listeners) listener.closed(reason);
+  }
+}

@@ -1,0 +1,68 @@
+// `loopwire demo`: the offline agent on a copy of demo/workspace, asked to fix its failing test — what
+// `npm start` runs, so a newcomer sees the whole loop (run the tests, search, read, patch, run them again).
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { type CliIo, ExitCode, errorMessage } from './cliIo';
+import { execCommand } from './execCommand';
+
+export const demoUsage = `usage: loopwire demo [--transport ws|http|auto] [--json] [--keep]
+
+Copies the demo workspace (demo/workspace: a small project whose test fails) to a temporary folder and runs
+  loopwire exec --workspace COPY --approve all "Fix the failing test."
+against the bundled server, offline. The copy is removed afterwards unless --keep is given.
+`;
+
+/** demo/workspace, found from the bundle (dist/cli/) or the sources (src/cli/). */
+const DEMO = path.resolve(__dirname, '..', '..', 'demo', 'workspace');
+
+export async function demoCommand(argv: string[], io: CliIo): Promise<ExitCode> {
+  let flags;
+  try {
+    flags = parseArgs({
+      args: argv,
+      options: {
+        transport: { type: 'string' },
+        json: { type: 'boolean' },
+        keep: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  } catch (error) {
+    io.stderr(`loopwire demo: ${errorMessage(error)}\n\n${demoUsage}`);
+    return ExitCode.usage;
+  }
+  if (flags.help) {
+    io.stdout(demoUsage);
+    return ExitCode.ok;
+  }
+  const base = await fs.mkdtemp(path.join(os.tmpdir(), 'loopwire-demo-'));
+  const copy = path.join(base, 'workspace');
+  try {
+    await fs.cp(DEMO, copy, { recursive: true });
+  } catch (error) {
+    io.stderr(`loopwire demo: cannot copy ${DEMO}: ${errorMessage(error)}\n`);
+    return ExitCode.failed;
+  }
+  if (!flags.json) io.stderr(`(demo workspace copied to ${copy})\n`);
+  try {
+    return await execCommand(
+      [
+        '--workspace',
+        copy,
+        '--approve',
+        'all',
+        '--sessions-dir',
+        path.join(base, 'sessions'),
+        ...(flags.transport ? ['--transport', flags.transport] : []),
+        ...(flags.json ? ['--json'] : []),
+        'Fix the failing test.',
+      ],
+      io,
+      { announceSession: Boolean(flags.keep) },
+    );
+  } finally {
+    if (!flags.keep) await fs.rm(base, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,204 @@
+// `loopwire exec "prompt"`: one task run to completion on a folder through the Node adapter, over the
+// session transport, against the bundled server in-process (default) or any Responses endpoint.
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { parseArgs } from 'node:util';
+import {
+  Agent,
+  type AgentEvent,
+  type ApprovalPolicy,
+  DEFAULT_INSTRUCTIONS,
+  SessionTransport,
+  Transcript,
+  type TransportMode,
+  approveAll,
+  askEach,
+  readOnly,
+} from '../agent';
+import { DEFAULT_SCENARIOS, type LoopwireServer, loadScenarioFile, startServer } from '../server';
+import { ReadLedger, toolsFor } from '../tools';
+import { NodeWorkspace } from '../workspace/node/nodeWorkspace';
+import { type CliIo, ExitCode, errorMessage } from './cliIo';
+import { ExecRenderer } from './execRenderer';
+
+export const execUsage = `usage: loopwire exec [options] "prompt"
+
+Runs one task to completion on a folder: the model's tool calls (find, search, read, edit, run tasks) act on
+the files there. By default the model is the bundled server's scripted one, in-process and offline.
+
+  --workspace DIR        the folder to work on (default: the current directory)
+  --endpoint URL         a Responses API base URL (http://127.0.0.1:PORT/v1 as loopwire-server prints it,
+                         https://api.openai.com/v1 with OPENAI_API_KEY), or 'embedded' (default)
+  --transport MODE       ws, http or auto (default auto: WebSocket, HTTP after repeated failures)
+  --model M              the model (default gpt-5.5; GPT models are offered apply_patch, others edit_file)
+  --scenario FILE        a scenario file for the embedded server, before the default ones (repeatable)
+  --approve POLICY       all, read-only or ask (default: ask on a terminal, read-only without one)
+  --max-turns N          model responses at most (default 50)
+  --resume FILE          continue the session kept in FILE (the prompt is optional then)
+  --sessions-dir DIR     where sessions are kept (default: $XDG_STATE_HOME/loopwire/sessions)
+  --json                 print the agent's events as JSON Lines instead of text
+
+Exit status: 0 the task completed, 1 it failed or was stopped (the reason on one line), 2 bad usage.
+`;
+
+const name = 'loopwire exec';
+
+type Flags = ReturnType<typeof parse>['values'];
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      workspace: { type: 'string' },
+      endpoint: { type: 'string' },
+      transport: { type: 'string' },
+      model: { type: 'string' },
+      scenario: { type: 'string', multiple: true },
+      approve: { type: 'string' },
+      'max-turns': { type: 'string' },
+      resume: { type: 'string' },
+      'sessions-dir': { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+const usageError = (io: CliIo, message: string): ExitCode => {
+  io.stderr(`${name}: ${message}\n\n${execUsage}`);
+  return ExitCode.usage;
+};
+
+function sessionsDir(flags: Flags): string {
+  if (flags['sessions-dir']) return path.resolve(flags['sessions-dir']);
+  const state = process.env.XDG_STATE_HOME || path.join(os.homedir(), '.local', 'state');
+  return path.join(state, 'loopwire', 'sessions');
+}
+
+/** Asks on the terminal before each write or task; `a` allows the rest of the task. */
+function terminalApprovals(): ApprovalPolicy {
+  let all = false;
+  return askEach(async (request) => {
+    if (all) return true;
+    const readline = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      const answer = await readline.question(`Allow ${request.name} (${request.effect})? [y]es / [n]o / [a]ll: `);
+      all = /^a/i.test(answer.trim());
+      return all || /^y/i.test(answer.trim());
+    } finally {
+      readline.close();
+    }
+  });
+}
+
+export interface ExecExtras {
+  /** Say where the session is kept (not for a demo whose folder is removed afterwards). */
+  announceSession?: boolean;
+}
+
+export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras = {}): Promise<ExitCode> {
+  let parsed;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    return usageError(io, errorMessage(error));
+  }
+  const flags = parsed.values;
+  if (flags.help) {
+    io.stdout(execUsage);
+    return ExitCode.ok;
+  }
+  if (parsed.positionals.length > 1) return usageError(io, 'give the prompt as one argument (quote it)');
+  const prompt = parsed.positionals[0];
+  if ((prompt === undefined || prompt.trim() === '') && !flags.resume) return usageError(io, 'no prompt');
+  const transport = (flags.transport ?? 'auto') as TransportMode;
+  if (!['ws', 'http', 'auto'].includes(transport))
+    return usageError(io, `--transport must be ws, http or auto, not '${transport}'`);
+  const approve = flags.approve ?? (process.stdin.isTTY && process.stderr.isTTY ? 'ask' : 'read-only');
+  if (!['all', 'read-only', 'ask'].includes(approve))
+    return usageError(io, `--approve must be all, read-only or ask, not '${approve}'`);
+  const maxTurns = flags['max-turns'] === undefined ? 50 : Number(flags['max-turns']);
+  if (!Number.isInteger(maxTurns) || maxTurns < 1) return usageError(io, '--max-turns must be a positive integer');
+  const endpoint = flags.endpoint ?? 'embedded';
+  if (endpoint !== 'embedded' && !/^(https?|wss?):\/\//.test(endpoint))
+    return usageError(
+      io,
+      `--endpoint must be a URL (http://, https://, ws://, wss://) or 'embedded', not '${endpoint}'`,
+    );
+  if (endpoint !== 'embedded' && flags.scenario) return usageError(io, '--scenario is for the embedded server only');
+
+  let workspace: NodeWorkspace;
+  try {
+    workspace = await NodeWorkspace.open(path.resolve(flags.workspace ?? '.'));
+  } catch (error) {
+    return usageError(io, `--workspace: ${errorMessage(error)}`);
+  }
+  let scenarios;
+  try {
+    scenarios = [...(flags.scenario ?? []).map((file) => loadScenarioFile(file)), DEFAULT_SCENARIOS];
+  } catch (error) {
+    io.stderr(`${name}: ${errorMessage(error)}\n`);
+    return ExitCode.failed;
+  }
+  const model = flags.model ?? 'gpt-5.5';
+  let transcript: Transcript;
+  try {
+    const id = newSessionId();
+    transcript = flags.resume
+      ? Transcript.load(path.resolve(flags.resume))
+      : Transcript.create(
+          { id, createdAt: new Date().toISOString(), workspace: workspace.root, model },
+          path.join(sessionsDir(flags), `${id}.jsonl`),
+        );
+  } catch (error) {
+    io.stderr(`${name}: ${errorMessage(error)}\n`);
+    return ExitCode.failed;
+  }
+
+  let server: LoopwireServer | undefined;
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    if (endpoint === 'embedded') server = await startServer({ scenarios });
+    const base = server ? server.url : endpoint.replace(/^ws/, 'http').replace(/\/responses\/?$/, '');
+    const color =
+      !flags.json && !process.env.NO_COLOR && (Boolean(process.env.FORCE_COLOR) || process.stdout.isTTY === true);
+    const renderer = new ExecRenderer({ stdout: io.stdout, stderr: io.stderr, color });
+    const emit = flags.json
+      ? (event: AgentEvent) => io.stdout(`${JSON.stringify(event)}\n`)
+      : (event: AgentEvent) => renderer.handle(event);
+    const apiKey = server ? undefined : process.env.OPENAI_API_KEY;
+    const session = new SessionTransport({ endpoint: base, transport, emit, ...(apiKey ? { apiKey } : {}) });
+    const agent = new Agent({
+      transport: session,
+      transcript,
+      tools: { workspace, reads: new ReadLedger() },
+      model,
+      instructions: DEFAULT_INSTRUCTIONS,
+      toolSpecs: toolsFor(model, { capabilities: workspace.capabilities }),
+      approvals: approve === 'all' ? approveAll : approve === 'read-only' ? readOnly : terminalApprovals(),
+      maxTurns,
+      emit,
+    });
+    await agent.start();
+    const done = await agent.run(prompt, controller.signal);
+    session.close(false);
+    if (!flags.json && transcript.file && extras.announceSession !== false)
+      io.stderr(`(session kept in ${transcript.file}; continue it with --resume)\n`);
+    return done.status === 'completed' ? ExitCode.ok : ExitCode.failed;
+  } catch (error) {
+    io.stderr(`${name}: ${errorMessage(error)}\n`);
+    return ExitCode.failed;
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+    await server?.close();
+  }
+}
+
+function newSessionId(): string {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  return `${stamp}-${Math.random().toString(36).slice(2, 8)}`;
+}

@@ -1,0 +1,171 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import {
+  Agent,
+  type AgentEvent,
+  Transcript,
+  approveAll,
+  type SessionOptions,
+  SessionTransport,
+} from '../../../src/agent';
+import {
+  type LoopwireServer,
+  type ScenarioFile,
+  type StartOptions,
+  type TurnRecord,
+  startServer,
+} from '../../../src/server';
+import { ReadLedger, toolsFor } from '../../../src/tools';
+import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
+
+// The agent against the real bundled server over real sockets, on a real folder: each test gets a fresh
+// server (with a wire log), a fresh workspace and a transcript file, and reads back what went on the wire.
+
+export interface WireLine {
+  ts: number;
+  conn: string;
+  transport: 'http' | 'ws';
+  dir?: 'in' | 'out';
+  type: string;
+  bytes?: number;
+  previous_response_id?: string | null;
+}
+
+export interface AgentBench {
+  server: LoopwireServer;
+  dir: string;
+  log: string;
+  turns: TurnRecord[];
+  events: AgentEvent[];
+  transcriptFile: string;
+  /** A new agent (and session transport) on the workspace; `transcript` resumes one. */
+  agent(
+    options?: Partial<Omit<SessionOptions, 'emit' | 'endpoint'>> & { transcript?: Transcript; maxTurns?: number },
+  ): Promise<{
+    agent: Agent;
+    transport: SessionTransport;
+    transcript: Transcript;
+  }>;
+  /** The wire log so far (the server flushes it on close; `restart` and `wire` close it first). */
+  wire(): Promise<WireLine[]>;
+  /** Stops the server and starts another on the same port (its connection cache and memory store are gone). */
+  restart(): Promise<void>;
+  read(file: string): string;
+}
+
+export function useAgentBench(
+  scenarios: ScenarioFile | (() => ScenarioFile),
+  files: Record<string, string> = {},
+  serverOptions: Partial<StartOptions> = {},
+): AgentBench {
+  const bench = { turns: [] as TurnRecord[], events: [] as AgentEvent[] } as AgentBench;
+  let base = '';
+  let port = 0;
+  let closed = false;
+  const start = async () => {
+    bench.server = await startServer({
+      tps: 50_000,
+      prefillUsPerToken: 0,
+      scenarios: [typeof scenarios === 'function' ? scenarios() : scenarios],
+      logFile: bench.log,
+      token: 'test-token',
+      ...serverOptions,
+      port,
+      observe: (record) => bench.turns.push(record),
+    });
+    port = bench.server.port;
+    closed = false;
+  };
+  beforeEach(async () => {
+    base = fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-agent-'));
+    bench.dir = path.join(base, 'ws');
+    bench.log = path.join(base, 'wire.jsonl');
+    bench.transcriptFile = path.join(base, 'sessions', 'session.jsonl');
+    bench.turns.length = 0;
+    bench.events.length = 0;
+    for (const [name, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(bench.dir, name)), { recursive: true });
+      fs.writeFileSync(path.join(bench.dir, name), text);
+    }
+    fs.mkdirSync(bench.dir, { recursive: true });
+    port = 0;
+    await start();
+  });
+  afterEach(async () => {
+    if (!closed) await bench.server.close();
+    fs.rmSync(base, { recursive: true, force: true });
+  });
+  bench.agent = async (options = {}) => {
+    const { transcript: resumed, maxTurns, ...session } = options;
+    const workspace = await NodeWorkspace.open(bench.dir);
+    const emit = (event: AgentEvent) => bench.events.push(event);
+    const transport = new SessionTransport({
+      endpoint: bench.server.url,
+      apiKey: 'test-token',
+      transport: 'ws',
+      backoffBaseMs: 20,
+      backoffMaxMs: 200,
+      idleTimeoutMs: 5_000,
+      ...session,
+      emit,
+    });
+    const transcript =
+      resumed ??
+      Transcript.create(
+        { id: 'test', createdAt: new Date().toISOString(), workspace: bench.dir, model: 'gpt-5.5' },
+        bench.transcriptFile,
+      );
+    const agent = new Agent({
+      transport,
+      transcript,
+      tools: { workspace, reads: new ReadLedger() },
+      model: 'gpt-5.5',
+      instructions: 'You are a test agent.',
+      toolSpecs: toolsFor('gpt-5.5'),
+      approvals: approveAll,
+      ...(maxTurns === undefined ? {} : { maxTurns }),
+      emit,
+    });
+    return { agent, transport, transcript };
+  };
+  bench.wire = async () => {
+    if (!closed) {
+      await bench.server.close();
+      closed = true;
+    }
+    return fs
+      .readFileSync(bench.log, 'utf8')
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as WireLine);
+  };
+  bench.restart = async () => {
+    if (!closed) await bench.server.close();
+    await start();
+  };
+  bench.read = (file) => fs.readFileSync(path.join(bench.dir, file), 'utf8');
+  return bench;
+}
+
+/** The requests that went to the server, in order: `response.create` frames and HTTP posts. */
+export const requestsOf = (wire: readonly WireLine[]) =>
+  wire.filter((line) => line.dir === 'in' && (line.type === 'response.create' || line.type === 'POST /v1/responses'));
+
+export const eventsOf = <T extends AgentEvent['type']>(events: readonly AgentEvent[], type: T) =>
+  events.filter((event): event is Extract<AgentEvent, { type: T }> => event.type === type);
+
+/** Queues a fault through the server's admin endpoint for its next `count` responses (of `transport`). */
+export async function queueFault(
+  bench: AgentBench,
+  fault: Record<string, unknown>,
+  count = 1,
+  transport?: 'ws' | 'http',
+): Promise<void> {
+  const response = await fetch(`${bench.server.url.replace(/\/v1$/, '')}/admin/faults`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer test-token', 'content-type': 'application/json' },
+    body: JSON.stringify({ fault, count, ...(transport ? { transport } : {}) }),
+  });
+  if (!response.ok) throw new Error(`admin/faults: ${response.status} ${await response.text()}`);
+}

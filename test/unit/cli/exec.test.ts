@@ -1,0 +1,162 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { AgentEvent } from '../../../src/agent';
+import { DEFAULT_SCENARIOS, type LoopwireServer, startServer } from '../../../src/server';
+import { repoRoot, runProcess } from '../support/runProcess';
+
+// `loopwire exec` and `loopwire demo` as a user runs them: the built bin on a copy of the demo workspace,
+// offline against the embedded server, or against a server at a URL.
+
+const bin = path.join(repoRoot, 'dist/cli/loopwire.js');
+const loopwire = (args: string[]) => runProcess(process.execPath, [bin, ...args]);
+const FIXED = 'return roundCents(amount * (1 - percent / 100));';
+
+describe('cli: loopwire exec', () => {
+  let base: string;
+  let dir: string;
+  let sessions: string;
+  beforeEach(async () => {
+    base = await fs.mkdtemp(path.join(os.tmpdir(), 'loopwire-exec-'));
+    dir = path.join(base, 'workspace');
+    sessions = path.join(base, 'sessions');
+    await fs.cp(path.join(repoRoot, 'demo/workspace'), dir, { recursive: true });
+  });
+  afterEach(() => fs.rm(base, { recursive: true, force: true }));
+
+  const exec = (...args: string[]) =>
+    loopwire(['exec', '--workspace', dir, '--sessions-dir', sessions, '--approve', 'all', ...args]);
+
+  it('performs the demo task offline: the failing test is fixed, with the diff and a summary', async () => {
+    const result = await exec('Fix the failing test.');
+    assert.equal(result.code, 0, result.stderr + result.stdout);
+    assert.match(result.stdout, /▸ run_task npm: test\n {2}✗ Task 'npm: test' finished with exit code 1/);
+    assert.match(
+      result.stdout,
+      /\n-\s+return roundCents\(amount - percent\);\n\+\s+return roundCents\(amount \* \(1 - percent \/ 100\)\);/,
+    );
+    assert.match(result.stdout, /✓ Task 'npm: test' finished with exit code 0/);
+    assert.match(
+      result.stdout,
+      /\ndone: the model answered · 6 turns · 5 tool calls · [\d.]+ s · client overhead [\d.]+ ms\/turn · [\d.]+ KB sent\/turn · ws\n$/,
+    );
+    assert.ok((await fs.readFile(path.join(dir, 'src/cart.js'), 'utf8')).includes(FIXED));
+    const [session] = await fs.readdir(sessions);
+    assert.match(result.stderr, new RegExp(`session kept in .*${session}`));
+  });
+
+  it('--json prints the event stream, one valid event per line, ending with done', async () => {
+    const result = await exec('--json', '--transport', 'http', 'Fix the failing test.');
+    assert.equal(result.code, 0, result.stderr);
+    const events = result.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => AgentEvent.parse(JSON.parse(line)));
+    assert.equal(events.at(-1)?.type, 'done');
+    const metrics = events.flatMap((event) => (event.type === 'turn_finished' ? [event.metrics] : []));
+    assert.equal(metrics.length, 6);
+    assert.ok(metrics.every((m) => m.transport === 'http' && !m.chained));
+    assert.ok(events.some((event) => event.type === 'tool_call_delta' && event.name === 'apply_patch'));
+  });
+
+  it('read-only approval: the edit is declined, nothing is written, and the task still ends', async () => {
+    const result = await loopwire([
+      'exec',
+      '--workspace',
+      dir,
+      '--sessions-dir',
+      sessions,
+      '--approve',
+      'read-only',
+      'Fix the failing test.',
+    ]);
+    assert.match(result.stdout, /✗ declined/);
+    assert.ok(!(await fs.readFile(path.join(dir, 'src/cart.js'), 'utf8')).includes(FIXED));
+  });
+
+  it('resumes a kept session with --resume, sending its whole context first', async () => {
+    assert.equal((await exec('read src/cart.js')).code, 0);
+    const [session] = await fs.readdir(sessions);
+    const file = path.join(sessions, session ?? '');
+    const result = await loopwire([
+      'exec',
+      '--workspace',
+      dir,
+      '--approve',
+      'all',
+      '--json',
+      '--resume',
+      file,
+      'list tasks',
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    const first = result.stdout
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => AgentEvent.parse(JSON.parse(line)))
+      .find((event) => event.type === 'turn_finished');
+    assert.ok(first?.type === 'turn_finished');
+    assert.equal(first.metrics.chained, false);
+    assert.equal(first.metrics.itemsSent, 5, 'the first task (prompt, call, output, answer) and the new prompt');
+  });
+
+  describe('against a server at a URL', () => {
+    let server: LoopwireServer;
+    beforeEach(async () => {
+      server = await startServer({ scenarios: [DEFAULT_SCENARIOS], token: 'secret', tps: 20_000 });
+    });
+    afterEach(() => server.close());
+
+    it('uses OPENAI_API_KEY, and stops on a refused key with the reason on one line (exit 1)', async () => {
+      process.env.OPENAI_API_KEY = 'secret';
+      try {
+        const ok = await exec('--endpoint', server.url, '--transport', 'ws', 'Fix the failing test.');
+        assert.equal(ok.code, 0, ok.stderr);
+        process.env.OPENAI_API_KEY = 'wrong';
+        const refused = await exec('--endpoint', server.url, 'find **/*.js');
+        assert.equal(refused.code, 1);
+        assert.match(
+          refused.stdout,
+          /(^|\n)failed: The endpoint refused the credentials: .*401.*OPENAI_API_KEY\.[^\n]*\n$/,
+        );
+      } finally {
+        delete process.env.OPENAI_API_KEY;
+      }
+    });
+  });
+
+  it('exits 2 on bad usage, naming the problem', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [[], /no prompt/],
+      [['--transport', 'carrier-pigeon', 'x'], /--transport must be ws, http or auto/],
+      [['--approve', 'maybe', 'x'], /--approve must be all, read-only or ask/],
+      [['--endpoint', 'localhost:1234', 'x'], /--endpoint must be a URL/],
+      [['--max-turns', '0', 'x'], /--max-turns must be a positive integer/],
+      [['--frobnicate', 'x'], /frobnicate/],
+      [['one', 'two'], /one argument/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await exec(...args);
+      assert.equal(result.code, 2, args.join(' '));
+      assert.match(result.stderr, message);
+      assert.match(result.stderr, /usage: loopwire exec/);
+    }
+    const missing = await loopwire(['exec', '--workspace', path.join(base, 'nope'), 'x']);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /--workspace: .*not a folder/);
+  });
+});
+
+describe('cli: loopwire demo', () => {
+  it('runs the demo task on a copy and leaves the repository’s demo workspace as it was', async () => {
+    const before = await fs.readFile(path.join(repoRoot, 'demo/workspace/src/cart.js'), 'utf8');
+    const result = await loopwire(['demo']);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /✓ Task 'npm: test' finished with exit code 0/);
+    assert.equal(await fs.readFile(path.join(repoRoot, 'demo/workspace/src/cart.js'), 'utf8'), before);
+    const copy = /demo workspace copied to (\S+)\)/.exec(result.stderr)?.[1];
+    assert.ok(copy);
+    await assert.rejects(fs.stat(copy), { code: 'ENOENT' }, 'the copy is removed');
+  });
+});
