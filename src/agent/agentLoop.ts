@@ -23,6 +23,11 @@ export interface AgentOptions {
   maxTurns?: number;
   /** Request fields passed as given (reasoning effort, include…). */
   extra?: Record<string, unknown>;
+  /**
+   * The WebSocket lane (`stream_id`) of this conversation, when it shares the session's socket with another
+   * running at the same time (a chat and a quick fix); absent: the default lane.
+   */
+  lane?: string;
   emit: AgentEventSink;
 }
 
@@ -54,8 +59,14 @@ export class Agent {
 
   /** Opens and warms up the session's connection. */
   start(): Promise<void> {
-    const { model, instructions, toolSpecs, extra } = this.options;
-    return this.options.transport.start({ model, instructions, tools: toolSpecs, ...(extra ? { extra } : {}) });
+    const { model, instructions, toolSpecs, extra, lane } = this.options;
+    return this.options.transport.start({
+      model,
+      instructions,
+      tools: toolSpecs,
+      ...(extra ? { extra } : {}),
+      ...(lane === undefined ? {} : { lane }),
+    });
   }
 
   /**
@@ -94,6 +105,7 @@ export class Agent {
             tools: this.options.toolSpecs,
             items: transcript.items,
             ...(this.options.extra ? { extra: this.options.extra } : {}),
+            ...(this.options.lane === undefined ? {} : { lane: this.options.lane }),
           },
           signal,
         );

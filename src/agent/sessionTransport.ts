@@ -291,7 +291,7 @@ export class SessionTransport {
     if (this.closed) throw new AgentStop('closed', 'The session is closed.');
     const current = this.channel;
     if (current && !current.closed) {
-      if (current.ageMs < this.opts.rotateAfterMs || current.busy()) return current;
+      if (current.ageMs < this.opts.rotateAfterMs || current.busy) return current;
       // Rotation happens here, between turns, never mid-response.
       this.retireChannel('rotated before the connection age limit');
     }

@@ -107,9 +107,9 @@ export class WsChannel {
     return Date.now() - this.openedAt;
   }
 
-  /** Whether a lane has a response running. */
-  busy(lane = DEFAULT_LANE): boolean {
-    return this.lanes.has(lane);
+  /** Whether any lane has a response running. */
+  get busy(): boolean {
+    return this.lanes.size > 0;
   }
 
   /** Sends one client event for `lane`, whose frames go to `listener` until {@link release}. Returns the bytes sent. */

@@ -22,15 +22,8 @@ import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
 // The agent against the real bundled server over real sockets, on a real folder: each test gets a fresh
 // server (with a wire log), a fresh workspace and a transcript file, and reads back what went on the wire.
 
-export interface WireLine {
-  ts: number;
-  conn: string;
-  transport: 'http' | 'ws';
-  dir?: 'in' | 'out';
-  type: string;
-  bytes?: number;
-  previous_response_id?: string | null;
-}
+/** A line of the server's wire log, as read back. */
+export type WireLine = WireRecord & { ts: number };
 
 export interface AgentBench {
   server: LoopwireServer;
@@ -41,7 +34,13 @@ export interface AgentBench {
   transcriptFile: string;
   /** A new agent (and session transport) on the workspace; `transcript` resumes one. */
   agent(
-    options?: Partial<Omit<SessionOptions, 'emit' | 'endpoint'>> & { transcript?: Transcript; maxTurns?: number },
+    options?: Partial<Omit<SessionOptions, 'emit' | 'endpoint'>> & {
+      transcript?: Transcript;
+      maxTurns?: number;
+      /** Share this transport (another conversation on the same socket) instead of a new one. */
+      shared?: SessionTransport;
+      lane?: string;
+    },
   ): Promise<{
     agent: Agent;
     transport: SessionTransport;
@@ -97,24 +96,26 @@ export function useAgentBench(
     fs.rmSync(base, { recursive: true, force: true });
   });
   bench.agent = async (options = {}) => {
-    const { transcript: resumed, maxTurns, ...session } = options;
+    const { transcript: resumed, maxTurns, shared, lane, ...session } = options;
     const workspace = await NodeWorkspace.open(bench.dir);
     const emit = (event: AgentEvent) => bench.events.push(event);
-    const transport = new SessionTransport({
-      endpoint: bench.server.url,
-      apiKey: 'test-token',
-      transport: 'ws',
-      backoffBaseMs: 20,
-      backoffMaxMs: 200,
-      idleTimeoutMs: 5_000,
-      ...session,
-      emit,
-    });
+    const transport =
+      shared ??
+      new SessionTransport({
+        endpoint: bench.server.url,
+        apiKey: 'test-token',
+        transport: 'ws',
+        backoffBaseMs: 20,
+        backoffMaxMs: 200,
+        idleTimeoutMs: 5_000,
+        ...session,
+        emit,
+      });
     const transcript =
       resumed ??
       Transcript.create(
         { id: 'test', createdAt: new Date().toISOString(), workspace: bench.dir, model: 'gpt-5.5' },
-        bench.transcriptFile,
+        lane === undefined ? bench.transcriptFile : bench.transcriptFile.replace(/\.jsonl$/, `-${lane}.jsonl`),
       );
     const agent = new Agent({
       transport,
@@ -125,6 +126,7 @@ export function useAgentBench(
       toolSpecs: toolsFor('gpt-5.5'),
       approvals: approveAll,
       ...(maxTurns === undefined ? {} : { maxTurns }),
+      ...(lane === undefined ? {} : { lane }),
       emit,
     });
     return { agent, transport, transcript };

@@ -133,6 +133,43 @@ describe('agent: a session over time', () => {
     assert.equal(reread.pendingCalls().length, 0);
   });
 
+  it('two conversations at once share the socket on their own lanes, each chained', async () => {
+    const chat = await bench.agent();
+    const fix = await bench.agent({ shared: chat.transport, lane: 'fix-1' });
+    await chat.agent.start();
+    const [slow, quick] = await Promise.all([chat.agent.run('Talk slowly.'), fix.agent.run('Read the notes.')]);
+    assert.equal(slow.status, 'completed', slow.reason);
+    assert.equal(quick.status, 'completed', quick.reason);
+    // The quick fix finished while the slow answer was still streaming on the other lane.
+    const order = bench.events.filter((event) => event.type === 'done' || event.type === 'text_delta');
+    const quickDone = order.findIndex((event) => event.type === 'done');
+    assert.ok(
+      order.slice(quickDone + 1).some((event) => event.type === 'text_delta'),
+      'the lanes ran side by side',
+    );
+    const wire = await bench.wire();
+    assert.equal(wire.filter((line) => line.type === 'open' && line.transport === 'ws').length, 1);
+    const fixTurns = eventsOf(bench.events, 'turn_finished').filter((event) => event.metrics.turn === 2);
+    assert.ok(
+      fixTurns.some((event) => event.metrics.chained),
+      'the fix lane chains its second turn',
+    );
+  });
+
+  it('a socket the server drops while idle costs nothing but a reconnect: no crash, the next turn works', async () => {
+    const { agent } = await bench.agent();
+    await agent.start();
+    const dropped = await fetch(`${bench.server.url.replace(/\/v1$/, '')}/admin/drop-connections`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer test-token' },
+    });
+    assert.equal(dropped.status, 200);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const done = await agent.run('Read the notes.');
+    assert.equal(done.status, 'completed', done.reason);
+    assert.equal(eventsOf(bench.events, 'retry').length, 0, 'the closed socket was noticed before sending');
+  });
+
   it('a transcript line that is not the last and cannot be read is an error naming it', () => {
     fs.mkdirSync(path.dirname(bench.transcriptFile), { recursive: true });
     fs.writeFileSync(
