@@ -158,6 +158,7 @@ export class SessionTransport {
           ...(request.instructions === undefined ? {} : { instructions: request.instructions }),
           tools: request.tools,
           store: this.opts.store,
+          ...this.includeFor(request),
           input,
           ...(chain ? { previous_response_id: chain.responseId } : {}),
         };
@@ -308,6 +309,15 @@ export class SessionTransport {
     });
     this.channel = channel;
     return channel;
+  }
+
+  /**
+   * Without a server-side store, reasoning can be replayed in a full-context request only from its
+   * encrypted content, so it is asked for (unless the caller chose `include` itself).
+   */
+  private includeFor(request: TurnRequest): { include?: string[] } {
+    if (this.opts.store || request.extra?.include !== undefined) return {};
+    return { include: ['reasoning.encrypted_content'] };
   }
 
   private headers(): Record<string, string> {

@@ -14,6 +14,7 @@ import {
   type ScenarioFile,
   type StartOptions,
   type TurnRecord,
+  type WireRecord,
   startServer,
 } from '../../../src/server';
 import { ReadLedger, toolsFor } from '../../../src/tools';
