@@ -1,6 +1,7 @@
 // Bundles everything `main` and `bin` in package.json point to. Type-checking is separate (`tsc --noEmit`),
 // as in the official esbuild sample: esbuild only strips types, so a bundle can build while types are wrong.
 // Usage: node esbuild.js [--production] [--watch]
+//        node esbuild.js --tests [--watch]   the extension-host test suite and its runner, into dist-test/
 'use strict';
 const esbuild = require('esbuild');
 const fs = require('node:fs');
@@ -8,6 +9,7 @@ const path = require('node:path');
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+const tests = process.argv.includes('--tests');
 
 /** Optional native speed-ups of `ws`; it falls back to JavaScript when they are absent. */
 const wsOptional = ['bufferutil', 'utf-8-validate'];
@@ -37,6 +39,14 @@ const targets = [
     // Provided by the extension host at run time; never bundled.
     external: [...wsOptional, 'vscode'],
   },
+  {
+    // The window's session (agent, tools, adapter, bundled backend), required by extension.js on first use
+    // so that activation loads a few kilobytes, not the tokenizer.
+    ...nodeDefaults,
+    entryPoints: ['src/extension/workspaceSession.ts'],
+    outfile: 'dist/session.js',
+    external: [...wsOptional, 'vscode'],
+  },
   // The bins of package.json, named as they are run.
   ...Object.entries({ loopwire: 'loopwire.ts', 'loopwire-server': 'loopwireServer.ts' }).map(([bin, entry]) => ({
     ...nodeDefaults,
@@ -45,6 +55,42 @@ const targets = [
     banner: { js: '#!/usr/bin/env node' },
   })),
 ];
+
+/** Every file under `dir` whose name ends with `suffix`, sorted, so the bundle list is deterministic. */
+function findFiles(dir, suffix) {
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) => {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) return findFiles(file, suffix);
+      return entry.name.endsWith(suffix) ? [file] : [];
+    })
+    .sort();
+}
+
+/**
+ * The integration tests, never shipped: the suite's entry (`run()`, loaded by the extension host), one
+ * bundle per `*.test.ts` found now (the entry runs every `*.test.js` beside it) and the runner that starts
+ * VS Code. `vscode` comes from the host and mocha from node_modules, so every test file shares one mocha.
+ */
+function testTargets() {
+  const suite = path.join('test', 'integration', 'suite');
+  return [
+    {
+      ...nodeDefaults,
+      entryPoints: [path.join(suite, 'index.ts'), ...findFiles(suite, '.test.ts')],
+      outbase: suite,
+      outdir: path.join('dist-test', 'integration', 'suite'),
+      external: [...wsOptional, 'vscode', 'mocha'],
+    },
+    {
+      ...nodeDefaults,
+      entryPoints: [path.join('test', 'integration', 'runTests.ts')],
+      outfile: path.join('dist-test', 'integration', 'runTests.js'),
+      packages: 'external',
+    },
+  ];
+}
 
 /** Bin files must be executable when run from a checkout, not only after `npm install` links them. */
 const markExecutable = {
@@ -58,13 +104,14 @@ const markExecutable = {
 };
 
 async function main() {
-  fs.rmSync(path.join(__dirname, 'dist'), { recursive: true, force: true });
+  const outputs = tests ? testTargets() : targets;
+  fs.rmSync(path.join(__dirname, tests ? 'dist-test' : 'dist'), { recursive: true, force: true });
   const contexts = await Promise.all(
-    targets.map((target) => esbuild.context({ ...target, plugins: [markExecutable] })),
+    outputs.map((target) => esbuild.context({ ...target, plugins: [markExecutable] })),
   );
   if (watch) {
     await Promise.all(contexts.map((context) => context.watch()));
-    console.log(`esbuild: watching ${targets.length} bundles`);
+    console.log(`esbuild: watching ${outputs.length} bundles`);
     return;
   }
   try {

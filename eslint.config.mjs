@@ -122,7 +122,18 @@ export function layerConfig(root) {
 }
 
 export default defineConfig(
-  { ignores: ['dist/', 'out/', 'node_modules/', 'test/fixtures/', '.vscode-test/', '*.vsix'] },
+  {
+    ignores: [
+      'dist/',
+      'dist-test/',
+      'out/',
+      'node_modules/',
+      'test/fixtures/',
+      'test/integration/fixture/',
+      '.vscode-test/',
+      '*.vsix',
+    ],
+  },
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   {

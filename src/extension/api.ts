@@ -1,9 +1,24 @@
 /**
  * What `activate()` returns: the automation surface that tests and other extensions use instead of
- * clicking. It grows with `tools` and `agent` (shared contract, see the VS Code adapter issue); existing
- * members never change shape.
+ * clicking. A contract (the VS Code adapter issue): members may be added, existing ones never change shape.
  */
 export interface LoopwireApi {
   /** The extension's version, from its manifest. */
   version: string;
+  tools: {
+    /** The tools this window's workspace can run (write and task tools are absent when it is not trusted). */
+    list(): string[];
+    /** Runs one tool directly, with JSON-able arguments (apply_patch: `{input}`): no approval is asked. */
+    run(name: string, args: unknown): Promise<{ ok: boolean; output: string }>;
+  };
+  agent: {
+    /**
+     * Runs one task in the window's workspace session (its socket and backend, shared with the chat) and
+     * resolves when it ends. `turns` counts model responses.
+     */
+    run(
+      prompt: string,
+      options?: { approve?: 'all' | 'read-only' },
+    ): Promise<{ ok: boolean; text: string; turns: number; transport: 'ws' | 'http' }>;
+  };
 }

@@ -3,6 +3,8 @@ import type { ToolContext, ToolDefinition, ToolResult } from './tool';
 import { failure } from './tool';
 import { fromThrown, invalidArguments } from './toolErrors';
 
+const WRITE_TOOLS: ReadonlySet<string> = new Set(['edit_file', 'apply_patch', 'write_file']);
+
 /** A tool call as the model made it: a function call (JSON arguments) or a freeform call (one string). */
 export type ToolCall =
   { kind: 'function'; name: string; arguments: string } | { kind: 'custom'; name: string; input: string };
@@ -17,6 +19,10 @@ export async function runToolCall(call: ToolCall, context: ToolContext): Promise
     return failure(`There is no tool '${call.name}'. The tools are: ${TOOL_NAMES.join(', ')}.`);
   const name: ToolName = call.name;
   const tool: ToolDefinition = TOOLS[name];
+  if (WRITE_TOOLS.has(name) && context.workspace.capabilities.writes === false)
+    return failure(
+      `${name} is not available: this workspace is not trusted, so files cannot be changed. Reading and searching still work.`,
+    );
   let raw: unknown;
   if (call.kind === 'custom') {
     if (name !== 'apply_patch') return failure(`${name} takes JSON arguments; call it as a function.`);

@@ -40,7 +40,7 @@ export interface ToolOffer {
   /** How apply_patch is offered: a freeform tool with Codex's grammar (default) or a function `{input}`. */
   applyPatchAs?: 'custom' | 'function';
   /** Leave out tools the workspace cannot run (diagnostics without a language service…). */
-  capabilities?: { diagnostics: boolean; tasks: boolean };
+  capabilities?: { diagnostics: boolean; tasks: boolean; writes?: boolean };
 }
 
 /** GPT and Codex models are trained on apply_patch; others do better with string replacements. */
@@ -68,8 +68,9 @@ function functionTool(tool: ToolDefinition): FunctionTool {
 export function toolsFor(model: string, offer: ToolOffer = {}): (FunctionTool | CustomTool)[] {
   const style = !offer.editStyle || offer.editStyle === 'auto' ? editStyleFor(model) : offer.editStyle;
   const names = TOOL_NAMES.filter((name) => {
-    if (name === 'apply_patch') return style === 'apply_patch';
-    if (name === 'edit_file' || name === 'write_file') return style === 'edit_file';
+    const writes = offer.capabilities?.writes ?? true;
+    if (name === 'apply_patch') return writes && style === 'apply_patch';
+    if (name === 'edit_file' || name === 'write_file') return writes && style === 'edit_file';
     if (name === 'get_diagnostics') return offer.capabilities?.diagnostics ?? true;
     if (name === 'list_tasks' || name === 'run_task') return offer.capabilities?.tasks ?? true;
     return true;

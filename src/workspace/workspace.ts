@@ -21,6 +21,8 @@ export interface WorkspaceCapabilities {
   diagnostics: boolean;
   /** Tasks that can be listed and run. */
   tasks: boolean;
+  /** Files may be changed (false in a workspace VS Code does not trust). Absent: true. */
+  writes?: boolean;
 }
 
 export interface FoundFiles {

@@ -13,6 +13,7 @@ export type WorkspaceErrorCode =
   | 'changed_on_disk'
   | 'task_not_found'
   | 'invalid_query'
+  | 'untrusted'
   | 'io_error';
 
 export class WorkspaceError extends Error {

@@ -93,10 +93,11 @@ describe('build: the packaged extension holds only what runs', () => {
     assert.equal(result.code, 0, result.stderr);
     const files = result.stdout.trim().split('\n').sort();
     const allowed =
-      /^(dist\/extension\.js|dist\/cli\/[\w-]+\.js|media\/.+|README\.md|LICENSE|CHANGELOG\.md|package\.json)$/;
+      /^(dist\/extension\.js|dist\/session\.js|dist\/cli\/[\w-]+\.js|media\/.+|README\.md|LICENSE|CHANGELOG\.md|package\.json)$/;
     for (const file of files) assert.match(file, allowed);
     for (const needed of [
       manifest.main.replace(/^\.\//, ''),
+      'dist/session.js',
       ...Object.values(manifest.bin),
       'package.json',
       'README.md',

@@ -28,9 +28,14 @@ import { readDiskText } from './textFiles';
 // The Workspace port over plain files and processes: the headless CLI and the tests. A file's version is
 // the hash of its text, so "changed since it was read" means changed on disk, whoever changed it.
 
+/** Runs one discovered task (the VS Code adapter runs them in a terminal the user can watch). */
+export type TaskRunner = (task: TaskSpec, timeoutMs: number) => Promise<TaskRun>;
+
 export interface NodeWorkspaceOptions {
   /** The ripgrep binary: a path, `null` for the JavaScript search, or absent to look for `rg` on PATH. */
   ripgrep?: string | null;
+  /** How a task's process is run; by default a child process in its own group. */
+  runTask?: TaskRunner;
 }
 
 export class NodeWorkspace implements Workspace {
@@ -42,6 +47,7 @@ export class NodeWorkspace implements Workspace {
     readonly root: string,
     /** undefined: no ripgrep, the JavaScript search runs. */
     readonly ripgrep: string | undefined,
+    private readonly taskRunner: TaskRunner = runTaskProcess,
   ) {
     this.name = path.basename(root);
   }
@@ -52,7 +58,7 @@ export class NodeWorkspace implements Workspace {
     if (real === undefined || !stat?.isDirectory())
       throw new WorkspaceError('not_found', `${root} is not a folder; a workspace is a folder.`);
     const ripgrep = options.ripgrep === undefined ? await findOnPath('rg') : (options.ripgrep ?? undefined);
-    return new NodeWorkspace(real, ripgrep);
+    return new NodeWorkspace(real, ripgrep, options.runTask);
   }
 
   async readFile(given: string): Promise<WorkspaceFile> {
@@ -156,7 +162,7 @@ export class NodeWorkspace implements Workspace {
     let last: TaskRun | undefined;
     let output = '';
     for (const task of order) {
-      last = await runTaskProcess(task, Math.max(1, deadline - Date.now()));
+      last = await this.taskRunner(task, Math.max(1, deadline - Date.now()));
       output += order.length > 1 ? `> ${task.label}\n${last.output}` : last.output;
       if (last.exitCode !== 0) break;
     }
@@ -198,7 +204,7 @@ function runOrder(label: string, byLabel: ReadonlyMap<string, TaskSpec>): TaskSp
 }
 
 /** The plan was made against the file as read; if its text differs now, nothing may be written. */
-function checkUnchanged(file: FilePlan, now: { path: string; bytes: Buffer | null; text?: string }): void {
+export function checkUnchanged(file: FilePlan, now: { path: string; bytes: Buffer | null; text?: string }): void {
   if (file.op === 'create') {
     if (now.bytes !== null)
       throw new WorkspaceError(

@@ -18,7 +18,12 @@ function killTree(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-export function runTaskProcess(task: TaskSpec, timeoutMs: number): Promise<TaskRun> {
+/** Runs `task`; `onOutput` sees what it prints as it prints it (a terminal that shows the run live). */
+export function runTaskProcess(
+  task: TaskSpec,
+  timeoutMs: number,
+  onOutput?: (chunk: Buffer) => void,
+): Promise<TaskRun> {
   const started = Date.now();
   const [file, args] =
     task.run.kind === 'process'
@@ -56,8 +61,12 @@ export function runTaskProcess(task: TaskSpec, timeoutMs: number): Promise<TaskR
         durationMs: Date.now() - started,
       });
     };
-    child.stdout.on('data', (chunk: Buffer) => tail.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => tail.push(chunk));
+    const take = (chunk: Buffer) => {
+      tail.push(chunk);
+      onOutput?.(chunk);
+    };
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
     child.on('error', (error) => finish(null, `could not start ${file}: ${error.message}\n`));
     child.on('exit', (code) => {
       // Let the pipes drain what was already written, briefly.

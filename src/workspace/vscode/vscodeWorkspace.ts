@@ -1,0 +1,248 @@
+import * as vscode from 'vscode';
+import { type EditPlan, hashText } from '../../edit';
+import { globMatcher } from '../glob';
+import { type Located, locate } from '../node/diskPaths';
+import { NodeWorkspace, checkUnchanged } from '../node/nodeWorkspace';
+import { readDiskText } from '../node/textFiles';
+import type {
+  AppliedPlan,
+  Diagnostic,
+  FoundFiles,
+  TaskList,
+  TaskRun,
+  TextMatches,
+  TextQuery,
+  Workspace,
+  WorkspaceCapabilities,
+  WorkspaceFile,
+} from '../workspace';
+import { WorkspaceError } from '../workspaceError';
+import { findBundledRipgrep } from './bundledRipgrep';
+import { documentText, engineText, minimalReplacement, openDocument } from './documentText';
+import { terminalTaskRunner } from './terminalTaskRunner';
+import { newErrorsAfter, toDiagnostic } from './workspaceDiagnostics';
+
+// The Workspace port in VS Code. Reads see what the user sees (an open document's unsaved text); edits go
+// through one WorkspaceEdit per call, so one undo reverts exactly the agent's change and dirty buffers keep
+// the user's text; files that were clean are saved after, so tasks see them. Nothing here shows an editor
+// or moves focus. Listing, searching and task discovery reuse the Node adapter's file rules (.gitignore)
+// with files.exclude on top, the ripgrep VS Code ships, and tasks run in a terminal the user can watch.
+
+export interface VscodeWorkspaceOptions {
+  /** Save files that were clean before an edit (`loopwire.saveAfterEdit`). */
+  saveAfterEdit?: boolean;
+  /** How long to wait for language services after an edit before reporting new errors. */
+  diagnosticsSettleMs?: number;
+  /** Whether VS Code trusts the workspace (injected by tests: the test host runs with trust disabled). */
+  trusted?: boolean;
+}
+
+const hasBom = (bytes: Buffer | undefined) => bytes?.[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+
+export class VscodeWorkspace implements Workspace {
+  readonly name: string;
+  readonly capabilities: WorkspaceCapabilities;
+
+  private constructor(
+    readonly rootUri: vscode.Uri,
+    /** The real path of the root: every path is checked against it. */
+    readonly root: string,
+    private readonly disk: NodeWorkspace,
+    private readonly options: Required<VscodeWorkspaceOptions>,
+  ) {
+    this.name = disk.name;
+    const trusted = options.trusted;
+    this.capabilities = { diagnostics: true, tasks: trusted, writes: trusted };
+  }
+
+  /** The adapter for one folder (a workspace folder, or any folder below one). */
+  static async open(rootUri: vscode.Uri, options: VscodeWorkspaceOptions = {}): Promise<VscodeWorkspace> {
+    if (rootUri.scheme !== 'file')
+      throw new WorkspaceError('invalid_path', `${rootUri.toString()} is not on this machine's file system.`);
+    const scope = vscode.workspace.getWorkspaceFolder(rootUri) ?? vscode.TaskScope.Workspace;
+    const disk = await NodeWorkspace.open(rootUri.fsPath, {
+      ripgrep: (await findBundledRipgrep(vscode.env.appRoot)) ?? null,
+      runTask: terminalTaskRunner(scope),
+    });
+    return new VscodeWorkspace(rootUri, disk.root, disk, {
+      saveAfterEdit: options.saveAfterEdit ?? true,
+      diagnosticsSettleMs: options.diagnosticsSettleMs ?? 1500,
+      trusted: options.trusted ?? vscode.workspace.isTrusted,
+    });
+  }
+
+  /** Which search engine runs: VS Code's ripgrep when one was found. */
+  get ripgrep(): string | undefined {
+    return this.disk.ripgrep;
+  }
+
+  async readFile(given: string): Promise<WorkspaceFile> {
+    const file = await this.tryReadFile(given);
+    if (!file) {
+      const rel = (await locate(this.root, given, false)).path;
+      throw new WorkspaceError('not_found', `${rel} does not exist; find_files can list what does.`, rel);
+    }
+    return file;
+  }
+
+  async tryReadFile(given: string): Promise<WorkspaceFile | undefined> {
+    const where = await locate(this.root, given, false);
+    const text = await this.currentText(where);
+    return text === undefined ? undefined : { path: where.path, text, version: hashText(text) };
+  }
+
+  async applyPlan(plan: EditPlan): Promise<AppliedPlan> {
+    if (!this.capabilities.writes)
+      throw new WorkspaceError('untrusted', 'This workspace is not trusted: Loopwire does not change its files.');
+    const edit = new vscode.WorkspaceEdit();
+    const changed: string[] = [];
+    const versions: Record<string, string> = {};
+    const toSave: vscode.TextDocument[] = [];
+    const edited: vscode.Uri[] = [];
+    const claimed = new Map<string, string>();
+    const claim = async (given: string) => {
+      const where = await locate(this.root, given, true);
+      const other = claimed.get(where.real);
+      if (other !== undefined && other !== where.path)
+        throw new WorkspaceError(
+          'invalid_path',
+          `${where.path} and ${other} are the same file; name it once.`,
+          where.path,
+        );
+      claimed.set(where.real, where.path);
+      const text = await this.currentText(where);
+      // checkUnchanged asks whether the file exists (bytes) and what it holds (text).
+      const bytes = text === undefined ? null : Buffer.from(text, 'utf8');
+      return { ...where, uri: vscode.Uri.file(where.real), text, bytes };
+    };
+    for (const file of plan.files) {
+      if (file.noop) continue;
+      const source = await claim(file.path);
+      checkUnchanged(file, source);
+      const contents = (text: string) => Buffer.from(text, 'utf8');
+      if (file.op === 'create') {
+        edit.createFile(source.uri, { contents: contents(file.after ?? ''), ignoreIfExists: false });
+        changed.push(source.path);
+        versions[source.path] = hashText(file.after ?? '');
+      } else if (file.op === 'delete') {
+        edit.deleteFile(source.uri, { ignoreIfNotExists: false });
+        changed.push(source.path);
+      } else if (file.op === 'move') {
+        const target = await claim(file.moveTo ?? file.path);
+        if (target.text !== undefined)
+          throw new WorkspaceError(
+            'changed_on_disk',
+            `${target.path} exists now; the move would overwrite it.`,
+            target.path,
+          );
+        edit.createFile(target.uri, { contents: contents(file.after ?? ''), ignoreIfExists: false });
+        edit.deleteFile(source.uri, { ignoreIfNotExists: false });
+        changed.push(source.path, target.path);
+        versions[target.path] = hashText(file.after ?? '');
+      } else {
+        const doc = await vscode.workspace.openTextDocument(source.uri);
+        if (!doc.isDirty && engineText(doc, file.format.bom) !== source.text) {
+          // A clean document that has not caught up with the disk yet: the disk is what the plan was made
+          // on, so the file is rewritten (still one undoable step of this edit), not the stale buffer.
+          edit.createFile(source.uri, { overwrite: true, contents: contents(file.after ?? '') });
+        } else {
+          const { range, text } = minimalReplacement(doc, documentText(file.after ?? '', doc));
+          edit.replace(source.uri, range, text);
+          if (!doc.isDirty && this.options.saveAfterEdit) toSave.push(doc);
+        }
+        edited.push(source.uri);
+        changed.push(source.path);
+        versions[source.path] = hashText(file.after ?? '');
+      }
+    }
+    if (changed.length === 0) return { changed, versions, diagnostics: [] };
+    const before = new Map(edited.map((uri) => [uri.toString(), vscode.languages.getDiagnostics(uri)]));
+    if (!(await vscode.workspace.applyEdit(edit)))
+      throw new WorkspaceError('io_error', 'VS Code did not apply the edit; nothing was written.');
+    // Saved only where the user had nothing unsaved: their own pending changes stay theirs to save.
+    for (const doc of toSave) await doc.save();
+    const errors = await newErrorsAfter(edited, before, this.options.diagnosticsSettleMs);
+    const diagnostics = errors.map(({ uri, diagnostic }) => toDiagnostic(this.relative(uri), diagnostic));
+    return { changed, versions, diagnostics };
+  }
+
+  async findFiles(glob: string, maxResults: number): Promise<FoundFiles> {
+    const all = await this.disk.findFiles(glob, Number.MAX_SAFE_INTEGER);
+    const excluded = this.excluded('files.exclude');
+    const files = all.files.filter((file) => !excluded(file));
+    return { files: files.slice(0, maxResults), total: files.length };
+  }
+
+  async searchText(query: TextQuery): Promise<TextMatches> {
+    const result = await this.disk.searchText(query);
+    const excluded = this.excluded('files.exclude', 'search.exclude');
+    const matches = result.matches.filter((match) => !excluded(match.path));
+    const dropped = result.matches.length - matches.length;
+    return { ...result, matches, total: result.total - dropped };
+  }
+
+  async diagnostics(given?: string): Promise<Diagnostic[]> {
+    let entries: ReadonlyArray<readonly [vscode.Uri, readonly vscode.Diagnostic[]]>;
+    if (given === undefined) entries = vscode.languages.getDiagnostics();
+    else {
+      const uri = vscode.Uri.file((await locate(this.root, given, false)).real);
+      entries = [[uri, vscode.languages.getDiagnostics(uri)]];
+    }
+    const inRoot = (uri: vscode.Uri) =>
+      uri.scheme === 'file' && (uri.fsPath === this.root || uri.fsPath.startsWith(`${this.root}/`));
+    return entries
+      .filter(([uri]) => inRoot(uri))
+      .flatMap(([uri, list]) => list.map((diagnostic) => toDiagnostic(this.relative(uri), diagnostic)));
+  }
+
+  listTasks(): Promise<TaskList> {
+    if (!this.capabilities.tasks)
+      throw new WorkspaceError('untrusted', 'This workspace is not trusted: Loopwire does not run its tasks.');
+    return this.disk.listTasks();
+  }
+
+  runTask(label: string, timeoutMs: number): Promise<TaskRun> {
+    if (!this.capabilities.tasks)
+      throw new WorkspaceError('untrusted', 'This workspace is not trusted: Loopwire does not run its tasks.');
+    return this.disk.runTask(label, timeoutMs);
+  }
+
+  /**
+   * The engine's text of a file: a dirty document's (what the user sees, unsaved), else the disk's — a
+   * clean document may not have caught up yet with a change made on disk, which is the truth then.
+   */
+  private async currentText(where: Located): Promise<string | undefined> {
+    const doc = openDocument(where.real);
+    const disk = await readDiskText(where.real, where.path).catch((error: unknown) => {
+      if (doc?.isDirty) return undefined;
+      throw error;
+    });
+    if (doc?.isDirty) return engineText(doc, hasBom(disk?.bytes));
+    return disk?.text;
+  }
+
+  private relative(uri: vscode.Uri): string {
+    return uri.fsPath === this.root
+      ? ''
+      : uri.fsPath
+          .slice(this.root.length + 1)
+          .split('\\')
+          .join('/');
+  }
+
+  /** A matcher of the paths a setting's globs (files.exclude, search.exclude) hide. */
+  private excluded(...settings: string[]): (path: string) => boolean {
+    const globs: string[] = [];
+    for (const name of settings) {
+      const [section, key] = name.split('.') as [string, string];
+      const value = vscode.workspace.getConfiguration(section, this.rootUri).get<Record<string, unknown>>(key) ?? {};
+      for (const [glob, on] of Object.entries(value)) if (on === true) globs.push(glob);
+    }
+    const matchers = globs.map((glob) => globMatcher(glob));
+    // A folder's glob hides what is under it too.
+    return (path) =>
+      matchers.some(
+        (matches) => matches(path) || path.split('/').some((_, i, parts) => matches(parts.slice(0, i + 1).join('/'))),
+      );
+  }
+}

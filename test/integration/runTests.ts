@@ -1,0 +1,62 @@
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { runTests } from '@vscode/test-electron';
+
+// Runs the extension-host suite (dist-test/integration/suite, from `node esbuild.js --tests`) in VS Code:
+// the one at $VSCODE_EXECUTABLE when set (any `code`-compatible launcher, such as a headless host), else
+// the one @vscode/test-electron downloads. Each run opens a fresh copy of test/integration/fixture.
+// Usage: node dist-test/integration/runTests.js   (`npm run test:integration` builds and runs it)
+
+const root = path.resolve(__dirname, '../..');
+
+/** Copies the fixture workspace to a new temporary folder and returns its path. */
+function copyFixture(): string {
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'loopwire-fixture-'));
+  cpSync(path.join(root, 'test/integration/fixture'), folder, { recursive: true });
+  // The fixture's .gitignore ignores build/, so this repository cannot hold the file: write it here.
+  mkdirSync(path.join(folder, 'build'), { recursive: true });
+  writeFileSync(path.join(folder, 'build/out.js'), "'use strict';\nconsole.log('built output');\n");
+  return folder;
+}
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  const fixture = copyFixture();
+  const executable = process.env['VSCODE_EXECUTABLE'];
+  let passed = false;
+  try {
+    await runTests({
+      ...(executable ? { vscodeExecutablePath: path.resolve(executable) } : {}),
+      extensionDevelopmentPath: root,
+      extensionTestsPath: path.join(root, 'dist-test/integration/suite/index.js'),
+      launchArgs: [fixture, '--disable-extensions', '--disable-workspace-trust'],
+      extensionTestsEnv: {
+        LOOPWIRE_FIXTURE: fixture,
+        ...(process.env.LOOPWIRE_GREP ? { LOOPWIRE_GREP: process.env.LOOPWIRE_GREP } : {}),
+      },
+    });
+    passed = true;
+    return 0;
+  } catch (error) {
+    // runTests rejects with the host's exit code when the suite fails, or with why it could not start.
+    const code = (error as { code?: unknown }).code;
+    console.error(`integration suite: ${error instanceof Error ? error.message : String(error)}`);
+    return typeof code === 'number' && code !== 0 ? code : 1;
+  } finally {
+    // A failed run keeps its workspace to look at.
+    if (passed) rmSync(fixture, { recursive: true, force: true });
+    else console.error(`integration suite: the workspace is kept at ${fixture}`);
+    console.log(`integration suite: wall ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,39 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { LoopwireApi } from '../../../src/extension/api';
+
+// What the in-host suites share: the activated extension's API and the fixture workspace folder.
+
+export const fixture = (): string => {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  if (!folder) throw new Error('the integration host was started without a workspace folder');
+  return folder;
+};
+
+export async function loopwire(): Promise<LoopwireApi> {
+  const extension = vscode.extensions.getExtension<LoopwireApi>('loopwire.loopwire');
+  if (!extension) throw new Error('the Loopwire extension is not installed in this host');
+  return extension.activate();
+}
+
+/** Writes `text` to `rel` under the fixture folder, making folders; returns its URI. */
+export async function writeFixture(rel: string, text: string): Promise<vscode.Uri> {
+  const file = path.join(fixture(), ...rel.split('/'));
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await fs.writeFile(file, text);
+  return vscode.Uri.file(file);
+}
+
+export const readFixture = (rel: string) => fs.readFile(path.join(fixture(), ...rel.split('/')), 'utf8');
+
+/** Polls `check` until it is truthy or `ms` pass. */
+export async function eventually<T>(check: () => T | undefined | false, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
