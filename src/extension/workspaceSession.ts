@@ -14,12 +14,17 @@ import {
 } from '../agent';
 import { DEFAULT_SCENARIOS, type LoopwireServer, loadScenarioFile, startServer } from '../server';
 import { ReadLedger, type ToolResult, TOOL_NAMES, runToolCall, toolsFor } from '../tools';
+import type { Workspace } from '../workspace';
+import { MultiRootWorkspace } from '../workspace/vscode/multiRootWorkspace';
 import { VscodeWorkspace } from '../workspace/vscode/vscodeWorkspace';
 import { type LoopwireSettings, SECRET_KEY, readSettings } from './settings';
 
 // One window's Loopwire session: the workspace adapter, the backend (the bundled one in-process when the
 // endpoint is `embedded`), and one session transport — one socket — shared by every task of the window.
 // Created on first use, so activation costs nothing; tasks on the default lane run one at a time.
+
+/** The window's folders, for a transcript's header. */
+const folderPaths = () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath).join(', ');
 
 export interface TaskOutcome {
   ok: boolean;
@@ -29,7 +34,7 @@ export interface TaskOutcome {
 }
 
 export class WorkspaceSession implements vscode.Disposable {
-  private workspace: Promise<VscodeWorkspace> | undefined;
+  private workspace: Promise<Workspace> | undefined;
   private backend: Promise<{ server: LoopwireServer | undefined; transport: SessionTransport }> | undefined;
   private readonly reads = new ReadLedger();
   private queue: Promise<unknown> = Promise.resolve();
@@ -76,12 +81,20 @@ export class WorkspaceSession implements vscode.Disposable {
     });
   }
 
-  private adapter(): Promise<VscodeWorkspace> {
+  /** The window's workspace: one folder's adapter, or every folder's behind their names (multi-root). */
+  private adapter(): Promise<Workspace> {
     this.workspace ??= (async () => {
-      const folder = vscode.workspace.workspaceFolders?.[0];
-      if (!folder) throw new Error('Open a folder first: Loopwire works on a workspace folder.');
-      return VscodeWorkspace.open(folder.uri, { saveAfterEdit: readSettings(folder).saveAfterEdit });
+      const folders = vscode.workspace.workspaceFolders ?? [];
+      if (folders.length === 0) throw new Error('Open a folder first: Loopwire works on a workspace folder.');
+      const open = (folder: vscode.WorkspaceFolder) =>
+        VscodeWorkspace.open(folder.uri, { saveAfterEdit: readSettings(folder).saveAfterEdit });
+      if (folders.length === 1) return open(folders[0] as vscode.WorkspaceFolder);
+      const roots = await Promise.all(
+        folders.map(async (folder) => ({ name: folder.name, workspace: await open(folder) })),
+      );
+      return new MultiRootWorkspace(roots);
     })();
+    this.workspace.catch(() => (this.workspace = undefined));
     return this.workspace;
   }
 
@@ -131,7 +144,7 @@ export class WorkspaceSession implements vscode.Disposable {
     const storage = this.context.storageUri ?? this.context.globalStorageUri;
     const id = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`;
     const transcript = Transcript.create(
-      { id, createdAt: new Date().toISOString(), workspace: workspace.root, model: settings.model },
+      { id, createdAt: new Date().toISOString(), workspace: folderPaths(), model: settings.model },
       path.join(storage.fsPath, 'sessions', `${id}.jsonl`),
     );
     const agent = new Agent({

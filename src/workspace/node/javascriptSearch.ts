@@ -13,7 +13,8 @@ import { listFiles } from './gitignoreFilter';
 const MAX_FILE_BYTES = 32 * 1024 * 1024;
 const lenient = new TextDecoder('utf-8', { fatal: false });
 
-function pattern(query: TextQuery): RegExp {
+/** The query as the regular expression both the JavaScript search and the editor's buffers are searched with. */
+export function searchPattern(query: TextQuery): RegExp {
   const source = query.isRegex ? query.query : query.query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   try {
     return new RegExp(source, query.caseSensitive ? 'u' : 'iu');
@@ -23,7 +24,7 @@ function pattern(query: TextQuery): RegExp {
 }
 
 export async function javascriptSearch(root: string, query: TextQuery): Promise<TextMatches> {
-  const regex = pattern(query);
+  const regex = searchPattern(query);
   const include = query.include === undefined ? undefined : globMatcher(query.include);
   const matches: TextMatch[] = [];
   const files = new Set<string>();
@@ -33,18 +34,13 @@ export async function javascriptSearch(root: string, query: TextQuery): Promise<
     if (include && !include(rel)) continue;
     const bytes = await readSearchable(path.join(root, rel));
     if (!bytes) continue;
-    const lines = lenient.decode(bytes).split('\n');
-    for (const [index, line] of lines.entries()) {
-      const found = regex.exec(line);
-      if (!found) continue;
-      matches.push({ path: rel, line: index + 1, text: clipLine(line, found.index) });
-      files.add(rel);
-      if (matches.length >= SEARCH_COUNT_LIMIT) {
-        stopped = true;
-        break;
-      }
+    const found = matchLines(rel, lenient.decode(bytes), regex, SEARCH_COUNT_LIMIT - matches.length);
+    if (found.length > 0) files.add(rel);
+    for (const match of found) matches.push(match);
+    if (matches.length >= SEARCH_COUNT_LIMIT) {
+      stopped = true;
+      break;
     }
-    if (stopped) break;
   }
   matches.sort(byPathThenLine);
   return {
@@ -54,6 +50,17 @@ export async function javascriptSearch(root: string, query: TextQuery): Promise<
     files: files.size,
     engine: 'javascript',
   };
+}
+
+/** The lines of `text` (the file `rel`) that `regex` matches, at most `limit`. */
+export function matchLines(rel: string, text: string, regex: RegExp, limit: number): TextMatch[] {
+  const matches: TextMatch[] = [];
+  for (const [index, line] of text.split('\n').entries()) {
+    if (matches.length >= limit) break;
+    const found = regex.exec(line);
+    if (found) matches.push({ path: rel, line: index + 1, text: clipLine(line, found.index) });
+  }
+  return matches;
 }
 
 async function readSearchable(file: string): Promise<Buffer | undefined> {

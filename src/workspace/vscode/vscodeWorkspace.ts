@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { type EditPlan, hashText } from '../../edit';
 import { globMatcher } from '../glob';
+import { matchLines, searchPattern } from '../node/javascriptSearch';
+import { SEARCH_COUNT_LIMIT, byPathThenLine } from '../searchLine';
 import { type Located, locate } from '../node/diskPaths';
 import { NodeWorkspace, checkUnchanged } from '../node/nodeWorkspace';
 import { readDiskText } from '../node/textFiles';
@@ -173,12 +175,47 @@ export class VscodeWorkspace implements Workspace {
     return { files: files.slice(0, maxResults), total: files.length };
   }
 
+  /**
+   * The disk search (ripgrep, or JavaScript), with files.exclude and search.exclude applied, and the files
+   * the user has unsaved changes in searched as the user sees them instead of as saved.
+   */
   async searchText(query: TextQuery): Promise<TextMatches> {
-    const result = await this.disk.searchText(query);
+    const dirty = this.dirtyDocuments(query.include);
+    const result = await this.disk.searchText(dirty.size > 0 ? { ...query, maxResults: SEARCH_COUNT_LIMIT } : query);
     const excluded = this.excluded('files.exclude', 'search.exclude');
-    const matches = result.matches.filter((match) => !excluded(match.path));
-    const dropped = result.matches.length - matches.length;
-    return { ...result, matches, total: result.total - dropped };
+    let matches = result.matches.filter((match) => !excluded(match.path));
+    let total = result.total - (result.matches.length - matches.length);
+    let files = result.files;
+    if (dirty.size > 0) {
+      const regex = searchPattern(query);
+      const onDisk = matches.filter((match) => dirty.has(match.path));
+      files -= new Set(onDisk.map((match) => match.path)).size;
+      matches = matches.filter((match) => !dirty.has(match.path));
+      let added = 0;
+      for (const [rel, doc] of dirty) {
+        if (excluded(rel)) continue;
+        const found = matchLines(rel, doc.getText(), regex, SEARCH_COUNT_LIMIT);
+        if (found.length > 0) files++;
+        added += found.length;
+        matches.push(...found);
+      }
+      total += added - onDisk.length;
+      matches.sort(byPathThenLine);
+    }
+    return { ...result, matches: matches.slice(0, query.maxResults), total, files };
+  }
+
+  /** Open documents under the root with unsaved changes, by workspace path (filtered by `include`). */
+  private dirtyDocuments(include: string | undefined): Map<string, vscode.TextDocument> {
+    const matches = include === undefined ? undefined : globMatcher(include);
+    const dirty = new Map<string, vscode.TextDocument>();
+    for (const doc of vscode.workspace.textDocuments) {
+      if (!doc.isDirty || doc.uri.scheme !== 'file' || !doc.uri.fsPath.startsWith(`${this.root}/`)) continue;
+      const rel = this.relative(doc.uri);
+      if (rel.split('/')[0] === '.git' || (matches && !matches(rel))) continue;
+      dirty.set(rel, doc);
+    }
+    return dirty;
   }
 
   async diagnostics(given?: string): Promise<Diagnostic[]> {

@@ -36,6 +36,18 @@ describe('VS Code adapter: the user’s editor', () => {
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
+  it('search sees the unsaved text of open files, not what is on disk for them', async () => {
+    const api = await loopwire();
+    const uri = await writeFixture('editor/search.txt', 'token-on-disk\n');
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    await editor.edit((builder) => builder.replace(new vscode.Range(0, 0, 0, 13), 'token-in-buffer'));
+    const unsaved = await api.tools.run('search_text', { query: 'token-in-buffer' });
+    assert.match(unsaved.output, /^editor\/search\.txt:1: token-in-buffer$/m);
+    const saved = await api.tools.run('search_text', { query: 'token-on-disk', include: 'editor/**' });
+    assert.doesNotMatch(saved.output, /editor\/search\.txt/, 'the saved text is not what the user sees');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
   it('saves a file that was clean, so tasks see it; opens no editor for it', async () => {
     const api = await loopwire();
     await writeFixture('editor/clean.txt', ORIGINAL);

@@ -1,0 +1,180 @@
+import type { EditPlan, FilePlan } from '../../edit';
+import type {
+  AppliedPlan,
+  Diagnostic,
+  FoundFiles,
+  TaskList,
+  TaskRun,
+  TextMatches,
+  TextQuery,
+  Workspace,
+  WorkspaceCapabilities,
+  WorkspaceFile,
+} from '../workspace';
+import { WorkspaceError } from '../workspaceError';
+
+// A multi-root window as one Workspace: every path starts with its folder's name (`api/src/app.ts`), as VS
+// Code shows them, and each call goes to that folder's adapter. A glob or an include that starts with a
+// folder name searches that folder only; any other searches them all. One edit stays within one folder,
+// where it is all or nothing.
+
+export interface NamedRoot {
+  name: string;
+  workspace: Workspace;
+}
+
+const prefix = (name: string, path: string) => (path === '' ? name : `${name}/${path}`);
+
+export class MultiRootWorkspace implements Workspace {
+  readonly name: string;
+  readonly capabilities: WorkspaceCapabilities;
+  private readonly byName: ReadonlyMap<string, Workspace>;
+
+  constructor(private readonly roots: readonly NamedRoot[]) {
+    this.byName = new Map(roots.map((root) => [root.name, root.workspace]));
+    if (this.byName.size !== roots.length) throw new Error('two workspace folders have the same name');
+    this.name = roots.map((root) => root.name).join(', ');
+    this.capabilities = {
+      diagnostics: roots.every((root) => root.workspace.capabilities.diagnostics),
+      tasks: roots.every((root) => root.workspace.capabilities.tasks),
+      writes: roots.every((root) => root.workspace.capabilities.writes !== false),
+    };
+  }
+
+  async readFile(path: string): Promise<WorkspaceFile> {
+    const [root, rest] = this.split(path);
+    return this.named(root, await root.workspace.readFile(rest));
+  }
+
+  async tryReadFile(path: string): Promise<WorkspaceFile | undefined> {
+    const [root, rest] = this.split(path);
+    const file = await root.workspace.tryReadFile(rest);
+    return file && this.named(root, file);
+  }
+
+  async applyPlan(plan: EditPlan): Promise<AppliedPlan> {
+    const touched = new Set<NamedRoot>();
+    const files: FilePlan[] = plan.files.map((file) => {
+      const [root, path] = this.split(file.path);
+      touched.add(root);
+      if (file.moveTo === undefined) return { ...file, path };
+      const [target, moveTo] = this.split(file.moveTo);
+      touched.add(target);
+      return { ...file, path, moveTo };
+    });
+    const [only, ...others] = [...touched];
+    if (!only) return { changed: [], versions: {}, diagnostics: [] };
+    if (others.length > 0)
+      throw new WorkspaceError(
+        'invalid_path',
+        `One edit changes the files of one workspace folder (this one touches ${[...touched].map((r) => r.name).join(' and ')}); make one edit per folder.`,
+      );
+    const applied = await only.workspace.applyPlan({ ...plan, files });
+    return {
+      changed: applied.changed.map((path) => prefix(only.name, path)),
+      versions: Object.fromEntries(Object.entries(applied.versions).map(([path, v]) => [prefix(only.name, path), v])),
+      diagnostics: applied.diagnostics.map((d) => ({ ...d, path: prefix(only.name, d.path) })),
+    };
+  }
+
+  async findFiles(glob: string, maxResults: number): Promise<FoundFiles> {
+    const files: string[] = [];
+    let total = 0;
+    for (const [root, pattern] of this.scoped(glob)) {
+      const found = await root.workspace.findFiles(pattern, maxResults);
+      total += found.total;
+      files.push(...found.files.map((file) => prefix(root.name, file)));
+    }
+    files.sort();
+    return { files: files.slice(0, maxResults), total };
+  }
+
+  async searchText(query: TextQuery): Promise<TextMatches> {
+    const scopes =
+      query.include === undefined ? this.roots.map((root) => [root, undefined] as const) : this.scoped(query.include);
+    const results = await Promise.all(
+      scopes.map(async ([root, include]) => {
+        const result = await root.workspace.searchText({ ...query, ...(include === undefined ? {} : { include }) });
+        return { ...result, matches: result.matches.map((m) => ({ ...m, path: prefix(root.name, m.path) })) };
+      }),
+    );
+    const matches = results
+      .flatMap((result) => result.matches)
+      .sort((a, b) => (a.path === b.path ? a.line - b.line : a.path < b.path ? -1 : 1));
+    return {
+      matches: matches.slice(0, query.maxResults),
+      total: results.reduce((sum, result) => sum + result.total, 0),
+      totalIsLowerBound: results.some((result) => result.totalIsLowerBound),
+      files: results.reduce((sum, result) => sum + result.files, 0),
+      engine: results.every((result) => result.engine === 'ripgrep') ? 'ripgrep' : 'javascript',
+    };
+  }
+
+  async diagnostics(path?: string): Promise<Diagnostic[]> {
+    if (path !== undefined) {
+      const [root, rest] = this.split(path);
+      return (await root.workspace.diagnostics(rest)).map((d) => ({ ...d, path: prefix(root.name, d.path) }));
+    }
+    const all = await Promise.all(
+      this.roots.map(async (root) =>
+        (await root.workspace.diagnostics()).map((d) => ({ ...d, path: prefix(root.name, d.path) })),
+      ),
+    );
+    return all.flat();
+  }
+
+  /** Every folder's tasks; a label two folders share is told apart as `label (folder)`. */
+  async listTasks(): Promise<TaskList> {
+    const lists = await Promise.all(this.roots.map(async (root) => ({ root, list: await root.workspace.listTasks() })));
+    const counts = new Map<string, number>();
+    for (const { list } of lists)
+      for (const task of list.tasks) counts.set(task.label, (counts.get(task.label) ?? 0) + 1);
+    return {
+      tasks: lists.flatMap(({ root, list }) =>
+        list.tasks.map((task) => ({
+          ...task,
+          label: (counts.get(task.label) ?? 0) > 1 ? `${task.label} (${root.name})` : task.label,
+        })),
+      ),
+      problems: lists.flatMap(({ root, list }) => list.problems.map((problem) => `${root.name}: ${problem}`)),
+    };
+  }
+
+  async runTask(label: string, timeoutMs: number): Promise<TaskRun> {
+    const scoped = /^(.*) \(([^()]+)\)$/.exec(label);
+    const named = scoped ? this.byName.get(scoped[2] ?? '') : undefined;
+    if (scoped && named) return named.runTask(scoped[1] ?? '', timeoutMs);
+    for (const root of this.roots) {
+      const { tasks } = await root.workspace.listTasks();
+      if (tasks.some((task) => task.label === label)) return root.workspace.runTask(label, timeoutMs);
+    }
+    return (this.roots[0] as NamedRoot).workspace.runTask(label, timeoutMs);
+  }
+
+  private split(path: string): [NamedRoot, string] {
+    const normalized = path.replace(/\\/g, '/').replace(/^\.\//, '');
+    const slash = normalized.indexOf('/');
+    const head = slash === -1 ? normalized : normalized.slice(0, slash);
+    const root = this.roots.find((candidate) => candidate.name === head);
+    if (!root)
+      throw new WorkspaceError(
+        'not_found',
+        `In a workspace of several folders, paths start with the folder's name (${this.roots.map((r) => r.name).join(', ')}): '${path}' does not.`,
+        path,
+      );
+    return [root, slash === -1 ? '' : normalized.slice(slash + 1)];
+  }
+
+  /** The folders a glob applies to, and the glob within each. */
+  private scoped(glob: string): Array<readonly [NamedRoot, string]> {
+    const slash = glob.indexOf('/');
+    const head = slash === -1 ? '' : glob.slice(0, slash);
+    const root = this.roots.find((candidate) => candidate.name === head);
+    if (root) return [[root, glob.slice(slash + 1)]];
+    return this.roots.map((candidate) => [candidate, glob] as const);
+  }
+
+  private named(root: NamedRoot, file: WorkspaceFile): WorkspaceFile {
+    return { ...file, path: prefix(root.name, file.path) };
+  }
+}
