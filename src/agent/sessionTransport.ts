@@ -20,6 +20,11 @@ export interface SessionOptions {
   transport: TransportMode;
   /** `false` by default: nothing kept server-side (zero-data-retention accounts work). */
   store?: boolean;
+  /**
+   * Chain turns with `previous_response_id` where the rule allows (default). `false` sends the full
+   * context every turn: the benchmark's `ws-full` mode, which separates the socket's effect from the cache's.
+   */
+  chain?: boolean;
   /** Rotate a socket older than this, between turns (the API closes them at 60 minutes). */
   rotateAfterMs?: number;
   /** A response with no event for this long is abandoned and resent. */
@@ -100,6 +105,7 @@ export class SessionTransport {
   constructor(options: SessionOptions) {
     this.opts = {
       store: false,
+      chain: true,
       rotateAfterMs: 55 * 60 * 1000,
       idleTimeoutMs: 120_000,
       connectTimeoutMs: 15_000,
@@ -230,6 +236,7 @@ export class SessionTransport {
   }
 
   private usableChain(lane: string, itemCount: number): Chain | undefined {
+    if (!this.opts.chain) return undefined;
     const chain = this.chains.get(lane);
     if (!chain || chain.itemCount > itemCount) return undefined;
     if (chain.generation === 0) return this.opts.store ? chain : undefined;

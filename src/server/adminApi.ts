@@ -13,6 +13,16 @@ export interface ServerStats {
   stateBytes: number;
   promptCacheEntries: number;
   turns: number;
+  /** The server's own work over all turns so far, in ms (the benchmark reads it before and after a task). */
+  work: {
+    parseMs: number;
+    loadMs: number;
+    workMs: number;
+    prefillMs: number;
+    inputTokens: number;
+    cachedTokens: number;
+    outputTokens: number;
+  };
 }
 
 /**

@@ -39,6 +39,7 @@ export async function startServer(options: StartOptions = {}): Promise<LoopwireS
   const model = new ScriptedModel(resolved.scenarios);
   const promptCache = new PromptCache(resolved.limits.promptCacheEntries);
   let turns = 0;
+  const work = { parseMs: 0, loadMs: 0, workMs: 0, prefillMs: 0, inputTokens: 0, cachedTokens: 0, outputTokens: 0 };
   const observe = options.observe;
   const service = new TurnService(
     { model, promptCache, tps: resolved.tps, prefillUsPerToken: resolved.prefillUsPerToken },
@@ -46,6 +47,13 @@ export async function startServer(options: StartOptions = {}): Promise<LoopwireS
     faults,
     (record) => {
       turns++;
+      work.parseMs += record.parseMs;
+      work.loadMs += record.loadMs;
+      work.workMs += record.workMs;
+      work.prefillMs += record.prefillMs;
+      work.inputTokens += record.inputTokens;
+      work.cachedTokens += record.cachedTokens;
+      work.outputTokens += record.outputTokens;
       observe?.(record);
     },
   );
@@ -58,6 +66,7 @@ export async function startServer(options: StartOptions = {}): Promise<LoopwireS
     stateBytes: budget.bytes,
     promptCacheEntries: promptCache.size,
     turns,
+    work: { ...work },
   });
   const dropConnections = (): number => {
     const count = connections.size;

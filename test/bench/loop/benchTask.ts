@@ -1,0 +1,72 @@
+import { Agent, type AgentEvent, SessionTransport, Transcript, type TurnMetrics, approveAll } from '../../../src/agent';
+import { ReadLedger, toolsFor } from '../../../src/tools';
+import type { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
+import type { ModeId } from './benchTypes';
+import { type ServerProcess, TOKEN } from './serverProcess';
+
+// One task in one mode: the same agent loop, tools and workspace for every mode; only the transport
+// options differ. Returns the client's per-turn metrics and the server's work and CPU over the task.
+
+export const MODES: Record<ModeId, { transport: 'ws' | 'http'; store: boolean; chain: boolean }> = {
+  'http-full': { transport: 'http', store: false, chain: false },
+  'http-chained': { transport: 'http', store: true, chain: true },
+  'ws-full': { transport: 'ws', store: false, chain: false },
+  'ws-chained': { transport: 'ws', store: false, chain: true },
+};
+
+export interface TaskFigures {
+  wallMs: number;
+  turns: TurnMetrics[];
+  serverMsPerTurn: number;
+  clientCpuMs: number;
+  serverCpuMs: number;
+}
+
+export async function runBenchTask(
+  mode: ModeId,
+  server: ServerProcess,
+  workspace: NodeWorkspace,
+  prompt: string,
+): Promise<TaskFigures> {
+  const turns: TurnMetrics[] = [];
+  const emit = (event: AgentEvent) => {
+    if (event.type === 'turn_finished') turns.push(event.metrics);
+  };
+  const { transport, store, chain } = MODES[mode];
+  const session = new SessionTransport({ endpoint: server.url, apiKey: TOKEN, transport, store, chain, emit });
+  const agent = new Agent({
+    transport: session,
+    transcript: Transcript.create({
+      id: 'bench',
+      createdAt: new Date().toISOString(),
+      workspace: workspace.root,
+      model: 'gpt-5.5',
+    }),
+    tools: { workspace, reads: new ReadLedger() },
+    model: 'gpt-5.5',
+    instructions: 'You are a coding agent. Read and search the workspace, then answer.',
+    toolSpecs: toolsFor('gpt-5.5', { capabilities: workspace.capabilities }),
+    approvals: approveAll,
+    maxTurns: 500,
+    emit,
+  });
+  // Opening and warming the socket is part of the session, not of the task: every mode starts ready.
+  await agent.start();
+  const before = await server.stats();
+  const serverCpu = server.cpuMs();
+  const clientCpu = process.cpuUsage();
+  const done = await agent.run(prompt);
+  const cpu = process.cpuUsage(clientCpu);
+  const after = await server.stats();
+  session.close(false);
+  if (done.status !== 'completed') throw new Error(`${mode}: ${done.reason}`);
+  const serverTurns = Math.max(1, after.turns - before.turns);
+  const work = (s: typeof before) => s.work.parseMs + s.work.loadMs + s.work.workMs;
+  return {
+    wallMs: done.wallMs,
+    turns,
+    serverMsPerTurn: (work(after) - work(before)) / serverTurns,
+    clientCpuMs: (cpu.user + cpu.system) / 1000,
+    serverCpuMs: server.cpuMs() - serverCpu,
+  };
+}
