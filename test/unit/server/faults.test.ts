@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import type * as z from 'zod';
-import { type Fault, ScenarioFile, parseScenarioFile, startServer } from '../../../src/server';
+import { type Fault, ScenarioFile, type ServerStats, parseScenarioFile, startServer } from '../../../src/server';
 import {
   type SseBlock,
   type WireEvent,
@@ -564,7 +564,7 @@ describe('faults: each kind, over WebSocket and HTTP+SSE, from a scenario step o
       });
       const client = await openWs();
       await client.turn({ model: 'm', store: false, input: 'plain' });
-      const stats = (await (await admin('stats')).json()) as Record<string, number>;
+      const stats = (await (await admin('stats')).json()) as ServerStats;
       assert.deepEqual(Object.keys(stats).sort(), [
         'cachedResponses',
         'connections',
@@ -572,8 +572,20 @@ describe('faults: each kind, over WebSocket and HTTP+SSE, from a scenario step o
         'stateBytes',
         'storedResponses',
         'turns',
+        'work',
       ]);
       assert.deepEqual([stats.connections, stats.cachedResponses, stats.turns], [1, 1, 1]);
+      // The server's own work so far, summed over its turns (the benchmark reads it around each task).
+      assert.deepEqual(Object.keys(stats.work).sort(), [
+        'cachedTokens',
+        'inputTokens',
+        'loadMs',
+        'outputTokens',
+        'parseMs',
+        'prefillMs',
+        'workMs',
+      ]);
+      assert.ok(stats.work.inputTokens > 0 && stats.work.workMs > 0 && stats.work.outputTokens > 0);
     });
 
     it('POST /admin/drop-connections cuts every socket at once; new ones are served', async () => {
