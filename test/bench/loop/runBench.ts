@@ -148,7 +148,10 @@ async function main(): Promise<void> {
   };
   results.goals = goals(results);
   printTable(results);
-  if (flags.json) fs.writeFileSync(flags.json, `${JSON.stringify(results, null, 2)}\n`);
+  if (flags.json) {
+    fs.mkdirSync(path.dirname(path.resolve(flags.json)), { recursive: true });
+    fs.writeFileSync(flags.json, `${JSON.stringify(results, null, 2)}\n`);
+  }
   const html = flags.html ?? path.resolve(__dirname, '../../../bench-report/report.html');
   fs.mkdirSync(path.dirname(html), { recursive: true });
   fs.writeFileSync(html, renderReport(results));
