@@ -3,6 +3,7 @@ import { decodeJson, parseWire } from '../protocol';
 import { refusals } from './apiErrors';
 import { FaultOrder, type FaultQueue } from './faults';
 import { readBody } from './httpBody';
+import type { TurnRecord } from './turnService';
 import { type HttpContext, sendError, sendJson } from './httpApi';
 
 /** What `GET /admin/stats` reports: enough to check that caps and eviction hold. */
@@ -13,16 +14,11 @@ export interface ServerStats {
   stateBytes: number;
   promptCacheEntries: number;
   turns: number;
-  /** The server's own work over all turns so far, in ms (the benchmark reads it before and after a task). */
-  work: {
-    parseMs: number;
-    loadMs: number;
-    workMs: number;
-    prefillMs: number;
-    inputTokens: number;
-    cachedTokens: number;
-    outputTokens: number;
-  };
+  /** The server's own work summed over all turns so far (the benchmark reads it before and after a task). */
+  work: Pick<
+    TurnRecord,
+    'parseMs' | 'loadMs' | 'workMs' | 'prefillMs' | 'inputTokens' | 'cachedTokens' | 'outputTokens'
+  >;
 }
 
 /**

@@ -7,7 +7,7 @@ import type { ScenarioFile } from '../../../src/server';
 // plus, for the scaling sweep, scenarios that first grow the history to a given size with large reads.
 
 /** Bytes of one generated module: a read of it is a realistic tool output of a few KB. */
-export const MODULE_BYTES = 6 * 1024;
+export const MODULE_BYTES = 10 * 1024;
 const MODULES = 60;
 
 function moduleText(index: number): string {
