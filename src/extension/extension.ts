@@ -2,7 +2,9 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LoopwireApi } from './api';
+import { FixWithLoopwire, fixPrompt } from './fixWithLoopwire';
 import { SECRET_KEY } from './settings';
+import { statusItem } from './statusItem';
 import type * as SessionModule from './workspaceSession';
 import type { WorkspaceSession } from './workspaceSession';
 
@@ -10,11 +12,26 @@ import type { WorkspaceSession } from './workspaceSession';
  * The session lives in its own bundle (dist/session.js, beside this one): required the first time a tool or
  * a task is asked for, so a window that never uses Loopwire never loads it.
  */
-function loadSession(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): WorkspaceSession {
+function loadSession(
+  context: vscode.ExtensionContext,
+  log: vscode.LogOutputChannel,
+  status: ReturnType<typeof statusItem>,
+): WorkspaceSession {
   const load = createRequire(__filename);
   const { WorkspaceSession: Session } = load(path.join(__dirname, 'session.js')) as typeof SessionModule;
   const session = new Session(context, log);
-  context.subscriptions.push(session);
+  context.subscriptions.push(
+    session,
+    session.onEvent((event) => {
+      status.update(event);
+      if (event.type === 'turn_finished') {
+        const m = event.metrics;
+        log.info(
+          `turn ${m.turn} over ${m.transport}${m.chained ? ' (chained)' : ''}: overhead ${(m.overheadBeforeMs + (m.overheadAfterMs ?? 0)).toFixed(2)} ms, first event ${m.timeToFirstEventMs.toFixed(1)} ms, model ${m.modelMs.toFixed(1)} ms, tools ${m.toolMs.toFixed(1)} ms, ${m.bytesSent} B sent, ${m.inputTokens} input tokens (${m.cachedTokens} cached)`,
+        );
+      } else if (event.type === 'error') log.warn(`${event.code}: ${event.message}`);
+    }),
+  );
   return session;
 }
 
@@ -26,8 +43,42 @@ export function activate(context: vscode.ExtensionContext): LoopwireApi {
   const started = performance.now();
   const log = vscode.window.createOutputChannel('Loopwire', { log: true });
   let session: WorkspaceSession | undefined;
-  const current = () => (session ??= loadSession(context, log));
+  const status = statusItem();
+  const current = () => (session ??= loadSession(context, log, status));
+  let running: AbortController | undefined;
+  /** Runs a task with a cancellable progress notification; Stop (or Cancel there) aborts it. */
+  const runTask = (title: string, prompt: string) =>
+    vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+      async (_progress, token) => {
+        const controller = new AbortController();
+        running = controller;
+        token.onCancellationRequested(() => controller.abort());
+        try {
+          const outcome = await current().runTask(prompt, undefined, controller.signal);
+          if (!outcome.ok && !controller.signal.aborted)
+            void vscode.window.showWarningMessage(`Loopwire: the task did not complete. ${outcome.text}`.trim());
+          return outcome;
+        } finally {
+          if (running === controller) running = undefined;
+        }
+      },
+    );
   context.subscriptions.push(
+    status.item,
+    vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new FixWithLoopwire(), FixWithLoopwire.metadata),
+    vscode.commands.registerCommand(
+      'loopwire.fix',
+      async (uri?: vscode.Uri, range?: vscode.Range, message?: string) => {
+        if (!uri || !range || message === undefined) {
+          void vscode.window.showInformationMessage('Fix with Loopwire runs from the quick-fix menu of a problem.');
+          return undefined;
+        }
+        const document = await vscode.workspace.openTextDocument(uri);
+        return runTask('Loopwire: fixing the problem…', fixPrompt(document, range, message));
+      },
+    ),
+    vscode.commands.registerCommand('loopwire.stop', () => running?.abort()),
     log,
     vscode.commands.registerCommand('loopwire.showLog', () => log.show(true)),
     vscode.commands.registerCommand('loopwire.setApiKey', async () => {

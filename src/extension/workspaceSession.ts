@@ -40,10 +40,30 @@ export class WorkspaceSession implements vscode.Disposable {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly listeners = new Set<(event: AgentEvent) => void>();
 
+  private readonly configWatch: vscode.Disposable;
+
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
-  ) {}
+  ) {
+    // A new endpoint, transport or scenario list takes effect with the next task: the backend and its socket
+    // are replaced once the running task (if any) is over.
+    this.configWatch = vscode.workspace.onDidChangeConfiguration((event) => {
+      if (['endpoint', 'transport', 'scenarioFiles'].some((key) => event.affectsConfiguration(`loopwire.${key}`)))
+        this.replaceBackend();
+    });
+  }
+
+  private replaceBackend(): void {
+    const old = this.backend;
+    this.backend = undefined;
+    if (!old) return;
+    this.queue = this.queue.then(async () => {
+      const { server, transport } = await old.catch(() => ({ server: undefined, transport: undefined }));
+      transport?.close(false);
+      await server?.close();
+    });
+  }
 
   /** Every agent event of the session (the chat panel and the status bar listen here). */
   onEvent(listener: (event: AgentEvent) => void): vscode.Disposable {
@@ -68,13 +88,14 @@ export class WorkspaceSession implements vscode.Disposable {
   }
 
   /** Runs one task to its end on the window's socket (after any task already running). */
-  runTask(prompt: string, approve?: 'all' | 'read-only'): Promise<TaskOutcome> {
-    const run = this.queue.then(() => this.task(prompt, approve));
+  runTask(prompt: string, approve?: 'all' | 'read-only', signal?: AbortSignal): Promise<TaskOutcome> {
+    const run = this.queue.then(() => this.task(prompt, approve, signal));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
   dispose(): void {
+    this.configWatch.dispose();
     void this.backend?.then(({ server, transport }) => {
       transport.close(false);
       return server?.close();
@@ -129,7 +150,7 @@ export class WorkspaceSession implements vscode.Disposable {
     return this.backend;
   }
 
-  private async task(prompt: string, approve?: 'all' | 'read-only'): Promise<TaskOutcome> {
+  private async task(prompt: string, approve?: 'all' | 'read-only', signal?: AbortSignal): Promise<TaskOutcome> {
     const folder = vscode.workspace.workspaceFolders?.[0];
     const settings = readSettings(folder);
     const workspace = await this.adapter();
@@ -158,7 +179,7 @@ export class WorkspaceSession implements vscode.Disposable {
       emit,
     });
     await agent.start();
-    const done = await agent.run(prompt);
+    const done = await agent.run(prompt, signal);
     this.log.info(`task ${id}: ${done.status} (${done.reason}), ${done.turns} turns, ${done.toolCalls} tool calls`);
     return { ok: done.status === 'completed', text: texts.join('\n\n'), turns: done.turns, transport: last };
   }
