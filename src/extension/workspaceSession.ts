@@ -58,11 +58,14 @@ export class WorkspaceSession implements vscode.Disposable {
     const old = this.backend;
     this.backend = undefined;
     if (!old) return;
-    this.queue = this.queue.then(async () => {
-      const { server, transport } = await old.catch(() => ({ server: undefined, transport: undefined }));
-      transport?.close(false);
-      await server?.close();
-    });
+    this.queue = this.queue
+      .then(async () => {
+        const { server, transport } = await old.catch(() => ({ server: undefined, transport: undefined }));
+        transport?.close(false);
+        await server?.close();
+      })
+      // A backend that fails to close must not block the tasks queued after it.
+      .catch((error: unknown) => this.log.warn(`closing the previous backend: ${String(error)}`));
   }
 
   /** Every agent event of the session (the chat panel and the status bar listen here). */
