@@ -29,7 +29,7 @@ const nodeDefaults = {
   mainFields: ['module', 'main'],
 };
 
-/** One entry per shipped artifact. The webview (platform 'browser') joins this list with the chat panel. */
+/** One entry per shipped artifact. */
 /** @type {import('esbuild').BuildOptions[]} */
 const targets = [
   {
@@ -46,6 +46,19 @@ const targets = [
     entryPoints: ['src/extension/workspaceSession.ts'],
     outfile: 'dist/session.js',
     external: [...wsOptional, 'vscode'],
+  },
+  {
+    // The chat panel's page script: a browser bundle, one file, loaded under the panel's CSP.
+    entryPoints: ['src/webview/main.ts'],
+    outfile: 'dist/webview.js',
+    bundle: true,
+    platform: 'browser',
+    target: 'chrome120',
+    format: 'iife',
+    minify: production,
+    sourcemap: production ? false : 'linked',
+    sourcesContent: false,
+    logLevel: 'warning',
   },
   // The bins of package.json, named as they are run.
   ...Object.entries({ loopwire: 'loopwire.ts', 'loopwire-server': 'loopwireServer.ts' }).map(([bin, entry]) => ({
@@ -103,9 +116,18 @@ const markExecutable = {
   },
 };
 
+/** VS Code's icon font for the panel, shipped beside the bundles (the .vsix carries no node_modules). */
+function copyCodicons() {
+  const from = path.join(__dirname, 'node_modules', '@vscode', 'codicons', 'dist');
+  const to = path.join(__dirname, 'dist', 'codicons');
+  fs.mkdirSync(to, { recursive: true });
+  for (const file of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(path.join(from, file), path.join(to, file));
+}
+
 async function main() {
   const outputs = tests ? testTargets() : targets;
   fs.rmSync(path.join(__dirname, tests ? 'dist-test' : 'dist'), { recursive: true, force: true });
+  if (!tests) copyCodicons();
   const contexts = await Promise.all(
     outputs.map((target) => esbuild.context({ ...target, plugins: [markExecutable] })),
   );

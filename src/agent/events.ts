@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { DiffHunk } from '../protocol/chatView';
 
 // The agent's event stream: one zod schema per event, the single source of truth for every consumer (the
 // CLI's renderer and `--json`, the extension, the webview bridge). Types are inferred, never written twice.
@@ -30,6 +31,15 @@ export const TurnMetrics = z.object({
   outputTokens: z.int().nonnegative(),
   /** Input items the request carried (all of them when not chained). */
   itemsSent: z.int().nonnegative(),
+});
+
+/** A file an edit tool wrote: its hunks, for a review that takes them back one by one. */
+export const EditedFile = z.object({
+  path: z.string(),
+  op: z.enum(['create', 'delete', 'move', 'update']),
+  movedFrom: z.string().optional(),
+  hunks: z.array(DiffHunk),
+  format: z.object({ bom: z.boolean(), eol: z.enum(['\n', '\r\n']), finalNewline: z.boolean() }),
 });
 
 export const TransportState = z.enum(['connecting', 'warm', 'reconnecting', 'http_fallback', 'http', 'closed']);
@@ -81,6 +91,8 @@ export const AgentEvent = z.discriminatedUnion('type', [
     durationMs: z.number().nonnegative(),
     /** The user (or policy) declined the call; it did not run. */
     declined: z.boolean().optional(),
+    /** What an edit tool wrote. */
+    edits: z.array(EditedFile).optional(),
   }),
   z.object({ type: z.literal('turn_finished'), metrics: TurnMetrics }),
   /** A request is sent again; `reason` says why, `delayMs` how long the client waits first. */
@@ -105,6 +117,7 @@ export const AgentEvent = z.discriminatedUnion('type', [
 ]);
 
 export type TurnMetrics = z.infer<typeof TurnMetrics>;
+export type EditedFile = z.infer<typeof EditedFile>;
 export type TransportState = z.infer<typeof TransportState>;
 export type AgentEvent = z.infer<typeof AgentEvent>;
 export type AgentEventType = AgentEvent['type'];

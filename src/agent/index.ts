@@ -10,7 +10,15 @@ export {
   effectOf,
   readOnly,
 } from './approvals';
-export { AgentEvent, type AgentEventSink, type AgentEventType, TransportState, TurnMetrics } from './events';
+export {
+  AgentEvent,
+  type AgentEventSink,
+  type AgentEventType,
+  EditedFile,
+  TransportState,
+  TurnMetrics,
+} from './events';
+export { summarizeCall } from './callSummary';
 export { DEFAULT_INSTRUCTIONS } from './instructions';
 export {
   type SessionOptions,

@@ -1,5 +1,5 @@
 import type { AnyInputItem } from '../protocol';
-import { type ToolCall, type ToolContext, runToolCall } from '../tools';
+import { type ToolCall, type ToolContext, type ToolResult, runToolCall } from '../tools';
 import { type ApprovalPolicy, effectOf } from './approvals';
 import type { AgentEventSink } from './events';
 import type { Transcript } from './transcript';
@@ -89,6 +89,7 @@ export class ToolRunner {
     let ok: boolean;
     let output: string;
     let declined = false;
+    let edits: ToolResult['edits'];
     if (
       effect !== 'read' &&
       !(await this.approvals.approve({ callId: call.call_id, name: call.name, effect, input }))
@@ -98,7 +99,7 @@ export class ToolRunner {
       output = `The user declined this ${call.name} call; nothing was changed. Do not retry it unless the user asks; say what you wanted to do instead.`;
     } else {
       this.transcript.markStarted(call.call_id, call.name);
-      ({ ok, output } = await runToolCall(toCall(call), this.context));
+      ({ ok, output, edits } = await runToolCall(toCall(call), this.context));
     }
     const end = performance.now();
     timing.lastFinishAt = Math.max(timing.lastFinishAt ?? 0, end);
@@ -111,6 +112,7 @@ export class ToolRunner {
       output,
       durationMs: end - start,
       ...(declined ? { declined } : {}),
+      ...(edits && edits.length > 0 ? { edits } : {}),
     });
     return outputItem(call, output);
   }

@@ -1,4 +1,4 @@
-import type { AgentEvent, TurnMetrics } from '../agent';
+import { type AgentEvent, type TurnMetrics, summarizeCall } from '../agent';
 
 // What `loopwire exec` prints for people: the answer as it streams, one line per tool call with how it
 // went, the unified diff of each edit (coloured on a terminal), transport notes on stderr, and a one-line
@@ -13,26 +13,6 @@ export interface RenderTarget {
 const EDIT_TOOLS = new Set(['apply_patch', 'edit_file', 'write_file']);
 
 const paint = (on: boolean, code: string, text: string) => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
-
-/** One short line saying what a call asks for: its path, pattern, query or label. */
-export function summarizeCall(name: string, input: string): string {
-  if (name === 'apply_patch') {
-    const paths = [...input.matchAll(/^\*\*\* (?:Add|Delete|Update) File: (.+)$/gm)].map((match) =>
-      (match[1] ?? '').trim(),
-    );
-    return paths.join(', ');
-  }
-  try {
-    const args = JSON.parse(input) as Record<string, unknown>;
-    if (name === 'apply_patch' && typeof args.input === 'string') return summarizeCall(name, args.input);
-    const main = ['path', 'pattern', 'query', 'label']
-      .map((key) => args[key])
-      .find((value) => typeof value === 'string');
-    return typeof main === 'string' ? main : '';
-  } catch {
-    return '';
-  }
-}
 
 function colorDiff(diff: string, color: boolean): string {
   if (!color) return diff;

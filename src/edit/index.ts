@@ -1,6 +1,15 @@
 // The edit engine's public surface: pure text in, plans and hunks out. No I/O, no other layer.
 export { type ApplyOptions, applyPlan, invertPlan } from './applyPlan';
-export type { EditPlan, FileOp, FilePlan, FileSnapshot, FileSnapshots, MatchNote } from './editPlan';
+export {
+  type EditPlan,
+  type FileOp,
+  type FilePlan,
+  type FileSnapshot,
+  type FileSnapshots,
+  type MatchNote,
+  deleteEntry,
+  makePlan,
+} from './editPlan';
 export type { EditError, EditErrorCode } from './errors';
 export { hashText } from './hash';
 export type { Hunk } from './hunks';

@@ -21,4 +21,12 @@ export interface LoopwireApi {
       options?: { approve?: 'all' | 'read-only' },
     ): Promise<{ ok: boolean; text: string; turns: number; transport: 'ws' | 'http' }>;
   };
+  chat: {
+    /** Sends a prompt to the chat panel's conversation (revealing the panel) and resolves when it ends. */
+    ask(prompt: string): Promise<{ ok: boolean; text: string }>;
+    /** Starts a new conversation in the panel. */
+    newChat(): Promise<void>;
+    /** What the panel's page last reported showing; undefined until it has loaded. */
+    view(): { entries: number; sessionId: string } | undefined;
+  };
 }

@@ -2,7 +2,10 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LoopwireApi } from './api';
+import { ChatViewProvider } from './chatView';
+import { explainPrompt } from './explainSelection';
 import { FixWithLoopwire, fixPrompt } from './fixWithLoopwire';
+import { selectEndpoint } from './selectEndpoint';
 import { SECRET_KEY } from './settings';
 import { statusItem } from './statusItem';
 import type * as SessionModule from './workspaceSession';
@@ -45,27 +48,15 @@ export function activate(context: vscode.ExtensionContext): LoopwireApi {
   let session: WorkspaceSession | undefined;
   const status = statusItem();
   const current = () => (session ??= loadSession(context, log, status));
-  let running: AbortController | undefined;
-  /** Runs a task with a cancellable progress notification; Stop (or Cancel there) aborts it. */
-  const runTask = (title: string, prompt: string) =>
-    vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title, cancellable: true },
-      async (_progress, token) => {
-        const controller = new AbortController();
-        running = controller;
-        token.onCancellationRequested(() => controller.abort());
-        try {
-          const outcome = await current().runTask(prompt, undefined, controller.signal);
-          if (!outcome.ok && !controller.signal.aborted)
-            void vscode.window.showWarningMessage(`Loopwire: the task did not complete. ${outcome.text}`.trim());
-          return outcome;
-        } finally {
-          if (running === controller) running = undefined;
-        }
-      },
-    );
+  const chat = new ChatViewProvider(context.extensionUri, () => current().chat);
+  /** Sends a prompt to the chat panel's conversation (revealing it, keeping focus where it is unless asked). */
+  const askInChat = async (prompt: string, focus = false) => {
+    await chat.reveal(focus);
+    return current().chat.ask(prompt);
+  };
   context.subscriptions.push(
     status.item,
+    vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, chat),
     vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new FixWithLoopwire(), FixWithLoopwire.metadata),
     vscode.commands.registerCommand(
       'loopwire.fix',
@@ -75,10 +66,42 @@ export function activate(context: vscode.ExtensionContext): LoopwireApi {
           return undefined;
         }
         const document = await vscode.workspace.openTextDocument(uri);
-        return runTask('Loopwire: fixing the problem…', fixPrompt(document, range, message));
+        return askInChat(fixPrompt(document, range, message));
       },
     ),
-    vscode.commands.registerCommand('loopwire.stop', () => running?.abort()),
+    vscode.commands.registerCommand('loopwire.newChat', async () => {
+      await chat.reveal(true);
+      current().chat.newChat();
+    }),
+    vscode.commands.registerCommand('loopwire.ask', async () => {
+      const prompt = await vscode.window.showInputBox({
+        title: 'Loopwire: Ask',
+        prompt: 'A task or a question about this workspace; the answer appears in the chat panel.',
+        ignoreFocusOut: true,
+      });
+      if (prompt && prompt.trim() !== '') return askInChat(prompt.trim(), true);
+      return undefined;
+    }),
+    vscode.commands.registerCommand('loopwire.explain', () => {
+      const editor = vscode.window.activeTextEditor;
+      if (!editor || editor.selection.isEmpty) {
+        void vscode.window.showInformationMessage('Select some code first: Loopwire explains the selection.');
+        return undefined;
+      }
+      return askInChat(explainPrompt(editor.document, editor.selection));
+    }),
+    vscode.commands.registerCommand('loopwire.selectEndpoint', () => selectEndpoint()),
+    vscode.commands.registerCommand('loopwire.openTranscript', async () => {
+      const file = session?.chat.transcriptFile;
+      if (!file) {
+        void vscode.window.showInformationMessage(
+          'No chat yet in this window: its transcript is written once you ask.',
+        );
+        return;
+      }
+      await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
+    }),
+    vscode.commands.registerCommand('loopwire.stop', () => session?.chat.stop()),
     log,
     vscode.commands.registerCommand('loopwire.showLog', () => log.show(true)),
     vscode.commands.registerCommand('loopwire.setApiKey', async () => {
@@ -105,6 +128,11 @@ export function activate(context: vscode.ExtensionContext): LoopwireApi {
     },
     agent: {
       run: (prompt, options) => current().runTask(prompt, options?.approve),
+    },
+    chat: {
+      ask: (prompt) => askInChat(prompt),
+      newChat: () => Promise.resolve(vscode.commands.executeCommand('loopwire.newChat')).then(() => undefined),
+      view: () => session?.chat.shown,
     },
   };
 }

@@ -14,6 +14,7 @@ import {
 } from '../agent';
 import { DEFAULT_SCENARIOS, type LoopwireServer, loadScenarioFile, startServer } from '../server';
 import { ReadLedger, type ToolResult, TOOL_NAMES, runToolCall, toolsFor } from '../tools';
+import { type ChatBackend, ChatController } from './chat/chatController';
 import type { Workspace } from '../workspace';
 import { MultiRootWorkspace } from '../workspace/vscode/multiRootWorkspace';
 import { VscodeWorkspace } from '../workspace/vscode/vscodeWorkspace';
@@ -41,6 +42,8 @@ export class WorkspaceSession implements vscode.Disposable {
   private readonly listeners = new Set<(event: AgentEvent) => void>();
 
   private readonly configWatch: vscode.Disposable;
+  private readonly disposables: vscode.Disposable[] = [];
+  private chatController: ChatController | undefined;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -99,6 +102,8 @@ export class WorkspaceSession implements vscode.Disposable {
 
   dispose(): void {
     this.configWatch.dispose();
+    this.chatController?.dispose();
+    for (const disposable of this.disposables) disposable.dispose();
     void this.backend?.then(({ server, transport }) => {
       transport.close(false);
       return server?.close();
@@ -153,24 +158,29 @@ export class WorkspaceSession implements vscode.Disposable {
     return this.backend;
   }
 
-  private async task(prompt: string, approve?: 'all' | 'read-only', signal?: AbortSignal): Promise<TaskOutcome> {
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    const settings = readSettings(folder);
+  /** A new transcript in the window's storage. */
+  private newTranscript(model: string): Transcript {
+    const id = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`;
+    return Transcript.create(
+      { id, createdAt: new Date().toISOString(), workspace: folderPaths(), model },
+      path.join(this.sessionsDir(), `${id}.jsonl`),
+    );
+  }
+
+  private sessionsDir(): string {
+    const storage = this.context.storageUri ?? this.context.globalStorageUri;
+    return path.join(storage.fsPath, 'sessions');
+  }
+
+  /** An agent on the window's socket for `transcript`; its events go to `emit` and every listener. */
+  private async agentFor(
+    transcript: Transcript,
+    approvals: ApprovalPolicy,
+    emit: (event: AgentEvent) => void,
+  ): Promise<Agent> {
+    const settings = readSettings(vscode.workspace.workspaceFolders?.[0]);
     const workspace = await this.adapter();
     const { transport } = await this.connect(settings);
-    const texts: string[] = [];
-    let last: 'ws' | 'http' = transport.transport;
-    const emit = (event: AgentEvent) => {
-      if (event.type === 'message') texts.push(event.text);
-      if (event.type === 'turn_finished') last = event.metrics.transport;
-      this.emit(event);
-    };
-    const storage = this.context.storageUri ?? this.context.globalStorageUri;
-    const id = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`;
-    const transcript = Transcript.create(
-      { id, createdAt: new Date().toISOString(), workspace: folderPaths(), model: settings.model },
-      path.join(storage.fsPath, 'sessions', `${id}.jsonl`),
-    );
     const agent = new Agent({
       transport,
       transcript,
@@ -178,13 +188,86 @@ export class WorkspaceSession implements vscode.Disposable {
       model: settings.model,
       instructions: DEFAULT_INSTRUCTIONS,
       toolSpecs: toolsFor(settings.model, { capabilities: workspace.capabilities }),
-      approvals: this.approvals(approve ?? settings.approval),
-      emit,
+      approvals,
+      emit: (event) => {
+        emit(event);
+        this.emit(event);
+      },
     });
     await agent.start();
+    return agent;
+  }
+
+  private async task(prompt: string, approve?: 'all' | 'read-only', signal?: AbortSignal): Promise<TaskOutcome> {
+    const settings = readSettings(vscode.workspace.workspaceFolders?.[0]);
+    const texts: string[] = [];
+    let last: 'ws' | 'http' = settings.transport === 'http' ? 'http' : 'ws';
+    const transcript = this.newTranscript(settings.model);
+    const agent = await this.agentFor(transcript, this.approvals(approve ?? settings.approval), (event) => {
+      if (event.type === 'message') texts.push(event.text);
+      if (event.type === 'turn_finished') last = event.metrics.transport;
+    });
     const done = await agent.run(prompt, signal);
-    this.log.info(`task ${id}: ${done.status} (${done.reason}), ${done.turns} turns, ${done.toolCalls} tool calls`);
+    this.log.info(
+      `task ${transcript.header.id}: ${done.status} (${done.reason}), ${done.turns} turns, ${done.toolCalls} tool calls`,
+    );
     return { ok: done.status === 'completed', text: texts.join('\n\n'), turns: done.turns, transport: last };
+  }
+
+  /** The chat panel's conversation (one per window), created when the panel first asks for it. */
+  get chat(): ChatController {
+    this.chatController ??= new ChatController(this.chatBackend());
+    return this.chatController;
+  }
+
+  private chatBackend(): ChatBackend {
+    const before = new Map<string, string>();
+    const scheme = 'loopwire-before';
+    this.disposables.push(
+      vscode.workspace.registerTextDocumentContentProvider(scheme, {
+        provideTextDocumentContent: (uri) => before.get(uri.query) ?? '',
+      }),
+    );
+    let diffs = 0;
+    return {
+      workspace: () => this.adapter(),
+      agent: (transcript, approvals, emit) => this.agentFor(transcript, approvals, emit),
+      enqueue: (run) => {
+        const next = this.queue.then(run);
+        this.queue = next.catch(() => undefined);
+        return next;
+      },
+      newTranscript: () => this.newTranscript(readSettings(vscode.workspace.workspaceFolders?.[0]).model),
+      sessionsDir: this.sessionsDir(),
+      approvalMode: () => readSettings(vscode.workspace.workspaceFolders?.[0]).approval,
+      askElsewhere: (request) => this.approvals('ask').approve(request),
+      openDiff: async (file, text, title) => {
+        const key = String(++diffs);
+        before.set(key, text);
+        if (before.size > 20) before.delete(before.keys().next().value as string);
+        const left = vscode.Uri.from({ scheme, path: `/${file}`, query: key });
+        const right = this.uriOf(file);
+        await vscode.commands.executeCommand('vscode.diff', left, right, title, { preserveFocus: true, preview: true });
+      },
+      log: (line) => this.log.warn(line),
+      changed: ({ busy, hasTranscript }) => {
+        void vscode.commands.executeCommand('setContext', 'loopwire.running', busy);
+        void vscode.commands.executeCommand('setContext', 'loopwire.hasTranscript', hasTranscript);
+      },
+    };
+  }
+
+  /** The file a workspace path names (`folder/path` in a multi-root window). */
+  private uriOf(file: string): vscode.Uri {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    if (folders.length > 1) {
+      const [name, ...rest] = file.split('/');
+      const folder = folders.find((f) => f.name === name);
+      if (folder) return vscode.Uri.joinPath(folder.uri, ...rest);
+    }
+    const folder = folders[0];
+    if (!folder) throw new Error('No folder is open.');
+    return vscode.Uri.joinPath(folder.uri, ...file.split('/'));
   }
 
   private approvals(mode: 'ask' | 'all' | 'read-only'): ApprovalPolicy {

@@ -9,7 +9,7 @@ import {
 } from '../edit';
 import { type Diagnostic, type WorkspaceFile, normalizeWorkspacePath } from '../workspace';
 import { fromEditError } from './toolErrors';
-import { type ToolContext, type ToolResult, success } from './tool';
+import { type EditedFile, type ToolContext, type ToolResult, success } from './tool';
 
 // The last steps every editing tool shares: the stale-read guard, the adapter's all-or-nothing write, the
 // read ledger brought up to date, and an answer with what changed (the diff) and what broke (diagnostics).
@@ -42,14 +42,23 @@ export async function commitPlan(
   const checked = checkStale(plan, current, stamps);
   if (!checked.ok) return fromEditError(checked.error);
   const applied = await workspace.applyPlan(checked.value);
+  const edits: EditedFile[] = [];
   for (const file of checked.value.files) {
     const path = from.get(file.path)?.path ?? canonical(file.path);
     if (file.op === 'delete' || file.op === 'move') reads.forget(path);
     const written = file.op === 'move' ? canonical(file.moveTo ?? file.path) : path;
     const version = applied.versions[written];
     if (file.after !== null && version !== undefined) reads.record({ path: written, text: file.after, version });
+    if (!file.noop)
+      edits.push({
+        path: written,
+        op: file.op,
+        ...(file.op === 'move' ? { movedFrom: path } : {}),
+        hunks: file.hunks,
+        format: file.format,
+      });
   }
-  return success(describe(checked.value, applied.diagnostics));
+  return { ...success(describe(checked.value, applied.diagnostics)), edits };
 }
 
 /** The adapter's name for a path the plan gives as the model wrote it (`./a.ts` is `a.ts`). */

@@ -1,7 +1,7 @@
 // The agent's tools: one zod schema and one behaviour each, over the Workspace port only.
 export { ReadLedger } from './readLedger';
 export { type ToolCall, runToolCall } from './runToolCall';
-export type { ToolContext, ToolDefinition, ToolResult } from './tool';
+export type { EditedFile, ToolContext, ToolDefinition, ToolResult } from './tool';
 export {
   type EditStyle,
   type ToolName,

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Hunk, TextFormat } from '../edit';
 import type { Workspace } from '../workspace';
 import type { ReadLedger } from './readLedger';
 
@@ -6,6 +7,18 @@ import type { ReadLedger } from './readLedger';
 export interface ToolResult {
   ok: boolean;
   output: string;
+  /** What an edit tool wrote, file by file: the hunks a reviewer can accept or take back one by one. */
+  edits?: EditedFile[];
+}
+
+/** One file an edit wrote, by its workspace path (a move's destination for a move). */
+export interface EditedFile {
+  path: string;
+  op: 'create' | 'delete' | 'move' | 'update';
+  /** A move's source. */
+  movedFrom?: string;
+  hunks: Hunk[];
+  format: TextFormat;
 }
 
 /** What a tool call runs with: the user's workspace and what this session has read of it. */

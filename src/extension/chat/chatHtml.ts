@@ -1,0 +1,39 @@
+// The chat panel's page: one nonce'd script and the panel's styles, nothing else allowed (CSP
+// `default-src 'none'`), every resource from the extension's own folders. A pure function, so the
+// Chromium tests load exactly the page the extension serves.
+
+export interface ChatPage {
+  /** `webview.cspSource`: the origin the extension's resources are served from. */
+  cspSource: string;
+  scriptUri: string;
+  styleUris: readonly string[];
+  nonce: string;
+}
+
+const escapeAttribute = (value: string) =>
+  value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+export function chatHtml({ cspSource, scriptUri, styleUris, nonce }: ChatPage): string {
+  const csp = [
+    "default-src 'none'",
+    `style-src ${cspSource}`,
+    `font-src ${cspSource}`,
+    `img-src ${cspSource} data:`,
+    `script-src 'nonce-${nonce}'`,
+  ].join('; ');
+  const styles = styleUris.map((uri) => `<link rel="stylesheet" href="${escapeAttribute(uri)}">`).join('\n    ');
+  return `<!DOCTYPE html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8">
+    <meta http-equiv="Content-Security-Policy" content="${csp}">
+    <meta name="viewport" content="width=device-width, initial-scale=1.0">
+    ${styles}
+    <title>Loopwire</title>
+  </head>
+  <body>
+    <script nonce="${nonce}" src="${escapeAttribute(scriptUri)}"></script>
+  </body>
+</html>
+`;
+}

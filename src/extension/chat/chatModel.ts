@@ -1,0 +1,324 @@
+import { type AgentEvent, type EditedFile, summarizeCall } from '../../agent';
+import type { Banner, ChatEntry, DiffFile, HostMessage, ToolEntry } from '../../protocol/chatView';
+import { LIVE_DIFF_TOOLS, LiveDiff, type ReadText } from './liveDiff';
+
+// The conversation as the panel shows it, built from the agent's events: the host keeps it (a hidden panel
+// or a reloaded window asks for it again) and sends the webview only what changed — a text delta per token,
+// a tool card in full when it changes. Plain Node: tested without VS Code.
+
+/** Entries a `state` or an `older` page carries; the webview pages the rest in on demand. */
+export const PAGE_SIZE = 60;
+/** A tool's answer as shown on its card; the model got all of it. */
+const OUTPUT_SHOWN = 8_000;
+
+const cut = (text: string) =>
+  text.length > OUTPUT_SHOWN
+    ? `${text.slice(0, OUTPUT_SHOWN)}\n… (${text.length - OUTPUT_SHOWN} more characters)`
+    : text;
+
+/** A review card's files from what an edit wrote: every hunk applied, each with its own buttons. */
+export function reviewFiles(edits: readonly EditedFile[]): DiffFile[] {
+  return edits.map((file) => ({
+    path: file.path,
+    op: file.op,
+    ...(file.movedFrom === undefined ? {} : { moveTo: file.path, path: file.movedFrom }),
+    hunks: file.hunks,
+    pending: false,
+    states: Object.fromEntries(file.hunks.map((hunk) => [hunk.id, 'applied' as const])),
+  }));
+}
+
+export class ChatModel {
+  private entries: ChatEntry[] = [];
+  private readonly byId = new Map<string, ChatEntry>();
+  /** Tool cards by the id of the output item streaming them, until their call id is known. */
+  private readonly byItem = new Map<string, string>();
+  private readonly diffs = new Map<string, LiveDiff>();
+  /** Streamed input so far, by card id. */
+  private readonly inputs = new Map<string, string>();
+  private sequence = 0;
+  banner: Banner | null = null;
+
+  constructor(
+    private readonly post: (message: HostMessage) => void,
+    private readonly readText: ReadText,
+    private readonly diffIntervalMs = 50,
+  ) {}
+
+  get all(): readonly ChatEntry[] {
+    return this.entries;
+  }
+
+  find(id: string): ChatEntry | undefined {
+    return this.byId.get(id);
+  }
+
+  tool(callId: string): ToolEntry | undefined {
+    const entry = this.byId.get(callId);
+    return entry?.kind === 'tool' ? entry : undefined;
+  }
+
+  /** Starts over with these entries (a new chat, a reopened session). */
+  reset(entries: ChatEntry[] = []): void {
+    for (const diff of this.diffs.values()) diff.dispose();
+    this.diffs.clear();
+    this.byItem.clear();
+    this.entries = entries;
+    this.byId.clear();
+    for (const entry of entries) this.byId.set(entry.id, entry);
+    this.banner = null;
+  }
+
+  /** The newest page, for a `state` message. */
+  latest(): { entries: ChatEntry[]; hasOlder: boolean } {
+    const start = Math.max(0, this.entries.length - PAGE_SIZE);
+    return { entries: this.entries.slice(start), hasOlder: start > 0 };
+  }
+
+  /** The page just before the entry `before` (the oldest the webview shows). */
+  olderThan(before: string): { entries: ChatEntry[]; hasOlder: boolean } {
+    const end = this.entries.findIndex((entry) => entry.id === before);
+    if (end <= 0) return { entries: [], hasOlder: false };
+    const start = Math.max(0, end - PAGE_SIZE);
+    return { entries: this.entries.slice(start, end), hasOlder: start > 0 };
+  }
+
+  addUser(text: string): void {
+    this.add({ kind: 'user', id: this.nextId('user'), text });
+  }
+
+  notice(level: 'info' | 'warning' | 'error', text: string): void {
+    this.add({ kind: 'notice', id: this.nextId('notice'), level, text });
+  }
+
+  setBanner(banner: Banner | null): void {
+    this.banner = banner;
+    this.post({ type: 'banner', banner });
+  }
+
+  /** Replaces a tool card's fields and sends it. */
+  updateTool(callId: string, change: Partial<Omit<ToolEntry, 'kind' | 'id'>>): void {
+    const entry = this.tool(callId);
+    if (entry) this.replace({ ...entry, ...change });
+  }
+
+  handle(event: AgentEvent): void {
+    switch (event.type) {
+      case 'text_delta': {
+        const id = `text:${event.itemId}`;
+        const entry = this.byId.get(id);
+        if (entry?.kind === 'assistant') {
+          entry.text += event.delta;
+          this.post({ type: 'text', id, delta: event.delta });
+        } else this.add({ kind: 'assistant', id, text: event.delta, streaming: true });
+        return;
+      }
+      case 'tool_call_delta':
+        return this.toolDelta(event);
+      case 'output_discarded':
+        return this.discard(event.turn);
+      case 'message':
+        return this.message(event.text);
+      case 'tool_started':
+        return this.toolStarted(event);
+      case 'tool_finished':
+        return this.toolFinished(event);
+      case 'transport':
+        return this.transport(event);
+      case 'error':
+        return this.notice('error', event.message);
+      case 'done':
+        return this.done(event);
+      case 'turn_started':
+      case 'reasoning_delta':
+      case 'turn_finished':
+      case 'retry':
+        return;
+    }
+  }
+
+  dispose(): void {
+    for (const diff of this.diffs.values()) diff.dispose();
+    this.diffs.clear();
+  }
+
+  private nextId(kind: string): string {
+    return `${kind}:${++this.sequence}`;
+  }
+
+  private add(entry: ChatEntry): void {
+    this.entries.push(entry);
+    this.byId.set(entry.id, entry);
+    this.post({ type: 'entry', entry });
+  }
+
+  private replace(entry: ChatEntry): void {
+    const index = this.entries.findLastIndex((e) => e.id === entry.id);
+    if (index < 0) return this.add(entry);
+    this.entries[index] = entry;
+    this.byId.set(entry.id, entry);
+    this.post({ type: 'entry', entry });
+  }
+
+  private remove(ids: ReadonlySet<string>): void {
+    this.entries = this.entries.filter((entry) => !ids.has(entry.id));
+    for (const id of ids) {
+      this.byId.delete(id);
+      this.diffs.get(id)?.dispose();
+      this.diffs.delete(id);
+    }
+  }
+
+  private toolDelta(event: Extract<AgentEvent, { type: 'tool_call_delta' }>): void {
+    let id = this.byItem.get(event.itemId);
+    if (id === undefined) {
+      id = event.callId ?? `item:${event.itemId}`;
+      this.byItem.set(event.itemId, id);
+      this.add({ kind: 'tool', id, turn: event.turn, name: event.name, summary: '', status: 'streaming' });
+      this.inputs.set(id, '');
+      if (LIVE_DIFF_TOOLS.has(event.name)) {
+        // The card may be renamed to its call id before the diff's next update: look it up at each one.
+        const item = event.itemId;
+        const show = (diff: DiffFile[]) => {
+          const card = this.byItem.get(item);
+          if (card !== undefined) this.updateCard(card, { diff });
+        };
+        this.diffs.set(id, new LiveDiff(event.name, this.readText, show, this.diffIntervalMs));
+      }
+    }
+    const input = (this.inputs.get(id) ?? '') + event.delta;
+    this.inputs.set(id, input);
+    this.diffs.get(id)?.append(event.delta);
+    const summary = summarizeCall(event.name, input);
+    const entry = this.byId.get(id);
+    if (entry?.kind === 'tool' && summary !== entry.summary) this.replace({ ...entry, summary });
+  }
+
+  /** A live diff's update: only until the call has run (its review card replaces the preview). */
+  private updateCard(id: string, change: Partial<ToolEntry>): void {
+    const entry = this.byId.get(id);
+    if (entry?.kind === 'tool' && ['streaming', 'running', 'approval'].includes(entry.status))
+      this.replace({ ...entry, ...change });
+  }
+
+  private discard(turn: number): void {
+    const gone = new Set(
+      this.entries
+        .filter(
+          (entry) =>
+            (entry.kind === 'assistant' && entry.streaming) ||
+            (entry.kind === 'tool' && entry.turn === turn && entry.status === 'streaming'),
+        )
+        .map((entry) => entry.id),
+    );
+    if (gone.size === 0) return;
+    this.remove(gone);
+    for (const [item, id] of this.byItem) if (gone.has(id)) this.byItem.delete(item);
+    this.sendState();
+  }
+
+  private message(text: string): void {
+    const open = this.entries.findLast((entry) => entry.kind === 'assistant' && entry.streaming);
+    if (open?.kind === 'assistant') this.replace({ ...open, text, streaming: false });
+    else this.add({ kind: 'assistant', id: this.nextId('text'), text, streaming: false });
+  }
+
+  private toolStarted(event: Extract<AgentEvent, { type: 'tool_started' }>): void {
+    const summary = summarizeCall(event.name, event.input);
+    let entry = this.tool(event.callId);
+    if (!entry) {
+      // Streamed under its item id (the call id came with the finished item), or never streamed at all.
+      const streamed = this.entries.findLast(
+        (e) => e.kind === 'tool' && e.status === 'streaming' && e.name === event.name && e.id.startsWith('item:'),
+      );
+      if (streamed?.kind === 'tool') {
+        this.remove(new Set([streamed.id]));
+        const diff = this.diffs.get(streamed.id);
+        entry = { ...streamed, id: event.callId };
+        this.entries.push(entry);
+        this.byId.set(entry.id, entry);
+        if (diff) this.diffs.set(event.callId, diff);
+        for (const [item, id] of this.byItem) if (id === streamed.id) this.byItem.set(item, event.callId);
+      }
+    }
+    const diff = this.diffs.get(event.callId) ?? this.liveDiffFor(event.callId, event.name);
+    const change: Partial<ToolEntry> = {
+      status: 'running',
+      summary,
+      ...(diff ? { diff: diff.finish(event.input) } : {}),
+    };
+    if (entry) this.replace({ ...entry, ...change });
+    else
+      this.add({
+        kind: 'tool',
+        id: event.callId,
+        turn: event.turn,
+        name: event.name,
+        summary,
+        status: 'running',
+        ...change,
+      });
+  }
+
+  private liveDiffFor(id: string, name: string): LiveDiff | undefined {
+    if (!LIVE_DIFF_TOOLS.has(name)) return undefined;
+    const diff = new LiveDiff(
+      name,
+      this.readText,
+      (files) => this.updateCard(id, { diff: files }),
+      this.diffIntervalMs,
+    );
+    this.diffs.set(id, diff);
+    return diff;
+  }
+
+  private toolFinished(event: Extract<AgentEvent, { type: 'tool_finished' }>): void {
+    this.diffs.get(event.callId)?.dispose();
+    this.diffs.delete(event.callId);
+    this.inputs.delete(event.callId);
+    const entry = this.tool(event.callId);
+    if (!entry) return;
+    const { diff: _shown, ...rest } = entry;
+    this.replace({
+      ...rest,
+      status: event.declined ? 'declined' : event.ok ? 'done' : 'failed',
+      durationMs: event.durationMs,
+      output: cut(event.output),
+      ...(event.edits ? { diff: reviewFiles(event.edits) } : {}),
+    });
+  }
+
+  private transport(event: Extract<AgentEvent, { type: 'transport' }>): void {
+    if (event.state === 'reconnecting') {
+      const count = event.attempt && event.maxAttempts ? ` (${event.attempt}/${event.maxAttempts})` : '';
+      this.setBanner({ kind: 'reconnecting', text: `Reconnecting${count}…`, retry: false });
+    } else if (event.state === 'http_fallback')
+      this.setBanner({
+        kind: 'fallback',
+        text: `Using HTTP fallback${event.reason ? `: ${event.reason}` : ''}`,
+        retry: false,
+      });
+    else if (event.state === 'warm' && this.banner?.kind === 'reconnecting') this.setBanner(null);
+  }
+
+  private done(event: Extract<AgentEvent, { type: 'done' }>): void {
+    for (const entry of this.entries)
+      if (entry.kind === 'assistant' && entry.streaming) this.replace({ ...entry, streaming: false });
+    for (const entry of this.entries)
+      if (entry.kind === 'tool' && (entry.status === 'streaming' || entry.status === 'approval'))
+        this.replace({ ...entry, status: 'failed', output: 'The task ended before this call ran.' });
+    if (event.status === 'cancelled') this.notice('info', 'Stopped.');
+    else if (event.status !== 'completed') {
+      this.notice('error', `The task stopped: ${event.reason}`);
+      this.setBanner({ kind: 'failed', text: `Stopped: ${event.reason}`, retry: true });
+    } else if (this.banner?.kind !== 'fallback') this.setBanner(null);
+  }
+
+  /** Sends everything again (after entries were removed, which the webview cannot infer). */
+  sendState(): void {
+    this.onState?.();
+  }
+
+  /** Set by the controller: how a full state is sent (it knows the session id and whether a task runs). */
+  onState: (() => void) | undefined;
+}

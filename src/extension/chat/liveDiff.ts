@@ -1,0 +1,104 @@
+import { type EditPreview, type FileSnapshot, previewEditFile, previewPatch } from '../../edit';
+import type { DiffFile } from '../../protocol/chatView';
+
+// The diff of an edit while the model is still writing it: the edit engine's preview of the partial input
+// against the files as they were when the call began, recomputed at most once per `intervalMs` (the
+// preview re-plans the whole input, a few milliseconds for a big patch) and once more at the end.
+
+/** The tools whose streamed input is an edit the panel can show as it grows. */
+export const LIVE_DIFF_TOOLS = new Set(['apply_patch', 'edit_file']);
+
+/** Reads a file's text as it is now (an unsaved buffer's in the editor); undefined: there is no such file. */
+export type ReadText = (path: string) => Promise<string | undefined>;
+
+export function toDiffFiles(preview: EditPreview): DiffFile[] {
+  const files: DiffFile[] = preview.files.map((file) => ({
+    path: file.path,
+    op: file.op,
+    ...(file.moveTo === undefined ? {} : { moveTo: file.moveTo }),
+    hunks: file.hunks,
+    pending: file.pending,
+    ...(file.error ? { error: file.error.message } : {}),
+  }));
+  const last = files.at(-1);
+  if (preview.error && last && last.error === undefined) last.error = preview.error.message;
+  return files;
+}
+
+export class LiveDiff {
+  private input = '';
+  private readonly snapshots = new Map<string, FileSnapshot>();
+  /** Paths asked of the workspace, and those whose answer came. */
+  private readonly requested = new Set<string>();
+  private readonly loaded = new Set<string>();
+  private lastAt = -Infinity;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly name: string,
+    private readonly readText: ReadText,
+    /** Called with each new diff. */
+    private readonly show: (files: DiffFile[]) => void,
+    private readonly intervalMs = 50,
+  ) {}
+
+  /** More of the call's input arrived. */
+  append(delta: string): void {
+    this.input += delta;
+    this.schedule();
+  }
+
+  /** The whole input is known (the call is complete): one last diff, at once. */
+  finish(input: string): DiffFile[] {
+    this.input = input;
+    this.stopTimer();
+    return this.compute();
+  }
+
+  dispose(): void {
+    this.closed = true;
+    this.stopTimer();
+  }
+
+  private schedule(): void {
+    if (this.timer || this.closed) return;
+    const wait = Math.max(0, this.lastAt + this.intervalMs - performance.now());
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      if (!this.closed) this.show(this.compute());
+    }, wait);
+  }
+
+  private stopTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private compute(): DiffFile[] {
+    this.lastAt = performance.now();
+    const preview =
+      this.name === 'apply_patch'
+        ? previewPatch(this.input, this.snapshots)
+        : previewEditFile(this.input, this.snapshots);
+    // A path seen for the first time is read (once) and the diff recomputed: until then a file that exists
+    // would show as created.
+    for (const file of preview.files)
+      for (const path of [file.path, file.moveTo]) if (path !== undefined && !this.requested.has(path)) this.load(path);
+    return toDiffFiles(preview).map((file) =>
+      this.requested.has(file.path) && !this.loaded.has(file.path) ? { ...file, hunks: [], pending: true } : file,
+    );
+  }
+
+  private load(path: string): void {
+    this.requested.add(path);
+    this.readText(path)
+      .catch(() => undefined)
+      .then((text) => {
+        if (text !== undefined) this.snapshots.set(path, { text });
+        this.loaded.add(path);
+        if (!this.closed) this.schedule();
+      })
+      .catch(() => undefined);
+  }
+}

@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { ChatController } from './chat/chatController';
+import { chatHtml } from './chat/chatHtml';
+
+// The sidebar chat panel's webview. It only carries messages: the conversation lives in the window's
+// session (dist/session.js, loaded when the panel first asks), so hiding the panel or reloading it loses
+// nothing and a stream in progress goes on.
+
+export class ChatViewProvider implements vscode.WebviewViewProvider {
+  static readonly viewType = 'loopwire.chat';
+  private view: vscode.WebviewView | undefined;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly chat: () => ChatController,
+  ) {}
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
+    view.webview.options = {
+      enableScripts: true,
+      localResourceRoots: [dist, vscode.Uri.joinPath(this.extensionUri, 'media')],
+    };
+    const asUri = (...parts: string[]) =>
+      view.webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, ...parts)).toString();
+    view.webview.html = chatHtml({
+      cspSource: view.webview.cspSource,
+      scriptUri: asUri('dist', 'webview.js'),
+      styleUris: [asUri('dist', 'codicons', 'codicon.css'), asUri('media', 'chat.css')],
+      nonce: randomBytes(16).toString('base64'),
+    });
+    const subscriptions = [
+      view.webview.onDidReceiveMessage((message: unknown) => {
+        const chat = this.chat();
+        chat.attach((out) => void (view.visible ? view.webview.postMessage(out) : undefined));
+        void chat.receive(message);
+      }),
+      view.onDidDispose(() => {
+        this.view = undefined;
+        this.chat().attach(undefined);
+        for (const subscription of subscriptions) subscription.dispose();
+      }),
+    ];
+  }
+
+  /** Shows the panel (keeping the editor's focus unless asked) and resolves once it is there. */
+  async reveal(focus = false): Promise<void> {
+    if (this.view) this.view.show(!focus);
+    else await vscode.commands.executeCommand(`${ChatViewProvider.viewType}.focus`);
+    if (!focus) await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+  }
+
+  get visible(): boolean {
+    return this.view?.visible ?? false;
+  }
+}

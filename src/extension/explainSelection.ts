@@ -1,0 +1,24 @@
+import * as vscode from 'vscode';
+
+// "Explain Selection": the selected code, where it is, and a request for an explanation — no edits asked.
+
+/** Characters of selection sent; a bigger one is cut and the model is told so (it can read the file). */
+const MAX_SELECTION = 20_000;
+
+export function explainPrompt(document: vscode.TextDocument, selection: vscode.Range): string {
+  const where = vscode.workspace.asRelativePath(
+    document.uri,
+    vscode.workspace.workspaceFolders !== undefined && vscode.workspace.workspaceFolders.length > 1,
+  );
+  const text = document.getText(selection);
+  const shown =
+    text.length > MAX_SELECTION ? `${text.slice(0, MAX_SELECTION)}\n… (cut; read the file for the rest)` : text;
+  const fence = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+  return [
+    `Explain this code from ${where}, lines ${selection.start.line + 1}–${selection.end.line + 1}. Do not change any file.`,
+    '',
+    `${fence}${document.languageId}`,
+    shown,
+    fence,
+  ].join('\n');
+}

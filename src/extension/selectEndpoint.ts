@@ -1,0 +1,46 @@
+import * as vscode from 'vscode';
+
+// "Select Endpoint…": the bundled backend (offline, scripted) or a Responses API base URL. The choice is a
+// user setting; the window's backend and socket are replaced before the next task.
+
+export async function selectEndpoint(): Promise<void> {
+  const config = vscode.workspace.getConfiguration('loopwire');
+  const now = config.get<string>('endpoint', 'embedded');
+  const choice = await vscode.window.showQuickPick(
+    [
+      {
+        label: 'Embedded',
+        description: now === 'embedded' ? '(current)' : '',
+        detail: 'The bundled backend in-process: offline, a scripted model. For trying Loopwire out.',
+        value: 'embedded',
+      },
+      {
+        label: 'OpenAI',
+        description: now === 'https://api.openai.com/v1' ? '(current)' : '',
+        detail: 'https://api.openai.com/v1 — set the key with “Loopwire: Set API Key…”.',
+        value: 'https://api.openai.com/v1',
+      },
+      { label: 'Other URL…', detail: 'A Responses API base URL (http, https, ws or wss).', value: '' },
+    ],
+    { title: 'Loopwire: Select Endpoint', placeHolder: `Now: ${now}` },
+  );
+  if (!choice) return;
+  let endpoint = choice.value;
+  if (endpoint === '') {
+    const typed = await vscode.window.showInputBox({
+      title: 'Loopwire: Responses API base URL',
+      value: now === 'embedded' ? 'http://127.0.0.1:8080/v1' : now,
+      validateInput: (value) => {
+        try {
+          const url = new URL(value.trim());
+          return ['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol) ? undefined : 'Use http, https, ws or wss.';
+        } catch {
+          return 'Not a URL.';
+        }
+      },
+    });
+    if (!typed) return;
+    endpoint = typed.trim();
+  }
+  await config.update('endpoint', endpoint, vscode.ConfigurationTarget.Global);
+}

@@ -1,0 +1,141 @@
+import * as z from 'zod';
+
+// The chat panel's messages, both directions: the extension host keeps the conversation and sends the
+// webview what to show; the webview sends back what the user did. Each side validates what it receives.
+
+/** One hunk of a diff, as the edit engine computes it (lines without their endings). */
+export const DiffHunk = z.object({
+  id: z.string(),
+  oldStart: z.int().nonnegative(),
+  oldLines: z.array(z.string()),
+  newStart: z.int().nonnegative(),
+  newLines: z.array(z.string()),
+  contextBefore: z.array(z.string()),
+  contextAfter: z.array(z.string()),
+});
+
+/** Where a reviewed hunk stands: as applied, kept by the user, or taken back. */
+export const HunkState = z.enum(['applied', 'accepted', 'rejected']);
+
+export const DiffFile = z.object({
+  path: z.string(),
+  op: z.enum(['create', 'delete', 'move', 'update']),
+  moveTo: z.string().optional(),
+  hunks: z.array(DiffHunk),
+  /** Still being written by the model: more may come. */
+  pending: z.boolean(),
+  /** Already known to fail (the call will be refused), or why a review action was refused. */
+  error: z.string().optional(),
+  /** Per hunk id, once the edit is applied (a review card). */
+  states: z.record(z.string(), HunkState).optional(),
+});
+
+export const ToolStatus = z.enum([
+  /** The model is still writing the call. */
+  'streaming',
+  /** Written; waiting for the user's Apply or Skip. */
+  'approval',
+  'running',
+  'done',
+  'failed',
+  'declined',
+]);
+
+export const ChatEntry = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('user'), id: z.string(), text: z.string() }),
+  /** Answer text, markdown, growing while `streaming`. */
+  z.object({ kind: z.literal('assistant'), id: z.string(), text: z.string(), streaming: z.boolean() }),
+  z.object({
+    kind: z.literal('tool'),
+    id: z.string(),
+    turn: z.int().nonnegative(),
+    name: z.string(),
+    /** One line: what the call is about (a path, a pattern, a task). */
+    summary: z.string(),
+    status: ToolStatus,
+    durationMs: z.number().nonnegative().optional(),
+    /** The tool's answer, cut for display. */
+    output: z.string().optional(),
+    /** The live diff while streaming, the proposed one while asking, the review once applied. */
+    diff: z.array(DiffFile).optional(),
+  }),
+  z.object({
+    kind: z.literal('notice'),
+    id: z.string(),
+    level: z.enum(['info', 'warning', 'error']),
+    text: z.string(),
+  }),
+]);
+
+export const Banner = z.object({
+  kind: z.enum(['reconnecting', 'fallback', 'failed']),
+  text: z.string(),
+  /** Offer Retry: the last task stopped and is resumable. */
+  retry: z.boolean(),
+});
+
+export const SessionSummary = z.object({
+  id: z.string(),
+  title: z.string(),
+  createdAt: z.string(),
+});
+
+export const HostMessage = z.discriminatedUnion('type', [
+  /** Everything to show, from scratch: the newest entries, and whether older ones can be paged in. */
+  z.object({
+    type: z.literal('state'),
+    sessionId: z.string(),
+    entries: z.array(ChatEntry),
+    hasOlder: z.boolean(),
+    running: z.boolean(),
+    banner: Banner.nullable(),
+  }),
+  /** One entry, new or changed, in full. */
+  z.object({ type: z.literal('entry'), entry: ChatEntry }),
+  /** Text appended to a streaming assistant entry. */
+  z.object({ type: z.literal('text'), id: z.string(), delta: z.string() }),
+  z.object({ type: z.literal('running'), running: z.boolean() }),
+  z.object({ type: z.literal('banner'), banner: Banner.nullable() }),
+  /** A page of entries older than those shown. */
+  z.object({ type: z.literal('older'), entries: z.array(ChatEntry), hasOlder: z.boolean() }),
+  z.object({ type: z.literal('history'), sessions: z.array(SessionSummary) }),
+  /** Put the cursor in the prompt box (Ask…, New Chat). */
+  z.object({ type: z.literal('focus'), text: z.string().optional() }),
+]);
+
+export const HunkAction = z.object({
+  type: z.literal('hunk'),
+  callId: z.string(),
+  path: z.string(),
+  hunkId: z.string(),
+  action: z.enum(['accept', 'reject']),
+});
+
+export const ViewMessage = z.discriminatedUnion('type', [
+  /** The webview loaded (or reloaded): send the state. */
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('send'), text: z.string().min(1).max(100_000) }),
+  z.object({ type: z.literal('stop') }),
+  z.object({ type: z.literal('newChat') }),
+  z.object({ type: z.literal('retry') }),
+  z.object({ type: z.literal('loadOlder'), before: z.string() }),
+  HunkAction,
+  z.object({ type: z.literal('undoTurn'), turn: z.int().nonnegative() }),
+  z.object({ type: z.literal('openDiff'), callId: z.string(), path: z.string() }),
+  z.object({ type: z.literal('approval'), callId: z.string(), allow: z.boolean() }),
+  z.object({ type: z.literal('history') }),
+  z.object({ type: z.literal('openSession'), id: z.string() }),
+  /** What the page shows now (after a state or a new entry): how the host knows the panel is alive. */
+  z.object({ type: z.literal('shown'), entries: z.int().nonnegative(), sessionId: z.string() }),
+]);
+
+export type DiffHunk = z.infer<typeof DiffHunk>;
+export type HunkState = z.infer<typeof HunkState>;
+export type DiffFile = z.infer<typeof DiffFile>;
+export type ToolStatus = z.infer<typeof ToolStatus>;
+export type ChatEntry = z.infer<typeof ChatEntry>;
+export type ToolEntry = Extract<ChatEntry, { kind: 'tool' }>;
+export type Banner = z.infer<typeof Banner>;
+export type SessionSummary = z.infer<typeof SessionSummary>;
+export type HostMessage = z.infer<typeof HostMessage>;
+export type ViewMessage = z.infer<typeof ViewMessage>;
