@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
@@ -84,7 +85,9 @@ describe('default scenarios: the file', () => {
     assert.deepEqual(
       DEFAULT_SCENARIOS.scenarios.map((scenario) => scenario.name),
       [
+        'demo-fix-json',
         'demo-fix-test',
+        'explain-selection',
         'replace-text',
         'list-tasks',
         'run-tests',
@@ -116,6 +119,34 @@ describe('default scenarios: the file', () => {
 
 describe('default scenarios: the demo task on demo/workspace', function () {
   this.timeout(60_000);
+
+  it("fixes the demo's broken JSON from the prompt Fix with Loopwire builds", async () => {
+    const session = await demoSession();
+    const file = path.join(session.root, 'config/shipping.json');
+    assert.throws(() => JSON.parse(readFileSync(file, 'utf8')) as unknown, 'the demo ships it broken');
+    const turns = await session.play(
+      'Fix this problem in config/shipping.json at line 3, column 28: Value expected\n\nThe code around it:\n…',
+    );
+    assert.deepEqual(
+      turns.map((turn) => turn.trace),
+      ['demo-fix-json#1', 'demo-fix-json#2'],
+    );
+    assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), {
+      currency: 'USD',
+      freeShippingFrom: 5000,
+      flatRate: 499,
+    });
+  });
+
+  it('answers Explain Selection offline by reading the file and saying what it is', async () => {
+    const session = await demoSession();
+    const turns = await session.play(
+      'Explain this code from src/cart.js, lines 3–9. Do not change any file.\n\n```js\n…\n```',
+    );
+    assert.equal(turns[0]?.calls[0]?.name, 'read_file');
+    assert.ok(turns[0]?.calls[0]?.result.ok);
+    assert.match(messageOf(turns[1]), /src\/cart\.js.*line 3/s);
+  });
 
   it('runs the failing tests, finds and reads the bug, patches it, and the tests pass', async () => {
     const session = await demoSession();
