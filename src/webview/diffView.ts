@@ -45,7 +45,8 @@ function hunkView(entry: ToolEntry, file: DiffFile, hunk: DiffHunk, post: Post):
     );
   } else if (state === 'accepted' || state === 'rejected')
     header.append(h('span', { class: `hunk-state ${state}` }, state === 'accepted' ? 'Accepted' : 'Rejected'));
-  const beforeStart = hunk.oldStart - hunk.contextBefore.length;
+  // Context and added lines are numbered as in the new file, removed lines as in the old one.
+  const beforeStart = hunk.newStart - hunk.contextBefore.length;
   const afterStart = hunk.newStart + hunk.newLines.length;
   return h(
     'div',

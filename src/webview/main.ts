@@ -1,3 +1,4 @@
+import './zodJitless';
 import { type Banner, type ChatEntry, HostMessage, type SessionSummary, type ViewMessage } from '../protocol/chatView';
 import { button, h } from './dom';
 import { entryView } from './entryView';
@@ -92,17 +93,18 @@ function resetTranscript(entries: readonly ChatEntry[], older: boolean): void {
   order = [];
   dirty.clear();
   transcript.replaceChildren();
-  for (const entry of entries) append(entry);
+  for (const entry of entries) append(entry, true);
   setOlder(older || hasOlder);
   transcript.scrollTop = transcript.scrollHeight;
 }
 
-function append(entry: ChatEntry): void {
+function append(entry: ChatEntry, trim = nearBottom()): void {
   const element = render(entry);
   shown.set(entry.id, { entry, element });
   order.push(entry.id);
+  // Trimmed only while the reader follows the end: pages they scrolled up to and loaded stay.
   transcript.append(element);
-  while (order.length > MAX_SHOWN) {
+  while (trim && order.length > MAX_SHOWN) {
     const oldest = order.shift() as string;
     shown.get(oldest)?.element.remove();
     shown.delete(oldest);

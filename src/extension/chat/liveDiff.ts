@@ -85,9 +85,13 @@ export class LiveDiff {
     // would show as created.
     for (const file of preview.files)
       for (const path of [file.path, file.moveTo]) if (path !== undefined && !this.requested.has(path)) this.load(path);
-    return toDiffFiles(preview).map((file) =>
-      this.requested.has(file.path) && !this.loaded.has(file.path) ? { ...file, hunks: [], pending: true } : file,
-    );
+    // Until a file's text has come, nothing about it is known yet: no hunks, and no error either (a file
+    // not read yet looks missing to the planner).
+    return toDiffFiles(preview).map((file) => {
+      if (!this.requested.has(file.path) || this.loaded.has(file.path)) return file;
+      const { error: _unknown, ...waiting } = file;
+      return { ...waiting, hunks: [], pending: true };
+    });
   }
 
   private load(path: string): void {
