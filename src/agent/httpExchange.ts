@@ -89,7 +89,19 @@ export async function exchangeHttp(request: HttpExchange, assembler: ResponseAss
       };
     }
     if (!response.ok) {
-      const text = await response.text();
+      let text: string;
+      try {
+        text = await response.text();
+      } catch (error) {
+        // The error answer itself was cut off: a dropped connection like any other (resent), not a crash.
+        if (request.signal.aborted) throw error;
+        if (stalled) return { step: fault({ kind: 'stalled', idleMs: request.idleTimeoutMs }), bytesReceived, sentAt };
+        return {
+          step: fault({ kind: 'closed', beforeFirstEvent: true, message: causeOf(error) }),
+          bytesReceived,
+          sentAt,
+        };
+      }
       bytesReceived += Buffer.byteLength(text);
       const body = decodeWire(HttpErrorBody, text);
       const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));

@@ -352,7 +352,10 @@ export class SessionTransport {
     if (result.step.kind !== 'done') {
       const action = actionFor(result.step.fault, 'ws', this.opts.transport);
       if (action.action === 'stop') throw new AgentStop(action.code, action.message);
-      // The turn itself then goes out unchained and meets (and recovers from) whatever this was.
+      // The turn itself then goes out unchained and meets (and recovers from) whatever this was. A stalled
+      // warm-up may still be streaming, and its late `response.completed` (no output) would be taken for the
+      // turn's answer, ending the task early: so its socket goes, and the turn meets a closed one.
+      if (action.newSocket && !channel.closed) channel.close(describeFault(result.step.fault));
       return;
     }
     if (!this.chains.has(lane) || this.chains.get(lane)?.generation !== channel.generation)

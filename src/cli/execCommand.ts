@@ -171,6 +171,10 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
       ? (event: AgentEvent) => io.stdout(`${JSON.stringify(event)}\n`)
       : (event: AgentEvent) => renderer.handle(event);
     const apiKey = server ? undefined : process.env.OPENAI_API_KEY;
+    // The key is the agent's, not the workspace's: tasks inherit this process's environment, and one that
+    // prints it (a test dumping `env`) would put the key in the tool's output, the transcript and the
+    // model's context. So no task gets it (test/unit/reliability/secrets.test.ts).
+    delete process.env.OPENAI_API_KEY;
     const session = new SessionTransport({ endpoint: base, transport, emit, ...(apiKey ? { apiKey } : {}) });
     const agent = new Agent({
       transport: session,

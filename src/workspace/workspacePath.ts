@@ -2,10 +2,41 @@ import { WorkspaceError } from './workspaceError';
 
 // Workspace-relative paths, checked before any adapter touches the disk: the same refusals everywhere. The
 // adapters add what only the file system can tell (symlinks that lead out).
+//
+// A name is refused not only for what it is on this disk but for what it may become on the way to another:
+// Unicode compatibility forms (`‥` is `..`, `／` is `/` in NFKC), %-encoding (a URI built from the path),
+// Windows dropping trailing dots and spaces (`.. ` is `..`, `.git.` is `.git`), HFS+ ignoring zero-width
+// characters (`.g\u200Cit` is `.git`), and case-insensitive file systems (`.GIT` is `.git`). Such a name is
+// a look-alike at best; at worst the same text escapes the workspace, or writes into .git/, elsewhere.
+
+/** Characters HFS+ ignores in names (git's list), and other invisible ones: a name must not hide behind them. */
+const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u206A-\u206F\uFEFF]/g;
+/** Slashes NFKC keeps as they are but a reader (or a careless tool) takes for `/` or `\`. */
+const SLASH_LOOKALIKES = /[\u2044\u2215\u2571\u2572\u29F5\u29F8\u29F9\uFE68\uFF0F\uFF3C]/;
+
+/** `segment` %-decoded (until it no longer changes), NFKC-normalised, invisible characters dropped. */
+function lookalike(segment: string): string {
+  let text = segment;
+  for (let round = 0; round < 4; round++) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(text);
+    } catch {
+      break; // A lone `%` (`100%.txt`) is no encoding.
+    }
+    if (decoded === text) break;
+    text = decoded;
+  }
+  return text.normalize('NFKC').replace(INVISIBLE, '');
+}
+
+/** Windows' reading of a name: trailing dots and spaces dropped. */
+const trimmed = (name: string) => name.replace(/[. ]+$/, '');
 
 /**
  * The canonical form of a path a model gave: `/` separators, no `.` segments, no trailing slash. Refuses
- * `..`, absolute paths (unless under `rootPosix`, then made relative) and empty paths.
+ * `..`, absolute paths (unless under `rootPosix`, then made relative), empty paths, and segments that
+ * read as `..`, `.` or a separator once normalised (see the top of this file).
  */
 export function normalizeWorkspacePath(given: string, rootPosix?: string): string {
   let path = given.trim().replace(/\\/g, '/');
@@ -27,6 +58,19 @@ export function normalizeWorkspacePath(given: string, rootPosix?: string): strin
         given,
       );
     if (segment.includes('\0')) throw new WorkspaceError('invalid_path', `'${given}' is not a valid path.`, given);
+    const seen = lookalike(segment);
+    if (/[/\\]/.test(seen) || SLASH_LOOKALIKES.test(seen))
+      throw new WorkspaceError(
+        'invalid_path',
+        `'${given}' has a character in '${segment}' that stands for a path separator once decoded or normalised; use a plain workspace-relative path with '/'.`,
+        given,
+      );
+    if (trimmed(seen) === '')
+      throw new WorkspaceError(
+        'outside_workspace',
+        `'${given}' has a segment '${segment}' that reads as '..' or '.' once decoded or normalised (look-alike dots, %-encoding, trailing dots or spaces); use a plain workspace-relative path.`,
+        given,
+      );
     segments.push(segment);
   }
   if (segments.length === 0)
@@ -34,9 +78,15 @@ export function normalizeWorkspacePath(given: string, rootPosix?: string): strin
   return segments.join('/');
 }
 
-/** True for `.git` and anything under it, at any depth (submodules keep their own). */
+/** Whether a name is `.git` on some file system: any case, look-alikes, trailing dots, an NTFS stream or 8.3 name. */
+function isGitName(segment: string): boolean {
+  const name = trimmed(lookalike(segment).toLowerCase().split(':')[0] ?? '');
+  return name === '.git' || name === 'git~1';
+}
+
+/** True for `.git` and anything under it, at any depth (submodules keep their own), look-alikes included. */
 export function isGitInternal(path: string): boolean {
-  return path.split('/').some((segment) => segment === '.git');
+  return path.split('/').some(isGitName);
 }
 
 /** Refuses writes under `.git/`. */
