@@ -49,7 +49,7 @@ export function actionFor(fault: TransportFault, transport: 'ws' | 'http', mode:
         return {
           action: 'stop',
           code: 'auth',
-          message: `The endpoint refused the credentials: ${describeFault(fault)}. Check OPENAI_API_KEY.`,
+          message: `The endpoint refused the credentials: ${sentence(describeFault(fault))} Check the API key (OPENAI_API_KEY for loopwire exec; Loopwire: Set API Key… in VS Code).`,
         };
       if (transport === 'ws' && (status === 426 || status === 404 || status === 405)) {
         if (mode === 'auto') return retry(true, 0, true, true);
@@ -72,7 +72,7 @@ export function actionFor(fault: TransportFault, transport: 'ws' | 'http', mode:
         return {
           action: 'stop',
           code: 'auth',
-          message: `The API refused the request: ${describeFault(fault)}. Check OPENAI_API_KEY.`,
+          message: `The API refused the request: ${sentence(describeFault(fault))} Check the API key (OPENAI_API_KEY for loopwire exec; Loopwire: Set API Key… in VS Code).`,
         };
       if (status === 429 || code === ErrorCode.rateLimitExceeded || type === 'rate_limit_error')
         return retry(false, fault.retryAfterMs ?? null, false);
@@ -92,4 +92,9 @@ export function actionFor(fault: TransportFault, transport: 'ws' | 'http', mode:
 export function backoffMs(attempt: number, baseMs: number, maxMs: number, random: () => number = Math.random): number {
   const ceiling = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+/** `text` ending with exactly one full stop (an API message may bring its own). */
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
 }

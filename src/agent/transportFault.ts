@@ -53,7 +53,9 @@ export function describeFault(fault: TransportFault): string {
     case 'malformed':
       return `a malformed frame: ${fault.message}`;
     case 'stalled':
-      return `no event for ${Math.round(fault.idleMs / 1000)} s`;
+      return fault.idleMs < 10_000
+        ? `no event for ${(fault.idleMs / 1000).toFixed(1)} s`
+        : `no event for ${Math.round(fault.idleMs / 1000)} s`;
   }
 }
 
