@@ -7,6 +7,7 @@ import { runTests } from '@vscode/test-electron';
 // the one at $VSCODE_EXECUTABLE when set (any `code`-compatible launcher, such as a headless host), else
 // the one @vscode/test-electron downloads. Each run opens a fresh copy of test/integration/fixture.
 // Usage: node dist-test/integration/runTests.js   (`npm run test:integration` builds and runs it)
+// LOOPWIRE_EXTENSION_PATH=DIR runs the suite against another copy of the extension (an unpacked .vsix).
 
 const root = path.resolve(__dirname, '../..');
 
@@ -28,11 +29,14 @@ async function main(): Promise<number> {
   try {
     await runTests({
       ...(executable ? { vscodeExecutablePath: path.resolve(executable) } : {}),
-      extensionDevelopmentPath: root,
+      extensionDevelopmentPath: process.env['LOOPWIRE_EXTENSION_PATH'] ?? root,
       extensionTestsPath: path.join(root, 'dist-test/integration/suite/index.js'),
       launchArgs: [fixture, '--disable-extensions', '--disable-workspace-trust'],
       extensionTestsEnv: {
         LOOPWIRE_FIXTURE: fixture,
+        ...(process.env['LOOPWIRE_EXTENSION_PATH']
+          ? { LOOPWIRE_EXTENSION_PATH: process.env['LOOPWIRE_EXTENSION_PATH'] }
+          : {}),
         ...(process.env.LOOPWIRE_GREP ? { LOOPWIRE_GREP: process.env.LOOPWIRE_GREP } : {}),
       },
     });

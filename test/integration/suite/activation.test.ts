@@ -18,6 +18,9 @@ describe('activation', () => {
     assert.ok(extension.isActive);
     assert.equal(typeof api.version, 'string');
     assert.equal(api.version, manifest.version);
+    // Under `npm run integration:vsix` the extension is the unpacked package, not this checkout.
+    const expected = process.env['LOOPWIRE_EXTENSION_PATH'];
+    if (expected) assert.equal(realpathSync(extension.extensionPath), realpathSync(expected));
   });
 
   it('opened the fixture workspace copy', () => {
