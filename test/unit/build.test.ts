@@ -86,19 +86,20 @@ describe('build: the manifest and what it points to', () => {
 });
 
 describe('build: the packaged extension holds only what runs', () => {
-  it('vsce lists exactly the bundles, media, the docs and the manifest', async function () {
+  it('vsce lists exactly the bundles, the codicon font, media, the docs and the manifest (not the CLI bins)', async function () {
     this.timeout(60_000);
     const vsce = path.join(root, 'node_modules/@vscode/vsce/vsce');
     const result = await exec(process.execPath, [vsce, 'ls']);
     assert.equal(result.code, 0, result.stderr);
     const files = result.stdout.trim().split('\n').sort();
     const allowed =
-      /^(dist\/extension\.js|dist\/session\.js|dist\/cli\/[\w-]+\.js|media\/.+|README\.md|LICENSE|CHANGELOG\.md|package\.json)$/;
+      /^(dist\/extension\.js|dist\/session\.js|dist\/webview\.js|dist\/codicons\/codicon\.(css|ttf)|media\/.+|README\.md|LICENSE|CHANGELOG\.md|package\.json)$/;
     for (const file of files) assert.match(file, allowed);
     for (const needed of [
       manifest.main.replace(/^\.\//, ''),
       'dist/session.js',
-      ...Object.values(manifest.bin),
+      'dist/webview.js',
+      'dist/codicons/codicon.ttf',
       'package.json',
       'README.md',
       'LICENSE',

@@ -118,7 +118,7 @@ describe('cli: loopwire exec', () => {
         assert.equal(refused.code, 1);
         assert.match(
           refused.stdout,
-          /(^|\n)failed: The endpoint refused the credentials: .*401.*OPENAI_API_KEY\.[^\n]*\n$/,
+          /(^|\n)failed: The endpoint refused the credentials: .*401.*OPENAI_API_KEY for loopwire exec[^\n]*\n$/,
         );
       } finally {
         delete process.env.OPENAI_API_KEY;

@@ -93,16 +93,13 @@ describe('chat panel host: the conversation, live diff, review and history', fun
         queue = next.catch(() => undefined);
         return next;
       },
-      newTranscript: () =>
-        Transcript.create(
-          {
-            id: `chat-${Date.now()}-${transports.length}`,
-            createdAt: new Date().toISOString(),
-            workspace: bench.dir,
-            model: 'gpt-5.5',
-          },
-          path.join(sessions, `chat-${Date.now()}-${transports.length}.jsonl`),
-        ),
+      newTranscript: () => {
+        const id = `chat-${Date.now()}-${transports.length}`;
+        return Transcript.create(
+          { id, createdAt: new Date().toISOString(), workspace: bench.dir, model: 'gpt-5.5' },
+          path.join(sessions, `${id}.jsonl`),
+        );
+      },
       sessionsDir: sessions,
       approvalMode: () => mode,
       askElsewhere: (request) => {
