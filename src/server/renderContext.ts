@@ -49,8 +49,29 @@ export function renderHeader(
   return `<|instructions|>${instructions ?? ''}<|tools|>${tools && tools.length > 0 ? JSON.stringify(tools) : ''}`;
 }
 
+/** A run of this many characters without whitespace is counted in windows (see countText). */
+const LONG_RUN = 1000;
+const WINDOW = 256;
+
+/**
+ * Tokens of `text`. BPE on one unbroken run is quadratic in its length (100k characters of one letter take
+ * 8 s), so a single hostile or minified input would stall every connection: runs of LONG_RUN or more
+ * characters without whitespace are counted in WINDOW-sized pieces — linear, and within a few tokens per
+ * window of the exact count.
+ */
 export function countText(text: string): number {
-  return text.length === 0 ? 0 : countTokens(text);
+  if (text.length === 0) return 0;
+  if (text.length < LONG_RUN) return countTokens(text);
+  let total = 0;
+  let last = 0;
+  for (const run of text.matchAll(/\S{1000,}/g)) {
+    if (run.index > last) total += countTokens(text.slice(last, run.index));
+    for (let i = 0; i < run[0].length; i += WINDOW) total += countTokens(run[0].slice(i, i + WINDOW));
+    last = run.index + run[0].length;
+  }
+  if (last === 0) return countTokens(text);
+  if (last < text.length) total += countTokens(text.slice(last));
+  return total;
 }
 
 /** The prompt-cache key of a context prefix: chained over item boundaries, so it can be extended later. */
