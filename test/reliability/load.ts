@@ -16,6 +16,8 @@ export interface LoadOptions {
   httpSessions: number;
   /** Characters of each tool output sent back: the context grows by this much per turn. */
   outputChars?: number;
+  /** The server's prompt-prefix cache size (its default: 100,000 entries). */
+  promptCacheEntries?: number;
 }
 
 export interface LoadReport {
@@ -167,7 +169,12 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     tps: 20_000,
     prefillUsPerToken: 1,
     scenarios: [scenario(options.turns)],
+    ...(options.promptCacheEntries === undefined ? {} : { limits: { promptCacheEntries: options.promptCacheEntries } }),
   });
+  // The baseline is a server that has served: one short session first, so the tokenizer's tables and the
+  // code paths are loaded, as they are in any server that answered a request.
+  const warmup: Stats = { first: [], completed: [], answered: 0 };
+  await wsSession(server.url, -1, { ...options, turns: Math.min(3, options.turns) }, warmup);
   collect();
   const { rss: baseline, heapUsed: heapBaseline } = process.memoryUsage();
   let peak = baseline;
@@ -232,9 +239,15 @@ if (require.main === module) {
       turns: { type: 'string', default: '30' },
       http: { type: 'string', default: '20' },
       json: { type: 'string' },
+      'prompt-cache': { type: 'string' },
     },
   });
-  runLoad({ sessions: Number(values.sessions), turns: Number(values.turns), httpSessions: Number(values.http) }).then(
+  runLoad({
+    sessions: Number(values.sessions),
+    turns: Number(values.turns),
+    httpSessions: Number(values.http),
+    ...(values['prompt-cache'] === undefined ? {} : { promptCacheEntries: Number(values['prompt-cache']) }),
+  }).then(
     (report) => {
       console.log(formatLoad(report));
       if (values.json) fs.writeFileSync(values.json, JSON.stringify(report, null, 2));
