@@ -200,7 +200,11 @@ export class ChatController {
         from = this.model.all.length;
         this.transcript ??= this.backend.newTranscript();
         this.changed();
-        this.agent ??= await this.backend.agent(this.transcript, this.policy(), (event) => this.onEvent(event));
+        const transcript = this.transcript;
+        // A conversation left for a new chat may still be winding down: its events are not the new one's.
+        this.agent ??= await this.backend.agent(transcript, this.policy(), (event) => {
+          if (this.transcript === transcript) this.onEvent(event);
+        });
         status = (await this.agent.run(prompt, controller.signal)).status;
       });
     } catch (error) {
