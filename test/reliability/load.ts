@@ -16,6 +16,8 @@ export interface LoadOptions {
   httpSessions: number;
   /** Characters of each tool output sent back: the context grows by this much per turn. */
   outputChars?: number;
+  /** The whole load this many times on one server (default 1). */
+  rounds?: number;
   /** The server's prompt-prefix cache size (its default: 100,000 entries). */
   promptCacheEntries?: number;
 }
@@ -34,6 +36,8 @@ export interface LoadReport {
   rssAfterMb: number;
   heapBaselineMb: number;
   heapAfterMb: number;
+  /** JS heap in use after each round (the whole load again on the same server). */
+  heapAfterRounds: number[];
   wallS: number;
 }
 
@@ -183,27 +187,39 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   const errors: string[] = [];
   const started = performance.now();
   const url = server.url;
-  const runs = [
-    ...Array.from({ length: options.sessions }, (_, i) => wsSession(url, i, options, stats)),
-    ...Array.from({ length: options.httpSessions }, (_, i) => httpSession(url, i, options, stats)),
-  ];
-  for (const outcome of await Promise.allSettled(runs))
-    if (outcome.status === 'rejected') errors.push(String(outcome.reason));
-  const wallS = (performance.now() - started) / 1000;
+  const settle = async () => {
+    // The sockets are closed; give the server a moment to drop their caches, then measure what stays.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    collect();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    collect();
+  };
+  const heapAfterRounds: number[] = [];
+  let wallS = 0;
+  // Each round is the whole load again on the same server: what is held after each tells a cache that
+  // fills to its cap from a leak that grows with every round.
+  for (let round = 0; round < (options.rounds ?? 1); round++) {
+    const runs = [
+      ...Array.from({ length: options.sessions }, (_, i) =>
+        wsSession(url, i + round * options.sessions, options, stats),
+      ),
+      ...Array.from({ length: options.httpSessions }, (_, i) => httpSession(url, i, options, stats)),
+    ];
+    for (const outcome of await Promise.allSettled(runs))
+      if (outcome.status === 'rejected') errors.push(String(outcome.reason));
+    if (round === 0) wallS = (performance.now() - started) / 1000;
+    peak = Math.max(peak, process.memoryUsage().rss);
+    await settle();
+    heapAfterRounds.push(mb(process.memoryUsage().heapUsed));
+  }
   clearInterval(sampler);
-  peak = Math.max(peak, process.memoryUsage().rss);
-  // The sockets are closed; give the server a moment to drop their caches, then measure what stays.
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  collect();
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  collect();
   const after = process.memoryUsage();
   await server.close();
   return {
     sessions: options.sessions,
     httpSessions: options.httpSessions,
     turnsAnswered: stats.answered,
-    turnsExpected: (options.sessions + options.httpSessions) * options.turns,
+    turnsExpected: (options.sessions + options.httpSessions) * options.turns * (options.rounds ?? 1),
     errors,
     firstEventMs: { p50: percentile(stats.first, 50), p99: percentile(stats.first, 99) },
     completedMs: { p50: percentile(stats.completed, 50), p99: percentile(stats.completed, 99) },
@@ -212,6 +228,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     rssAfterMb: mb(after.rss),
     heapBaselineMb: mb(heapBaseline),
     heapAfterMb: mb(after.heapUsed),
+    heapAfterRounds,
     wallS: Math.round(wallS * 10) / 10,
   };
 }
@@ -223,11 +240,16 @@ const percentOver = (after: number, before: number) => {
 
 export function formatLoad(report: LoadReport): string {
   return [
-    `sessions: ${report.sessions} WebSocket (chained) + ${report.httpSessions} HTTP (full resend), ${report.turnsExpected / (report.sessions + report.httpSessions)} turns each, all at once`,
+    `sessions: ${report.sessions} WebSocket (chained) + ${report.httpSessions} HTTP (full resend), ${report.turnsExpected / (report.sessions + report.httpSessions) / report.heapAfterRounds.length} turns each, all at once${report.heapAfterRounds.length > 1 ? `, ${report.heapAfterRounds.length} rounds` : ''}`,
     `turns answered: ${report.turnsAnswered} of ${report.turnsExpected}; errors: ${report.errors.length}`,
     `turn latency (client, all sessions): first event p50 ${report.firstEventMs.p50} ms, p99 ${report.firstEventMs.p99} ms; completed p50 ${report.completedMs.p50} ms, p99 ${report.completedMs.p99} ms`,
     `memory (this process: server and clients): RSS ${report.rssBaselineMb} MB before, peak ${report.rssPeakMb} MB, ${report.rssAfterMb} MB after the sessions closed (${percentOver(report.rssAfterMb, report.rssBaselineMb)}); JS heap in use ${report.heapBaselineMb} MB before, ${report.heapAfterMb} MB after (${percentOver(report.heapAfterMb, report.heapBaselineMb)}: what is still held; RSS also counts pages V8 keeps for reuse)`,
-    `wall: ${report.wallS} s`,
+    ...(report.heapAfterRounds.length > 1
+      ? [
+          `JS heap after each round of the same load: ${report.heapAfterRounds.join(' → ')} MB (from ${report.heapBaselineMb} MB)`,
+        ]
+      : []),
+    `wall: ${report.wallS} s (the first round)`,
     ...report.errors.slice(0, 5).map((error) => `  error: ${error}`),
   ].join('\n');
 }
@@ -240,12 +262,14 @@ if (require.main === module) {
       http: { type: 'string', default: '20' },
       json: { type: 'string' },
       'prompt-cache': { type: 'string' },
+      rounds: { type: 'string', default: '1' },
     },
   });
   runLoad({
     sessions: Number(values.sessions),
     turns: Number(values.turns),
     httpSessions: Number(values.http),
+    rounds: Number(values.rounds),
     ...(values['prompt-cache'] === undefined ? {} : { promptCacheEntries: Number(values['prompt-cache']) }),
   }).then(
     (report) => {
