@@ -25,18 +25,18 @@ async function main(): Promise<number> {
   const started = Date.now();
   const fixture = copyFixture();
   const executable = process.env['VSCODE_EXECUTABLE'];
+  const extensionPath = process.env['LOOPWIRE_EXTENSION_PATH'];
   let passed = false;
   try {
     await runTests({
       ...(executable ? { vscodeExecutablePath: path.resolve(executable) } : {}),
-      extensionDevelopmentPath: process.env['LOOPWIRE_EXTENSION_PATH'] ?? root,
+      extensionDevelopmentPath: extensionPath ? path.resolve(extensionPath) : root,
       extensionTestsPath: path.join(root, 'dist-test/integration/suite/index.js'),
       launchArgs: [fixture, '--disable-extensions', '--disable-workspace-trust'],
       extensionTestsEnv: {
         LOOPWIRE_FIXTURE: fixture,
-        ...(process.env['LOOPWIRE_EXTENSION_PATH']
-          ? { LOOPWIRE_EXTENSION_PATH: process.env['LOOPWIRE_EXTENSION_PATH'] }
-          : {}),
+        // The activation test checks that this copy, not the checkout, is the one the host loaded.
+        ...(extensionPath ? { LOOPWIRE_EXTENSION_PATH: path.resolve(extensionPath) } : {}),
         ...(process.env.LOOPWIRE_GREP ? { LOOPWIRE_GREP: process.env.LOOPWIRE_GREP } : {}),
       },
     });
