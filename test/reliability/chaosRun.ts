@@ -8,6 +8,7 @@ import { ReadLedger, toolsFor } from '../../src/tools';
 import type { Workspace } from '../../src/workspace';
 import { NodeWorkspace } from '../../src/workspace/node/nodeWorkspace';
 import { type Corruption, FaultProxy } from './faultProxy';
+import { seeded } from './seeded';
 
 // One seeded chaos run: an agent task of non-idempotent edits (each inserts a line, so running one twice
 // would show) and reads, against the real server through a fault proxy (faultProxy.ts), with a fault chosen
@@ -63,18 +64,6 @@ export interface ChaosOutcome {
   retries: string[];
   /** Why the run is a failure; empty when nothing was lost. */
   losses: string[];
-}
-
-/** mulberry32: a small, well-mixed seeded generator, so a failing seed can be replayed exactly. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const FILES = ['a.txt', 'b.txt', 'c.txt'];
@@ -149,7 +138,7 @@ const snapshot = (dir: string) =>
 
 /** One run; `keep` leaves its folder (workspace, transcript, the server's wire log) for a look at a failing seed. */
 export async function chaosRun(seed: number, keep = false): Promise<ChaosOutcome> {
-  const next = random(seed);
+  const next = seeded(seed);
   // Most runs as the extension runs (WebSocket, HTTP after repeated failures); some on one transport only.
   const draw = next();
   const mode = draw < 0.6 ? 'auto' : draw < 0.8 ? 'ws' : 'http';

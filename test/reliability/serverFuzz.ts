@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
 import { HttpErrorBody, WsErrorEvent } from '../../src/protocol';
 import { type ScenarioFile, startServer } from '../../src/server';
+import { seeded } from './seeded';
 
 // Hostile input for the bundled server, seeded: mutated valid requests (fields dropped, retyped, doubled,
 // huge), deeply nested and malformed JSON, invalid UTF-8, random bytes, binary frames, unknown event types,
@@ -26,17 +27,6 @@ const TOKEN = 'fuzz-token';
 const SCENARIO: ScenarioFile = {
   scenarios: [{ name: 'any', match: '[\\s\\S]*', steps: [{ output: [{ type: 'message', text: 'ok' }] }] }],
 };
-
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -220,7 +210,7 @@ export async function runServerFuzz(cases: number, seed: number): Promise<FuzzRe
   });
   await new Promise((resolve) => healthy.once('open', resolve));
   const fuzz = new FuzzSocket(server.url, report);
-  const next = random(seed);
+  const next = seeded(seed);
   let previous: string | undefined;
   try {
     for (let i = 0; i < cases; i++) {
