@@ -1,10 +1,13 @@
-// `npm run package`: the .vsix at the project root, built by @vscode/vsce from the production bundles
-// (`vscode:prepublish`), holding only what .vscodeignore allows; prints its size and what it holds.
-// Usage: node scripts/package.js [--out FILE]
+// `npm run package`: the .vsix at the project root, built by @vscode/vsce from the production bundles,
+// holding only what .vscodeignore allows; prints its size and what it holds. The type checks and lint run
+// here as phases with their times (vsce's prepublish step, `scripts/build.js --production`, then only
+// bundles); `--no-checks` skips them where they have just run (CI, after `npm test`).
+// Usage: node scripts/package.js [--out FILE] [--no-checks]
 'use strict';
-const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
+const { nodePhase, say } = require('./lib/phases');
+const { checkPhases } = require('./lib/testPhases');
 const { listZip } = require('./zip');
 
 const root = path.resolve(__dirname, '..');
@@ -15,25 +18,37 @@ const out = path.resolve(root, at > 0 ? process.argv[at + 1] : `loopwire-${versi
 const LIMIT = 5 * 1024 * 1024;
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
-// The bundles hold every dependency: node_modules is not shipped. vsce's own chatter (and the prepublish
-// build's) is kept back unless it fails: then it is the explanation, type errors and lint included.
-const vsce = spawnSync(
-  process.execPath,
-  [require.resolve('@vscode/vsce/vsce'), 'package', '--no-dependencies', '--out', out],
-  { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+async function main() {
+  if (!process.argv.includes('--no-checks') && !(await checkPhases())) return 1;
+  // The bundles hold every dependency: node_modules is not shipped. vsce's own chatter (and the prepublish
+  // build's) goes to a log, shown when it fails: then it is the explanation.
+  const vsce = await nodePhase({
+    name: 'vsce package',
+    args: [require.resolve('@vscode/vsce/vsce'), 'package', '--no-dependencies', '--out', out],
+    cwd: root,
+    env: { ...process.env, LOOPWIRE_CHECKED: '1' },
+    log: path.join(root, 'test-artifacts', 'vsce.log'),
+  });
+  if (!vsce.ok) return 1;
+  const size = fs.statSync(out).size;
+  const entries = listZip(fs.readFileSync(out));
+  for (const entry of entries) console.log(`  ${entry.name.padEnd(44)} ${kb(entry.size).padStart(10)}`);
+  const unpacked = entries.reduce((n, e) => n + e.size, 0);
+  const shown = path.relative(root, out).startsWith('..') ? out : path.relative(root, out);
+  say(`${shown}: ${kb(size)} (${entries.length} files, ${kb(unpacked)} unpacked)`);
+  if (size > LIMIT) {
+    say(`npm run package: the .vsix is over ${kb(LIMIT)}: check what .vscodeignore lets in`);
+    return 1;
+  }
+  return 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error) => {
+    console.error(error);
+    process.exitCode = 1;
+  },
 );
-if (vsce.status !== 0) {
-  process.stderr.write(vsce.stdout ?? '');
-  console.error(`npm run package: vsce failed (${vsce.error?.message ?? `exit ${vsce.status ?? vsce.signal}`})`);
-  process.exit(1);
-}
-const size = fs.statSync(out).size;
-const entries = listZip(fs.readFileSync(out));
-for (const entry of entries) console.log(`  ${entry.name.padEnd(44)} ${kb(entry.size).padStart(10)}`);
-const unpacked = entries.reduce((n, e) => n + e.size, 0);
-const shown = path.relative(root, out).startsWith('..') ? out : path.relative(root, out);
-console.log(`${shown}: ${kb(size)} (${entries.length} files, ${kb(unpacked)} unpacked)`);
-if (size > LIMIT) {
-  console.error(`npm run package: the .vsix is over ${kb(LIMIT)}: check what .vscodeignore lets in`);
-  process.exitCode = 1;
-}

@@ -1,4 +1,5 @@
-// `npm start` (after the build): VS Code with Loopwire loaded from this checkout (an Extension Development
+// `npm start`: the bundles (esbuild only, a few seconds: type checks and lint belong to `npm test` and
+// `npm run build`), then VS Code with Loopwire loaded from this checkout (an Extension Development
 // Host) on a fresh copy of the demo workspace, on the embedded backend — chat, Fix with Loopwire on the
 // broken JSON, ask it to fix the failing test, all offline. Without a VS Code here (and no network to
 // download one), it says so and runs the headless demo instead: the same agent, in the terminal.
@@ -10,6 +11,8 @@ const os = require('node:os');
 const path = require('node:path');
 const { copyDemo } = require('./demoCopy');
 const { findVscode } = require('./findVscode');
+const { bundlePhase } = require('./lib/testPhases');
+const { say } = require('./lib/phases');
 
 const root = path.resolve(__dirname, '..');
 /** How long a launch is watched: a VS Code that cannot start fails within it; `code` hands off sooner. */
@@ -83,6 +86,11 @@ function launch(executable, args, logFile) {
 }
 
 async function main() {
+  say('npm start: bundling Loopwire (esbuild)…');
+  if (!(await bundlePhase())) {
+    process.exitCode = 1;
+    return;
+  }
   const found = findVscode({ root });
   for (const { from, file } of found.missing) console.log(`npm start: ${from} names ${file}, which does not exist.`);
   const { executable, why } = found.executable ? found : await download();

@@ -1,0 +1,76 @@
+// The two ends of CI around the README's test command (.ci/run runs `install`, `npm test`, `finish`):
+//   install  `npm ci` as a phase (its time, a line every 5 s while it runs, its chatter in a log)
+//   finish   the unpacked .vsix in the extension host, the benchmark's quick run, then one summary line and
+//            the plain `ci: N passed, N failed` line that CI's reader counts.
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const { nodePhase, runPhase, say } = require('./lib/phases');
+
+const root = path.resolve(__dirname, '..');
+const artifacts = path.join(root, 'test-artifacts');
+const readJson = (file) => JSON.parse(fs.readFileSync(file, 'utf8'));
+
+async function install() {
+  say(`ci: node ${process.version}, ${process.platform}`);
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const result = await runPhase({
+    name: 'npm ci',
+    command: npm,
+    args: ['ci', '--no-audit', '--no-fund'],
+    cwd: root,
+    log: path.join(artifacts, 'npm-ci.log'),
+  });
+  return result.ok ? 0 : 1;
+}
+
+async function finish() {
+  const tests = readJson(path.join(artifacts, 'test-summary.json'));
+  const vsix = await nodePhase({
+    name: 'integration:vsix',
+    args: [path.join(__dirname, 'testVsix.js'), '--no-checks'],
+    cwd: root,
+  });
+  if (!vsix.ok) return 1;
+  const vsixHost = readJson(path.join(artifacts, 'vsix-summary.json'));
+  // The benchmark's quick run, so that it never rots: its figures are printed, its goals counted, never
+  // asserted (this machine is shared and noisy).
+  const report = path.join(root, 'bench-report', 'quick.json');
+  const bench = await runPhase({
+    name: 'bench (quick)',
+    command: process.execPath,
+    args: [
+      path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
+      'test/bench/loop/runBench.ts',
+      '--quick',
+      '--json',
+      report,
+    ],
+    cwd: root,
+  });
+  if (!bench.ok) return 1;
+  const goals = readJson(report).goals;
+  const met = goals.filter((goal) => goal.met).length;
+  const passed = tests.unit.passing + tests.host.passing + vsixHost.passing;
+  say(
+    `ci: ok — unit ${tests.unit.passing}, host ${tests.host.passing}, vsix host ${vsixHost.passing}, bench ${met}/${goals.length} goals`,
+  );
+  say(`ci: ${passed} passed, 0 failed`);
+  return 0;
+}
+
+const steps = { install, finish };
+const step = steps[process.argv[2]];
+if (!step) {
+  console.error(`usage: node scripts/ci.js ${Object.keys(steps).join('|')}`);
+  process.exitCode = 2;
+} else
+  step().then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );

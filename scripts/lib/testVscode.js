@@ -1,0 +1,59 @@
+// The VS Code that the extension-host suite runs in, chosen before anything is built so that a machine
+// without one fails in seconds: VSCODE_EXECUTABLE when set; else the headless host in ../shared/vscode-host
+// where this checkout has one beside it (installed by its own install.sh, idempotent); else the copy that
+// @vscode/test-electron downloads (or downloaded before) into .vscode-test/.
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const { inPhase, runPhase, say } = require('./phases');
+const { root } = require('./provision');
+
+const sharedHost = path.resolve(root, '..', 'shared', 'vscode-host');
+
+/**
+ * Resolves to `{ executable, from }`, or to undefined after saying in one line why there is none.
+ * `who` names the script in its lines; install logs go to `logDir`.
+ */
+async function testVscode(who, logDir, env = process.env) {
+  const named = env.VSCODE_EXECUTABLE;
+  if (named) {
+    if (fs.existsSync(named)) return { executable: path.resolve(named), from: 'VSCODE_EXECUTABLE' };
+    say(`${who}: VSCODE_EXECUTABLE names ${named}, which does not exist.`);
+    return undefined;
+  }
+  const install = path.join(sharedHost, 'install.sh');
+  const launcher = path.join(sharedHost, 'bin', 'code-headless');
+  if (fs.existsSync(install) && fs.existsSync(launcher)) {
+    const result = await runPhase({
+      name: 'vscode host',
+      command: 'bash',
+      args: [install],
+      log: path.join(logDir, 'vscode-host-install.log'),
+    });
+    if (result.ok) return { executable: launcher, from: path.relative(root, sharedHost) };
+    say(
+      `${who}: ${path.relative(root, install)} failed, so there is no VS Code to test in; run it yourself to see why.`,
+    );
+    return undefined;
+  }
+  return download(who);
+}
+
+/** test-electron's download (an earlier complete one is reused), with an idle timeout so offline fails fast. */
+async function download(who) {
+  const { downloadAndUnzipVSCode } = require('@vscode/test-electron');
+  try {
+    const executable = await inPhase('vscode download', () =>
+      downloadAndUnzipVSCode({ cachePath: path.join(root, '.vscode-test'), timeout: 15_000 }),
+    );
+    return { executable, from: '.vscode-test' };
+  } catch (error) {
+    const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    say(
+      `${who}: no VS Code to run the extension-host suite in: set VSCODE_EXECUTABLE to one (the download failed: ${why}).`,
+    );
+    return undefined;
+  }
+}
+
+module.exports = { testVscode };
