@@ -1,4 +1,4 @@
-// Lint rules, and the layers of shared/DESIGN.md as rules that fail the build when a file imports across a
+// Lint rules, and the layers of docs/architecture.md as rules that fail the build when a file imports across a
 // forbidden edge. `layerConfig` is exported so test/unit/layers.test.ts can prove, on a fixture tree, that
 // every edge below bites.
 import { builtinModules } from 'node:module';
@@ -36,7 +36,7 @@ const nodeBuiltins = [...new Set(builtinModules.map((name) => name.replace(/^nod
 function restrictedImports(folder) {
   if (folder === 'protocol') {
     // Stricter than the rules below, which it subsumes: one clear message instead of two.
-    const message = 'src/protocol imports zod only (shared/DESIGN.md).';
+    const message = 'src/protocol imports zod only (docs/architecture.md).';
     return ['error', { patterns: [{ regex: '^(?!zod(/|$)|\\.)', message }] }];
   }
   const paths = [];
@@ -44,7 +44,7 @@ function restrictedImports(folder) {
   if (!VSCODE_FOLDERS.includes(folder)) {
     paths.push({
       name: 'vscode',
-      message: `src/${folder} must not import 'vscode': only ${VSCODE_FOLDERS.map((f) => `src/${f}`).join(' and ')} may (shared/DESIGN.md).`,
+      message: `src/${folder} must not import 'vscode': only ${VSCODE_FOLDERS.map((f) => `src/${f}`).join(' and ')} may (docs/architecture.md).`,
     });
   }
   if (NO_NODE_FOLDERS.includes(folder)) {
@@ -71,7 +71,7 @@ export function layerConfig(root) {
     target: `./src/${folder}`,
     from: './src',
     except: [`./${folder}`, ...allowed.map((f) => `./${f}`)],
-    message: `src/${folder} may import only ${allowed.length ? allowed.map((f) => `src/${f}`).join(', ') : 'itself'} (shared/DESIGN.md).`,
+    message: `src/${folder} may import only ${allowed.length ? allowed.map((f) => `src/${f}`).join(', ') : 'itself'} (docs/architecture.md).`,
   }));
   zones.push(
     ...PORT_ONLY_FOLDERS.map((folder) => ({

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { AnyInputItem, FunctionCallOutput, Message } from './items';
 import { ResponseRequest } from './request';
 
-// What a client sends over the WebSocket (shared/protocol/responses-ws.md §1.5), one JSON text frame each.
+// What a client sends over the WebSocket (docs/protocol.md §1.5), one JSON text frame each.
 
 /** One turn: the `POST /v1/responses` body plus `type` (`stream` tolerated, `background` refused). */
 export const ResponseCreateEvent = ResponseRequest.extend({ type: z.literal('response.create') });

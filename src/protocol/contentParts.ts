@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { discriminatorValues, openUnion } from './openUnion';
 
-// Content parts of messages, tool outputs and reasoning (shared/protocol/responses-ws.md §2.2-2.3).
+// Content parts of messages, tool outputs and reasoning (docs/protocol.md §2.2-2.3).
 // Every object is loose: fields this version does not model are kept, never a reason to refuse.
 
 /** Text the user (or a tool) gives the model. */

@@ -8,7 +8,7 @@ import {
 } from './contentParts';
 import { discriminatorValues, openUnion } from './openUnion';
 
-// Conversation items (shared/protocol/responses-ws.md §2.3, §10). Ids may come from the client (Codex sends
+// Conversation items (docs/protocol.md §2.3, §10). Ids may come from the client (Codex sends
 // `msg_<uuid>`, `fco_<uuid>`), so they are accepted wherever the API allows one.
 
 export const ItemStatus = z.enum(['in_progress', 'completed', 'incomplete']);

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { AnyInputItem } from './items';
 import { AnyTool, ToolChoice } from './tools';
 
-/** A WebSocket lane name: 1-256 of `[A-Za-z0-9_.-]` (shared/protocol/responses-ws.md §1.3). */
+/** A WebSocket lane name: 1-256 of `[A-Za-z0-9_.-]` (docs/protocol.md §1.3). */
 export const StreamId = z
   .string()
   .regex(/^[A-Za-z0-9_.-]{1,256}$/, { message: 'must be 1-256 characters of A-Z, a-z, 0-9, "_", "." or "-"' });

@@ -6,7 +6,7 @@ export const ResponseStatus = z.enum(['completed', 'failed', 'in_progress', 'can
 
 /**
  * Token counts of one response. `input_tokens` counts the whole input, the cached part included;
- * `input_tokens_details.cached_tokens` is the part served from cache (shared/protocol/responses-ws.md §11).
+ * `input_tokens_details.cached_tokens` is the part served from cache (docs/protocol.md §11).
  */
 export const Usage = z
   .looseObject({

@@ -5,7 +5,7 @@ import { AnyInputItem, AnyOutputItem } from './items';
 import { discriminatorValues, openUnion } from './openUnion';
 import { ResponseObject } from './response';
 
-// Every streamed event of shared/protocol/responses-ws.md §2.1, §2.6 and §10. The same objects travel as
+// Every streamed event of docs/protocol.md §2.1, §2.6 and §10. The same objects travel as
 // SSE `data:` over HTTP and as one text frame each over WebSocket, where they may also carry `stream_id`.
 
 /** An event of `type`, with the fields every streamed event has. */

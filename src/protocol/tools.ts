@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { discriminatorValues, openUnion } from './openUnion';
 
-// Tool definitions as a request offers them (shared/protocol/responses-ws.md §2.4, §10): flat, not nested
+// Tool definitions as a request offers them (docs/protocol.md §2.4, §10): flat, not nested
 // under `function` as in Chat Completions. Tools of other types (web search, MCP, Codex's `tool_search`...)
 // are kept exactly as given.
 

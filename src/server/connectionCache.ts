@@ -2,7 +2,7 @@ import type { ContextState } from './contextState';
 import type { StateBudget } from './stateBudget';
 
 /**
- * A socket's in-memory cache (spec §3.1): the responses it can chain from without reloading anything. The
+ * A socket's in-memory cache (docs/protocol.md §3.1): the responses it can chain from without reloading anything. The
  * latest response of each lane is always among the most recent entries; the oldest go first past `capacity`
  * or when the shared budget needs room. Gone with the socket.
  */

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { TurnSink } from './turnEmitter';
 import type { WireLog } from './wireLog';
 
-/** A response streamed as server-sent events: `event: <type>` and `data: <json>` per event (spec §6). */
+/** A response streamed as server-sent events: `event: <type>` and `data: <json>` per event (docs/protocol.md §6). */
 export class SseSink implements TurnSink {
   readonly gone: Promise<void>;
   private closed = false;

@@ -2,9 +2,9 @@
 export const DEFAULT_LANE = '';
 
 /**
- * The lanes of one socket (spec §1.4): requests on a lane run one after another in arrival order, lanes run
- * side by side, at most `maxActive` at once (the rest wait their turn), and at most `maxNamed` distinct named
- * lanes ever (detaching a lane does not free its slot).
+ * The lanes of one socket (docs/protocol.md §1.4): requests on a lane run one after another in arrival order,
+ * lanes run side by side, at most `maxActive` at once (the rest wait their turn), and at most `maxNamed`
+ * distinct named lanes ever (detaching a lane does not free its slot).
  */
 export class LaneScheduler {
   private readonly queues = new Map<string, (() => Promise<void>)[]>();

@@ -1,6 +1,6 @@
 import type { AnyOutputItem, ResponseObject, ResponseRequest, ResponseStatus, Usage } from '../protocol';
 
-/** The Response object (spec §2.2) for `request`, echoing its settings as the API does. */
+/** The Response object (docs/protocol.md §2.2) for `request`, echoing its settings as the API does. */
 export function responseObject(
   id: string,
   createdAt: number,
@@ -41,7 +41,7 @@ export function responseObject(
   };
 }
 
-/** Usage with `input_tokens` the whole input and `cached_tokens` the part served from cache (spec §11). */
+/** Usage with `input_tokens` the whole input and `cached_tokens` the part served from cache (docs/protocol.md §11). */
 export function usage(inputTokens: number, cachedTokens: number, outputTokens: number): Usage {
   return {
     input_tokens: inputTokens,

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 
-/** One line of the wire log (`--log FILE`); these field names are a contract (README "Wire log"). */
+/** One line of the wire log (`--log FILE`); these field names are a contract (docs/backend.md, "Wire log"). */
 export interface WireRecord {
   /** The connection: an HTTP request's socket, or a WebSocket. */
   conn: string;

@@ -1,6 +1,6 @@
 import type { EditPlan } from '../edit';
 
-// The Workspace port (shared/DESIGN.md): everything the tools do to the user's code goes through this
+// The Workspace port (docs/architecture.md): everything the tools do to the user's code goes through this
 // interface. Two adapters implement it — `node/` (files and processes: the CLI and the tests) and `vscode/`
 // (TextDocuments, WorkspaceEdit, the ripgrep VS Code ships, vscode.tasks) — and one contract suite holds both
 // to the same behaviour. Paths are workspace-relative with `/` separators; lines and columns are 1-based.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs OpenAI's Codex CLI (a client no one here wrote) against loopwire-server, over WebSocket mode and
-# over HTTP+SSE, on the issue's `echo hi` turn (shared/protocol/codex-cli.md). Not part of CI: Codex is
+# over HTTP+SSE, on the issue's `echo hi` turn (docs/protocol.md §5.5). Not part of CI: Codex is
 # ~400 MB. Install it once with:
 #   npm install --prefix ~/.cache/codex @openai/codex@0.169.0
 # Then, from the repository root after `npm run build`: test/conformance/codexCli.sh

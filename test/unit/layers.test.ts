@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { ESLint, type Linter } from 'eslint';
 
 // The layer rules of eslint.config.mjs, proved on test/fixtures/layers: a miniature src/ in which every
-// import marked `// ✗` crosses a forbidden edge of shared/DESIGN.md. Each must be reported, and nothing else.
+// import marked `// ✗` crosses a forbidden edge of docs/architecture.md. Each must be reported, and nothing else.
 
 const root = path.resolve(__dirname, '../..');
 const fixtureRoot = path.join(root, 'test/fixtures/layers');

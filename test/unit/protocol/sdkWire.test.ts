@@ -25,7 +25,8 @@ interface Peer {
 }
 
 /** HTTP: JSON or SSE replies replayed from the fixture. WebSocket: the first create gets the first response's
- * frames, a chained create with an unknown id gets §3.3's error, anything else the second response. */
+ * frames, a chained create with an unknown id gets the error of docs/protocol.md §3.3, anything else the
+ * second response. */
 async function startPeer(): Promise<Peer> {
   const bodies: unknown[] = [];
   const wsFrames: unknown[] = [];

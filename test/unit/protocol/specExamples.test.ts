@@ -18,7 +18,7 @@ import {
 import { readFrames, WS_FUNCTION_CALL } from '../support/wireFixture';
 import { parses } from './parses';
 
-// The examples of shared/protocol/responses-ws.md, section by section.
+// The examples of docs/protocol.md, section by section.
 
 const frames = readFrames(WS_FUNCTION_CALL);
 

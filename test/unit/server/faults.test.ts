@@ -21,7 +21,7 @@ import {
 
 const TOKEN = 'fault-token';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
-/** What the malformed-frame fault sends (README "Fault injection"). */
+/** What the malformed-frame fault sends (docs/backend.md, "Faults"). */
 const MALFORMED = '{"type":"response.output_text.delta","delta":';
 const STORY = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
 
