@@ -1,14 +1,21 @@
 import { type AgentEvent, type TurnMetrics, summarizeCall } from '../agent';
 
 // What `loopwire exec` prints for people: the answer as it streams, one line per tool call with how it
-// went, the unified diff of each edit (coloured on a terminal), transport notes on stderr, and a one-line
-// summary at the end.
+// went and a few lines of what it returned (every line with --verbose), the unified diff of each edit
+// (coloured on a terminal), transport notes on stderr, and a one-line summary at the end.
 
 export interface RenderTarget {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   color: boolean;
+  /** Print every line of each tool's output, not just the first (or a task's last) few. */
+  verbose?: boolean;
 }
+
+/** Lines of a tool's output shown under its line without --verbose. */
+export const OUTPUT_PREVIEW_LINES = 6;
+/** Characters of one output line shown without --verbose (a minified file is one very long line). */
+const PREVIEW_LINE_CHARS = 200;
 
 const EDIT_TOOLS = new Set(['apply_patch', 'edit_file', 'write_file']);
 
@@ -28,6 +35,17 @@ function colorDiff(diff: string, color: boolean): string {
     .join('\n');
 }
 
+/**
+ * Escape sequences and other control characters but the tab: tool output is the workspace's text, and it
+ * must not move the cursor or recolour the user's terminal. Built from a string because a literal with
+ * control characters needs a lint exception that the layering lint (another config) reports as unused.
+ */
+const ESC = '\u001b';
+const CONTROL = new RegExp(`${ESC}\\[[0-?]*[ -/]*[@-~]|${ESC}[@-_]|[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f]`, 'g');
+
+/** A run_task output's label before the task's own text: `--- output ---` or `--- last N lines of output ---`. */
+const TASK_OUTPUT_LABEL = /^--- (?:output|last \d+ lines of output) ---$/;
+
 /** The diff part of an edit tool's output: from its first `diff --git` line. */
 const diffOf = (output: string) => {
   const at = output.indexOf('diff --git');
@@ -44,6 +62,9 @@ export const formatBytes = (bytes: number) =>
 export class ExecRenderer {
   private readonly metrics: TurnMetrics[] = [];
   private midLine = false;
+  /** The reasoning item whose summary is being printed (dimmed), while it is. */
+  private thinking: string | undefined;
+  private declined = 0;
 
   constructor(private readonly out: RenderTarget) {}
 
@@ -51,8 +72,22 @@ export class ExecRenderer {
     const { color } = this.out;
     switch (event.type) {
       case 'text_delta':
+        if (this.thinking !== undefined) this.endLine();
         this.out.stdout(event.delta);
         this.midLine = !event.delta.endsWith('\n');
+        return;
+      case 'reasoning_delta':
+        if (this.thinking !== event.itemId) {
+          this.endLine();
+          this.out.stdout(paint(color, '2', 'thinking: '));
+        }
+        this.thinking = event.itemId;
+        this.out.stdout(paint(color, '2', event.delta));
+        this.midLine = !event.delta.endsWith('\n');
+        return;
+      case 'notice':
+        this.endLine();
+        this.out.stderr(`${paint(color, '2', `(${event.message})`)}\n`);
         return;
       case 'output_discarded':
         this.endLine();
@@ -96,18 +131,59 @@ export class ExecRenderer {
     const { color } = this.out;
     const first = event.output.split('\n', 1)[0] ?? '';
     const ms = `${Math.round(event.durationMs)} ms`;
-    if (!event.ok) {
-      this.out.stdout(`  ${paint(color, '31', event.declined ? '✗ declined' : '✗')} ${first} (${ms})\n`);
+    const isTask = event.name === 'run_task';
+    if (event.declined) {
+      this.declined++;
+      this.out.stdout(`  ${paint(color, '31', '✗ declined')} ${first} (${ms})\n`);
       return;
     }
-    const diff = EDIT_TOOLS.has(event.name) ? diffOf(event.output) : undefined;
+    const diff = event.ok && EDIT_TOOLS.has(event.name) ? diffOf(event.output) : undefined;
     if (diff !== undefined) {
       this.out.stdout(`  ${paint(color, '32', '✓')} ${first} (${ms})\n${colorDiff(diff, color)}\n`);
       return;
     }
     const lines = event.output.split('\n').filter((line) => line !== '').length;
-    const note = event.name === 'run_task' ? first : `${lines} line${lines === 1 ? '' : 's'}`;
-    this.out.stdout(`  ${paint(color, '32', '✓')} ${note} (${ms})\n`);
+    // A task's and a failure's first line says how it went; other outputs are shown from their first line.
+    const note = isTask || !event.ok ? first : `${lines} line${lines === 1 ? '' : 's'}`;
+    const mark = event.ok ? paint(color, '32', '✓') : paint(color, '31', '✗');
+    this.out.stdout(`  ${mark} ${note} (${ms})\n`);
+    const body = event.output.split('\n').slice(isTask || !event.ok ? 1 : 0);
+    const label = isTask ? body.findIndex((line) => TASK_OUTPUT_LABEL.test(line)) : -1;
+    this.printOutput(label === -1 ? body : body.slice(label + 1), isTask);
+  }
+
+  /**
+   * A tool's output under its line, indented and dimmed: all of it with --verbose, else its first few lines
+   * (the last few of a task's: the result and the errors are at the end) and how many were left out. A last
+   * line in parentheses, the tool's footer ("(1 match in 1 file)"), is kept.
+   */
+  private printOutput(raw: string[], tail: boolean): void {
+    const lines = trimBlank(raw.map((line) => line.replace(CONTROL, '')));
+    if (lines.length === 0) return;
+    const verbose = this.out.verbose === true;
+    let shown = lines;
+    let footer: string[] = [];
+    let note: string | undefined;
+    if (!verbose && lines.length > OUTPUT_PREVIEW_LINES) {
+      const last = lines.at(-1) ?? '';
+      if (!tail && /^\(.*\)$/.test(last)) {
+        footer = [last];
+        shown = lines.slice(0, -1);
+      }
+      const left = shown.length - OUTPUT_PREVIEW_LINES;
+      if (left > 0) {
+        const more = `… ${left} ${tail ? 'earlier' : 'more'} line${left === 1 ? '' : 's'} (--verbose shows all)`;
+        note = paint(this.out.color, '2', `    ${more}`);
+        shown = tail ? shown.slice(-OUTPUT_PREVIEW_LINES) : shown.slice(0, OUTPUT_PREVIEW_LINES);
+      }
+    }
+    const indent = (line: string) => {
+      const cut = !verbose && line.length > PREVIEW_LINE_CHARS ? `${line.slice(0, PREVIEW_LINE_CHARS)}…` : line;
+      return cut === '' ? '' : paint(this.out.color, '2', `    ${cut}`);
+    };
+    const printed = [...shown, ...footer].map(indent);
+    if (note !== undefined) printed.splice(tail ? 0 : shown.length, 0, note);
+    this.out.stdout(`${printed.join('\n')}\n`);
   }
 
   private summary(done: Extract<AgentEvent, { type: 'done' }>): string {
@@ -122,6 +198,7 @@ export class ExecRenderer {
       `${status}: ${done.reason}`,
       `${done.turns} turn${done.turns === 1 ? '' : 's'}`,
       `${done.toolCalls} tool call${done.toolCalls === 1 ? '' : 's'}`,
+      ...(this.declined > 0 ? [`${this.declined} call${this.declined === 1 ? '' : 's'} declined`] : []),
       `${(done.wallMs / 1000).toFixed(2)} s`,
       `client overhead ${overhead.toFixed(2)} ms/turn`,
       `${formatBytes(per((m) => m.bytesSent))} sent/turn`,
@@ -132,5 +209,15 @@ export class ExecRenderer {
   private endLine(): void {
     if (this.midLine) this.out.stdout('\n');
     this.midLine = false;
+    this.thinking = undefined;
   }
+}
+
+/** The lines without the blank ones at either end. */
+function trimBlank(lines: string[]): string[] {
+  let start = 0;
+  let end = lines.length;
+  while (start < end && (lines[start] ?? '').trim() === '') start++;
+  while (end > start && (lines[end - 1] ?? '').trim() === '') end--;
+  return lines.slice(start, end);
 }

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as z from 'zod';
 import { Fault } from './faults';
 
-// The scripted model's scenario files (README "Scenario files"). This form is a contract: tests outside the
+// The scripted model's scenario files (docs/backend.md, "Scenario files"). This form is a contract: tests outside the
 // project write it. Objects are strict so that a misspelt key is an error, not a silently ignored wish.
 
 /** One output item a step produces; the server assigns item ids and `call_id`s. */
@@ -45,6 +45,11 @@ export const Scenario = z.strictObject({
    * did not take part is the empty string; a reference to no group of the pattern is left as written.
    */
   match: Pattern,
+  /**
+   * A prompt this scenario answers, as a person would type it (its `match` must fit it). The no-match answer
+   * offers a few of these, so someone who typed something else learns what the loaded scenarios understand.
+   */
+  example: z.string().min(1).optional(),
   /** Step k answers the k-th model response since that message. */
   steps: z.array(ScenarioStep).min(1),
 });

@@ -1,6 +1,7 @@
 import type { AnyInputItem, OutputItem } from '../protocol';
 import type { Fault } from './faults';
 import { newId } from './ids';
+import { DEFAULT_SCENARIO_HINT, noMatchAnswer } from './noMatchAnswer';
 import type { Scenario, ScenarioFile, ScenarioItem } from './scenarioFile';
 
 // The deterministic model behind loopwire-server. It reads only the context, so a scenario plays the same
@@ -61,8 +62,14 @@ export function locateStep(items: readonly AnyInputItem[]): { prompt: string; st
 export class ScriptedModel {
   private readonly scenarios: { scenario: Scenario; pattern: RegExp }[];
 
-  /** `files` in load order: the first scenario that matches wins. */
-  constructor(files: readonly ScenarioFile[]) {
+  /**
+   * `files` in load order: the first scenario that matches wins. `scenarioHint` says how to add a scenario in
+   * the front end that started the server, for the answer to a prompt no scenario matches.
+   */
+  constructor(
+    files: readonly ScenarioFile[],
+    private readonly scenarioHint: string = DEFAULT_SCENARIO_HINT,
+  ) {
     this.scenarios = files.flatMap((file) =>
       file.scenarios.map((scenario) => ({ scenario, pattern: new RegExp(scenario.match, 'i') })),
     );
@@ -83,7 +90,10 @@ export class ScriptedModel {
     const found = this.match(located.prompt);
     if (!found) {
       return say(
-        `loopwire-server: no scenario matches this prompt. Its scripted model answers only prompts that a scenario's "match" fits (${this.scenarios.length} scenario(s) loaded; add one with --scenario FILE).`,
+        noMatchAnswer(
+          this.scenarios.map(({ scenario }) => scenario),
+          this.scenarioHint,
+        ),
         'no match',
       );
     }

@@ -10,6 +10,12 @@ export interface ServerOptions {
   token?: string;
   /** Scenario files in load order (first match wins), already parsed. */
   scenarios?: readonly ScenarioFile[];
+  /**
+   * How a user of the front end that starts this server adds a scenario, as a clause after "write a scenario
+   * file and …": the answer to a prompt no scenario matches ends with it. Default: start loopwire-server with
+   * --scenario FILE.
+   */
+  scenarioHint?: string;
   /** Simulated output speed, tokens per second. */
   tps?: number;
   /** Simulated prefill cost per input token not served from a cache, in microseconds. */
@@ -68,6 +74,7 @@ export interface ResolvedOptions {
   port: number;
   token: string | undefined;
   scenarios: readonly ScenarioFile[];
+  scenarioHint: string | undefined;
   tps: number;
   prefillUsPerToken: number;
   storeDir: string | undefined;
@@ -87,6 +94,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     port: options.port ?? DEFAULTS.port,
     token: options.token,
     scenarios: options.scenarios ?? [],
+    scenarioHint: options.scenarioHint,
     tps: positive('tps', options.tps ?? DEFAULTS.tps),
     prefillUsPerToken: Math.max(0, options.prefillUsPerToken ?? DEFAULTS.prefillUsPerToken),
     storeDir: options.storeDir,

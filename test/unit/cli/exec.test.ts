@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs/promises';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentEvent } from '../../../src/agent';
@@ -37,6 +38,19 @@ describe('cli: loopwire exec', () => {
       /\n-\s+return roundCents\(amount - percent\);\n\+\s+return roundCents\(amount \* \(1 - percent \/ 100\)\);/,
     );
     assert.match(result.stdout, /✓ Task 'npm: test' finished with exit code 0/);
+    // What each tool returned, under its line: the end of a task's output, the matches, the lines read.
+    assert.match(
+      result.stdout,
+      /exit code 1 after [\d.]+ s\. \(\d+ ms\)\n {4}… \d+ earlier lines \(--verbose shows all\)\n(?: {4}.*\n){1,5} {4}# fail 2\n/,
+    );
+    assert.match(
+      result.stdout,
+      /▸ search_text .*\n.*\n {4}src\/cart\.js:11: function applyDiscount\(amount, percent\) \{\n/,
+    );
+    assert.match(
+      result.stdout,
+      /▸ read_file src\/cart\.js\n.*\n {4}'use strict';\n[^]*? {4}… \d+ more lines \(--verbose shows all\)\n {4}\(src\/cart\.js: lines 1–24 of 24\)\n/,
+    );
     assert.match(
       result.stdout,
       /\ndone: the model answered · 6 turns · 5 tool calls · [\d.]+ s · client overhead [\d.]+ ms\/turn · [\d.]+ KB sent\/turn · ws\n$/,
@@ -73,6 +87,91 @@ describe('cli: loopwire exec', () => {
     ]);
     assert.match(result.stdout, /✗ declined/);
     assert.ok(!(await fs.readFile(path.join(dir, 'src/cart.js'), 'utf8')).includes(FIXED));
+    assert.match(result.stdout, /\ndone: the model answered · 6 turns · 5 tool calls · 3 calls declined · /);
+  });
+
+  it('--verbose prints every line a tool returned', async () => {
+    const result = await exec('--verbose', 'run the tests');
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(
+      result.stdout,
+      /✗ Task 'npm: test' finished with exit code 1 after [\d.]+ s\. \(\d+ ms\)\n {4}> loopwire-demo@1\.0\.0 test\n/,
+    );
+    assert.match(result.stdout, /\n {4}not ok 3 - a 10% discount takes a tenth off the total\n/);
+    assert.match(result.stdout, /\n {4}# fail 2\n/);
+    assert.doesNotMatch(result.stdout, /--verbose shows all/);
+  });
+
+  it('without --approve and without a terminal, writes and tasks are declined, and the summary says how many', async () => {
+    const result = await loopwire(['exec', '--workspace', dir, '--sessions-dir', sessions, 'run the tests']);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /▸ run_task npm: test\n {2}✗ declined /);
+    assert.match(result.stdout, /\ndone: the model answered · 2 turns · 1 tool call · 1 call declined · /);
+  });
+
+  it('--approve ask without a terminal on stdin: exit 2 before any socket or session, naming the other policies', async () => {
+    // A listener standing in for an endpoint: exec must not even connect to it.
+    let connections = 0;
+    const listener = net.createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = listener.address() as net.AddressInfo;
+      for (const endpoint of [`http://127.0.0.1:${port}/v1`, 'embedded']) {
+        const result = await loopwire([
+          'exec',
+          '--workspace',
+          dir,
+          '--sessions-dir',
+          sessions,
+          '--endpoint',
+          endpoint,
+          '--approve',
+          'ask',
+          'Fix the failing test.',
+        ]);
+        assert.equal(result.code, 2, result.stderr);
+        assert.match(result.stderr, /^loopwire exec: --approve ask needs a terminal to ask on, and stdin is not one/);
+        assert.match(result.stderr, /--approve all/);
+        assert.match(result.stderr, /--approve read-only/);
+        assert.equal(result.stdout, '');
+      }
+      assert.equal(connections, 0, 'no connection was made');
+      await assert.rejects(fs.stat(sessions), { code: 'ENOENT' }, 'no session was kept');
+    } finally {
+      await new Promise((resolve) => listener.close(resolve));
+    }
+  });
+
+  it('a prompt no scenario matches: the answer offers prompts that work and says to add --scenario FILE to loopwire exec', async () => {
+    const mine = path.join(base, 'mine.json');
+    await fs.writeFile(
+      mine,
+      JSON.stringify({
+        scenarios: [
+          {
+            name: 'deploy',
+            match: '^deploy',
+            example: 'deploy to staging',
+            steps: [{ output: [{ type: 'message', text: 'ok' }] }],
+          },
+        ],
+      }),
+    );
+    const result = await exec('--scenario', mine, 'write me a sonnet');
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^loopwire-server: no scenario matches this prompt\.\n/);
+    assert.match(
+      result.stdout,
+      /\(11 scenario\(s\) loaded\), such as:\n- `deploy to staging`\n- `Fix the failing test\.`\n/,
+    );
+    assert.match(result.stdout, /\n- `find \*\*\/\*\.test\.js`\n/);
+    assert.match(
+      result.stdout,
+      /\nTo answer other prompts, write a scenario file and add --scenario FILE to loopwire exec\.\ndone: /,
+    );
   });
 
   it('resumes a kept session with --resume, sending its whole context first', async () => {

@@ -117,6 +117,32 @@ describe('default scenarios: the file', () => {
   });
 });
 
+describe('default scenarios: example prompts', () => {
+  it('each scenario has an example prompt that its own match fits, and that the model answers with it', () => {
+    const model = new ScriptedModel([DEFAULT_SCENARIOS]);
+    for (const scenario of DEFAULT_SCENARIOS.scenarios) {
+      const { name, example } = scenario;
+      assert.ok(example !== undefined && example.trim() !== '', `${name} has an example`);
+      assert.match(example, new RegExp(scenario.match, 'i'), `${name}: its match fits its example`);
+      // An earlier scenario taking the example would make it a lie in the no-match answer.
+      assert.equal(model.respond([{ role: 'user', content: example }]).trace, `${name}#1`, example);
+    }
+  });
+
+  it('the everyday ones are offered when nothing matches, with the default hint', () => {
+    const model = new ScriptedModel([DEFAULT_SCENARIOS]);
+    const { trace, output } = model.respond([{ role: 'user', content: 'write me a sonnet' }]);
+    assert.equal(trace, 'no match');
+    const text = messageOf({ trace, output, calls: [] });
+    for (const example of ['Fix the failing test.', 'read src/cart.js', 'find **/*.test.js', 'list tasks'])
+      assert.ok(text.includes(`\n- \`${example}\``), `${example} is offered:\n${text}`);
+    assert.match(
+      text,
+      /\nTo answer other prompts, write a scenario file and start loopwire-server with --scenario FILE\.$/,
+    );
+  });
+});
+
 describe('default scenarios: the demo task on demo/workspace', function () {
   this.timeout(60_000);
 

@@ -74,6 +74,12 @@ describe('scenario files', () => {
     assert.equal(file.scenarios[0]?.steps.length, 2);
   });
 
+  it('accepts an optional example prompt per scenario', () => {
+    const text =
+      '{"scenarios":[{"name":"x","match":"^x","example":"x marks","steps":[{"output":[{"type":"message","text":"t"}]}]}]}';
+    assert.equal(parseScenarioFile(text, 'x.json').scenarios[0]?.example, 'x marks');
+  });
+
   for (const [why, text, message] of [
     ['not JSON', '{"scenarios": [', /bad\.json: not JSON/],
     ['a misspelt key', '{"scenarios":[{"name":"x","match":"x","step":[]}]}', /bad\.json: scenarios\.0/],
@@ -88,6 +94,16 @@ describe('scenario files', () => {
       /scenarios\.0\.steps\.0\.output\.0/,
     ],
     ['an empty step list', '{"scenarios":[{"name":"x","match":"x","steps":[]}]}', /steps/],
+    [
+      'an example that is not a string',
+      '{"scenarios":[{"name":"x","match":"x","example":3,"steps":[{"output":[{"type":"message","text":"t"}]}]}]}',
+      /bad\.json: scenarios\.0\.example/,
+    ],
+    [
+      'a misspelt example key',
+      '{"scenarios":[{"name":"x","match":"x","examples":"x","steps":[{"output":[{"type":"message","text":"t"}]}]}]}',
+      /bad\.json: scenarios\.0/,
+    ],
   ] as const) {
     it(`refuses ${why}, naming the file and the field`, () => {
       assert.throws(
@@ -196,5 +212,70 @@ describe('scripted model: capture groups', () => {
     const plain = first(echo, [user('echo hi')]);
     assert.ok(plain.type === 'function_call');
     assert.equal(plain.arguments, '{"cmd":"echo hi"}');
+  });
+});
+
+describe('scripted model: the answer to a prompt no scenario matches', () => {
+  const scenario = (name: string, match: string, example?: string) => ({
+    name,
+    match,
+    ...(example === undefined ? {} : { example }),
+    steps: [{ output: [{ type: 'message' as const, text: name }] }],
+  });
+  const answer = (model: ScriptedModel, prompt = 'write me a sonnet') => {
+    const turn = model.respond([user(prompt)]);
+    assert.equal(turn.trace, 'no match');
+    const [item] = turn.output;
+    assert.ok(item?.type === 'message');
+    return item.content.map((part) => (part.type === 'output_text' ? part.text : '')).join('');
+  };
+
+  it("offers the loaded scenarios' examples, short ones first, the first file's first, at most 8", () => {
+    const long = `Fix this problem in a/very/long/path/to/config.json at line 3, column 28: ${'x'.repeat(40)}`;
+    const model = new ScriptedModel([
+      { scenarios: [scenario('mine', '^deploy', 'deploy to staging'), scenario('long', '^fix this', long)] },
+      {
+        scenarios: [
+          scenario('quiet', '^quiet'),
+          ...Array.from({ length: 9 }, (_, i) => scenario(`s${i}`, `^say ${i}$`, `say ${i}`)),
+          scenario('ticks', '^run `', 'run `npm test`'),
+        ],
+      },
+    ]);
+    const text = answer(model);
+    assert.match(text, /^loopwire-server: no scenario matches this prompt\.\n/);
+    assert.match(text, /\(13 scenario\(s\) loaded\), such as:\n/);
+    const offered = text.split('\n').filter((line) => line.startsWith('- '));
+    assert.deepEqual(offered, ['- `deploy to staging`', ...Array.from({ length: 7 }, (_, i) => `- \`say ${i}\``)]);
+    assert.ok(!text.includes('quiet'), 'a scenario without an example is not offered');
+    assert.match(
+      text,
+      /\nTo answer other prompts, write a scenario file and start loopwire-server with --scenario FILE\.$/,
+    );
+    // Every offered example really is answered by its scenario.
+    for (const line of offered) assert.notEqual(model.respond([user(line.slice(3, -1))]).trace, 'no match');
+  });
+
+  it('an example with backticks is quoted so that it stays as typed', () => {
+    const text = answer(new ScriptedModel([{ scenarios: [scenario('ticks', '^run `', 'run `npm test`')] }]));
+    assert.ok(text.includes('\n- `` run `npm test` ``\n'), text);
+  });
+
+  it('names the scenarios when none has an example, and says so when none is loaded', () => {
+    const names = answer(new ScriptedModel([{ scenarios: [scenario('alpha', '^a$'), scenario('beta', '^b$')] }]));
+    assert.match(names, /\(2 scenario\(s\) loaded: 'alpha', 'beta'\)\./);
+    const none = answer(new ScriptedModel([]));
+    assert.match(none, /and none is loaded\./);
+  });
+
+  it('ends with how to add a scenario in the front end that started it', () => {
+    const model = new ScriptedModel(
+      [{ scenarios: [scenario('a', '^a$', 'a')] }],
+      'add --scenario FILE to loopwire exec',
+    );
+    assert.match(
+      answer(model),
+      /\nTo answer other prompts, write a scenario file and add --scenario FILE to loopwire exec\.$/,
+    );
   });
 });

@@ -1,0 +1,120 @@
+import * as assert from 'node:assert/strict';
+import type { AgentEvent } from '../../../src/agent';
+import { ExecRenderer, OUTPUT_PREVIEW_LINES } from '../../../src/cli/execRenderer';
+
+// What `loopwire exec` prints for each event, on text and on a colour terminal. The spawned runs in
+// exec.test.ts show the same on the real bin; these pin the edges (colour, footers, control characters).
+
+function render(events: AgentEvent[], options: { color?: boolean; verbose?: boolean } = {}): string {
+  let text = '';
+  const renderer = new ExecRenderer({
+    stdout: (chunk) => (text += chunk),
+    stderr: (chunk) => (text += chunk),
+    color: options.color ?? false,
+    verbose: options.verbose,
+  });
+  for (const event of events) renderer.handle(event);
+  return text;
+}
+
+const finished = (name: string, output: string, extra: Partial<AgentEvent> = {}): AgentEvent =>
+  ({ type: 'tool_finished', turn: 1, callId: 'c', name, ok: true, output, durationMs: 3, ...extra }) as AgentEvent;
+
+const numbered = (count: number, prefix = 'line') => Array.from({ length: count }, (_, i) => `${prefix} ${i + 1}`);
+
+const done: AgentEvent = {
+  type: 'done',
+  status: 'completed',
+  reason: 'the model answered',
+  turns: 2,
+  toolCalls: 3,
+  wallMs: 10,
+};
+
+describe('cli: exec renderer, what tools returned', () => {
+  it('shows a short output whole, indented under the tool line', () => {
+    assert.equal(
+      render([finished('search_text', 'src/a.js:1: hit\nsrc/b.js:9: hit\n(2 matches in 2 files)')]),
+      '  ✓ 3 lines (3 ms)\n    src/a.js:1: hit\n    src/b.js:9: hit\n    (2 matches in 2 files)\n',
+    );
+  });
+
+  it(`shows the first ${OUTPUT_PREVIEW_LINES} lines of a long one, how many were left out, and its footer`, () => {
+    const text = render([finished('read_file', `${numbered(30).join('\n')}\n(a.txt: lines 1–30 of 30)`)]);
+    assert.equal(
+      text,
+      [
+        '  ✓ 31 lines (3 ms)',
+        ...numbered(OUTPUT_PREVIEW_LINES).map((line) => `    ${line}`),
+        `    … ${30 - OUTPUT_PREVIEW_LINES} more lines (--verbose shows all)`,
+        '    (a.txt: lines 1–30 of 30)',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it("shows the end of a task's output under its exit code, failed or not", () => {
+    const output = `Task 'npm: test' finished with exit code 1 after 0.5 s.\n--- output ---\n${numbered(40).join('\n')}\n# fail 2\n`;
+    const text = render([finished('run_task', output, { ok: false })]);
+    assert.equal(
+      text,
+      [
+        "  ✗ Task 'npm: test' finished with exit code 1 after 0.5 s. (3 ms)",
+        `    … ${41 - OUTPUT_PREVIEW_LINES} earlier lines (--verbose shows all)`,
+        ...numbered(40)
+          .slice(-(OUTPUT_PREVIEW_LINES - 1))
+          .map((line) => `    ${line}`),
+        '    # fail 2',
+        '',
+      ].join('\n'),
+    );
+    const cut = `Task 't' finished with exit code 0 after 1.0 s.\n--- last 3 lines of output ---\na\nb\nc`;
+    assert.equal(
+      render([finished('run_task', cut)]),
+      "  ✓ Task 't' finished with exit code 0 after 1.0 s. (3 ms)\n    a\n    b\n    c\n",
+    );
+  });
+
+  it('--verbose shows every line, however long', () => {
+    const long = 'x'.repeat(500);
+    const text = render([finished('read_file', [...numbered(30), long].join('\n'))], { verbose: true });
+    assert.ok(numbered(30).every((line) => text.includes(`\n    ${line}\n`)));
+    assert.ok(text.includes(`    ${long}\n`));
+    assert.doesNotMatch(text, /--verbose shows all/);
+  });
+
+  it('cuts a very long line, drops escape sequences and control characters, and dims on a colour terminal', () => {
+    const plain = render([finished('read_file', `${'y'.repeat(500)}\n\u001b[31mred\u001b[0m\u0007 bell\r`)]);
+    assert.ok(plain.includes(`    ${'y'.repeat(200)}…\n`), plain);
+    assert.ok(plain.includes('    red bell\n'), JSON.stringify(plain));
+    const color = render([finished('read_file', 'one\ntwo')], { color: true });
+    assert.ok(color.includes('\u001b[2m    one\u001b[0m\n\u001b[2m    two\u001b[0m\n'), JSON.stringify(color));
+  });
+
+  it("keeps an edit's diff as it was, and shows a failed call's reason under it", () => {
+    const diff = 'M a.txt (+1 -1)\n\ndiff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+b';
+    assert.equal(
+      render([finished('apply_patch', diff)]),
+      '  ✓ M a.txt (+1 -1) (3 ms)\ndiff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+b\n',
+    );
+    assert.equal(
+      render([finished('edit_file', 'old_string not found in a.txt.\nThe closest lines are:\n  a', { ok: false })]),
+      '  ✗ old_string not found in a.txt. (3 ms)\n    The closest lines are:\n      a\n',
+    );
+  });
+
+  it('counts declined calls in the summary line, and shows no output for them', () => {
+    const declined = finished('run_task', 'The user declined this run_task call; nothing was changed.', {
+      ok: false,
+      declined: true,
+    });
+    const text = render([declined, finished('apply_patch', 'The user declined.', { ok: false, declined: true }), done]);
+    assert.match(
+      text,
+      /^ {2}✗ declined The user declined this run_task call; nothing was changed\. \(3 ms\)\n {2}✗ declined/,
+    );
+    assert.match(text, /\ndone: the model answered · 2 turns · 3 tool calls · 2 calls declined · /);
+    assert.match(render([declined, done]), / · 3 tool calls · 1 call declined · /);
+    assert.doesNotMatch(render([done]), /declined/);
+  });
+});
