@@ -1,9 +1,22 @@
+import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { DEFAULTS, ScenarioFileError, type StartOptions, loadScenarioFile, startServer } from '../server';
+import {
+  DEFAULTS,
+  DEFAULT_SCENARIOS,
+  type ScenarioFile,
+  ScenarioFileError,
+  type StartOptions,
+  loadScenarioFile,
+  startServer,
+} from '../server';
 import { type CliIo, ExitCode, VERSION, errorMessage, runMain } from './cliIo';
 
-const usage = `usage: loopwire-server [--host 127.0.0.1] [--port 0] [--token T] [--scenario FILE]... [--tps N]
-                       [--store-dir DIR] [--log FILE] [--max-connection-s S] [--prefill-us-per-token U]
+/** The environment variable a token may come from instead of a flag. */
+const TOKEN_ENV = 'LOOPWIRE_SERVER_TOKEN';
+
+const usage = `usage: loopwire-server [--host 127.0.0.1] [--port 0] [--token-file FILE | --token T]
+                       [--scenario FILE]... [--no-default-scenarios] [--tps N] [--store-dir DIR]
+                       [--log FILE] [--max-connection-s S] [--prefill-us-per-token U]
 
 Loopwire ${VERSION}: the bundled Responses API backend. HTTP+SSE and WebSocket mode on one port, a
 scripted model, simulated inference. Prints its base URL (http://HOST:PORT/v1) as the first line on
@@ -12,8 +25,13 @@ stdout, logs to stderr, and serves until SIGINT or SIGTERM.
 Options:
   --host H                    interface to bind (default ${DEFAULTS.host})
   --port N                    port, 0 for any free one (default ${DEFAULTS.port})
-  --token T                   require "Authorization: Bearer T" on every request; enables /admin
-  --scenario FILE             a scenario file (repeatable; first match wins, in the order given)
+  --token-file FILE           require "Authorization: Bearer T" on every request, T being the first line
+                              of FILE (trimmed); enables /admin
+  --token T                   the same with T on the command line, where other users of this machine can
+                              read it in the process list: prefer --token-file or ${TOKEN_ENV}
+  --scenario FILE             a scenario file (repeatable; first match wins, in the order given), loaded
+                              before the default scenarios (the ones loopwire exec uses offline)
+  --no-default-scenarios      serve only the --scenario files
   --tps N                     simulated output tokens per second (default ${DEFAULTS.tps})
   --prefill-us-per-token U    simulated prefill per uncached input token, in µs (default ${DEFAULTS.prefillUsPerToken})
   --store-dir DIR             keep store:true responses on disk in DIR (default: in memory)
@@ -21,6 +39,9 @@ Options:
   --max-connection-s S        WebSocket connection age limit in seconds (default ${DEFAULTS.maxConnectionS})
   -h, --help                  show this help
   -v, --version               print the version
+
+Environment:
+  ${TOKEN_ENV}       the token, when neither --token-file nor --token is given
 `;
 
 function number(name: string, value: string | undefined, integer: boolean): number | undefined {
@@ -33,8 +54,66 @@ function number(name: string, value: string | undefined, integer: boolean): numb
 
 class UsageError extends Error {}
 
-/** The options the flags ask for; throws UsageError on a bad flag. */
-function parseOptions(argv: string[]): StartOptions | 'help' | 'version' {
+/** A token source given but unusable (an unreadable or empty file, an empty variable): exit 1. */
+class TokenSourceError extends Error {}
+
+/**
+ * The token and where it came from: `--token-file`, else `--token`, else the environment — a flag, given for
+ * this run, beats the environment. Both flags at once is a usage error rather than a silent choice.
+ */
+function resolveToken(
+  flag: string | undefined,
+  file: string | undefined,
+  env: NodeJS.ProcessEnv,
+): { token: string; source: string } | undefined {
+  if (flag !== undefined && file !== undefined) throw new UsageError('give the token once: --token-file or --token');
+  if (flag === '') throw new UsageError('--token must not be empty');
+  if (file === '') throw new UsageError('--token-file must not be empty');
+  if (file !== undefined) return { token: readTokenFile(file), source: `--token-file ${file}` };
+  if (flag !== undefined) return { token: flag, source: '--token' };
+  const fromEnv = env[TOKEN_ENV];
+  if (fromEnv === undefined) return undefined;
+  const token = fromEnv.trim();
+  if (token === '') throw new TokenSourceError(`${TOKEN_ENV} is set but empty; unset it to run without a token`);
+  return { token, source: TOKEN_ENV };
+}
+
+/** The first line of `file`, trimmed; a file that cannot be read or whose first line is blank is an error. */
+function readTokenFile(file: string): string {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new TokenSourceError(`--token-file ${file}: cannot read: ${errorMessage(error)}`);
+  }
+  const token = (text.split(/\r?\n/, 1)[0] ?? '').trim();
+  if (token === '') throw new TokenSourceError(`--token-file ${file}: its first line is empty; put the token there`);
+  return token;
+}
+
+/** How a user of this front end adds a scenario: the end of the answer to a prompt no scenario matches. */
+const SCENARIO_HINT = 'start loopwire-server with --scenario FILE';
+
+/** The server's options and a line saying how many scenarios came from where. */
+interface Parsed {
+  options: StartOptions;
+  scenarioSources: string;
+  /** Where the token came from (never the token itself), when there is one. */
+  tokenSource: string | undefined;
+}
+
+/** `12 scenario(s): 2 from a.json, 10 default`: which files the scripted model answers from. */
+function describeScenarios(files: readonly { source: string; file: ScenarioFile }[]): string {
+  const total = files.reduce((sum, { file }) => sum + file.scenarios.length, 0);
+  const parts = files.map(({ source, file }) => `${file.scenarios.length} ${source}`);
+  return `${total} scenario(s)${parts.length > 0 ? `: ${parts.join(', ')}` : ' (every prompt gets the no-match answer)'}`;
+}
+
+/**
+ * The options the flags (and the environment) ask for; throws UsageError on a bad flag, ScenarioFileError on a
+ * bad scenario file, TokenSourceError on an unusable token source.
+ */
+function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Parsed | 'help' | 'version' {
   const { values } = parseArgs({
     args: argv,
     strict: true,
@@ -43,7 +122,9 @@ function parseOptions(argv: string[]): StartOptions | 'help' | 'version' {
       host: { type: 'string' },
       port: { type: 'string' },
       token: { type: 'string' },
+      'token-file': { type: 'string' },
       scenario: { type: 'string', multiple: true },
+      'no-default-scenarios': { type: 'boolean' },
       tps: { type: 'string' },
       'store-dir': { type: 'string' },
       log: { type: 'string' },
@@ -61,41 +142,52 @@ function parseOptions(argv: string[]): StartOptions | 'help' | 'version' {
   if (tps === 0) throw new UsageError('--tps must be above 0');
   const maxConnectionS = number('max-connection-s', values['max-connection-s'], false);
   if (maxConnectionS === 0) throw new UsageError('--max-connection-s must be above 0');
-  if (values.token === '') throw new UsageError('--token must not be empty');
-  return {
+  const token = resolveToken(values.token, values['token-file'], env);
+  // Files first so that theirs win; then the defaults, so that this server answers what `loopwire exec`'s
+  // embedded one does.
+  const files = [
+    ...(values.scenario ?? []).map((file) => ({ source: `from ${file}`, file: loadScenarioFile(file) })),
+    ...(values['no-default-scenarios'] ? [] : [{ source: 'default', file: DEFAULT_SCENARIOS }]),
+  ];
+  const options: StartOptions = {
     host: values.host,
     port,
-    token: values.token,
-    scenarios: (values.scenario ?? []).map(loadScenarioFile),
+    token: token?.token,
+    scenarios: files.map(({ file }) => file),
+    scenarioHint: SCENARIO_HINT,
     tps,
     prefillUsPerToken: number('prefill-us-per-token', values['prefill-us-per-token'], false),
     storeDir: values['store-dir'],
     logFile: values.log,
     maxConnectionS,
   };
+  return { options, scenarioSources: describeScenarios(files), tokenSource: token?.source };
 }
 
 async function main(argv: string[], io: CliIo): Promise<ExitCode> {
-  let options: ReturnType<typeof parseOptions>;
+  let parsed: ReturnType<typeof parseOptions>;
   try {
-    options = parseOptions(argv);
+    parsed = parseOptions(argv, process.env);
   } catch (error) {
-    if (error instanceof ScenarioFileError) {
+    if (error instanceof ScenarioFileError || error instanceof TokenSourceError) {
       io.stderr(`loopwire-server: ${error.message}\n`);
       return ExitCode.failed;
     }
     io.stderr(`loopwire-server: ${errorMessage(error)}\n\n${usage}`);
     return ExitCode.usage;
   }
-  if (options === 'help') {
+  if (parsed === 'help') {
     io.stdout(usage);
     return ExitCode.ok;
   }
-  if (options === 'version') {
+  if (parsed === 'version') {
     io.stdout(`${VERSION}\n`);
     return ExitCode.ok;
   }
-  const server = await startServer({ ...options, log: (line) => io.stderr(`${line}\n`) });
+  io.stderr(`loopwire-server: ${parsed.scenarioSources}\n`);
+  if (parsed.tokenSource !== undefined)
+    io.stderr(`loopwire-server: every request needs the bearer token from ${parsed.tokenSource}\n`);
+  const server = await startServer({ ...parsed.options, log: (line) => io.stderr(`${line}\n`) });
   // The contract: the base URL is the first line on stdout, and nothing else is ever written there.
   io.stdout(`${server.url}\n`);
   const signal = await new Promise<NodeJS.Signals>((resolve) => {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-// The error shapes of shared/protocol/responses-ws.md §4: the API error object, the HTTP error body, and
+// The error shapes of docs/protocol.md §4: the API error object, the HTTP error body, and
 // the two `error` events of a stream.
 
 /** The API's error object: the body of an HTTP error, and the `error` of a nested WebSocket error event. */
@@ -43,7 +43,7 @@ export const StreamErrorEvent = z.looseObject({
 /** An `error` event of either shape; clients must accept both (§4.1). */
 export const ErrorEvent = z.union([WsErrorEvent, StreamErrorEvent]);
 
-/** Error codes the protocol notes name, with the meaning a client acts on (§4.2). */
+/** Error codes docs/protocol.md names, with the meaning a client acts on (§4.2). */
 export const ErrorCode = {
   /** The id is not in this connection's cache (nor stored): resend the full context, unchained. */
   previousResponseNotFound: 'previous_response_not_found',
@@ -53,6 +53,8 @@ export const ErrorCode = {
   streamLimitReached: 'websocket_stream_limit_reached',
   /** A `stream_id` outside `[A-Za-z0-9_.-]{1,256}`. */
   invalidStreamId: 'invalid_stream_id',
+  /** A replayed reasoning item's `encrypted_content` the server did not issue (or issued for another item). */
+  invalidEncryptedContent: 'invalid_encrypted_content',
   rateLimitExceeded: 'rate_limit_exceeded',
   serverError: 'server_error',
 } as const;

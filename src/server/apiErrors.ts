@@ -33,6 +33,44 @@ export const refusals = {
       "Missing required parameter: 'model'.",
       'model',
     ),
+  /** A generating request with nothing to answer: no `input` and no `previous_response_id`. */
+  missingInput: (): Refusal =>
+    refusal(
+      400,
+      ErrorType.invalidRequest,
+      'missing_required_parameter',
+      "Missing required parameter: 'input'.",
+      'input',
+    ),
+  /** The same with `input: []`, in the API's words for an empty array. */
+  emptyInput: (): Refusal =>
+    refusal(
+      400,
+      ErrorType.invalidRequest,
+      'empty_array',
+      "Invalid 'input': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+      'input',
+    ),
+  /** A tool output whose `call_id` answers no call of its kind earlier in the context (the API's wording). */
+  noToolCall: (kind: 'function_call_output' | 'custom_tool_call_output', callId: string): Refusal =>
+    refusal(
+      400,
+      ErrorType.invalidRequest,
+      null,
+      `No tool call found for ${kind === 'function_call_output' ? 'function call output' : 'custom tool call output'} with call_id ${callId}.`,
+      'input',
+    ),
+  /**
+   * A replayed reasoning item's `encrypted_content` that this server did not issue, or issued for another
+   * item. The API names the item by id, or by the content cut short when the item has none; `param` is null.
+   */
+  invalidEncryptedContent: (itemId: string | undefined, content: string, reason: string): Refusal =>
+    refusal(
+      400,
+      ErrorType.invalidRequest,
+      ErrorCode.invalidEncryptedContent,
+      `The encrypted content ${itemId === undefined ? abbreviate(content) : `for item ${itemId}`} could not be verified. Reason: ${reason}`,
+    ),
   unauthorized: (): Refusal =>
     refusal(
       401,
@@ -120,7 +158,12 @@ export const refusals = {
     refusal(500, ErrorType.server, ErrorCode.serverError, 'loopwire-server hit an internal error.'),
 };
 
-/** A refusal as the nested WebSocket `error` event (spec §4.1 shape 1). */
+/** Long content as the API quotes it in an error: its first and last four characters (`gAAA...DQ==`). */
+function abbreviate(content: string): string {
+  return content.length <= 12 ? content : `${content.slice(0, 4)}...${content.slice(-4)}`;
+}
+
+/** A refusal as the nested WebSocket `error` event (docs/protocol.md §4.1 shape 1). */
 export function wsErrorEvent(refused: Refusal, streamId?: string, headers?: Record<string, string>): WsErrorEvent {
   return {
     type: 'error',

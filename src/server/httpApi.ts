@@ -6,6 +6,7 @@ import { type Refusal, refusals } from './apiErrors';
 import { readBody } from './httpBody';
 import { JsonSink, SseSink } from './httpSinks';
 import { newId } from './ids';
+import { missingInput } from './inputChecks';
 import { guardRequest } from './requestGuard';
 import type { ResponseStore } from './responseStore';
 import type { ResolvedOptions } from './serverOptions';
@@ -118,6 +119,7 @@ async function postResponse(ctx: HttpContext, conn: string, req: IncomingMessage
   const outcome = await ctx.service.run(request, 'http', sink, { parseMs });
   switch (outcome.kind) {
     case 'not_found':
+    case 'invalid':
       return sendError(ctx, conn, res, outcome.refusal, headers);
     case 'refused': {
       const retry: Record<string, string> =
@@ -151,13 +153,13 @@ async function postResponse(ctx: HttpContext, conn: string, req: IncomingMessage
   }
 }
 
-/** Fields that belong to WebSocket mode only, or to features this server does not offer. */
+/** Fields that belong to WebSocket mode only, features this server does not offer, or a request missing one. */
 function httpMisuse(request: ResponseRequest): Refusal | undefined {
   if (request.model === undefined) return refusals.missingModel();
   if (request.background === true) return refusals.backgroundUnsupported();
   if (request.generate !== undefined) return refusals.webSocketOnly('generate');
   if (request.stream_id !== undefined) return refusals.webSocketOnly('stream_id');
-  return undefined;
+  return missingInput(request);
 }
 
 /** The `previous_response_id` of a body, for the wire log, before (and whether or not) it validates. */

@@ -1,5 +1,6 @@
 import type { OutputItem } from '../protocol';
 import { type Pacer, tokenPieces } from './pacer';
+import { sealReasoning } from './reasoningSeal';
 import type { TurnEmitter } from './turnEmitter';
 
 /** The output-token allowance of a response (`max_output_tokens`), shared by its items. */
@@ -15,7 +16,7 @@ export interface StreamedItem {
 }
 
 /**
- * Streams one output item in the canonical order of spec §2.1: `output_item.added` with the skeleton, the
+ * Streams one output item in the canonical order of docs/protocol.md §2.1: `output_item.added` with the skeleton, the
  * item's own deltas paced by the clock, their `done` events, then `output_item.done` with the final item.
  */
 export async function streamItem(
@@ -105,7 +106,10 @@ export async function streamItem(
         summary.push({ type: 'summary_text' as const, text });
         if (truncated) break;
       }
-      return finish({ ...item, summary }, truncated);
+      // Populated by default, as the SDK's type says the API does, and only on the finished item: the content
+      // of `output_item.added` "may be incomplete", so clients replay the one from `output_item.done`.
+      const texts = summary.map((part) => part.text);
+      return finish({ ...item, summary, encrypted_content: sealReasoning(item.id ?? '', texts) }, truncated);
     }
   }
 

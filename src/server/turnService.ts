@@ -3,6 +3,7 @@ import type { Refusal } from './apiErrors';
 import type { ConnectionCache } from './connectionCache';
 import type { ContextState } from './contextState';
 import type { FaultQueue } from './faults';
+import { checkInput } from './inputChecks';
 import type { ResponseStore, StoredResponse } from './responseStore';
 import { type TurnDeps, type TurnOutcome, inputItems, runTurn } from './responseTurn';
 import type { TurnSink } from './turnEmitter';
@@ -11,7 +12,7 @@ import type { TurnSink } from './turnEmitter';
 export interface TurnRecord {
   transport: 'http' | 'ws';
   responseId: string | undefined;
-  outcome: TurnOutcome['kind'] | 'not_found';
+  outcome: TurnOutcome['kind'] | 'not_found' | 'invalid';
   /** Where the chain's state came from. */
   chainedFrom: 'none' | 'connection' | 'store';
   /** Decoding and validating the request, in ms (measured by the transport). */
@@ -38,14 +39,16 @@ export class TurnService {
 
   /**
    * Runs `request`. `cache` is the socket's (absent over HTTP). An unknown `previous_response_id` is refused
-   * with the exact error of spec §3.3 before anything runs.
+   * with the exact error of docs/protocol.md §3.3 before anything runs (`not_found`), and so is input the
+   * API would refuse in that context (`invalid`): a tool output answering no call, a reasoning item's
+   * `encrypted_content` this server did not issue.
    */
   async run(
     request: ResponseRequest,
     transport: 'http' | 'ws',
     sink: TurnSink,
     options: { cache?: ConnectionCache; streamId?: string; parseMs: number },
-  ): Promise<TurnOutcome | { kind: 'not_found'; refusal: Refusal }> {
+  ): Promise<TurnOutcome | { kind: 'not_found' | 'invalid'; refusal: Refusal }> {
     const previousId = request.previous_response_id ?? undefined;
     let base: ContextState | undefined;
     let reloaded: Awaited<ReturnType<ResponseStore['loadChain']>> = [];
@@ -65,6 +68,11 @@ export class TurnService {
       }
     }
     const loadMs = performance.now() - loadStarted;
+    const invalid = checkInput(base?.items ?? reloaded ?? [], inputItems(request.input));
+    if (invalid) {
+      this.observe(this.record(transport, options.parseMs, loadMs, chainedFrom, { kind: 'invalid' }));
+      return { kind: 'invalid', refusal: invalid };
+    }
     const keep = async (response: ResponseObject, state: ContextState): Promise<void> => {
       options.cache?.set(response.id, state);
       if (request.store !== false) await this.store.put(await this.stored(request, response, state, previousId));
@@ -99,7 +107,7 @@ export class TurnService {
     parseMs: number,
     loadMs: number,
     chainedFrom: TurnRecord['chainedFrom'],
-    outcome: TurnOutcome | { kind: 'not_found' },
+    outcome: TurnOutcome | { kind: 'not_found' | 'invalid' },
   ): TurnRecord {
     const completed = outcome.kind === 'completed' ? outcome : undefined;
     const usage = completed?.response.usage;

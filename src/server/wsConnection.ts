@@ -9,6 +9,7 @@ import {
 } from '../protocol';
 import { type Refusal, refusals, wsErrorEvent } from './apiErrors';
 import { ConnectionCache } from './connectionCache';
+import { missingInput } from './inputChecks';
 import { previousIdOf } from './httpApi';
 import { DEFAULT_LANE, LaneScheduler } from './laneScheduler';
 import type { ResolvedOptions } from './serverOptions';
@@ -26,7 +27,7 @@ export interface WsContext {
 
 /**
  * One WebSocket-mode connection: `response.create` turns on FIFO lanes, chained through this socket's own
- * cache (spec §3), and its age limit. Every failure is answered with an `error` event; none closes the
+ * cache (docs/protocol.md §3), and its age limit. Every failure is answered with an `error` event; none closes the
  * socket except the age limit.
  */
 export class WsConnection {
@@ -58,7 +59,7 @@ export class WsConnection {
         resolve();
       }),
     );
-    // An error on an idle socket must never go unheard (shared/DESIGN.md): log it; 'close' follows.
+    // An error on an idle socket must never go unheard (CONTRIBUTING.md, Style): log it; 'close' follows.
     socket.on('error', (error) => ctx.options.log(`ws ${id}: ${error.message}`));
     socket.on('message', (data, isBinary) => {
       try {
@@ -119,6 +120,8 @@ export class WsConnection {
     const request = parsed.value;
     if (request.background === true) return this.refuse(refusals.backgroundOverWebSocket(), named);
     if (request.model === undefined) return this.refuse(refusals.missingModel(), named);
+    const noInput = missingInput(request);
+    if (noInput) return this.refuse(noInput, named);
     if (this.expired) return this.refuseOverLimit(named);
     const lane = named ?? DEFAULT_LANE;
     if (!this.lanes.admit(lane))
@@ -143,6 +146,10 @@ export class WsConnection {
           return;
         case 'not_found':
           return this.refuse(outcome.refusal, streamId);
+        case 'invalid':
+          // A 4xx continuation: its parent leaves this lane's cache, as for any failed one (§3.6).
+          this.refuse(outcome.refusal, streamId);
+          return this.evictFailedParent(lane, parent);
         case 'refused': {
           const headers =
             outcome.retryAfterS === undefined ? undefined : { 'retry-after': String(outcome.retryAfterS) };

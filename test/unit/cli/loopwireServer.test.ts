@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { DEFAULT_SCENARIOS } from '../../../src/server';
 import { ECHO_SCENARIO, WsClient, finalResponse, post } from '../server/support/harness';
 import { repoRoot, runProcess } from '../support/runProcess';
 
@@ -22,9 +23,16 @@ interface Running {
 
 const running: Running[] = [];
 
+/** This process's environment without the token variable, plus `extra`. */
+function envWith(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env, ...extra };
+  if (!('LOOPWIRE_SERVER_TOKEN' in extra)) delete env.LOOPWIRE_SERVER_TOKEN;
+  return env;
+}
+
 /** Starts the bin and waits for the first line on stdout: the base URL. */
-async function launch(args: string[]): Promise<Running> {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot });
+async function launch(args: string[], env: Record<string, string> = {}): Promise<Running> {
+  const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot, env: envWith(env) });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -52,6 +60,22 @@ async function launch(args: string[]): Promise<Running> {
 
 /** Runs the bin to completion (for the refusals). */
 const runToEnd = (args: string[]) => runProcess(process.execPath, [bin, ...args]);
+
+/** Runs the bin to completion with `env` added to a token-free environment. */
+function runWithEnv(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot, env: envWith(env) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
 
 /** A port nothing listens on right now. */
 async function freePort(): Promise<number> {
@@ -86,7 +110,7 @@ describe('cli: loopwire-server', function () {
     const server = await launch(['--scenario', ECHO_SCENARIO]);
     assert.match(server.url, URL_LINE);
     assert.ok(server.stdout().startsWith(`${server.url}\n`), JSON.stringify(server.stdout()));
-    assert.match(server.stderr(), /listening on http:\/\/127\.0\.0\.1:\d+\/v1 \(1 scenario\(s\)/);
+    assert.match(server.stderr(), /listening on http:\/\/127\.0\.0\.1:\d+\/v1 \(\d+ scenario\(s\)/);
     assert.equal((await post(`${server.url}/responses`, { model: 'm', input: 'echo hi' })).status, 200);
     server.child.kill('SIGTERM');
     assert.deepEqual(await server.exited, { code: 0, signal: null });
@@ -109,6 +133,118 @@ describe('cli: loopwire-server', function () {
     } finally {
       client.close();
     }
+  });
+
+  it('serves the default scenarios after any --scenario files, and says on stderr how many came from where', async () => {
+    const defaults = DEFAULT_SCENARIOS.scenarios.length;
+    const answer = async (url: string, input: string) => {
+      const reply = await post(`${url}/responses`, { model: 'm', store: false, input });
+      assert.equal(reply.status, 200, reply.text);
+      const { output } = JSON.parse(reply.text) as { output: { type: string; name?: string }[] };
+      const call = output.find((item) => item.type === 'function_call');
+      return call ? `call ${call.name}` : output.map((item) => item.type).join(',');
+    };
+    const [plain, withFile, onlyFile, nothing] = await Promise.all([
+      launch([]),
+      launch(['--scenario', ECHO_SCENARIO]),
+      launch(['--no-default-scenarios', '--scenario', ECHO_SCENARIO]),
+      launch(['--no-default-scenarios']),
+    ]);
+    assert.ok(plain && withFile && onlyFile && nothing);
+    const startLine = (server: Running) => server.stderr().split('\n')[0];
+    assert.equal(startLine(plain), `loopwire-server: ${defaults} scenario(s): ${defaults} default`);
+    assert.equal(
+      startLine(withFile),
+      `loopwire-server: ${defaults + 1} scenario(s): 1 from ${ECHO_SCENARIO}, ${defaults} default`,
+    );
+    assert.equal(startLine(onlyFile), `loopwire-server: 1 scenario(s): 1 from ${ECHO_SCENARIO}`);
+    assert.equal(startLine(nothing), 'loopwire-server: 0 scenario(s) (every prompt gets the no-match answer)');
+    assert.equal(await answer(plain.url, 'Fix the failing test.'), 'call run_task', 'a default scenario');
+    assert.equal(await answer(withFile.url, 'echo hi'), 'call exec_command', 'the file');
+    assert.equal(await answer(withFile.url, 'Fix the failing test.'), 'call run_task', 'the defaults after it');
+    assert.equal(await answer(onlyFile.url, 'echo hi'), 'call exec_command');
+    assert.equal(await answer(onlyFile.url, 'Fix the failing test.'), 'message', 'no defaults: no match');
+    for (const server of [plain, withFile, onlyFile, nothing]) {
+      server.child.kill('SIGTERM');
+      assert.deepEqual(await server.exited, { code: 0, signal: null });
+      assert.equal(server.stdout(), `${server.url}\n`, 'nothing but the URL on stdout');
+    }
+    const help = await runToEnd(['--help']);
+    assert.match(help.stdout, /\[--no-default-scenarios\]/);
+    assert.match(help.stdout, /\n {2}--no-default-scenarios {6}serve only the --scenario files\n/);
+  });
+
+  it('with loopwire exec --endpoint URL, does the demo task as the embedded backend does', async function () {
+    this.timeout(60_000);
+    const workspace = path.join(dir, 'workspace');
+    fs.cpSync(path.join(repoRoot, 'demo/workspace'), workspace, { recursive: true });
+    const server = await launch([]);
+    const exec = await runProcess(process.execPath, [
+      path.join(repoRoot, 'dist/cli/loopwire.js'),
+      'exec',
+      '--workspace',
+      workspace,
+      '--sessions-dir',
+      path.join(dir, 'sessions'),
+      '--endpoint',
+      server.url,
+      '--approve',
+      'all',
+      'fix the failing test',
+    ]);
+    assert.equal(exec.code, 0, exec.stderr + exec.stdout);
+    assert.match(exec.stdout, /✓ Task 'npm: test' finished with exit code 0/);
+    assert.match(exec.stdout, /\ndone: the model answered · 6 turns · 5 tool calls · /);
+    assert.match(fs.readFileSync(path.join(workspace, 'src/cart.js'), 'utf8'), /amount \* \(1 - percent \/ 100\)/);
+    server.child.kill('SIGTERM');
+    assert.deepEqual(await server.exited, { code: 0, signal: null });
+    assert.equal(server.stdout(), `${server.url}\n`);
+  });
+
+  it('answers a prompt no scenario matches with prompts that work and its own --scenario FILE', async () => {
+    const mine = path.join(dir, 'mine.json');
+    fs.writeFileSync(
+      mine,
+      JSON.stringify({
+        scenarios: [
+          { name: 'quiet', match: '^quiet$', steps: [{ output: [{ type: 'message', text: 'ok' }] }] },
+          {
+            name: 'deploy',
+            match: '^deploy',
+            example: 'deploy to staging',
+            steps: [{ output: [{ type: 'message', text: 'ok' }] }],
+          },
+        ],
+      }),
+    );
+    const [server, bare] = await Promise.all([
+      launch(['--scenario', mine]),
+      launch(['--no-default-scenarios', '--scenario', ECHO_SCENARIO]),
+    ]);
+    assert.ok(server && bare);
+    const say = async (url: string) => {
+      const reply = await post(`${url}/responses`, { model: 'm', store: false, input: 'write me a sonnet' });
+      assert.equal(reply.status, 200, reply.text);
+      const response = JSON.parse(reply.text) as { output: { content: { text: string }[] }[] };
+      return response.output[0]?.content[0]?.text ?? '';
+    };
+    const text = await say(server.url);
+    assert.match(text, /^loopwire-server: no scenario matches this prompt\.\n/);
+    assert.match(
+      text,
+      new RegExp(
+        `\\(${DEFAULT_SCENARIOS.scenarios.length + 2} scenario\\(s\\) loaded\\), such as:\n- \`deploy to staging\`\n- \`Fix the failing test\\.\`\n`,
+      ),
+    );
+    assert.match(
+      text,
+      /\nTo answer other prompts, write a scenario file and start loopwire-server with --scenario FILE\.$/,
+    );
+    // A file without examples: its scenarios are named.
+    assert.match(
+      await say(bare.url),
+      /\(1 scenario\(s\) loaded: 'echo'\)\.\nTo answer other prompts, .* start loopwire-server with --scenario FILE\.$/,
+    );
   });
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
@@ -136,6 +272,8 @@ describe('cli: loopwire-server', function () {
       [['--max-connection-s', '0'], /--max-connection-s must be above 0/],
       [['--prefill-us-per-token', 'lots'], /--prefill-us-per-token expects a non-negative number, got 'lots'/],
       [['--token', ''], /--token must not be empty/],
+      [['--token-file', ''], /--token-file must not be empty/],
+      [['--token', 'a', '--token-file', 'b'], /give the token once: --token-file or --token/],
     ];
     const results = await Promise.all(cases.map(([args]) => runToEnd(args)));
     cases.forEach(([args, reason], index) => {
@@ -177,6 +315,86 @@ describe('cli: loopwire-server', function () {
       assert.match(result.stderr, message);
       assert.doesNotMatch(result.stderr, /usage:/, 'a bad file is not a usage error');
       assert.equal(result.stdout, '');
+    });
+  });
+
+  describe('the token, kept off the command line', () => {
+    /** 401 without the bearer token, 200 with it: the server requires exactly `token`. */
+    async function requires(server: Running, token: string): Promise<void> {
+      const body = { model: 'm', store: false, input: 'echo hi' };
+      assert.equal((await post(`${server.url}/responses`, body)).status, 401);
+      assert.equal((await post(`${server.url}/responses`, body, { authorization: 'Bearer wrong' })).status, 401);
+      const ok = await post(`${server.url}/responses`, body, { authorization: `Bearer ${token}` });
+      assert.equal(ok.status, 200, ok.text);
+    }
+
+    it('--token-file: the first line of the file, trimmed; stderr names the source, never the token', async () => {
+      const file = path.join(dir, 'token');
+      fs.writeFileSync(file, '  from-the-file \r\nsecond line ignored\n');
+      const server = await launch(['--scenario', ECHO_SCENARIO, '--token-file', file]);
+      await requires(server, 'from-the-file');
+      assert.match(
+        server.stderr(),
+        new RegExp(`every request needs the bearer token from --token-file ${escape(file)}\n`),
+      );
+      assert.doesNotMatch(server.stderr(), /from-the-file/);
+    });
+
+    it('LOOPWIRE_SERVER_TOKEN: used when no flag gives one; either flag wins over it', async () => {
+      const file = path.join(dir, 'token');
+      fs.writeFileSync(file, 'file-token\n');
+      const env = { LOOPWIRE_SERVER_TOKEN: ' env-token\n' };
+      const [fromEnv, fileWins, flagWins] = await Promise.all([
+        launch(['--scenario', ECHO_SCENARIO], env),
+        launch(['--scenario', ECHO_SCENARIO, '--token-file', file], env),
+        launch(['--scenario', ECHO_SCENARIO, '--token', 'flag-token'], env),
+      ]);
+      assert.ok(fromEnv && fileWins && flagWins);
+      await requires(fromEnv, 'env-token');
+      assert.match(fromEnv.stderr(), /every request needs the bearer token from LOOPWIRE_SERVER_TOKEN\n/);
+      await requires(fileWins, 'file-token');
+      await requires(flagWins, 'flag-token');
+      assert.match(flagWins.stderr(), /every request needs the bearer token from --token\n/);
+    });
+
+    it('a missing or empty token file, or an empty variable: exit code 1 with the reason, no usage', async () => {
+      const empty = path.join(dir, 'empty');
+      fs.writeFileSync(empty, '');
+      const blankFirst = path.join(dir, 'blank-first');
+      fs.writeFileSync(blankFirst, '   \nthe-token-on-line-two\n');
+      const missing = path.join(dir, 'missing');
+      const cases: [string[], Record<string, string>, RegExp][] = [
+        [
+          ['--token-file', missing],
+          {},
+          new RegExp(`^loopwire-server: --token-file ${escape(missing)}: cannot read: ENOENT`),
+        ],
+        [['--token-file', dir], {}, new RegExp(`^loopwire-server: --token-file ${escape(dir)}: cannot read: EISDIR`)],
+        [['--token-file', empty], {}, /: its first line is empty; put the token there\n/],
+        [['--token-file', blankFirst], {}, /: its first line is empty; put the token there\n/],
+        [[], { LOOPWIRE_SERVER_TOKEN: '  ' }, /^loopwire-server: LOOPWIRE_SERVER_TOKEN is set but empty; unset it/],
+      ];
+      const results = await Promise.all(cases.map(([args, env]) => runWithEnv(args, env)));
+      cases.forEach(([args, , reason], index) => {
+        const result = results[index];
+        assert.ok(result);
+        assert.equal(result.code, 1, `${args.join(' ')}: ${result.stderr}`);
+        assert.match(result.stderr, reason);
+        assert.doesNotMatch(result.stderr, /usage:/);
+        assert.equal(result.stdout, '');
+      });
+    });
+
+    it('--help offers --token-file and the variable, and warns that --token shows in the process list', async () => {
+      const help = await runToEnd(['--help']);
+      assert.equal(help.code, 0);
+      assert.match(help.stdout, /\[--token-file FILE \| --token T\]/);
+      assert.match(help.stdout, /\n {2}--token-file FILE {11}require "Authorization: Bearer T"/);
+      assert.match(help.stdout, /read it in the process list: prefer --token-file or LOOPWIRE_SERVER_TOKEN\n/);
+      assert.match(
+        help.stdout,
+        /\nEnvironment:\n {2}LOOPWIRE_SERVER_TOKEN {7}the token, when neither --token-file nor --token is given\n/,
+      );
     });
   });
 
