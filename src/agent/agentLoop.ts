@@ -64,6 +64,7 @@ export class Agent {
       model,
       instructions,
       tools: toolSpecs,
+      promptCacheKey: this.options.transcript.header.id,
       ...(extra ? { extra } : {}),
       ...(lane === undefined ? {} : { lane }),
     });
@@ -104,6 +105,7 @@ export class Agent {
             instructions: this.options.instructions,
             tools: this.options.toolSpecs,
             items: transcript.items,
+            promptCacheKey: transcript.header.id,
             ...(this.options.extra ? { extra: this.options.extra } : {}),
             ...(this.options.lane === undefined ? {} : { lane: this.options.lane }),
           },

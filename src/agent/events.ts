@@ -105,6 +105,8 @@ export const AgentEvent = z.discriminatedUnion('type', [
     fullContext: z.boolean(),
   }),
   z.object({ type: z.literal('error'), code: z.string(), message: z.string() }),
+  /** Something worth a line in the log that changes nothing for the task (a refused warm-up). */
+  z.object({ type: z.literal('notice'), code: z.string(), message: z.string() }),
   /** The task is over: `completed`, or stopped for `reason` (and resumable from the transcript). */
   z.object({
     type: z.literal('done'),

@@ -1,6 +1,6 @@
 import { HttpErrorBody, decodeWire } from '../protocol';
 import type { AssemblerStep, ResponseAssembler } from './responseAssembler';
-import { type TransportFault, parseRetryAfter } from './transportFault';
+import { type TransportFault, isUnreachable, parseRetryAfter } from './transportFault';
 
 // One `POST /v1/responses` with `stream: true`: the SSE events go through the same assembler as WebSocket
 // frames. Errors before the stream are the API's JSON error bodies, with `Retry-After` honoured.
@@ -83,7 +83,13 @@ export async function exchangeHttp(request: HttpExchange, assembler: ResponseAss
       if (request.signal.aborted) throw error;
       if (stalled) return { step: fault({ kind: 'stalled', idleMs: request.idleTimeoutMs }), bytesReceived, sentAt };
       return {
-        step: fault({ kind: 'connect_failed', status: undefined, message: causeOf(error), retryAfterMs: undefined }),
+        step: fault({
+          kind: 'connect_failed',
+          status: undefined,
+          message: causeOf(error),
+          retryAfterMs: undefined,
+          unreachable: isUnreachable((error as { cause?: { code?: unknown } } | undefined)?.cause?.code),
+        }),
         bytesReceived,
         sentAt,
       };

@@ -20,6 +20,8 @@ export {
 } from './events';
 export { summarizeCall } from './callSummary';
 export { DEFAULT_INSTRUCTIONS } from './instructions';
+export { ModelOptions, ReasoningEffort, ReasoningSummary, Verbosity, modelFields } from './modelOptions';
+export { USER_AGENT, WEBSOCKET_BETA } from './requestBody';
 export {
   type SessionOptions,
   SessionTransport,

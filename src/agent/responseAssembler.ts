@@ -39,6 +39,8 @@ export class ResponseAssembler {
   private readonly done = new Map<number, AnyOutputItem>();
   private readonly calls = new Map<string, ItemInfo>();
   private malformed = 0;
+  /** The id `response.created` announced: the terminal event must carry the same one. */
+  private responseId: string | undefined;
 
   constructor(
     private readonly turn: number,
@@ -64,6 +66,9 @@ export class ResponseAssembler {
     }
     const event = value as EventRecord;
     switch (event.type) {
+      case 'response.created':
+        this.responseId ??= str((event.response as { id?: unknown } | undefined)?.id);
+        return CONTINUE;
       case 'response.output_item.added':
         this.noteItem(event.item);
         return CONTINUE;
@@ -143,8 +148,18 @@ export class ResponseAssembler {
   private terminal(event: EventRecord): AssemblerStep {
     const response = parseWire(ResponseObjectSchema, event.response);
     if (!response.ok) return { kind: 'fault', fault: { kind: 'malformed', message: response.error.message } };
-    // The terminal response is authoritative; finished items fill an omitted output (§2.6). With frames
-    // lost to malformation and no output to fall back on, the response cannot be trusted.
+    // A terminal event for another response (a late one of an abandoned request on this lane) must not be
+    // taken for this one's: its calls would run as this turn's. Resent, so nothing runs twice or is lost.
+    if (this.responseId !== undefined && response.value.id !== this.responseId)
+      return {
+        kind: 'fault',
+        fault: {
+          kind: 'malformed',
+          message: `${event.type} carries response ${response.value.id}, but this request's is ${this.responseId}`,
+        },
+      };
+    // The terminal response is authoritative; finished items fill an omitted output (docs/protocol.md §2.6).
+    // With frames lost to malformation and no output to fall back on, the response cannot be trusted.
     const given = response.value.output;
     if (given === undefined && this.malformed > 0) {
       return {

@@ -35,7 +35,16 @@ const retry = (
 const isAuth = (status: number | undefined, type: string | undefined) =>
   status === 401 || status === 403 || type === 'authentication_error' || type === 'permission_error';
 
-export function actionFor(fault: TransportFault, transport: 'ws' | 'http', mode: 'ws' | 'http' | 'auto'): FaultAction {
+/**
+ * `reached`: whether the endpoint has answered before in this session. Until it has, nothing listening
+ * there (connection refused, no such host) is a wrong endpoint, stopped at once; after, a restart, retried.
+ */
+export function actionFor(
+  fault: TransportFault,
+  transport: 'ws' | 'http',
+  mode: 'ws' | 'http' | 'auto',
+  reached = true,
+): FaultAction {
   switch (fault.kind) {
     case 'closed':
       // Nothing of the response was used: resend at once (a dropped mid-stream response is discarded).
@@ -45,6 +54,12 @@ export function actionFor(fault: TransportFault, transport: 'ws' | 'http', mode:
       return retry(true, 0, transport === 'ws');
     case 'connect_failed': {
       const { status } = fault;
+      if (fault.unreachable === true && !reached)
+        return {
+          action: 'stop',
+          code: 'unreachable',
+          message: `Nothing answers at the endpoint: ${sentence(fault.message)} Check the endpoint URL (--endpoint for loopwire exec; loopwire.endpoint in VS Code).`,
+        };
       if (isAuth(status, undefined))
         return {
           action: 'stop',

@@ -1,10 +1,12 @@
 import type { AnyInputItem, AnyOutputItem, AnyTool, ResponseObject } from '../protocol';
 import type { AgentEventSink } from './events';
 import { exchangeHttp } from './httpExchange';
-import { type AssemblerStep, ResponseAssembler } from './responseAssembler';
+import { USER_AGENT, WEBSOCKET_BETA, contextOf, requestBody } from './requestBody';
+import { ResponseAssembler } from './responseAssembler';
 import { actionFor, backoffMs } from './retryPolicy';
-import { AgentStop, type TransportFault, TurnCancelled, describeFault } from './transportFault';
+import { AgentStop, type TransportFault, TurnCancelled, describeFault, isUnreachable } from './transportFault';
 import { ConnectError, WsChannel } from './wsChannel';
+import { type WsAttempt, exchangeWs } from './wsExchange';
 
 // One logical session over rotating sockets. The caller always hands over the whole transcript; this
 // decides what goes on the wire: `previous_response_id` and only the new items when that response
@@ -36,7 +38,7 @@ export interface SessionOptions {
   wsFailuresBeforeFallback?: number;
   backoffBaseMs?: number;
   backoffMaxMs?: number;
-  /** Extra headers on every request and upgrade. */
+  /** Extra headers on every request and upgrade (a gateway's `api-key`); they win over Loopwire's own. */
   headers?: Record<string, string>;
   emit: AgentEventSink;
 }
@@ -51,6 +53,11 @@ export interface TurnRequest {
   lane?: string;
   /** Further request fields (reasoning, include, max_output_tokens…), sent as given. */
   extra?: Record<string, unknown>;
+  /**
+   * The conversation's id, sent as `prompt_cache_key` on every request, so that full-context requests
+   * (HTTP, a new socket) are routed to the prompt cache that holds this conversation's prefix.
+   */
+  promptCacheKey?: string;
 }
 
 export interface TurnOutcome {
@@ -79,15 +86,8 @@ interface Chain {
   itemCount: number;
 }
 
-interface Attempt {
-  step: Exclude<AssemblerStep, { kind: 'continue' }>;
-  assembler: ResponseAssembler;
-  bytesSent: number;
-  bytesReceived: number;
-  sentAt: number;
-  /** The socket it went over; 0 over HTTP. */
-  generation: number;
-}
+/** One request's outcome, over either transport (an HTTP one goes over no socket: generation 0). */
+type Attempt = WsAttempt;
 
 const DEFAULT_LANE = '';
 
@@ -97,6 +97,8 @@ export class SessionTransport {
   private readonly warmed = new WeakSet<WsChannel>();
   private readonly chains = new Map<string, Chain>();
   private wsFailures = 0;
+  /** Whether the endpoint has answered once: until then, nothing listening there is a stop, not a blip. */
+  private reached = false;
   private onHttp: boolean;
   private closed = false;
   private readonly opts: Required<Omit<SessionOptions, 'apiKey' | 'headers'>> &
@@ -138,7 +140,11 @@ export class SessionTransport {
     } catch (error) {
       if (error instanceof AgentStop) throw error;
       // The first turn retries (and may fall back); starting never fails the session on its own.
-      this.opts.emit({ type: 'error', code: 'warmup_failed', message: `warm-up failed: ${(error as Error).message}` });
+      this.opts.emit({
+        type: 'notice',
+        code: 'warmup_failed',
+        message: `The warm-up failed (${(error as Error).message}); the first turn connects again.`,
+      });
     }
   }
 
@@ -151,23 +157,15 @@ export class SessionTransport {
     for (let attempt = 1; ; attempt++) {
       if (signal.aborted) throw new TurnCancelled();
       const transport = this.transport;
+      const context = contextOf(request.instructions, request.items);
       let chain: Chain | undefined;
-      let input: readonly AnyInputItem[] = request.items;
+      let input = context;
       let result: Attempt;
       try {
         const channel = transport === 'ws' ? await this.readyChannel(request) : undefined;
-        chain = this.usableChain(lane, request.items.length);
-        if (chain) input = request.items.slice(chain.itemCount);
-        const body: Record<string, unknown> = {
-          ...request.extra,
-          model: request.model,
-          ...(request.instructions === undefined ? {} : { instructions: request.instructions }),
-          tools: request.tools,
-          store: this.opts.store,
-          ...this.includeFor(request),
-          input,
-          ...(chain ? { previous_response_id: chain.responseId } : {}),
-        };
+        chain = this.usableChain(lane, context.length);
+        if (chain) input = context.slice(chain.itemCount);
+        const body = this.body(request, input, chain?.responseId);
         result = channel
           ? await this.exchangeWs(channel, turn, body, request.lane, signal, this.opts.emit)
           : await this.sendHttp(turn, body, signal);
@@ -181,6 +179,7 @@ export class SessionTransport {
                 status: error.status,
                 message: error.message,
                 retryAfterMs: error.retryAfter === undefined ? undefined : Number(error.retryAfter) * 1000,
+                unreachable: isUnreachable(error.code),
               },
             },
             assembler: new ResponseAssembler(turn, () => undefined),
@@ -192,6 +191,9 @@ export class SessionTransport {
         } else throw error;
       }
       firstSentAt ??= result.sentAt;
+      const { step: answer } = result;
+      if (!(answer.kind === 'fault' && answer.fault.kind === 'connect_failed' && answer.fault.status === undefined))
+        this.reached = true;
       bytesSent += result.bytesSent;
       bytesReceived += result.bytesReceived;
       const { step, assembler } = result;
@@ -200,14 +202,15 @@ export class SessionTransport {
         this.chains.set(lane, {
           responseId: step.response.id,
           generation: result.generation,
-          itemCount: request.items.length + step.output.length,
+          itemCount: context.length + step.output.length,
         });
         const now = performance.now();
         return {
           response: step.response,
           output: step.output,
           transport,
-          chained: chain !== undefined && chain.itemCount > 0,
+          // A chain from the warm-up holds only the instructions: the turn still sent the whole conversation.
+          chained: chain !== undefined && chain.itemCount > context.length - request.items.length,
           attempts: attempt,
           itemsSent: input.length,
           bytesSent,
@@ -253,12 +256,12 @@ export class SessionTransport {
     fault: TransportFault,
     signal: AbortSignal,
   ): Promise<void> {
-    const action = actionFor(fault, transport, this.opts.transport);
+    const action = actionFor(fault, transport, this.opts.transport, this.reached);
     const reason = describeFault(fault);
     if (action.action === 'stop') throw new AgentStop(action.code, action.message);
     if (attempt >= this.opts.maxAttempts)
       throw new AgentStop('retries_exhausted', `Gave up after ${attempt} attempts; the last: ${reason}.`);
-    // Any failed request ends its chain: the server evicts a failed continuation's parent (§3.6).
+    // Any failed request ends its chain: the server evicts a failed continuation's parent (docs/protocol.md §3.6).
     this.chains.delete(lane);
     if (action.newSocket && transport === 'ws') this.retireChannel(reason);
     if (transport === 'ws' && action.transportFailure) this.wsFailures++;
@@ -311,47 +314,65 @@ export class SessionTransport {
     this.opts.emit({ type: 'transport', state: 'connecting', transport: 'ws' });
     const url = `${this.opts.endpoint.replace(/\/+$/, '').replace(/^http/, 'ws')}/responses`;
     const channel = await WsChannel.open(url, {
-      headers: this.headers(),
+      headers: { 'openai-beta': WEBSOCKET_BETA, ...this.headers() },
       connectTimeoutMs: this.opts.connectTimeoutMs,
     });
+    this.reached = true;
     this.channel = channel;
     return channel;
   }
 
-  /**
-   * Without a server-side store, reasoning can be replayed in a full-context request only from its
-   * encrypted content, so it is asked for (unless the caller chose `include` itself).
-   */
-  private includeFor(request: TurnRequest): { include?: string[] } {
-    if (this.opts.store || request.extra?.include !== undefined) return {};
-    return { include: ['reasoning.encrypted_content'] };
+  /** One request's body, the same for both transports and the warm-up. */
+  private body(
+    request: Omit<TurnRequest, 'items'>,
+    input: readonly AnyInputItem[],
+    previousResponseId: string | undefined,
+    generate?: false,
+  ): Record<string, unknown> {
+    return requestBody({
+      model: request.model,
+      tools: request.tools,
+      extra: request.extra,
+      store: this.opts.store,
+      promptCacheKey: request.promptCacheKey,
+      input,
+      previousResponseId,
+      ...(generate === false ? { generate } : {}),
+    });
   }
 
   private headers(): Record<string, string> {
     return {
+      'user-agent': USER_AGENT,
       ...(this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {}),
       ...this.opts.headers,
     };
   }
 
-  /** `generate: false` once per socket: a chainable id that covers no items yet. */
+  /**
+   * `generate: false` once per socket, carrying the instructions: a chainable id that covers them. A refusal
+   * other than the credentials' never fails the task: the turn goes out without it.
+   */
   private async warmUp(channel: WsChannel, request: Omit<TurnRequest, 'items'>): Promise<void> {
     if (this.warmed.has(channel)) return;
     this.warmed.add(channel);
     const lane = request.lane ?? DEFAULT_LANE;
-    const body = {
-      ...request.extra,
-      model: request.model,
-      ...(request.instructions === undefined ? {} : { instructions: request.instructions }),
-      tools: request.tools,
-      store: this.opts.store,
-      input: [],
-      generate: false,
-    };
+    const context = contextOf(request.instructions, []);
+    // With no instructions there is nothing to send: the API refuses a request with no input.
+    if (context.length === 0) return;
+    const body = this.body(request, context, undefined, false);
     const result = await this.exchangeWs(channel, 0, body, request.lane, new AbortController().signal, () => undefined);
     if (result.step.kind !== 'done') {
-      const action = actionFor(result.step.fault, 'ws', this.opts.transport);
-      if (action.action === 'stop') throw new AgentStop(action.code, action.message);
+      const action = actionFor(result.step.fault, 'ws', this.opts.transport, this.reached);
+      if (action.action === 'stop') {
+        if (action.code === 'auth') throw new AgentStop(action.code, action.message);
+        this.opts.emit({
+          type: 'notice',
+          code: 'warmup_refused',
+          message: `The warm-up was refused (${describeFault(result.step.fault)}); going on without it.`,
+        });
+        return;
+      }
       // The turn itself then goes out unchained and meets (and recovers from) whatever this was. A stalled
       // warm-up may still be streaming, and its late `response.completed` (no output) would be taken for the
       // turn's answer, ending the task early: so its socket goes, and the turn meets a closed one.
@@ -359,7 +380,11 @@ export class SessionTransport {
       return;
     }
     if (!this.chains.has(lane) || this.chains.get(lane)?.generation !== channel.generation)
-      this.chains.set(lane, { responseId: result.step.response.id, generation: channel.generation, itemCount: 0 });
+      this.chains.set(lane, {
+        responseId: result.step.response.id,
+        generation: channel.generation,
+        itemCount: context.length,
+      });
     this.opts.emit({ type: 'transport', state: 'warm', transport: 'ws' });
   }
 
@@ -378,54 +403,19 @@ export class SessionTransport {
     signal: AbortSignal,
     emit: AgentEventSink,
   ): Promise<Attempt> {
-    const assembler = new ResponseAssembler(turn, emit);
-    return new Promise<Attempt>((resolve, reject) => {
-      let bytesSent = 0;
-      let settled = false;
-      const sentAt = performance.now();
-      let timer: NodeJS.Timeout | undefined;
-      const startBytes = channel.bytesReceived;
-      const finish = (step: AssemblerStep) => {
-        if (settled || step.kind === 'continue') return;
-        settled = true;
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-        channel.release(lane);
-        const bytesReceived = channel.bytesReceived - startBytes;
-        resolve({ step, assembler, bytesSent, bytesReceived, sentAt, generation: channel.generation });
-      };
-      const arm = () => {
-        clearTimeout(timer);
-        timer = setTimeout(
-          () => finish({ kind: 'fault', fault: { kind: 'stalled', idleMs: this.opts.idleTimeoutMs } }),
-          this.opts.idleTimeoutMs,
-        );
-      };
-      const onAbort = () => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        channel.release(lane);
+    return exchangeWs({
+      channel,
+      assembler: new ResponseAssembler(turn, emit),
+      body,
+      lane,
+      signal,
+      idleTimeoutMs: this.opts.idleTimeoutMs,
+      onCancel: () => {
         // The server may still be streaming this response: the socket goes with it.
         if (this.channel === channel) this.retireChannel('cancelled mid-response');
         else channel.close('cancelled mid-response');
         this.chains.delete(lane ?? DEFAULT_LANE);
-        reject(new TurnCancelled());
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      arm();
-      bytesSent = channel.send({ type: 'response.create', ...body, ...(lane ? { stream_id: lane } : {}) }, lane, {
-        event: (value) => {
-          arm();
-          finish(assembler.accept(value));
-        },
-        malformed: () => {
-          arm();
-          assembler.acceptMalformed();
-        },
-        closed: (message) =>
-          finish({ kind: 'fault', fault: { kind: 'closed', beforeFirstEvent: !assembler.started, message } }),
-      });
+      },
     });
   }
 

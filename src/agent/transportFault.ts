@@ -7,8 +7,17 @@ import type { ErrorDetails } from '../protocol';
 export type TransportFault =
   /** The connection ended; `beforeFirstEvent` when no event of this response had arrived. */
   | { kind: 'closed'; beforeFirstEvent: boolean; message: string }
-  /** The socket could not be opened or the POST could not be sent; `status` when the server answered. */
-  | { kind: 'connect_failed'; status: number | undefined; message: string; retryAfterMs: number | undefined }
+  /**
+   * The socket could not be opened or the POST could not be sent; `status` when the server answered;
+   * `unreachable` when nothing answers there at all (connection refused, no such host).
+   */
+  | {
+      kind: 'connect_failed';
+      status: number | undefined;
+      message: string;
+      retryAfterMs: number | undefined;
+      unreachable?: boolean;
+    }
   /** The server refused the request or reported an error (WebSocket `error` event, HTTP error status). */
   | { kind: 'api_error'; error: ErrorDetails; retryAfterMs: number | undefined; midStream: boolean }
   /** The response ended as `failed`. */
@@ -36,6 +45,12 @@ export class TurnCancelled extends Error {
     this.name = 'TurnCancelled';
   }
 }
+
+/** Socket error codes that mean nothing is listening at the endpoint, or the host does not exist. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_NONAME', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** Whether a socket error's `code` says that nothing answers at the endpoint. */
+export const isUnreachable = (code: unknown): boolean => typeof code === 'string' && UNREACHABLE.has(code);
 
 /** A one-line description of a fault, for events and logs. */
 export function describeFault(fault: TransportFault): string {

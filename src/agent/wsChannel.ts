@@ -25,6 +25,8 @@ export class ConnectError extends Error {
     message: string,
     readonly status: number | undefined,
     readonly retryAfter: string | undefined,
+    /** The socket error's code (`ECONNREFUSED`, `ENOTFOUND`…) when the connection itself failed. */
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'ConnectError';
@@ -88,7 +90,9 @@ export class WsChannel {
         socket.terminate();
       });
       // Until open, errors reject; the channel's own listener takes over after (and stays for good).
-      socket.on('error', (error) => fail(new ConnectError(error.message, undefined, undefined)));
+      socket.on('error', (error: NodeJS.ErrnoException) =>
+        fail(new ConnectError(error.message, undefined, undefined, error.code)),
+      );
       socket.once('open', () => {
         if (settled) return;
         settled = true;

@@ -21,6 +21,7 @@ import { ReadLedger, toolsFor } from '../tools';
 import { NodeWorkspace } from '../workspace/node/nodeWorkspace';
 import { type CliIo, ExitCode, errorMessage } from './cliIo';
 import { ExecRenderer } from './execRenderer';
+import { modelFlagOptions, modelFlagsUsage, parseModelFlags } from './modelFlags';
 
 export const execUsage = `usage: loopwire exec [options] "prompt"
 
@@ -33,16 +34,21 @@ the files there. By default the model is the bundled server's scripted one, in-p
   --transport MODE       ws, http or auto (default auto: WebSocket, HTTP after repeated failures)
   --model M              the model (default gpt-5.5; GPT models are offered apply_patch, others edit_file)
   --scenario FILE        a scenario file for the embedded server, before the default ones (repeatable)
-  --approve POLICY       all, read-only or ask (default: ask on a terminal, read-only without one)
+  --approve POLICY       all, read-only or ask (default: ask on a terminal, read-only without one);
+                         ask needs a terminal on stdin
   --max-turns N          model responses at most (default 50)
   --resume FILE          continue the session kept in FILE (the prompt is optional then)
   --sessions-dir DIR     where sessions are kept (default: $XDG_STATE_HOME/loopwire/sessions)
+${modelFlagsUsage}  --verbose              print every line of each tool's output (default: the first few, a task's last few)
   --json                 print the agent's events as JSON Lines instead of text
 
 Exit status: 0 the task completed, 1 it failed or was stopped (the reason on one line), 2 bad usage.
 `;
 
 const name = 'loopwire exec';
+
+/** How a user of the embedded backend adds a scenario: the end of the answer to a prompt none matches. */
+const SCENARIO_HINT = 'add --scenario FILE to loopwire exec';
 
 type Flags = ReturnType<typeof parse>['values'];
 
@@ -60,6 +66,8 @@ function parse(argv: string[]) {
       'max-turns': { type: 'string' },
       resume: { type: 'string' },
       'sessions-dir': { type: 'string' },
+      ...modelFlagOptions,
+      verbose: { type: 'boolean' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -119,6 +127,14 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
   const approve = flags.approve ?? (process.stdin.isTTY && process.stderr.isTTY ? 'ask' : 'read-only');
   if (!['all', 'read-only', 'ask'].includes(approve))
     return usageError(io, `--approve must be all, read-only or ask, not '${approve}'`);
+  // Asking needs someone to answer: without a terminal on stdin the first write would wait forever (or read
+  // a piped file as answers). Refuse before anything is started or written.
+  if (approve === 'ask' && !process.stdin.isTTY)
+    return usageError(
+      io,
+      '--approve ask needs a terminal to ask on, and stdin is not one: use --approve all to allow every ' +
+        'edit and task, or --approve read-only to decline them (reads still run)',
+    );
   const maxTurns = flags['max-turns'] === undefined ? 50 : Number(flags['max-turns']);
   if (!Number.isInteger(maxTurns) || maxTurns < 1) return usageError(io, '--max-turns must be a positive integer');
   const endpoint = flags.endpoint ?? 'embedded';
@@ -128,6 +144,9 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
       `--endpoint must be a URL (http://, https://, ws://, wss://) or 'embedded', not '${endpoint}'`,
     );
   if (endpoint !== 'embedded' && flags.scenario) return usageError(io, '--scenario is for the embedded server only');
+  const model = flags.model ?? 'gpt-5.5';
+  const request = parseModelFlags(model, flags);
+  if (typeof request === 'string') return usageError(io, request);
 
   let workspace: NodeWorkspace;
   try {
@@ -142,7 +161,6 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
     io.stderr(`${name}: ${errorMessage(error)}\n`);
     return ExitCode.failed;
   }
-  const model = flags.model ?? 'gpt-5.5';
   let transcript: Transcript;
   try {
     const id = newSessionId();
@@ -158,15 +176,21 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
   }
 
   let server: LoopwireServer | undefined;
+  let session: SessionTransport | undefined;
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
   try {
-    if (endpoint === 'embedded') server = await startServer({ scenarios });
+    if (endpoint === 'embedded') server = await startServer({ scenarios, scenarioHint: SCENARIO_HINT });
     const base = server ? server.url : endpoint.replace(/^ws/, 'http').replace(/\/responses\/?$/, '');
     const color =
       !flags.json && !process.env.NO_COLOR && (Boolean(process.env.FORCE_COLOR) || process.stdout.isTTY === true);
-    const renderer = new ExecRenderer({ stdout: io.stdout, stderr: io.stderr, color });
+    const renderer = new ExecRenderer({
+      stdout: io.stdout,
+      stderr: io.stderr,
+      color,
+      verbose: flags.verbose === true,
+    });
     const emit = flags.json
       ? (event: AgentEvent) => io.stdout(`${JSON.stringify(event)}\n`)
       : (event: AgentEvent) => renderer.handle(event);
@@ -175,7 +199,13 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
     // prints it (a test dumping `env`) would put the key in the tool's output, the transcript and the
     // model's context. So no task gets it (test/unit/reliability/secrets.test.ts).
     delete process.env.OPENAI_API_KEY;
-    const session = new SessionTransport({ endpoint: base, transport, emit, ...(apiKey ? { apiKey } : {}) });
+    session = new SessionTransport({
+      endpoint: base,
+      transport,
+      emit,
+      headers: request.headers,
+      ...(apiKey ? { apiKey } : {}),
+    });
     const agent = new Agent({
       transport: session,
       transcript,
@@ -185,11 +215,11 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
       toolSpecs: toolsFor(model, { capabilities: workspace.capabilities }),
       approvals: approve === 'all' ? approveAll : approve === 'read-only' ? readOnly : terminalApprovals(),
       maxTurns,
+      extra: request.extra,
       emit,
     });
     await agent.start();
     const done = await agent.run(prompt, controller.signal);
-    session.close(false);
     if (!flags.json && transcript.file && extras.announceSession !== false)
       io.stderr(`(session kept in ${transcript.file}; continue it with --resume)\n`);
     return done.status === 'completed' ? ExitCode.ok : ExitCode.failed;
@@ -197,6 +227,8 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
     io.stderr(`${name}: ${errorMessage(error)}\n`);
     return ExitCode.failed;
   } finally {
+    // Every way out closes the socket: an open one would keep the process alive after the reason is printed.
+    session?.close(false);
     process.removeListener('SIGINT', onSigint);
     await server?.close();
   }

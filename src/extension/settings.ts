@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { TransportMode } from '../agent';
+import { type ModelOptions, ReasoningEffort, ReasoningSummary, type TransportMode, Verbosity } from '../agent';
 
 // Loopwire's settings (package.json `contributes.configuration`), read when they are used, so a change
 // applies to the next session without a reload.
@@ -17,6 +17,10 @@ export interface LoopwireSettings {
   scenarioFiles: string[];
   approval: 'ask' | 'all' | 'read-only';
   saveAfterEdit: boolean;
+  /** Reasoning effort, summaries and verbosity, as the request fields say them (docs/endpoints.md). */
+  modelOptions: ModelOptions;
+  /** Extra headers on every request and upgrade (a gateway's `api-key`). */
+  headers: Record<string, string>;
 }
 
 const oneOf = <T extends string>(value: unknown, allowed: readonly T[], fallback: T): T =>
@@ -36,5 +40,21 @@ export function readSettings(folder: vscode.WorkspaceFolder | undefined): Loopwi
       .map((file) => (path.isAbsolute(file) || base === undefined ? file : path.join(base, file))),
     approval: oneOf(config.get('approval'), ['ask', 'all', 'read-only'] as const, 'ask'),
     saveAfterEdit: config.get<boolean>('saveAfterEdit', true),
+    modelOptions: {
+      reasoningEffort: oneOf(config.get('reasoningEffort'), ReasoningEffort.options, 'default'),
+      reasoningSummary: oneOf(config.get('reasoningSummary'), ReasoningSummary.options, 'auto'),
+      verbosity: oneOf(config.get('verbosity'), Verbosity.options, 'default'),
+    },
+    headers: headersOf(config.get<unknown>('headers', {})),
   };
+}
+
+/** The `loopwire.headers` object's string values, names in lower case; anything else is left out. */
+function headersOf(value: unknown): Record<string, string> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  const headers: Record<string, string> = {};
+  for (const [name, text] of Object.entries(value))
+    if (/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) && typeof text === 'string' && !/[\r\n]/.test(text))
+      headers[name.toLowerCase()] = text;
+  return headers;
 }

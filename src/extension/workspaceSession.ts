@@ -10,6 +10,7 @@ import {
   Transcript,
   approveAll,
   askEach,
+  modelFields,
   readOnly,
 } from '../agent';
 import { DEFAULT_SCENARIOS, type LoopwireServer, loadScenarioFile, startServer } from '../server';
@@ -52,7 +53,11 @@ export class WorkspaceSession implements vscode.Disposable {
     // A new endpoint, transport or scenario list takes effect with the next task: the backend and its socket
     // are replaced once the running task (if any) is over.
     this.configWatch = vscode.workspace.onDidChangeConfiguration((event) => {
-      if (['endpoint', 'transport', 'scenarioFiles'].some((key) => event.affectsConfiguration(`loopwire.${key}`)))
+      if (
+        ['endpoint', 'transport', 'scenarioFiles', 'headers'].some((key) =>
+          event.affectsConfiguration(`loopwire.${key}`),
+        )
+      )
         this.replaceBackend();
     });
   }
@@ -135,7 +140,13 @@ export class WorkspaceSession implements vscode.Disposable {
       if (settings.endpoint === 'embedded') {
         const token = randomBytes(24).toString('hex');
         const scenarios = [...settings.scenarioFiles.map((file) => loadScenarioFile(file)), DEFAULT_SCENARIOS];
-        const server = await startServer({ scenarios, token, log: (line) => this.log.debug(line) });
+        const server = await startServer({
+          scenarios,
+          token,
+          // How a user of the extension adds a scenario: the end of the answer to a prompt none matches.
+          scenarioHint: 'add it to the `loopwire.scenarioFiles` setting',
+          log: (line) => this.log.debug(line),
+        });
         this.log.info(`embedded backend at ${server.url}`);
         return {
           server,
@@ -150,6 +161,7 @@ export class WorkspaceSession implements vscode.Disposable {
           endpoint,
           transport: settings.transport,
           emit,
+          headers: settings.headers,
           ...(apiKey ? { apiKey } : {}),
         }),
       };
@@ -189,9 +201,13 @@ export class WorkspaceSession implements vscode.Disposable {
       instructions: DEFAULT_INSTRUCTIONS,
       toolSpecs: toolsFor(settings.model, { capabilities: workspace.capabilities }),
       approvals,
+      extra: modelFields(settings.model, settings.modelOptions),
       emit: (event) => {
         emit(event);
         this.emit(event);
+        // A task the endpoint stopped (a refusal, bad credentials, nothing listening) leaves a socket that may
+        // be in any state: the next task gets a new one, and picks up a key or setting fixed meanwhile.
+        if (event.type === 'done' && event.status === 'failed') this.replaceBackend();
       },
     });
     await agent.start();
@@ -288,6 +304,7 @@ export class WorkspaceSession implements vscode.Disposable {
   }
 
   private emit(event: AgentEvent): void {
+    if (event.type === 'notice') this.log.info(event.message);
     for (const listener of this.listeners) listener(event);
   }
 }

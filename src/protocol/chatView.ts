@@ -45,6 +45,8 @@ export const ChatEntry = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('user'), id: z.string(), text: z.string() }),
   /** Answer text, markdown, growing while `streaming`. */
   z.object({ kind: z.literal('assistant'), id: z.string(), text: z.string(), streaming: z.boolean() }),
+  /** The model's reasoning summary (markdown), shown folded as *Thinking*, growing while `streaming`. */
+  z.object({ kind: z.literal('thinking'), id: z.string(), text: z.string(), streaming: z.boolean() }),
   z.object({
     kind: z.literal('tool'),
     id: z.string(),

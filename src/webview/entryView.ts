@@ -81,6 +81,16 @@ export function entryView(entry: ChatEntry, post: Post): HTMLElement {
         body,
       );
     }
+    case 'thinking': {
+      const body = h('div', { class: 'markdown' });
+      body.innerHTML = renderMarkdown(entry.text);
+      return h(
+        'details',
+        { class: `entry thinking${entry.streaming ? ' streaming' : ''}`, attrs: { 'data-id': entry.id } },
+        h('summary', {}, entry.streaming ? 'Thinking…' : 'Thinking'),
+        body,
+      );
+    }
     case 'tool':
       return h('div', { class: 'entry tool', attrs: { 'data-id': entry.id } }, toolCard(entry, post));
     case 'notice':

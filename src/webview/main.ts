@@ -142,7 +142,7 @@ function announce(before: ChatEntry, after: ChatEntry): void {
 /** Streamed text is re-rendered once per frame, and only the entries that grew: never the whole transcript. */
 function appendText(id: string, delta: string): void {
   const current = shown.get(id);
-  if (current?.entry.kind !== 'assistant') return;
+  if (current?.entry.kind !== 'assistant' && current?.entry.kind !== 'thinking') return;
   current.entry = { ...current.entry, text: current.entry.text + delta };
   dirty.add(id);
   if (frame === 0) frame = requestAnimationFrame(flush);
@@ -155,6 +155,9 @@ function flush(): void {
       const current = shown.get(id);
       if (!current) continue;
       const element = render(current.entry);
+      // A Thinking section the user opened stays open while it grows.
+      if (current.element instanceof HTMLDetailsElement && element instanceof HTMLDetailsElement)
+        element.open = current.element.open;
       current.element.replaceWith(element);
       current.element = element;
     }

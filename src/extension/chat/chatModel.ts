@@ -103,7 +103,10 @@ export class ChatModel {
   }
 
   handle(event: AgentEvent): void {
+    if (event.type !== 'reasoning_delta') this.endThinking();
     switch (event.type) {
+      case 'reasoning_delta':
+        return this.thinking(event.itemId, event.delta);
       case 'text_delta': {
         const id = `text:${event.itemId}`;
         const entry = this.byId.get(id);
@@ -130,7 +133,7 @@ export class ChatModel {
       case 'done':
         return this.done(event);
       case 'turn_started':
-      case 'reasoning_delta':
+      case 'notice':
       case 'turn_finished':
       case 'retry':
         return;
@@ -201,12 +204,27 @@ export class ChatModel {
       this.replace({ ...entry, ...change });
   }
 
+  /** A reasoning summary's delta: its Thinking entry grows (the page re-renders it once per frame). */
+  private thinking(itemId: string, delta: string): void {
+    const id = `thinking:${itemId}`;
+    const entry = this.byId.get(id);
+    if (entry?.kind !== 'thinking') return this.add({ kind: 'thinking', id, text: delta, streaming: true });
+    entry.text += delta;
+    this.post({ type: 'text', id, delta });
+  }
+
+  /** Whatever comes after reasoning ends it: its entry stops saying it is thinking. */
+  private endThinking(): void {
+    const open = this.entries.findLast((entry) => entry.kind === 'thinking' && entry.streaming);
+    if (open?.kind === 'thinking') this.replace({ ...open, streaming: false });
+  }
+
   private discard(turn: number): void {
     const gone = new Set(
       this.entries
         .filter(
           (entry) =>
-            (entry.kind === 'assistant' && entry.streaming) ||
+            ((entry.kind === 'assistant' || entry.kind === 'thinking') && entry.streaming) ||
             (entry.kind === 'tool' && entry.turn === turn && entry.status === 'streaming'),
         )
         .map((entry) => entry.id),

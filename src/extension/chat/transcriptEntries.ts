@@ -36,6 +36,14 @@ export function transcriptEntries(items: readonly AnyInputItem[]): ChatEntry[] {
       }
       return;
     }
+    if (record.type === 'reasoning' && Array.isArray(record.summary)) {
+      const text = record.summary
+        .map((part: unknown) => (part as { text?: unknown }).text)
+        .filter((part): part is string => typeof part === 'string')
+        .join('\n\n');
+      if (text !== '') entries.push({ kind: 'thinking', id, text, streaming: false });
+      return;
+    }
     if ((record.type === 'function_call' || record.type === 'custom_tool_call') && typeof record.call_id === 'string') {
       const name = typeof record.name === 'string' ? record.name : 'tool';
       const input =

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Agent, type ApprovalRequest, SessionTransport, Transcript } from '../../../src/agent';
+import { Agent, type ApprovalRequest, SessionTransport, Transcript, modelFields } from '../../../src/agent';
 import { type ChatBackend, ChatController } from '../../../src/extension/chat/chatController';
 import { PAGE_SIZE } from '../../../src/extension/chat/chatModel';
 import { type HostMessage, HostMessage as HostMessageSchema, type ToolEntry } from '../../../src/protocol/chatView';
@@ -47,6 +47,18 @@ const scenario: ScenarioFile = {
         { output: [{ type: 'message', text: 'Edited **three** lines.' }] },
       ],
     },
+    {
+      name: 'think',
+      match: 'think first',
+      steps: [
+        {
+          output: [
+            { type: 'reasoning', summary: '**Planning** the answer: the notes have forty lines.' },
+            { type: 'message', text: 'Forty lines.' },
+          ],
+        },
+      ],
+    },
     { name: 'hello', match: '.*', steps: [{ output: [{ type: 'message', text: 'Hello again.' }] }] },
   ],
 };
@@ -83,6 +95,8 @@ describe('chat panel host: the conversation, live diff, review and history', fun
           instructions: 'You are a test agent.',
           toolSpecs: toolsFor('gpt-5.5'),
           approvals,
+          // As the extension asks: reasoning summaries on (`reasoning.summary: "auto"`).
+          extra: modelFields('gpt-5.5'),
           emit,
         });
         await agent.start();
@@ -167,6 +181,20 @@ describe('chat panel host: the conversation, live diff, review and history', fun
       sent.filter((m) => m.type === 'running').map((m) => m.type === 'running' && m.running),
       [true, false],
     );
+  });
+
+  it('streams a reasoning summary into a Thinking entry, which stops streaming when the answer comes', async () => {
+    const chat = controller();
+    const outcome = await chat.ask('think first');
+    assert.equal(outcome.ok, true);
+    const kinds = chat.model.all.map((entry) => entry.kind);
+    assert.deepEqual(kinds, ['user', 'thinking', 'assistant']);
+    const thinking = chat.model.all[1];
+    assert.ok(thinking?.kind === 'thinking');
+    assert.equal(thinking.text, '**Planning** the answer: the notes have forty lines.');
+    assert.equal(thinking.streaming, false);
+    const deltas = sent.filter((m) => m.type === 'text' && m.id === thinking.id);
+    assert.ok(deltas.length >= 2, `the summary streamed in ${deltas.length} deltas`);
   });
 
   it('rejects one hunk through the workspace, keeps the others, and accepts another', async () => {

@@ -1,0 +1,79 @@
+import type { AssemblerStep, ResponseAssembler } from './responseAssembler';
+import { TurnCancelled } from './transportFault';
+import type { WsChannel } from './wsChannel';
+
+// One `response.create` on a socket's lane, to its terminal event: the WebSocket counterpart of
+// httpExchange.ts. Frames go through the assembler; no event for `idleTimeoutMs` is a stall; a closed
+// socket is a fault; a cancel settles at once and leaves the socket to `onCancel`.
+
+/** How one request went: what ended it, and what it cost on the wire. */
+export interface WsAttempt {
+  step: Exclude<AssemblerStep, { kind: 'continue' }>;
+  assembler: ResponseAssembler;
+  bytesSent: number;
+  bytesReceived: number;
+  sentAt: number;
+  /** The socket it went over; 0 over HTTP. */
+  generation: number;
+}
+
+export interface WsExchange {
+  channel: WsChannel;
+  assembler: ResponseAssembler;
+  body: Record<string, unknown>;
+  lane: string | undefined;
+  signal: AbortSignal;
+  idleTimeoutMs: number;
+  /** The user cancelled mid-response: the server may still be streaming it on this socket. */
+  onCancel: () => void;
+}
+
+/** Resolves to the attempt's outcome; rejects with {@link TurnCancelled} when `signal` aborts first. */
+export function exchangeWs(exchange: WsExchange): Promise<WsAttempt> {
+  const { channel, assembler, body, lane, signal, idleTimeoutMs } = exchange;
+  return new Promise<WsAttempt>((resolve, reject) => {
+    let bytesSent = 0;
+    let settled = false;
+    const sentAt = performance.now();
+    let timer: NodeJS.Timeout | undefined;
+    const startBytes = channel.bytesReceived;
+    const finish = (step: AssemblerStep) => {
+      if (settled || step.kind === 'continue') return;
+      settled = true;
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      channel.release(lane);
+      const bytesReceived = channel.bytesReceived - startBytes;
+      resolve({ step, assembler, bytesSent, bytesReceived, sentAt, generation: channel.generation });
+    };
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(
+        () => finish({ kind: 'fault', fault: { kind: 'stalled', idleMs: idleTimeoutMs } }),
+        idleTimeoutMs,
+      );
+    };
+    const onAbort = () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      channel.release(lane);
+      exchange.onCancel();
+      reject(new TurnCancelled());
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    arm();
+    bytesSent = channel.send({ type: 'response.create', ...body, ...(lane ? { stream_id: lane } : {}) }, lane, {
+      event: (value) => {
+        arm();
+        finish(assembler.accept(value));
+      },
+      malformed: () => {
+        arm();
+        assembler.acceptMalformed();
+      },
+      closed: (message) =>
+        finish({ kind: 'fault', fault: { kind: 'closed', beforeFirstEvent: !assembler.started, message } }),
+    });
+  });
+}

@@ -1,0 +1,59 @@
+import { ReasoningEffort, ReasoningSummary, Verbosity, modelFields } from '../agent';
+
+// The flags of `loopwire exec` that shape each request for a real endpoint: how hard the model reasons,
+// whether it sends summaries of it, how long its answers are, and extra headers for gateways
+// (docs/endpoints.md). Parsed into what the session sends, or a usage error naming the flag.
+
+export const modelFlagsUsage = `  --reasoning-effort E   default (send none: the model's own), none, minimal, low, medium, high, xhigh
+  --reasoning-summary S  auto (default: reasoning summaries stream, dimmed) or off
+  --verbosity V          default, low, medium or high (the answer's length: text.verbosity)
+  --header 'K: V'        an extra header on every request and upgrade (repeatable), e.g. 'api-key: …'
+`;
+
+export const modelFlagOptions = {
+  'reasoning-effort': { type: 'string' },
+  'reasoning-summary': { type: 'string' },
+  verbosity: { type: 'string' },
+  header: { type: 'string', multiple: true },
+} as const;
+
+interface ModelFlagValues {
+  'reasoning-effort'?: string | undefined;
+  'reasoning-summary'?: string | undefined;
+  verbosity?: string | undefined;
+  header?: string[] | undefined;
+}
+
+export interface ModelRequest {
+  /** Request fields (`reasoning`, `text`) for the agent to send with every turn. */
+  extra: Record<string, unknown>;
+  headers: Record<string, string>;
+}
+
+const oneOf = (flag: string, options: readonly string[], value: string) =>
+  `--${flag} must be ${options.slice(0, -1).join(', ')} or ${options.at(-1) ?? ''}, not '${value}'`;
+
+/** What the flags ask for on `model`, or the usage error's message. */
+export function parseModelFlags(model: string, flags: ModelFlagValues): ModelRequest | string {
+  const effort = ReasoningEffort.safeParse(flags['reasoning-effort'] ?? 'default');
+  if (!effort.success) return oneOf('reasoning-effort', ReasoningEffort.options, flags['reasoning-effort'] ?? '');
+  const summary = ReasoningSummary.safeParse(flags['reasoning-summary'] ?? 'auto');
+  if (!summary.success) return oneOf('reasoning-summary', ReasoningSummary.options, flags['reasoning-summary'] ?? '');
+  const verbosity = Verbosity.safeParse(flags.verbosity ?? 'default');
+  if (!verbosity.success) return oneOf('verbosity', Verbosity.options, flags.verbosity ?? '');
+  const headers: Record<string, string> = {};
+  for (const header of flags.header ?? []) {
+    const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):\s*(.*)$/.exec(header);
+    if (!match?.[1] || match[2] === undefined || /[\r\n]/.test(match[2]))
+      return `--header must be 'Name: value' (one line), not '${header}'`;
+    headers[match[1].toLowerCase()] = match[2].trim();
+  }
+  return {
+    extra: modelFields(model, {
+      reasoningEffort: effort.data,
+      reasoningSummary: summary.data,
+      verbosity: verbosity.data,
+    }),
+    headers,
+  };
+}

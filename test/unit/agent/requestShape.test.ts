@@ -1,0 +1,121 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { WebSocketServer } from 'ws';
+import { Agent, type AgentEvent, SessionTransport, Transcript, approveAll, modelFields } from '../../../src/agent';
+import { ReadLedger, toolsFor } from '../../../src/tools';
+import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
+
+// What shapes each request beyond the conversation: the reasoning and verbosity fields per model, and the
+// check that a terminal event belongs to the response this lane is waiting for.
+
+describe('agent: request fields for reasoning and verbosity', () => {
+  it('asks reasoning models for summaries by default and sends nothing else unasked', () => {
+    assert.deepEqual(modelFields('gpt-5.5'), { reasoning: { summary: 'auto' } });
+    assert.deepEqual(modelFields('o4-mini'), { reasoning: { summary: 'auto' } });
+    assert.deepEqual(modelFields('gpt-4.1'), {}, 'models that do not reason get no reasoning field');
+  });
+
+  it('sends the effort and verbosity chosen, and no summary when off or when effort is none', () => {
+    assert.deepEqual(modelFields('gpt-5.5', { reasoningEffort: 'high', verbosity: 'low' }), {
+      reasoning: { effort: 'high', summary: 'auto' },
+      text: { verbosity: 'low' },
+    });
+    assert.deepEqual(modelFields('gpt-5.5', { reasoningSummary: 'off' }), {});
+    assert.deepEqual(modelFields('gpt-5.5', { reasoningEffort: 'none' }), { reasoning: { effort: 'none' } });
+    assert.deepEqual(modelFields('gpt-4.1', { reasoningEffort: 'low' }), { reasoning: { effort: 'low' } });
+  });
+});
+
+describe('agent: a terminal event for another response', function () {
+  this.timeout(20_000);
+
+  it('is a protocol error: the turn is resent, and the stray response’s call never runs', async () => {
+    // A server that answers the first real turn with `response.completed` for another response id (as a
+    // late answer to an abandoned request would look), carrying a call; the resend gets a plain answer.
+    const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    await new Promise((resolve) => wss.once('listening', resolve));
+    let generating = 0;
+    const bodies: Record<string, unknown>[] = [];
+    wss.on('connection', (socket) => {
+      socket.on('message', (data) => {
+        const body = JSON.parse((data as Buffer).toString('utf8')) as Record<string, unknown>;
+        bodies.push(body);
+        const response = (id: string, output: unknown[]) => ({
+          id,
+          object: 'response',
+          created_at: 1,
+          status: 'completed',
+          model: 'gpt-5.5',
+          output,
+          usage: null,
+        });
+        const send = (event: Record<string, unknown>) => socket.send(JSON.stringify(event));
+        if (body.generate === false) {
+          send({ type: 'response.created', response: { ...response('resp_warm', []), status: 'in_progress' } });
+          return send({ type: 'response.completed', response: response('resp_warm', []) });
+        }
+        generating++;
+        const id = `resp_${generating}`;
+        send({ type: 'response.created', response: { ...response(id, []), status: 'in_progress' } });
+        if (generating === 1) {
+          const stray = {
+            id: 'fc_stray',
+            type: 'function_call',
+            call_id: 'call_stray',
+            name: 'write_file',
+            arguments: JSON.stringify({ path: 'stray.txt', content: 'should never be written\n' }),
+            status: 'completed',
+          };
+          return send({ type: 'response.completed', response: response('resp_other', [stray]) });
+        }
+        const message = {
+          id: 'msg_1',
+          type: 'message',
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: 'All done.', annotations: [] }],
+        };
+        send({ type: 'response.completed', response: response(id, [message]) });
+      });
+    });
+    const { port } = wss.address() as AddressInfo;
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'loopwire-stray-'));
+    const events: AgentEvent[] = [];
+    const emit = (event: AgentEvent) => events.push(event);
+    const transport = new SessionTransport({ endpoint: `http://127.0.0.1:${port}/v1`, transport: 'ws', emit });
+    try {
+      const workspace = await NodeWorkspace.open(dir);
+      const agent = new Agent({
+        transport,
+        transcript: Transcript.create({
+          id: 'stray-test',
+          createdAt: new Date().toISOString(),
+          workspace: dir,
+          model: 'gpt-5.5',
+        }),
+        tools: { workspace, reads: new ReadLedger() },
+        model: 'gpt-5.5',
+        instructions: 'Test.',
+        toolSpecs: toolsFor('gpt-5.5'),
+        approvals: approveAll,
+        emit,
+      });
+      await agent.start();
+      const done = await agent.run('go');
+      assert.equal(done.status, 'completed', JSON.stringify(events.filter((e) => e.type === 'error')));
+      const retry = events.find((event) => event.type === 'retry');
+      assert.ok(retry?.type === 'retry');
+      assert.match(retry.reason, /response\.completed carries response resp_other, but this request's is resp_1/);
+      assert.equal(events.filter((event) => event.type === 'tool_started').length, 0, 'the stray call never ran');
+      await assert.rejects(() => fs.access(path.join(dir, 'stray.txt')));
+      assert.equal(generating, 2, 'the turn was sent twice: once refused as a protocol error, once answered');
+    } finally {
+      transport.close(false);
+      await new Promise((resolve) => wss.close(resolve));
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+});
