@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs/promises';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { fixture, loopwire, readFixture, writeFixture } from './support';
@@ -53,5 +54,25 @@ describe('agent.run in the extension host', () => {
     const result = await api.agent.run('Please fix add.', { approve: 'all' });
     assert.deepEqual(result, { ok: true, text: 'add adds now, and check-calc passes.', turns: 5, transport: 'ws' });
     assert.equal(await readFixture('agent/calc.js'), CALC.replace('a - b', 'a + b'));
+  });
+
+  it('a stopped task ends with its reason, and the next one gets a new socket that works', async () => {
+    const probe = net.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as net.AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    const config = vscode.workspace.getConfiguration('loopwire');
+    const api = await loopwire();
+    try {
+      await config.update('endpoint', `http://127.0.0.1:${port}/v1`, vscode.ConfigurationTarget.Workspace);
+      const started = Date.now();
+      const refused = await api.agent.run('Please fix add.', { approve: 'all' });
+      assert.equal(refused.ok, false);
+      console.log(`      (closed port: the task stopped after ${Date.now() - started} ms)`);
+    } finally {
+      await config.update('endpoint', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+    const again = await api.agent.run('list tasks', { approve: 'all' });
+    assert.equal(again.ok, true, again.text);
   });
 });
