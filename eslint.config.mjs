@@ -9,8 +9,8 @@ import tseslint from 'typescript-eslint';
 
 /**
  * Each folder of src/ and the folders it may import. Everything else under src/ is off limits to it, so a
- * new folder is forbidden everywhere until it is added here. `workspace` holds the port and its adapters;
- * the adapters get their own, narrower rules below.
+ * new folder is forbidden everywhere until it is added here. `workspace` holds the port, its adapters and
+ * `workspace/shared` (what both adapters use, owned by neither); these get their own, narrower rules below.
  */
 export const LAYERS = {
   protocol: [],
@@ -76,18 +76,30 @@ export function layerConfig(root) {
   zones.push(
     ...PORT_ONLY_FOLDERS.map((folder) => ({
       target: `./src/${folder}`,
-      from: ['./src/workspace/node', './src/workspace/vscode'],
-      message: `src/${folder} reaches the editor through the Workspace port only, never an adapter.`,
+      from: ['./src/workspace/node', './src/workspace/vscode', './src/workspace/shared'],
+      message: `src/${folder} reaches the editor through the Workspace port only, never an adapter or the adapters' shared parts.`,
     })),
     {
       target: './src/workspace/*.ts',
-      from: ['./src/workspace/node', './src/workspace/vscode'],
-      message: 'The Workspace port must not depend on its adapters.',
+      from: ['./src/workspace/node', './src/workspace/vscode', './src/workspace/shared'],
+      message: 'The Workspace port must not depend on its adapters or their shared parts (src/workspace/shared).',
     },
     {
       target: './src/workspace/node',
       from: './src/workspace/vscode',
       message: 'The Node adapter must not import the VS Code adapter (it would drag in vscode).',
+    },
+    {
+      target: './src/workspace/vscode',
+      from: './src/workspace/node',
+      message:
+        'The VS Code adapter must not import the Node adapter: what both adapters use lives in src/workspace/shared.',
+    },
+    {
+      target: './src/workspace/shared',
+      from: ['./src/workspace/node', './src/workspace/vscode'],
+      message:
+        'src/workspace/shared is owned by neither adapter: it must not import src/workspace/node or src/workspace/vscode.',
     },
     {
       target: './src/cli',
@@ -97,7 +109,7 @@ export function layerConfig(root) {
   );
 
   const folders = Object.keys(LAYERS).flatMap((folder) =>
-    folder === 'workspace' ? ['workspace/node', 'workspace/vscode', 'workspace'] : [folder],
+    folder === 'workspace' ? ['workspace/node', 'workspace/vscode', 'workspace/shared', 'workspace'] : [folder],
   );
   const perFolder = folders.map((folder) => ({
     name: `loopwire/layers/${folder}`,

@@ -1,6 +1,6 @@
 // The minimal disk adapter of `loopwire apply-patch`: paths kept inside one folder, files read as exact
 // text, and a plan written all or nothing (temp files next to the targets, then renames, undone on failure).
-import { isInside as inside, realLocation } from '../workspace/node/diskPaths';
+import { isInside as inside, realLocation } from '../workspace/shared/diskPaths';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 
@@ -69,4 +69,4 @@ export async function readTarget(real: string): Promise<ReadFile | undefined | {
   return { bytes, text, mode: stat.mode & 0o7777 };
 }
 
-export { type FileOps, type Write, commitWrites } from '../workspace/node/atomicWrites';
+export { type FileOps, type Write, commitWrites } from '../workspace/shared/atomicWrites';

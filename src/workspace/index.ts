@@ -1,5 +1,6 @@
 // The Workspace port: the interface, its errors and the path and glob rules both adapters share. Adapters
-// are imported from their own folders (node/, vscode/) by whoever chooses one: src/cli, src/extension.
+// are imported from their own folders (node/, vscode/; multiRootWorkspace.ts, which joins several) by
+// whoever chooses one: src/cli, src/extension. What the adapters share is in shared/, which is neither's.
 export type * from './workspace';
 export { WorkspaceError, type WorkspaceErrorCode, isWorkspaceError } from './workspaceError';
 export { assertWritable, isGitInternal, normalizeWorkspacePath } from './workspacePath';

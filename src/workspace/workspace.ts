@@ -2,9 +2,11 @@ import type { EditPlan } from '../edit';
 
 // The Workspace port (docs/architecture.md): everything the tools do to the user's code goes through this
 // interface. Two adapters implement it — `node/` (files and processes: the CLI and the tests) and `vscode/`
-// (TextDocuments, WorkspaceEdit, the ripgrep VS Code ships, vscode.tasks) — and one contract suite holds both
-// to the same behaviour. Paths are workspace-relative with `/` separators; lines and columns are 1-based.
-// Failures throw a WorkspaceError with a stable code (./workspaceError.ts).
+// (TextDocuments, WorkspaceEdit, the ripgrep VS Code ships, vscode.tasks), both built on the Node-side pieces
+// of `shared/`, which neither owns — and one contract suite holds both to the same behaviour;
+// `MultiRootWorkspace` (./multiRootWorkspace.ts) puts several behind their folders' names. Paths are
+// workspace-relative with `/` separators; lines and columns are 1-based. Failures throw a WorkspaceError
+// with a stable code (./workspaceError.ts).
 
 /** A text file as read: what the model sees, and the version the stale-read guard compares against later. */
 export interface WorkspaceFile {
@@ -94,6 +96,16 @@ export interface TaskRun {
   durationMs: number;
 }
 
+/** Where a workspace path is on this machine (`Workspace.locate`). */
+export interface WorkspaceLocation {
+  /** The canonical workspace path, as `readFile` names it (`folder/…` in a multi-root workspace). */
+  path: string;
+  /** The absolute file-system path of the folder the path is in, as the adapter was opened on it. */
+  root: string;
+  /** The absolute file-system path the workspace path names: `root` joined with the path within it. */
+  absolute: string;
+}
+
 /** What applying a plan did. */
 export interface AppliedPlan {
   /** Paths written, created, moved to or deleted. */
@@ -109,6 +121,14 @@ export interface Workspace {
   readonly name: string;
   readonly capabilities: WorkspaceCapabilities;
 
+  /**
+   * Where a workspace path is: `src/a.ts`, or `folder/src/a.ts` in a multi-root workspace, mapped to the
+   * folder it is in and its absolute path there (what an editor opens, a diff shows). The path is checked
+   * and normalised by the rules `readFile` applies before it touches the disk (`..`, absolute paths
+   * elsewhere and look-alikes refused; in multi-root, an unknown folder name), but the disk is not
+   * consulted: the file need not exist, and symbolic links are not followed (reading it checks those).
+   */
+  locate(path: string): WorkspaceLocation;
   /** Reads a text file (unsaved editor text, in VS Code). Refuses paths outside, directories, binary files. */
   readFile(path: string): Promise<WorkspaceFile>;
   /** Like readFile, but undefined for a file that does not exist (edits need to know). */

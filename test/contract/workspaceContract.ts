@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
 import { ReadLedger, type ToolCall, type ToolContext, type ToolResult, runToolCall } from '../../src/tools';
 import type { Workspace } from '../../src/workspace';
 
@@ -89,6 +91,35 @@ export function workspaceContract(adapter: ContractAdapter): void {
         const bad = await run('search_text', { query: '(', is_regex: true });
         assert.equal(bad.ok, false);
         assert.match(bad.output, /search failed/i);
+      });
+    });
+
+    describe('locate', () => {
+      it('maps a workspace path to where it is, as readFile names it', async () => {
+        const { workspace } = opened;
+        const where = workspace.locate('./src//greet.ts');
+        assert.equal(where.path, 'src/greet.ts');
+        assert.ok(path.isAbsolute(where.root), where.root);
+        assert.equal(where.absolute, path.join(where.root, 'src', 'greet.ts'));
+        assert.equal(await fs.readFile(where.absolute, 'utf8'), await opened.read('src/greet.ts'));
+        await opened.write('src/greet.ts', 'changed\n');
+        assert.equal(await fs.readFile(where.absolute, 'utf8'), 'changed\n');
+        assert.equal(
+          await fs.readFile(workspace.locate('src/nested/deep.ts').absolute, 'utf8'),
+          await opened.read('src/nested/deep.ts'),
+        );
+        // The disk is not consulted: a file yet to be written has a place too, and .git/ is a place.
+        assert.equal(workspace.locate('new/file.ts').absolute, path.join(where.root, 'new', 'file.ts'));
+        assert.equal(workspace.locate('.git/HEAD').absolute, path.join(where.root, '.git', 'HEAD'));
+      });
+      it('refuses what readFile refuses before reading, with the same codes', () => {
+        for (const [given, code] of [
+          ['../outside.txt', 'outside_workspace'],
+          ['/etc/passwd', 'outside_workspace'],
+          ['src/\u2025/x.ts', 'outside_workspace'],
+          ['.', 'invalid_path'],
+        ] as const)
+          assert.throws(() => opened.workspace.locate(given), { name: 'WorkspaceError', code }, given);
       });
     });
 

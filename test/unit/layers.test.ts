@@ -83,6 +83,14 @@ describe('layers: imports across a forbidden edge fail the lint', () => {
     assert.match(at('src/webview/panel.ts:3'), /runs in the browser/);
     assert.match(at('src/tools/readFile.ts:6'), /must not import 'vscode'/);
     assert.match(at('src/agent/loop.ts:7'), /may import 'vscode'/);
+    // The adapters share src/workspace/shared, which is neither's: neither reaches into the other, it into neither.
+    assert.match(at('src/workspace/vscode/vscodeWorkspace.ts:3'), /VS Code adapter must not import the Node adapter/);
+    assert.match(at('src/workspace/node/nodeWorkspace.ts:5'), /Node adapter must not import the VS Code adapter/);
+    assert.match(at('src/workspace/shared/diskPaths.ts:4'), /src\/workspace\/shared is owned by neither adapter/);
+    assert.match(at('src/workspace/shared/diskPaths.ts:5'), /src\/workspace\/shared is owned by neither adapter/);
+    assert.match(at('src/workspace/shared/diskPaths.ts:6'), /must not import 'vscode'/);
+    assert.match(at('src/workspace/port.ts:5'), /port must not depend on its adapters or their shared parts/);
+    assert.match(at('src/tools/readFile.ts:7'), /through the Workspace port only/);
   });
 
   it('every folder of src/ is a declared layer, and the fixture covers each', async () => {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { TaskRun } from '../workspace';
-import type { TaskSpec } from '../node/taskDiscovery';
-import { runTaskProcess } from '../node/taskProcess';
+import type { TaskSpec } from '../shared/taskDiscovery';
+import { runTaskProcess } from '../shared/taskProcess';
 
 // Runs a workspace task the agent asked for as a real VS Code task, so the user sees it in the terminal
 // panel, while Loopwire captures what it prints and its exit code (the tasks API reports neither output nor,

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import { type EditPlan, hashText } from '../../edit';
 import { globMatcher } from '../glob';
-import { matchLines, searchPattern } from '../node/javascriptSearch';
 import { SEARCH_COUNT_LIMIT, byPathThenLine } from '../searchLine';
-import { type Located, locate } from '../node/diskPaths';
-import { NodeWorkspace, checkUnchanged } from '../node/nodeWorkspace';
-import { readDiskText } from '../node/textFiles';
+import { DiskFolder } from '../shared/diskFolder';
+import { type Located, locateReal } from '../shared/diskPaths';
+import { matchLines, searchPattern } from '../shared/javascriptSearch';
+import { readDiskText } from '../shared/textFiles';
 import type {
   AppliedPlan,
   Diagnostic,
@@ -17,6 +17,7 @@ import type {
   Workspace,
   WorkspaceCapabilities,
   WorkspaceFile,
+  WorkspaceLocation,
 } from '../workspace';
 import { WorkspaceError } from '../workspaceError';
 import { findBundledRipgrep } from './bundledRipgrep';
@@ -27,8 +28,9 @@ import { newErrorsAfter, toDiagnostic } from './workspaceDiagnostics';
 // The Workspace port in VS Code. Reads see what the user sees (an open document's unsaved text); edits go
 // through one WorkspaceEdit per call, so one undo reverts exactly the agent's change and dirty buffers keep
 // the user's text; files that were clean are saved after, so tasks see them. Nothing here shows an editor
-// or moves focus. Listing, searching and task discovery reuse the Node adapter's file rules (.gitignore)
-// with files.exclude on top, the ripgrep VS Code ships, and tasks run in a terminal the user can watch.
+// or moves focus. Paths, listing, searching and task discovery are the DiskFolder both adapters share
+// (../shared: .gitignore rules) with files.exclude on top, the ripgrep VS Code ships, and tasks run in a
+// terminal the user can watch.
 
 export interface VscodeWorkspaceOptions {
   /** Save files that were clean before an edit (`loopwire.saveAfterEdit`). */
@@ -49,7 +51,7 @@ export class VscodeWorkspace implements Workspace {
     readonly rootUri: vscode.Uri,
     /** The real path of the root: every path is checked against it. */
     readonly root: string,
-    private readonly disk: NodeWorkspace,
+    private readonly disk: DiskFolder,
     private readonly options: Required<VscodeWorkspaceOptions>,
   ) {
     this.name = disk.name;
@@ -62,8 +64,8 @@ export class VscodeWorkspace implements Workspace {
     if (rootUri.scheme !== 'file')
       throw new WorkspaceError('invalid_path', `${rootUri.toString()} is not on this machine's file system.`);
     const scope = vscode.workspace.getWorkspaceFolder(rootUri) ?? vscode.TaskScope.Workspace;
-    const disk = await NodeWorkspace.open(rootUri.fsPath, {
-      ripgrep: (await findBundledRipgrep(vscode.env.appRoot)) ?? null,
+    const disk = await DiskFolder.open(rootUri.fsPath, {
+      ripgrep: await findBundledRipgrep(vscode.env.appRoot),
       runTask: terminalTaskRunner(scope),
     });
     return new VscodeWorkspace(rootUri, disk.root, disk, {
@@ -78,19 +80,16 @@ export class VscodeWorkspace implements Workspace {
     return this.disk.ripgrep;
   }
 
-  async readFile(given: string): Promise<WorkspaceFile> {
-    const file = await this.tryReadFile(given);
-    if (!file) {
-      const rel = (await locate(this.root, given, false)).path;
-      throw new WorkspaceError('not_found', `${rel} does not exist; find_files can list what does.`, rel);
-    }
-    return file;
+  locate(given: string): WorkspaceLocation {
+    return this.disk.locate(given);
   }
 
-  async tryReadFile(given: string): Promise<WorkspaceFile | undefined> {
-    const where = await locate(this.root, given, false);
-    const text = await this.currentText(where);
-    return text === undefined ? undefined : { path: where.path, text, version: hashText(text) };
+  readFile(given: string): Promise<WorkspaceFile> {
+    return this.disk.readFile(given, currentText);
+  }
+
+  tryReadFile(given: string): Promise<WorkspaceFile | undefined> {
+    return this.disk.tryReadFile(given, currentText);
   }
 
   async applyPlan(plan: EditPlan): Promise<AppliedPlan> {
@@ -101,58 +100,37 @@ export class VscodeWorkspace implements Workspace {
     const versions: Record<string, string> = {};
     const toSave: vscode.TextDocument[] = [];
     const edited: vscode.Uri[] = [];
-    const claimed = new Map<string, string>();
-    const claim = async (given: string) => {
-      const where = await locate(this.root, given, true);
-      const other = claimed.get(where.real);
-      if (other !== undefined && other !== where.path)
-        throw new WorkspaceError(
-          'invalid_path',
-          `${where.path} and ${other} are the same file; name it once.`,
-          where.path,
-        );
-      claimed.set(where.real, where.path);
-      const text = await this.currentText(where);
-      // checkUnchanged asks whether the file exists (bytes) and what it holds (text).
-      const bytes = text === undefined ? null : Buffer.from(text, 'utf8');
-      return { ...where, uri: vscode.Uri.file(where.real), text, bytes };
-    };
+    const files = this.disk.planFiles(currentText);
     for (const file of plan.files) {
       if (file.noop) continue;
-      const source = await claim(file.path);
-      checkUnchanged(file, source);
+      const source = await files.source(file);
+      const sourceUri = vscode.Uri.file(source.real);
       const contents = (text: string) => Buffer.from(text, 'utf8');
       if (file.op === 'create') {
-        edit.createFile(source.uri, { contents: contents(file.after ?? ''), ignoreIfExists: false });
+        edit.createFile(sourceUri, { contents: contents(file.after ?? ''), ignoreIfExists: false });
         changed.push(source.path);
         versions[source.path] = hashText(file.after ?? '');
       } else if (file.op === 'delete') {
-        edit.deleteFile(source.uri, { ignoreIfNotExists: false });
+        edit.deleteFile(sourceUri, { ignoreIfNotExists: false });
         changed.push(source.path);
       } else if (file.op === 'move') {
-        const target = await claim(file.moveTo ?? file.path);
-        if (target.text !== undefined)
-          throw new WorkspaceError(
-            'changed_on_disk',
-            `${target.path} exists now; the move would overwrite it.`,
-            target.path,
-          );
-        edit.createFile(target.uri, { contents: contents(file.after ?? ''), ignoreIfExists: false });
-        edit.deleteFile(source.uri, { ignoreIfNotExists: false });
+        const target = await files.moveTarget(file);
+        edit.createFile(vscode.Uri.file(target.real), { contents: contents(file.after ?? ''), ignoreIfExists: false });
+        edit.deleteFile(sourceUri, { ignoreIfNotExists: false });
         changed.push(source.path, target.path);
         versions[target.path] = hashText(file.after ?? '');
       } else {
-        const doc = await vscode.workspace.openTextDocument(source.uri);
-        if (!doc.isDirty && engineText(doc, file.format.bom) !== source.text) {
+        const doc = await vscode.workspace.openTextDocument(sourceUri);
+        if (!doc.isDirty && engineText(doc, file.format.bom) !== source.now?.text) {
           // A clean document that has not caught up with the disk yet: the disk is what the plan was made
           // on, so the file is rewritten (still one undoable step of this edit), not the stale buffer.
-          edit.createFile(source.uri, { overwrite: true, contents: contents(file.after ?? '') });
+          edit.createFile(sourceUri, { overwrite: true, contents: contents(file.after ?? '') });
         } else {
           const { range, text } = minimalReplacement(doc, documentText(file.after ?? '', doc));
-          edit.replace(source.uri, range, text);
+          edit.replace(sourceUri, range, text);
           if (!doc.isDirty && this.options.saveAfterEdit) toSave.push(doc);
         }
-        edited.push(source.uri);
+        edited.push(sourceUri);
         changed.push(source.path);
         versions[source.path] = hashText(file.after ?? '');
       }
@@ -222,7 +200,7 @@ export class VscodeWorkspace implements Workspace {
     let entries: ReadonlyArray<readonly [vscode.Uri, readonly vscode.Diagnostic[]]>;
     if (given === undefined) entries = vscode.languages.getDiagnostics();
     else {
-      const uri = vscode.Uri.file((await locate(this.root, given, false)).real);
+      const uri = vscode.Uri.file((await locateReal(this.root, given, false)).real);
       entries = [[uri, vscode.languages.getDiagnostics(uri)]];
     }
     const inRoot = (uri: vscode.Uri) =>
@@ -242,20 +220,6 @@ export class VscodeWorkspace implements Workspace {
     if (!this.capabilities.tasks)
       throw new WorkspaceError('untrusted', 'This workspace is not trusted: Loopwire does not run its tasks.');
     return this.disk.runTask(label, timeoutMs);
-  }
-
-  /**
-   * The engine's text of a file: a dirty document's (what the user sees, unsaved), else the disk's — a
-   * clean document may not have caught up yet with a change made on disk, which is the truth then.
-   */
-  private async currentText(where: Located): Promise<string | undefined> {
-    const doc = openDocument(where.real);
-    const disk = await readDiskText(where.real, where.path).catch((error: unknown) => {
-      if (doc?.isDirty) return undefined;
-      throw error;
-    });
-    if (doc?.isDirty) return engineText(doc, hasBom(disk?.bytes));
-    return disk?.text;
   }
 
   private relative(uri: vscode.Uri): string {
@@ -282,4 +246,18 @@ export class VscodeWorkspace implements Workspace {
         (matches) => matches(path) || path.split('/').some((_, i, parts) => matches(parts.slice(0, i + 1).join('/'))),
       );
   }
+}
+
+/**
+ * The engine's text of a file: a dirty document's (what the user sees, unsaved), else the disk's — a
+ * clean document may not have caught up yet with a change made on disk, which is the truth then.
+ */
+async function currentText(where: Located): Promise<{ text: string } | undefined> {
+  const doc = openDocument(where.real);
+  const disk = await readDiskText(where.real, where.path).catch((error: unknown) => {
+    if (doc?.isDirty) return undefined;
+    throw error;
+  });
+  if (doc?.isDirty) return { text: engineText(doc, hasBom(disk?.bytes)) };
+  return disk && { text: disk.text };
 }

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ReadLedger, runToolCall } from '../../../src/tools';
-import { MultiRootWorkspace } from '../../../src/workspace/vscode/multiRootWorkspace';
+import { MultiRootWorkspace } from '../../../src/workspace/multiRootWorkspace';
 import { VscodeWorkspace } from '../../../src/workspace/vscode/vscodeWorkspace';
 import { fixture, readFixture, writeFixture } from './support';
 

@@ -1,4 +1,4 @@
-import type { EditPlan, FilePlan } from '../../edit';
+import type { EditPlan, FilePlan } from '../edit';
 import type {
   AppliedPlan,
   Diagnostic,
@@ -10,8 +10,9 @@ import type {
   Workspace,
   WorkspaceCapabilities,
   WorkspaceFile,
-} from '../workspace';
-import { WorkspaceError } from '../workspaceError';
+  WorkspaceLocation,
+} from './workspace';
+import { WorkspaceError } from './workspaceError';
 
 // A multi-root window as one Workspace: every path starts with its folder's name (`api/src/app.ts`), as VS
 // Code shows them, and each call goes to that folder's adapter. A glob or an include that starts with a
@@ -39,6 +40,13 @@ export class MultiRootWorkspace implements Workspace {
       tasks: roots.every((root) => root.workspace.capabilities.tasks),
       writes: roots.every((root) => root.workspace.capabilities.writes !== false),
     };
+  }
+
+  /** The folder's own location of the path, named with the folder's name as every path here is. */
+  locate(path: string): WorkspaceLocation {
+    const [root, rest] = this.split(path);
+    const location = root.workspace.locate(rest);
+    return { ...location, path: prefix(root.name, location.path) };
   }
 
   async readFile(path: string): Promise<WorkspaceFile> {

@@ -39,7 +39,7 @@ export interface Located {
 }
 
 /** `given` under `root` (a real path), refused when it leads out; `forWrite` also refuses `.git/`. */
-export async function locate(root: string, given: string, forWrite: boolean): Promise<Located> {
+export async function locateReal(root: string, given: string, forWrite: boolean): Promise<Located> {
   const rel = normalizeWorkspacePath(given, root.split(path.sep).join('/'));
   if (forWrite && isGitInternal(rel))
     throw new WorkspaceError('git_internal', `'${rel}' is inside .git/; the agent does not write there.`, rel);
