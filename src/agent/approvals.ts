@@ -1,24 +1,20 @@
 // Who may let a tool call run. Read-only tools always may; writes and tasks are up to the policy, which the
-// CLI (a terminal prompt) and the UI (Apply / Skip on a card) implement.
+// CLI (a terminal prompt) and the UI (Apply / Skip on a card) implement. Each tool says its own effect
+// (`toolEffect` in src/tools). The extension's activation reads the approval setting with this file, so it
+// imports types only: no zod, nothing of the agent's (docs/extension.md, Activation: it loads no session code).
 
-/** What a call does to the user's machine. */
-export type ToolEffect = 'read' | 'write' | 'task';
+import type { ToolEffect } from '../tools';
 
-const EFFECTS: Readonly<Record<string, ToolEffect>> = {
-  find_files: 'read',
-  search_text: 'read',
-  read_file: 'read',
-  get_diagnostics: 'read',
-  list_tasks: 'read',
-  edit_file: 'write',
-  apply_patch: 'write',
-  write_file: 'write',
-  run_task: 'task',
-};
+export type { ToolEffect };
 
-/** A tool's effect; an unknown tool reads nothing (it only answers with an error). */
-export function effectOf(name: string): ToolEffect {
-  return EFFECTS[name] ?? 'read';
+/** The approval modes, as `loopwire exec --approve` and the `loopwire.approval` setting name them. */
+export const APPROVAL_MODES = ['ask', 'all', 'read-only'] as const;
+
+/** `ask`: someone allows each write and task; `all`: every call runs; `read-only`: writes and tasks are declined. */
+export type ApprovalMode = (typeof APPROVAL_MODES)[number];
+
+export function isApprovalMode(value: unknown): value is ApprovalMode {
+  return typeof value === 'string' && (APPROVAL_MODES as readonly string[]).includes(value);
 }
 
 export interface ApprovalRequest {
@@ -41,4 +37,11 @@ export const readOnly: ApprovalPolicy = { approve: () => Promise.resolve(false) 
 /** Asks someone (a terminal prompt, a UI card) about each write or task. */
 export function askEach(ask: (request: ApprovalRequest) => Promise<boolean>): ApprovalPolicy {
   return { approve: ask };
+}
+
+/** The policy of a mode: `ask` asks `ask` about each write and task. */
+export function policyFor(mode: ApprovalMode, ask: (request: ApprovalRequest) => Promise<boolean>): ApprovalPolicy {
+  if (mode === 'all') return approveAll;
+  if (mode === 'read-only') return readOnly;
+  return askEach(ask);
 }

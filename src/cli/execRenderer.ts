@@ -1,4 +1,5 @@
-import { type AgentEvent, type TurnMetrics, summarizeCall } from '../agent';
+import type { AgentEvent, TurnMetrics } from '../agent';
+import { outputShape, summarizeCall } from '../tools';
 
 // What `loopwire exec` prints for people: the answer as it streams, one line per tool call with how it
 // went and a few lines of what it returned (every line with --verbose), the unified diff of each edit
@@ -16,8 +17,6 @@ export interface RenderTarget {
 export const OUTPUT_PREVIEW_LINES = 6;
 /** Characters of one output line shown without --verbose (a minified file is one very long line). */
 const PREVIEW_LINE_CHARS = 200;
-
-const EDIT_TOOLS = new Set(['apply_patch', 'edit_file', 'write_file']);
 
 const paint = (on: boolean, code: string, text: string) => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
 
@@ -43,7 +42,7 @@ function colorDiff(diff: string, color: boolean): string {
 const ESC = '\u001b';
 const CONTROL = new RegExp(`${ESC}\\[[0-?]*[ -/]*[@-~]|${ESC}[@-_]|[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f]`, 'g');
 
-/** A run_task output's label before the task's own text: `--- output ---` or `--- last N lines of output ---`. */
+/** A task's label before its own output (a `tail` output): `--- output ---` or `--- last N lines of output ---`. */
 const TASK_OUTPUT_LABEL = /^--- (?:output|last \d+ lines of output) ---$/;
 
 /** The diff part of an edit tool's output: from its first `diff --git` line. */
@@ -131,13 +130,14 @@ export class ExecRenderer {
     const { color } = this.out;
     const first = event.output.split('\n', 1)[0] ?? '';
     const ms = `${Math.round(event.durationMs)} ms`;
-    const isTask = event.name === 'run_task';
+    const shape = outputShape(event.name);
+    const isTask = shape === 'tail';
     if (event.declined) {
       this.declined++;
       this.out.stdout(`  ${paint(color, '31', '✗ declined')} ${first} (${ms})\n`);
       return;
     }
-    const diff = event.ok && EDIT_TOOLS.has(event.name) ? diffOf(event.output) : undefined;
+    const diff = event.ok && shape === 'diff' ? diffOf(event.output) : undefined;
     if (diff !== undefined) {
       this.out.stdout(`  ${paint(color, '32', '✓')} ${first} (${ms})\n${colorDiff(diff, color)}\n`);
       return;

@@ -1,7 +1,7 @@
 // `loopwire tool NAME [ARGS]`: one tool call through the Node adapter, as the model would make it — for
 // trying the tools on a real folder and for checks outside this repository.
 import { parseArgs } from 'node:util';
-import { ReadLedger, TOOL_NAMES, runToolCall } from '../tools';
+import { ReadLedger, TOOL_NAMES, isFreeformInput, runToolCall } from '../tools';
 import { NodeWorkspace } from '../workspace/node/nodeWorkspace';
 import { type CliIo, ExitCode, errorMessage } from './cliIo';
 
@@ -51,7 +51,7 @@ export async function toolCommand(argv: string[], io: CliIo): Promise<ExitCode> 
     io.stderr(`loopwire tool: ${errorMessage(error)}\n`);
     return ExitCode.usage;
   }
-  const freeform = name === 'apply_patch' && args.trimStart().startsWith('***');
+  const freeform = isFreeformInput(name, args);
   const result = await runToolCall(
     freeform ? { kind: 'custom', name, input: args } : { kind: 'function', name, arguments: args },
     { workspace, reads: new ReadLedger() },

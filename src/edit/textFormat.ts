@@ -112,11 +112,6 @@ export function joinText({ format, lines, ends }: ReadonlyTextLines): string {
   return text;
 }
 
-/** Lines of text written by the model (a patch line, a new_string): CRLF and LF both end a line; nothing else is touched. */
-export function modelLines(text: string): string[] {
-  return text.split(/\r?\n/);
-}
-
 /** A file's content as one LF-joined string, the form edit_file's old_string is matched against. */
 export function contentString(lines: readonly string[], format: TextFormat): string {
   return lines.length === 0 ? '' : lines.join('\n') + (format.finalNewline ? '\n' : '');

@@ -1,3 +1,5 @@
+import type { ApprovalMode } from '../agent/approvals';
+
 /**
  * What `activate()` returns: the automation surface that tests and other extensions use instead of
  * clicking. A contract (the VS Code adapter issue): members may be added, existing ones never change shape.
@@ -18,7 +20,7 @@ export interface LoopwireApi {
      */
     run(
       prompt: string,
-      options?: { approve?: 'all' | 'read-only' },
+      options?: { approve?: Exclude<ApprovalMode, 'ask'> },
     ): Promise<{ ok: boolean; text: string; turns: number; transport: 'ws' | 'http' }>;
   };
   chat: {

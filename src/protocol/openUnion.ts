@@ -4,14 +4,10 @@ import * as z from 'zod';
 export const KNOWN_TYPE_IN_FALLBACK = 'loopwire:known-type';
 
 /**
- * An object of a `type` this version does not model, kept as it came: the Responses API grows new item,
- * tool and event types faster than any client models them, and both ends must pass those over, not fail.
- */
-export type UnknownTyped = { type: string } & Record<string, unknown>;
-
-/**
- * `known`, or any object whose `type` is none of `knownTypes`, kept as given. A known `type` is held to its
- * own schema, so a malformed known object is still an error that names its field.
+ * `known`, or any object whose `type` is none of `knownTypes`, kept as given: the Responses API grows new
+ * item, tool and event types faster than any client models them, and both ends must pass those over, not
+ * fail. A known `type` is held to its own schema, so a malformed known object is still an error that names
+ * its field.
  */
 export function openUnion<Known extends z.ZodType>(known: Known, knownTypes: Iterable<string>) {
   const types = new Set(knownTypes);

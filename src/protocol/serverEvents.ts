@@ -178,5 +178,3 @@ export const TERMINAL_EVENT_TYPES = ['response.completed', 'response.incomplete'
 export type ResponseStreamEvent = z.infer<typeof ResponseStreamEvent>;
 export type ServerEvent = z.infer<typeof ServerEvent>;
 export type AnyServerEvent = z.infer<typeof AnyServerEvent>;
-export type ServerEventType = ServerEvent['type'];
-export type TerminalEventType = (typeof TERMINAL_EVENT_TYPES)[number];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parsePatch, planPatch } from '../edit';
+import { stringArgument } from './callSummary';
 import { commitPlan } from './commitPlan';
 import { readSnapshots } from './snapshots';
 import { defineTool } from './tool';
@@ -38,10 +39,29 @@ eof_line: "*** End of File" LF
 %import common.LF
 `;
 
+/**
+ * The paths a patch touches, as a card or a terminal line names them: from the patch text, or from a function
+ * call's `{"input": …}` arguments (a JSON string in them, so its lines are escaped) — either possibly still
+ * streaming.
+ */
+export function patchPaths(input: string): string {
+  const patch = input.trimStart().startsWith('{') ? (stringArgument(input, 'input', { open: true }) ?? '') : input;
+  return [...patch.matchAll(/^\*\*\* (?:Add|Delete|Update) File: (.+)$/gm)]
+    .map((match) => (match[1] ?? '').trim())
+    .join(', ');
+}
+
 export const applyPatchTool = defineTool({
   name: 'apply_patch',
   description: APPLY_PATCH_DESCRIPTION,
   args: ApplyPatchArgs,
+  effect: 'write',
+  requires: 'writes',
+  editStyle: 'apply_patch',
+  freeform: { grammar: APPLY_PATCH_GRAMMAR, recognizes: (text) => text.trimStart().startsWith('***') },
+  liveDiff: 'patch',
+  outputShape: 'diff',
+  summarize: patchPaths,
   async run(args, context) {
     const parsed = parsePatch(args.input);
     if (!parsed.ok) return fromEditError(parsed.error);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { planReplacements } from '../edit';
+import { summarizeArgument } from './callSummary';
 import { commitPlan } from './commitPlan';
 import { readSnapshots } from './snapshots';
 import { defineTool } from './tool';
@@ -30,6 +31,12 @@ export const editFileTool = defineTool({
     'of one call apply together or none does. Whitespace and typographic differences are tolerated where the ' +
     'match stays unique; the answer is the diff of what changed.',
   args: EditFileArgs,
+  effect: 'write',
+  requires: 'writes',
+  editStyle: 'edit_file',
+  liveDiff: 'replacements',
+  outputShape: 'diff',
+  summarize: summarizeArgument('path'),
   async run(args, context) {
     const { current, planOn } = await readSnapshots(context.workspace, context.reads, [args.path]);
     const plan = planReplacements(args, planOn);

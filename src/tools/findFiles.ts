@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { summarizeArgument } from './callSummary';
 import { defineTool, success } from './tool';
 
 export const FIND_DEFAULT_RESULTS = 200;
@@ -26,6 +27,8 @@ export const findFilesTool = defineTool({
     'Find files of the workspace by glob, sorted by path. Files ignored by .gitignore (and, in VS Code, ' +
     'files.exclude) are left out. Says "showing N of M" when there are more.',
   args: FindFilesArgs,
+  effect: 'read',
+  summarize: summarizeArgument('pattern'),
   async run(args, { workspace }) {
     const max = args.max_results ?? FIND_DEFAULT_RESULTS;
     const found = await workspace.findFiles(args.pattern, max);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { summarizeArgument } from './callSummary';
 import { formatDiagnostic } from './commitPlan';
 import { defineTool, failure, success } from './tool';
 
@@ -16,6 +17,9 @@ export const getDiagnosticsTool = defineTool({
     "Errors and warnings the editor's language services report (compiler, linter), one per line: " +
     '`path:line:col severity source: message`, errors first.',
   args: GetDiagnosticsArgs,
+  effect: 'read',
+  requires: 'diagnostics',
+  summarize: summarizeArgument('path'),
   async run(args, { workspace }) {
     if (!workspace.capabilities.diagnostics) {
       return failure(

@@ -1,16 +1,34 @@
-// The agent's tools: one zod schema and one behaviour each, over the Workspace port only.
+// The agent's tools: one zod schema and one behaviour each, over the Workspace port only. Each tool's file
+// also says what the rest of the program asks of it; consumers ask the tool set, never name a tool.
 export { ReadLedger } from './readLedger';
 export { type ToolCall, runToolCall } from './runToolCall';
-export type { EditedFile, ToolContext, ToolDefinition, ToolResult } from './tool';
+export type {
+  EditStyle,
+  EditedFile,
+  FreeformInput,
+  LiveDiffKind,
+  OutputShape,
+  ToolContext,
+  ToolDefinition,
+  ToolEffect,
+  ToolNeed,
+  ToolResult,
+} from './tool';
+export { mainArgument, stringArgument, summarizeArgument } from './callSummary';
+export { type ToolAvailability, type ToolOffer, ToolRegistry, editStyleFor, parametersOf } from './toolRegistry';
 export {
-  type EditStyle,
+  BUILTIN_TOOLS,
   type ToolName,
-  type ToolOffer,
   TOOLS,
   TOOL_NAMES,
-  editStyleFor,
+  isFreeformInput,
   isToolName,
-  parametersOf,
+  liveDiffKind,
+  outputShape,
+  summarizeCall,
+  takesFreeform,
+  toolEffect,
+  toolsAvailable,
   toolsFor,
 } from './toolSet';
 export { APPLY_PATCH_GRAMMAR } from './applyPatch';

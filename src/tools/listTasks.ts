@@ -8,6 +8,8 @@ export const listTasksTool = defineTool({
   description:
     'The workspace\'s tasks (.vscode/tasks.json and npm scripts, named as VS Code names them, e.g. "npm: test"), one per line: label — what it runs.',
   args: ListTasksArgs,
+  effect: 'read',
+  requires: 'tasks',
   async run(_args, { workspace }) {
     if (!workspace.capabilities.tasks) return failure('Tasks are not available in this workspace.');
     const { tasks, problems } = await workspace.listTasks();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { summarizeArgument } from './callSummary';
 import { defineTool, success } from './tool';
 
 // read_file: the lines of a text file, as they are (no line-number prefixes, so what the model copies into
@@ -25,6 +26,8 @@ export const readFileTool = defineTool({
     'exactly as they are, then a footer "lines X–Y of N". Long files are cut at a size cap: continue with ' +
     'start_line. Read a file before editing it.',
   args: ReadFileArgs,
+  effect: 'read',
+  summarize: summarizeArgument('path'),
   async run(args, { workspace, reads }) {
     const file = await workspace.readFile(args.path);
     reads.record(file);

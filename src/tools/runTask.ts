@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { summarizeArgument } from './callSummary';
 import { defineTool, failure } from './tool';
 
 export const TASK_DEFAULT_TIMEOUT_S = 300;
@@ -21,6 +22,10 @@ export const runTaskTool = defineTool({
   description:
     "Run one of the workspace's tasks to its end and return its exit code and the end of its output. A task that runs past timeout_s is stopped with everything it started.",
   args: RunTaskArgs,
+  effect: 'task',
+  requires: 'tasks',
+  outputShape: 'tail',
+  summarize: summarizeArgument('label'),
   async run(args, { workspace }) {
     if (!workspace.capabilities.tasks) return failure('Tasks are not available in this workspace.');
     const timeout = args.timeout_s ?? TASK_DEFAULT_TIMEOUT_S;

@@ -1,31 +1,34 @@
-import { type ToolName, TOOLS, TOOL_NAMES, isToolName } from './toolSet';
-import type { ToolContext, ToolDefinition, ToolResult } from './tool';
+import type { ToolContext, ToolResult } from './tool';
 import { failure } from './tool';
 import { fromThrown, invalidArguments } from './toolErrors';
-
-const WRITE_TOOLS: ReadonlySet<string> = new Set(['edit_file', 'apply_patch', 'write_file']);
+import type { ToolRegistry } from './toolRegistry';
+import { BUILTIN_TOOLS } from './toolSet';
 
 /** A tool call as the model made it: a function call (JSON arguments) or a freeform call (one string). */
 export type ToolCall =
   { kind: 'function'; name: string; arguments: string } | { kind: 'custom'; name: string; input: string };
 
 /**
- * Runs one call. Never throws: unknown tools, unparsable or invalid arguments and every refusal come back as
- * `ok: false` with a message the model can act on. apply_patch runs whichever way it is called (freeform
- * input, or a function call with `{input}`), whichever way it was offered.
+ * Runs one call of one of `tools` (default: the built-in ones). Never throws: unknown tools, unparsable or
+ * invalid arguments and every refusal come back as `ok: false` with a message the model can act on. A tool
+ * that takes freeform input (apply_patch) runs whichever way it is called (freeform input, or a function
+ * call with `{input}`), whichever way it was offered.
  */
-export async function runToolCall(call: ToolCall, context: ToolContext): Promise<ToolResult> {
-  if (!isToolName(call.name))
-    return failure(`There is no tool '${call.name}'. The tools are: ${TOOL_NAMES.join(', ')}.`);
-  const name: ToolName = call.name;
-  const tool: ToolDefinition = TOOLS[name];
-  if (WRITE_TOOLS.has(name) && context.workspace.capabilities.writes === false)
+export async function runToolCall(
+  call: ToolCall,
+  context: ToolContext,
+  tools: ToolRegistry = BUILTIN_TOOLS,
+): Promise<ToolResult> {
+  const tool = tools.get(call.name);
+  if (!tool) return failure(`There is no tool '${call.name}'. The tools are: ${tools.names.join(', ')}.`);
+  const name = tool.name;
+  if (tool.requires === 'writes' && context.workspace.capabilities.writes === false)
     return failure(
       `${name} is not available: this workspace is not trusted, so files cannot be changed. Reading and searching still work.`,
     );
   let raw: unknown;
   if (call.kind === 'custom') {
-    if (name !== 'apply_patch') return failure(`${name} takes JSON arguments; call it as a function.`);
+    if (!tool.freeform) return failure(`${name} takes JSON arguments; call it as a function.`);
     raw = { input: call.input };
   } else {
     try {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_MATCH_LINE } from '../workspace';
+import { summarizeArgument } from './callSummary';
 import { defineTool, success } from './tool';
 
 export const SEARCH_DEFAULT_RESULTS = 100;
@@ -25,6 +26,8 @@ export const searchTextTool = defineTool({
     "Search the text of the workspace's files (ignored and binary files skipped). One line per match: " +
     '`path:line: text`, sorted by path and line, then the totals. Very long lines are cut around the match.',
   args: SearchTextArgs,
+  effect: 'read',
+  summarize: summarizeArgument('query'),
   async run(args, { workspace }) {
     const max = args.max_results ?? SEARCH_DEFAULT_RESULTS;
     const found = await workspace.searchText({

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Hunk, TextFormat } from '../edit';
+import type { EditedFile } from '../protocol';
 import type { Workspace } from '../workspace';
 import type { ReadLedger } from './readLedger';
 
@@ -11,15 +11,8 @@ export interface ToolResult {
   edits?: EditedFile[];
 }
 
-/** One file an edit wrote, by its workspace path (a move's destination for a move). */
-export interface EditedFile {
-  path: string;
-  op: 'create' | 'delete' | 'move' | 'update';
-  /** A move's source. */
-  movedFrom?: string;
-  hunks: Hunk[];
-  format: TextFormat;
-}
+/** One file an edit wrote, by its workspace path (a move's destination for a move): the protocol's schema. */
+export type { EditedFile };
 
 /** What a tool call runs with: the user's workspace and what this session has read of it. */
 export interface ToolContext {
@@ -27,12 +20,60 @@ export interface ToolContext {
   reads: ReadLedger;
 }
 
-/** One tool: a zod schema for its arguments (the JSON Schema the model sees comes from it), and its behaviour. */
+/** What a call does to the user's machine: reads run at once (side by side); writes and tasks are the approval policy's to allow. */
+export type ToolEffect = 'read' | 'write' | 'task';
+
+/** What a workspace must be able to do (its `capabilities`) for a tool to be offered. */
+export type ToolNeed = 'writes' | 'tasks' | 'diagnostics';
+
+/** The editing style a model is offered: apply_patch, or string replacements (edit_file and write_file). */
+export type EditStyle = 'apply_patch' | 'edit_file';
+
+/**
+ * How a call's input, while the model is still writing it, previews as a diff (the edit engine's preview):
+ * `patch`: the text is a patch (`*** Begin Patch` …); `replacements`: JSON arguments `{path, edits}`.
+ */
+export type LiveDiffKind = 'patch' | 'replacements';
+
+/**
+ * How a front end shows a call's output. `diff`: an edit's answer, ending in the unified diff of what it
+ * wrote. `tail`: a first line saying how the run went, then its output, whose end (the result, the errors)
+ * matters most. Absent: lines read from the top.
+ */
+export type OutputShape = 'diff' | 'tail';
+
+/** A tool that also takes its input as one string (a freeform, `custom` tool): the string is its `input` argument. */
+export interface FreeformInput {
+  /** The Lark grammar the model's freeform input is constrained by. */
+  grammar: string;
+  /** Whether text a person typed (`loopwire tool`) is freeform input rather than JSON arguments. */
+  recognizes(text: string): boolean;
+}
+
+/**
+ * One tool: a zod schema for its arguments (the JSON Schema the model sees comes from it), its behaviour, and
+ * what the rest of the program asks of it (approvals, the offer, the live diff, the card and terminal line).
+ * Consumers never name a tool; they ask the tool set (`toolSet.ts`).
+ */
 export interface ToolDefinition<Args extends z.ZodType = z.ZodType> {
   name: string;
   /** For the model: what the tool does and when to use it. */
   description: string;
   args: Args;
+  effect: ToolEffect;
+  /** Offered only where the workspace can do this (and, for writes and tasks, only when it is trusted). */
+  requires?: ToolNeed;
+  /** Offered only to models of this editing style. */
+  editStyle?: EditStyle;
+  freeform?: FreeformInput;
+  liveDiff?: LiveDiffKind;
+  outputShape?: OutputShape;
+  /**
+   * One short line saying what the call asks for (a card's title, the CLI's line per call), from its input
+   * as the model wrote it (JSON arguments or freeform text), possibly still streaming. Default: the main
+   * argument (`mainArgument`).
+   */
+  summarize?(input: string): string;
   run(args: z.output<Args>, context: ToolContext): Promise<ToolResult>;
 }
 

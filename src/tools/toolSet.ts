@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import type { CustomTool, FunctionTool } from '../protocol';
-import { APPLY_PATCH_GRAMMAR, applyPatchTool } from './applyPatch';
+import { applyPatchTool } from './applyPatch';
 import { editFileTool } from './editFile';
 import { findFilesTool } from './findFiles';
 import { getDiagnosticsTool } from './getDiagnostics';
@@ -8,7 +7,8 @@ import { listTasksTool } from './listTasks';
 import { readFileTool } from './readFile';
 import { runTaskTool } from './runTask';
 import { searchTextTool } from './searchText';
-import type { ToolDefinition } from './tool';
+import type { LiveDiffKind, OutputShape, ToolDefinition, ToolEffect } from './tool';
+import { type ToolAvailability, type ToolOffer, ToolRegistry } from './toolRegistry';
 import { writeFileTool } from './writeFile';
 
 /** Every tool, by the name the model calls it (a contract: scenario files and outside tests use these). */
@@ -31,60 +31,32 @@ export function isToolName(name: string): name is ToolName {
   return Object.hasOwn(TOOLS, name);
 }
 
-/** Which editing tools a model is offered. */
-export type EditStyle = 'apply_patch' | 'edit_file';
+/** The built-in tools as a set: what every consumer asks about a tool by name (the functions below). */
+export const BUILTIN_TOOLS = new ToolRegistry(Object.values<ToolDefinition>(TOOLS));
 
-export interface ToolOffer {
-  /** Default: from the model's name (`auto`). */
-  editStyle?: EditStyle | 'auto';
-  /** How apply_patch is offered: a freeform tool with Codex's grammar (default) or a function `{input}`. */
-  applyPatchAs?: 'custom' | 'function';
-  /** Leave out tools the workspace cannot run (diagnostics without a language service…). */
-  capabilities?: { diagnostics: boolean; tasks: boolean; writes?: boolean };
-}
+/** What a call does to the user's machine; an unknown tool reads nothing (it only answers with an error). */
+export const toolEffect = (name: string): ToolEffect => BUILTIN_TOOLS.effect(name);
 
-/** GPT and Codex models are trained on apply_patch; others do better with string replacements. */
-export function editStyleFor(model: string): EditStyle {
-  return /^(gpt-|o\d|codex|computer-use)/i.test(model.replace(/^.*\//, '')) ? 'apply_patch' : 'edit_file';
-}
+/** One short line saying what a call asks for, from its input as the model wrote it (possibly still streaming). */
+export const summarizeCall = (name: string, input: string): string => BUILTIN_TOOLS.summarize(name, input);
 
-/** A tool's argument schema as the JSON Schema a request carries. */
-export function parametersOf(tool: ToolDefinition): Record<string, unknown> {
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.args, { io: 'input' }) as Record<string, unknown>;
-  return schema;
-}
+/** How the call's streamed input previews as a diff; undefined: it does not. */
+export const liveDiffKind = (name: string): LiveDiffKind | undefined => BUILTIN_TOOLS.liveDiff(name);
 
-function functionTool(tool: ToolDefinition): FunctionTool {
-  return {
-    type: 'function',
-    name: tool.name,
-    description: tool.description,
-    parameters: parametersOf(tool),
-    strict: false,
-  };
-}
+/** How a front end shows the call's output: `diff`, `tail`, or undefined (lines from the top). */
+export const outputShape = (name: string): OutputShape | undefined => BUILTIN_TOOLS.outputShape(name);
+
+/** Whether the tool takes freeform input (one string, its `input` argument) besides JSON arguments. */
+export const takesFreeform = (name: string): boolean => BUILTIN_TOOLS.takesFreeform(name);
+
+/** Whether `text` a person gave for the tool is its freeform input rather than JSON arguments. */
+export const isFreeformInput = (name: string, text: string): boolean => BUILTIN_TOOLS.isFreeformInput(name, text);
+
+/** The names of the tools offered where they run (an untrusted workspace: no writes, no tasks). */
+export const toolsAvailable = (where: ToolAvailability = {}): string[] =>
+  BUILTIN_TOOLS.available(where).map((tool) => tool.name);
 
 /** The `tools` of a request for `model`: every tool but the editing style it is not offered. */
 export function toolsFor(model: string, offer: ToolOffer = {}): (FunctionTool | CustomTool)[] {
-  const style = !offer.editStyle || offer.editStyle === 'auto' ? editStyleFor(model) : offer.editStyle;
-  const names = TOOL_NAMES.filter((name) => {
-    const writes = offer.capabilities?.writes ?? true;
-    if (name === 'apply_patch') return writes && style === 'apply_patch';
-    if (name === 'edit_file' || name === 'write_file') return writes && style === 'edit_file';
-    if (name === 'get_diagnostics') return offer.capabilities?.diagnostics ?? true;
-    if (name === 'list_tasks' || name === 'run_task') return offer.capabilities?.tasks ?? true;
-    return true;
-  });
-  return names.map((name) => {
-    const tool: ToolDefinition = TOOLS[name];
-    if (name === 'apply_patch' && (offer.applyPatchAs ?? 'custom') === 'custom') {
-      return {
-        type: 'custom',
-        name,
-        description: tool.description,
-        format: { type: 'grammar', syntax: 'lark', definition: APPLY_PATCH_GRAMMAR },
-      };
-    }
-    return functionTool(tool);
-  });
+  return BUILTIN_TOOLS.offer(model, offer);
 }

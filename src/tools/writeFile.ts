@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { planWrite } from '../edit';
+import { summarizeArgument } from './callSummary';
 import { commitPlan } from './commitPlan';
 import { defineTool, failure } from './tool';
 
@@ -15,6 +16,11 @@ export const writeFileTool = defineTool({
     'allowed only after reading it in this session, and only if it has not changed since; prefer edit_file ' +
     'for changes to existing files.',
   args: WriteFileArgs,
+  effect: 'write',
+  requires: 'writes',
+  editStyle: 'edit_file',
+  outputShape: 'diff',
+  summarize: summarizeArgument('path'),
   async run(args, context) {
     const existing = await context.workspace.tryReadFile(args.path);
     if (existing && !context.reads.isCurrent(existing)) {

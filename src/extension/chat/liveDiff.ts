@@ -1,12 +1,10 @@
 import { type EditPreview, type FileSnapshot, previewEditFile, previewPatch } from '../../edit';
 import type { DiffFile } from '../../protocol/chatView';
+import type { LiveDiffKind } from '../../tools';
 
 // The diff of an edit while the model is still writing it: the edit engine's preview of the partial input
 // against the files as they were when the call began, recomputed at most once per `intervalMs` (the
 // preview re-plans the whole input, a few milliseconds for a big patch) and once more at the end.
-
-/** The tools whose streamed input is an edit the panel can show as it grows. */
-export const LIVE_DIFF_TOOLS = new Set(['apply_patch', 'edit_file']);
 
 /** Reads a file's text as it is now (an unsaved buffer's in the editor); undefined: there is no such file. */
 export type ReadText = (path: string) => Promise<string | undefined>;
@@ -36,7 +34,8 @@ export class LiveDiff {
   private closed = false;
 
   constructor(
-    private readonly name: string,
+    /** What the streamed input is (`liveDiffKind` of the tool that takes it). */
+    private readonly kind: LiveDiffKind,
     private readonly readText: ReadText,
     /** Called with each new diff. */
     private readonly show: (files: DiffFile[]) => void,
@@ -78,9 +77,7 @@ export class LiveDiff {
   private compute(): DiffFile[] {
     this.lastAt = performance.now();
     const preview =
-      this.name === 'apply_patch'
-        ? previewPatch(this.input, this.snapshots)
-        : previewEditFile(this.input, this.snapshots);
+      this.kind === 'patch' ? previewPatch(this.input, this.snapshots) : previewEditFile(this.input, this.snapshots);
     // A path seen for the first time is read (once) and the diff recomputed: until then a file that exists
     // would show as created.
     for (const file of preview.files)

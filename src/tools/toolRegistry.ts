@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import type { CustomTool, FunctionTool } from '../protocol';
+import { mainArgument } from './callSummary';
+import type { EditStyle, LiveDiffKind, OutputShape, ToolDefinition, ToolEffect, ToolNeed } from './tool';
+
+// A set of tools by name, and everything the rest of the program asks of a tool: its effect (approvals),
+// whether it is offered (trust, capabilities, editing style), how it is called, how it summarises and shows.
+// The answers come from each tool's own definition; nothing here names a tool. `BUILTIN_TOOLS` (toolSet.ts)
+// is the nine; tools added at run time make a new set with `with`.
+
+/** Where the tools run: what is offered of them. */
+export interface ToolAvailability {
+  /** false: an untrusted workspace, where nothing writes files or runs tasks. Default true. */
+  trusted?: boolean;
+  /** What the workspace can do (`Workspace.capabilities`); a capability not given is assumed. */
+  capabilities?: Partial<Record<ToolNeed, boolean>>;
+}
+
+/** What an untrusted workspace cannot do. */
+const UNTRUSTED_LACKS: ReadonlySet<ToolNeed> = new Set(['writes', 'tasks']);
+
+export interface ToolOffer {
+  /** Default: from the model's name (`auto`). */
+  editStyle?: EditStyle | 'auto';
+  /** How a freeform tool (apply_patch) is offered: a custom tool with its grammar (default) or a function `{input}`. */
+  applyPatchAs?: 'custom' | 'function';
+  /** Leave out tools the workspace cannot run (diagnostics without a language service…). */
+  capabilities?: { diagnostics: boolean; tasks: boolean; writes?: boolean };
+}
+
+/** GPT and Codex models are trained on apply_patch; others do better with string replacements. */
+export function editStyleFor(model: string): EditStyle {
+  return /^(gpt-|o\d|codex|computer-use)/i.test(model.replace(/^.*\//, '')) ? 'apply_patch' : 'edit_file';
+}
+
+/** A tool's argument schema as the JSON Schema a request carries. */
+export function parametersOf(tool: ToolDefinition): Record<string, unknown> {
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.args, { io: 'input' }) as Record<string, unknown>;
+  return schema;
+}
+
+function functionTool(tool: ToolDefinition): FunctionTool {
+  return {
+    type: 'function',
+    name: tool.name,
+    description: tool.description,
+    parameters: parametersOf(tool),
+    strict: false,
+  };
+}
+
+export class ToolRegistry {
+  private readonly byName: ReadonlyMap<string, ToolDefinition>;
+
+  constructor(readonly tools: readonly ToolDefinition[]) {
+    const byName = new Map<string, ToolDefinition>();
+    for (const tool of tools) {
+      if (byName.has(tool.name)) throw new Error(`Two tools are named ${tool.name}.`);
+      byName.set(tool.name, tool);
+    }
+    this.byName = byName;
+  }
+
+  /** This set and `tools` (tools added at run time); a name already taken is an error. */
+  with(tools: readonly ToolDefinition[]): ToolRegistry {
+    return new ToolRegistry([...this.tools, ...tools]);
+  }
+
+  /** Every tool's name, in the set's order. */
+  get names(): string[] {
+    return this.tools.map((tool) => tool.name);
+  }
+
+  get(name: string): ToolDefinition | undefined {
+    return this.byName.get(name);
+  }
+
+  /** A tool's effect; an unknown tool reads nothing (it only answers with an error). */
+  effect(name: string): ToolEffect {
+    return this.get(name)?.effect ?? 'read';
+  }
+
+  /** One short line saying what a call asks for, from its input (possibly still streaming). */
+  summarize(name: string, input: string): string {
+    return (this.get(name)?.summarize ?? mainArgument)(input);
+  }
+
+  /** How the call's streamed input previews as a diff; undefined: it does not. */
+  liveDiff(name: string): LiveDiffKind | undefined {
+    return this.get(name)?.liveDiff;
+  }
+
+  /** How a front end shows the call's output; undefined: lines from the top. */
+  outputShape(name: string): OutputShape | undefined {
+    return this.get(name)?.outputShape;
+  }
+
+  /** Whether the tool takes freeform input (one string, its `input` argument) besides JSON arguments. */
+  takesFreeform(name: string): boolean {
+    return this.get(name)?.freeform !== undefined;
+  }
+
+  /** Whether `text` a person gave for the tool is its freeform input rather than JSON arguments. */
+  isFreeformInput(name: string, text: string): boolean {
+    return this.get(name)?.freeform?.recognizes(text) ?? false;
+  }
+
+  /** The tools offered where they run: each one's `requires` met (and no writes or tasks untrusted). */
+  available(where: ToolAvailability = {}): ToolDefinition[] {
+    return this.tools.filter((tool) => {
+      if (tool.requires === undefined) return true;
+      if (where.trusted === false && UNTRUSTED_LACKS.has(tool.requires)) return false;
+      return where.capabilities?.[tool.requires] !== false;
+    });
+  }
+
+  /** The `tools` of a request for `model`: every tool available but those of the editing style it is not offered. */
+  offer(model: string, offer: ToolOffer = {}): (FunctionTool | CustomTool)[] {
+    const style = !offer.editStyle || offer.editStyle === 'auto' ? editStyleFor(model) : offer.editStyle;
+    const tools = this.available(offer.capabilities ? { capabilities: offer.capabilities } : {}).filter(
+      (tool) => tool.editStyle === undefined || tool.editStyle === style,
+    );
+    return tools.map((tool) => {
+      if (tool.freeform && (offer.applyPatchAs ?? 'custom') === 'custom') {
+        return {
+          type: 'custom',
+          name: tool.name,
+          description: tool.description,
+          format: { type: 'grammar', syntax: 'lark', definition: tool.freeform.grammar },
+        };
+      }
+      return functionTool(tool);
+    });
+  }
+}
