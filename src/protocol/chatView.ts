@@ -1,25 +1,15 @@
 import * as z from 'zod';
+import { DiffHunk, FileOp } from './edits';
 
 // The chat panel's messages, both directions: the extension host keeps the conversation and sends the
 // webview what to show; the webview sends back what the user did. Each side validates what it receives.
-
-/** One hunk of a diff, as the edit engine computes it (lines without their endings). */
-export const DiffHunk = z.object({
-  id: z.string(),
-  oldStart: z.int().nonnegative(),
-  oldLines: z.array(z.string()),
-  newStart: z.int().nonnegative(),
-  newLines: z.array(z.string()),
-  contextBefore: z.array(z.string()),
-  contextAfter: z.array(z.string()),
-});
 
 /** Where a reviewed hunk stands: as applied, kept by the user, or taken back. */
 export const HunkState = z.enum(['applied', 'accepted', 'rejected']);
 
 export const DiffFile = z.object({
   path: z.string(),
-  op: z.enum(['create', 'delete', 'move', 'update']),
+  op: FileOp,
   moveTo: z.string().optional(),
   hunks: z.array(DiffHunk),
   /** Still being written by the model: more may come. */
@@ -131,7 +121,6 @@ export const ViewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('shown'), entries: z.int().nonnegative(), sessionId: z.string() }),
 ]);
 
-export type DiffHunk = z.infer<typeof DiffHunk>;
 export type HunkState = z.infer<typeof HunkState>;
 export type DiffFile = z.infer<typeof DiffFile>;
 export type ToolStatus = z.infer<typeof ToolStatus>;

@@ -3,6 +3,7 @@
 export * from './chatView';
 export * from './clientEvents';
 export * from './contentParts';
+export * from './edits';
 export * from './errors';
 export * from './items';
 export * from './openUnion';

@@ -71,6 +71,9 @@ export const CustomToolCallOutput = z.looseObject({
   output: z.union([z.string(), z.array(AnyToolOutputPart)]),
 });
 
+/** A tool call of either kind, as the model writes it in `output`: what a client runs and answers by `call_id`. */
+export const CallItem = z.discriminatedUnion('type', [FunctionCall, CustomToolCall]);
+
 /** The model's reasoning: a summary, raw text (open models) or an opaque `encrypted_content` to replay. */
 export const Reasoning = z.looseObject({
   type: z.literal('reasoning'),
@@ -106,6 +109,7 @@ export type FunctionCall = z.infer<typeof FunctionCall>;
 export type FunctionCallOutput = z.infer<typeof FunctionCallOutput>;
 export type CustomToolCall = z.infer<typeof CustomToolCall>;
 export type CustomToolCallOutput = z.infer<typeof CustomToolCallOutput>;
+export type CallItem = z.infer<typeof CallItem>;
 export type Reasoning = z.infer<typeof Reasoning>;
 export type InputItem = z.infer<typeof InputItem>;
 export type AnyInputItem = z.infer<typeof AnyInputItem>;

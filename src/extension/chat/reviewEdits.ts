@@ -1,6 +1,6 @@
-import type { EditedFile } from '../../agent';
 import { type EditPlan, type FileSnapshot, type Hunk, deleteEntry, makePlan, planWrite, revertHunk } from '../../edit';
 import type { HunkState } from '../../protocol/chatView';
+import type { EditedFile } from '../../protocol/edits';
 import type { Workspace } from '../../workspace';
 
 // Review after the fact: what an edit wrote, hunk by hunk, and taking hunks back through the Workspace port

@@ -1,75 +1,72 @@
-import { summarizeCall } from '../../agent';
-import type { AnyInputItem } from '../../protocol';
+import { type AnyInputItem, type AnyMessageContentPart, type AnyToolOutputPart, InputItem } from '../../protocol';
 import type { ChatEntry, ToolEntry } from '../../protocol/chatView';
+import { summarizeCall } from '../../tools';
 
 // A saved session as the panel shows it when reopened: the user's prompts, the answers, and a card per
 // tool call with its answer. (Review buttons belong to live edits only: a reopened edit is reviewed with
-// the editor's own history.)
+// the editor's own history.) Items are read with the protocol's schemas; one of a type this version does
+// not model, or that does not parse, shows nothing.
 
-type Loose = Record<string, unknown>;
+/** A content part's text: its `text` (any kind of part that has one), else its refusal. */
+function partText(part: AnyMessageContentPart | AnyToolOutputPart): string {
+  if ('text' in part && typeof part.text === 'string') return part.text;
+  return 'refusal' in part && typeof part.refusal === 'string' ? part.refusal : '';
+}
 
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((part: unknown) => {
-      const p = (part ?? {}) as Loose;
-      if (typeof p.text === 'string') return p.text;
-      return typeof p.refusal === 'string' ? p.refusal : '';
-    })
-    .join('');
+function textOf(content: string | readonly (AnyMessageContentPart | AnyToolOutputPart)[]): string {
+  return typeof content === 'string' ? content : content.map(partText).join('');
 }
 
 export function transcriptEntries(items: readonly AnyInputItem[]): ChatEntry[] {
   const entries: ChatEntry[] = [];
   const calls = new Map<string, ToolEntry>();
   let turn = 0;
-  items.forEach((item, index) => {
-    const record = item as Loose;
+  items.forEach((raw, index) => {
+    const parsed = InputItem.safeParse(raw);
+    if (!parsed.success) return;
+    const item = parsed.data;
     const id = `saved:${index}`;
-    if (record.type === 'message' || (record.type === undefined && typeof record.role === 'string')) {
-      const text = textOf(record.content);
-      if (record.role === 'user' && text !== '') entries.push({ kind: 'user', id, text });
-      else if (record.role === 'assistant' && text !== '') {
-        turn++;
-        entries.push({ kind: 'assistant', id, text, streaming: false });
+    switch (item.type) {
+      case undefined:
+      case 'message': {
+        const text = textOf(item.content);
+        if (item.role === 'user' && text !== '') entries.push({ kind: 'user', id, text });
+        else if (item.role === 'assistant' && text !== '') {
+          turn++;
+          entries.push({ kind: 'assistant', id, text, streaming: false });
+        }
+        return;
       }
-      return;
-    }
-    if (record.type === 'reasoning' && Array.isArray(record.summary)) {
-      const text = record.summary
-        .map((part: unknown) => (part as { text?: unknown }).text)
-        .filter((part): part is string => typeof part === 'string')
-        .join('\n\n');
-      if (text !== '') entries.push({ kind: 'thinking', id, text, streaming: false });
-      return;
-    }
-    if ((record.type === 'function_call' || record.type === 'custom_tool_call') && typeof record.call_id === 'string') {
-      const name = typeof record.name === 'string' ? record.name : 'tool';
-      const input =
-        typeof record.input === 'string' ? record.input : typeof record.arguments === 'string' ? record.arguments : '';
-      const entry: ToolEntry = {
-        kind: 'tool',
-        id: record.call_id,
-        turn,
-        name,
-        summary: summarizeCall(name, input),
-        status: 'failed',
-        output: 'No answer was recorded for this call.',
-      };
-      calls.set(record.call_id, entry);
-      entries.push(entry);
-      return;
-    }
-    if (
-      (record.type === 'function_call_output' || record.type === 'custom_tool_call_output') &&
-      typeof record.call_id === 'string'
-    ) {
-      const entry = calls.get(record.call_id);
-      if (!entry) return;
-      entry.status = 'done';
-      const output = typeof record.output === 'string' ? record.output : textOf(record.output);
-      entry.output = output.length > 8_000 ? `${output.slice(0, 8_000)}\n…` : output;
+      case 'reasoning': {
+        const text = item.summary.map((part) => part.text).join('\n\n');
+        if (text !== '') entries.push({ kind: 'thinking', id, text, streaming: false });
+        return;
+      }
+      case 'function_call':
+      case 'custom_tool_call': {
+        const input = item.type === 'custom_tool_call' ? item.input : item.arguments;
+        const entry: ToolEntry = {
+          kind: 'tool',
+          id: item.call_id,
+          turn,
+          name: item.name,
+          summary: summarizeCall(item.name, input),
+          status: 'failed',
+          output: 'No answer was recorded for this call.',
+        };
+        calls.set(item.call_id, entry);
+        entries.push(entry);
+        return;
+      }
+      case 'function_call_output':
+      case 'custom_tool_call_output': {
+        const entry = calls.get(item.call_id);
+        if (!entry) return;
+        entry.status = 'done';
+        const output = textOf(item.output);
+        entry.output = output.length > 8_000 ? `${output.slice(0, 8_000)}\n…` : output;
+        return;
+      }
     }
   });
   return entries;
