@@ -1,9 +1,9 @@
-import type { AnyInputItem, AnyTool } from '../protocol';
+import { type AnyOutputItem, type AnyTool, type CallItem, OutputMessage } from '../protocol';
 import type { ToolContext } from '../tools';
 import type { ApprovalPolicy } from './approvals';
 import type { AgentEvent, AgentEventSink, TurnMetrics } from './events';
 import type { SessionTransport } from './sessionTransport';
-import { type CallItem, ToolRunner, callsIn } from './toolRunner';
+import { ToolRunner, callsIn } from './toolRunner';
 import type { Transcript } from './transcript';
 import { AgentStop, TurnCancelled } from './transportFault';
 
@@ -33,18 +33,18 @@ export interface AgentOptions {
 
 export type DoneEvent = Extract<AgentEvent, { type: 'done' }>;
 
-const textOf = (item: AnyInputItem): string | undefined => {
-  const record = item as { type?: unknown; role?: unknown; content?: unknown };
-  if (record.type !== 'message' || record.role !== 'assistant' || !Array.isArray(record.content)) return undefined;
-  return record.content
-    .map((part: unknown) => {
-      const p = part as { type?: unknown; text?: unknown; refusal?: unknown };
-      return p.type === 'output_text' && typeof p.text === 'string'
-        ? p.text
-        : typeof p.refusal === 'string'
-          ? p.refusal
-          : '';
-    })
+/** The text of an answer (its output text and refusals), read with the protocol's schema; undefined for any other item. */
+const textOf = (item: AnyOutputItem): string | undefined => {
+  const message = OutputMessage.safeParse(item);
+  if (!message.success) return undefined;
+  return message.data.content
+    .map((part) =>
+      part.type === 'output_text' && typeof part.text === 'string'
+        ? part.text
+        : 'refusal' in part && typeof part.refusal === 'string'
+          ? part.refusal
+          : '',
+    )
     .join('');
 };
 
@@ -132,7 +132,8 @@ export class Agent {
           toolMs:
             timing.firstStartAt === undefined || timing.lastFinishAt === undefined
               ? 0
-              : timing.lastFinishAt - timing.firstStartAt,
+              : Math.max(0, timing.lastFinishAt - timing.firstStartAt - timing.approvalMs),
+          approvalMs: timing.approvalMs,
           overheadBeforeMs: Math.max(0, outcome.firstSentAt - readyAt),
           overheadAfterMs:
             timing.firstStartAt === undefined ? null : Math.max(0, timing.firstStartAt - outcome.completedAt),

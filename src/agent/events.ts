@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { DiffHunk } from '../protocol/chatView';
+import { EditedFile } from '../protocol';
 
 // The agent's event stream: one zod schema per event, the single source of truth for every consumer (the
 // CLI's renderer and `--json`, the extension, the webview bridge). Types are inferred, never written twice.
@@ -18,8 +18,10 @@ export const TurnMetrics = z.object({
   timeToFirstTokenMs: z.number().nonnegative().nullable(),
   /** The first event → the terminal event. */
   modelMs: z.number().nonnegative(),
-  /** The tool calls this turn asked for, wall time from the first start to the last finish. */
+  /** The tool calls this turn asked for, wall time from the first start to the last finish, less approval waits. */
   toolMs: z.number().nonnegative(),
+  /** Time this turn's calls waited for someone to approve them (0 when nothing asked). */
+  approvalMs: z.number().nonnegative(),
   /** Client overhead before the request: the prompt or the last tool result ready → request on the wire. */
   overheadBeforeMs: z.number().nonnegative(),
   /** Client overhead after the response: `response.completed` → the first tool started (null: no tool). */
@@ -31,15 +33,6 @@ export const TurnMetrics = z.object({
   outputTokens: z.int().nonnegative(),
   /** Input items the request carried (all of them when not chained). */
   itemsSent: z.int().nonnegative(),
-});
-
-/** A file an edit tool wrote: its hunks, for a review that takes them back one by one. */
-export const EditedFile = z.object({
-  path: z.string(),
-  op: z.enum(['create', 'delete', 'move', 'update']),
-  movedFrom: z.string().optional(),
-  hunks: z.array(DiffHunk),
-  format: z.object({ bom: z.boolean(), eol: z.enum(['\n', '\r\n']), finalNewline: z.boolean() }),
 });
 
 export const TransportState = z.enum(['connecting', 'warm', 'reconnecting', 'http_fallback', 'http', 'closed']);
@@ -119,7 +112,6 @@ export const AgentEvent = z.discriminatedUnion('type', [
 ]);
 
 export type TurnMetrics = z.infer<typeof TurnMetrics>;
-export type EditedFile = z.infer<typeof EditedFile>;
 export type TransportState = z.infer<typeof TransportState>;
 export type AgentEvent = z.infer<typeof AgentEvent>;
 export type AgentEventType = AgentEvent['type'];

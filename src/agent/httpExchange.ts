@@ -1,6 +1,8 @@
 import { HttpErrorBody, decodeWire } from '../protocol';
-import type { AssemblerStep, ResponseAssembler } from './responseAssembler';
-import { type TransportFault, isUnreachable, parseRetryAfter } from './transportFault';
+import type { AgentEventSink } from './events';
+import { type AssemblerStep, ResponseAssembler } from './responseAssembler';
+import { type TransportFault, TurnCancelled, isUnreachable, parseRetryAfter } from './transportFault';
+import type { Attempt } from './wsExchange';
 
 // One `POST /v1/responses` with `stream: true`: the SSE events go through the same assembler as WebSocket
 // frames. Errors before the stream are the API's JSON error bodies, with `Retry-After` honoured.
@@ -168,5 +170,51 @@ export async function exchangeHttp(request: HttpExchange, assembler: ResponseAss
     };
   } finally {
     clearTimeout(timer);
+  }
+}
+
+export interface HttpTurn {
+  /** The session's base URL (`…/v1`). */
+  endpoint: string;
+  turn: number;
+  /** The request body as for either transport; `stream: true` is added here. */
+  body: Record<string, unknown>;
+  headers: Record<string, string>;
+  signal: AbortSignal;
+  idleTimeoutMs: number;
+  emit: AgentEventSink;
+  /** The user cancelled: called before the rejection with {@link TurnCancelled}. */
+  onCancel: () => void;
+}
+
+/** One turn's request over HTTP, as an attempt of the session transport (over no socket: generation 0). */
+export async function httpAttempt(turn: HttpTurn): Promise<Attempt> {
+  const assembler = new ResponseAssembler(turn.turn, turn.emit);
+  const text = JSON.stringify({ ...turn.body, stream: true });
+  try {
+    const outcome = await exchangeHttp(
+      {
+        url: `${turn.endpoint.replace(/\/+$/, '')}/responses`,
+        body: text,
+        headers: turn.headers,
+        signal: turn.signal,
+        idleTimeoutMs: turn.idleTimeoutMs,
+      },
+      assembler,
+    );
+    return {
+      step: outcome.step,
+      assembler,
+      bytesSent: Buffer.byteLength(text),
+      bytesReceived: outcome.bytesReceived,
+      sentAt: outcome.sentAt,
+      generation: 0,
+    };
+  } catch (error) {
+    if (turn.signal.aborted) {
+      turn.onCancel();
+      throw new TurnCancelled();
+    }
+    throw error;
   }
 }

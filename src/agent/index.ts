@@ -2,25 +2,37 @@
 // Plain Node; the editor is reached only through the Workspace port the tools are given.
 export { Agent, type AgentOptions, type DoneEvent } from './agentLoop';
 export {
+  APPROVAL_MODES,
+  type ApprovalMode,
   type ApprovalPolicy,
   type ApprovalRequest,
   type ToolEffect,
   approveAll,
   askEach,
-  effectOf,
+  isApprovalMode,
+  policyFor,
   readOnly,
 } from './approvals';
 export {
-  AgentEvent,
-  type AgentEventSink,
-  type AgentEventType,
-  EditedFile,
-  TransportState,
-  TurnMetrics,
-} from './events';
-export { summarizeCall } from './callSummary';
+  type AgentSession,
+  type AgentSessionOptions,
+  type AgentSpec,
+  DEFAULT_MODEL,
+  createAgentSession,
+  newSessionId,
+  newTranscript,
+  normalizeEndpoint,
+} from './createAgentSession';
+export { AgentEvent, type AgentEventSink, type AgentEventType, TransportState, TurnMetrics } from './events';
 export { DEFAULT_INSTRUCTIONS } from './instructions';
-export { ModelOptions, ReasoningEffort, ReasoningSummary, Verbosity, modelFields } from './modelOptions';
+export {
+  ModelOptions,
+  ReasoningEffort,
+  ReasoningSummary,
+  Verbosity,
+  modelFields,
+  modelOptionsFrom,
+} from './modelOptions';
 export { USER_AGENT, WEBSOCKET_BETA } from './requestBody';
 export {
   type SessionOptions,

@@ -20,6 +20,15 @@ export type ReasoningSummary = z.infer<typeof ReasoningSummary>;
 export type Verbosity = z.infer<typeof Verbosity>;
 export type ModelOptions = z.infer<typeof ModelOptions>;
 
+/** Options as a user set them (VS Code settings): each field that is not one of its values is its default. */
+export function modelOptionsFrom(raw: Record<keyof ModelOptions, unknown>): ModelOptions {
+  return {
+    reasoningEffort: ReasoningEffort.catch('default').parse(raw.reasoningEffort),
+    reasoningSummary: ReasoningSummary.catch('auto').parse(raw.reasoningSummary),
+    verbosity: Verbosity.catch('default').parse(raw.verbosity),
+  };
+}
+
 /**
  * Models that reason (GPT-5 and later, the o-series, Codex models). The API refuses `reasoning` settings
  * for the others, so for them only an effort the user chose is sent.

@@ -24,6 +24,15 @@ export function contextOf(instructions: string | undefined, items: readonly AnyI
   return instructions === undefined || instructions === '' ? items : [instructionsItem(instructions), ...items];
 }
 
+/** The headers of every request and upgrade: who is calling, the key, then the caller's own (which win). */
+export function requestHeaders(apiKey: string | undefined, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    'user-agent': USER_AGENT,
+    ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+    ...extra,
+  };
+}
+
 export interface BodyParts {
   model: string;
   tools: readonly AnyTool[];

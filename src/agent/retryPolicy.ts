@@ -1,5 +1,5 @@
 import { ErrorCode } from '../protocol';
-import { type TransportFault, describeFault } from './transportFault';
+import { type TransportFault, TurnCancelled, describeFault } from './transportFault';
 
 // What to do about a fault, decided from its kind and the API's error code alone (so it can be tested as
 // a table): stop, or resend — at once or after a delay, on the same socket or a new one, chained or with
@@ -107,6 +107,27 @@ export function actionFor(
 export function backoffMs(attempt: number, baseMs: number, maxMs: number, random: () => number = Math.random): number {
   const ceiling = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+/** How long to wait before a resend: the action's own delay (plus up to 250 ms of jitter), else the backoff's next. */
+export function retryDelayMs(delayMs: number | null, attempt: number, baseMs: number, maxMs: number): number {
+  if (delayMs === null) return backoffMs(attempt, baseMs, maxMs);
+  return delayMs + (delayMs > 0 ? Math.round(Math.random() * 250) : 0);
+}
+
+/** Waits `ms` before a resend; rejects with {@link TurnCancelled} when `signal` aborts first. */
+export function waitToRetry(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new TurnCancelled());
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 /** `text` ending with exactly one full stop (an API message may bring its own). */

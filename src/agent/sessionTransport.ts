@@ -1,123 +1,51 @@
-import type { AnyInputItem, AnyOutputItem, AnyTool, ResponseObject } from '../protocol';
+import type { AnyInputItem } from '../protocol';
+import { type Chain, ChainPolicy, DEFAULT_LANE, type Route } from './chainPolicy';
 import type { AgentEventSink } from './events';
-import { exchangeHttp } from './httpExchange';
-import { USER_AGENT, WEBSOCKET_BETA, contextOf, requestBody } from './requestBody';
+import { httpAttempt } from './httpExchange';
+import { contextOf, requestBody, requestHeaders } from './requestBody';
 import { ResponseAssembler } from './responseAssembler';
-import { actionFor, backoffMs } from './retryPolicy';
-import { AgentStop, type TransportFault, TurnCancelled, describeFault, isUnreachable } from './transportFault';
-import { ConnectError, WsChannel } from './wsChannel';
-import { type WsAttempt, exchangeWs } from './wsExchange';
+import { actionFor, retryDelayMs, waitToRetry } from './retryPolicy';
+import {
+  type ResolvedSessionOptions,
+  type SessionOptions,
+  type TurnOutcome,
+  type TurnRequest,
+  withDefaults,
+} from './sessionOptions';
+import { SocketKeeper } from './socketKeeper';
+import { AgentStop, type TransportFault, TurnCancelled, describeFault } from './transportFault';
+import { ConnectError, type WsChannel } from './wsChannel';
+import { type Attempt, connectFailed, exchangeWs } from './wsExchange';
 
 // One logical session over rotating sockets. The caller always hands over the whole transcript; this
 // decides what goes on the wire: `previous_response_id` and only the new items when that response
-// completed on the current socket, the full context otherwise. Faults are retried per retryPolicy.ts;
-// a lost cache costs one full request and loses nothing.
+// completed on the current socket, the full context otherwise (chainPolicy.ts keeps that rule, and
+// socketKeeper.ts the socket). Faults are retried per retryPolicy.ts; a lost cache costs one full request
+// and loses nothing.
 
-export type TransportMode = 'ws' | 'http' | 'auto';
-
-export interface SessionOptions {
-  /** Base URL as `loopwire-server` prints it: `http://127.0.0.1:PORT/v1` (or `https://api.openai.com/v1`). */
-  endpoint: string;
-  apiKey?: string;
-  transport: TransportMode;
-  /** `false` by default: nothing kept server-side (zero-data-retention accounts work). */
-  store?: boolean;
-  /**
-   * Chain turns with `previous_response_id` where the rule allows (default). `false` sends the full
-   * context every turn: the benchmark's `ws-full` mode, which separates the socket's effect from the cache's.
-   */
-  chain?: boolean;
-  /** Rotate a socket older than this, between turns (the API closes them at 60 minutes). */
-  rotateAfterMs?: number;
-  /** A response with no event for this long is abandoned and resent. */
-  idleTimeoutMs?: number;
-  connectTimeoutMs?: number;
-  /** Requests per turn, the first included. */
-  maxAttempts?: number;
-  /** In `auto`, WebSocket failures in a row before the session moves to HTTP for good. */
-  wsFailuresBeforeFallback?: number;
-  backoffBaseMs?: number;
-  backoffMaxMs?: number;
-  /** Extra headers on every request and upgrade (a gateway's `api-key`); they win over Loopwire's own. */
-  headers?: Record<string, string>;
-  emit: AgentEventSink;
-}
-
-/** What one turn asks the model. `items` is the whole conversation so far, in order. */
-export interface TurnRequest {
-  model: string;
-  instructions?: string;
-  tools: readonly AnyTool[];
-  items: readonly AnyInputItem[];
-  /** A WebSocket lane (`stream_id`) for a conversation that runs beside another on the same socket. */
-  lane?: string;
-  /** Further request fields (reasoning, include, max_output_tokens…), sent as given. */
-  extra?: Record<string, unknown>;
-  /**
-   * The conversation's id, sent as `prompt_cache_key` on every request, so that full-context requests
-   * (HTTP, a new socket) are routed to the prompt cache that holds this conversation's prefix.
-   */
-  promptCacheKey?: string;
-}
-
-export interface TurnOutcome {
-  response: ResponseObject;
-  output: AnyOutputItem[];
-  transport: 'ws' | 'http';
-  chained: boolean;
-  attempts: number;
-  itemsSent: number;
-  bytesSent: number;
-  bytesReceived: number;
-  /** performance.now() stamps: the first request on the wire, and the answer's first event, first delta, end. */
-  firstSentAt: number;
-  sentAt: number;
-  firstEventAt: number;
-  firstDeltaAt: number | undefined;
-  completedAt: number;
-}
-
-/** The response a lane can chain from, and where it lives. */
-interface Chain {
-  responseId: string;
-  /** The socket it completed on; 0 for a stored (HTTP) response. */
-  generation: number;
-  /** Transcript items it covers (its input and output). */
-  itemCount: number;
-}
-
-/** One request's outcome, over either transport (an HTTP one goes over no socket: generation 0). */
-type Attempt = WsAttempt;
-
-const DEFAULT_LANE = '';
+export type { SessionOptions, TransportMode, TurnOutcome, TurnRequest } from './sessionOptions';
 
 export class SessionTransport {
-  private channel: WsChannel | undefined;
-  private opening: Promise<WsChannel> | undefined;
-  private readonly warmed = new WeakSet<WsChannel>();
-  private readonly chains = new Map<string, Chain>();
+  private readonly sockets: SocketKeeper;
+  private readonly chains: ChainPolicy;
   private wsFailures = 0;
   /** Whether the endpoint has answered once: until then, nothing listening there is a stop, not a blip. */
   private reached = false;
   private onHttp: boolean;
-  private closed = false;
-  private readonly opts: Required<Omit<SessionOptions, 'apiKey' | 'headers'>> &
-    Pick<SessionOptions, 'apiKey' | 'headers'>;
+  private readonly opts: ResolvedSessionOptions;
 
   constructor(options: SessionOptions) {
-    this.opts = {
-      store: false,
-      chain: true,
-      rotateAfterMs: 55 * 60 * 1000,
-      idleTimeoutMs: 120_000,
-      connectTimeoutMs: 15_000,
-      maxAttempts: 8,
-      wsFailuresBeforeFallback: 3,
-      backoffBaseMs: 250,
-      backoffMaxMs: 8_000,
-      ...options,
-    };
+    this.opts = withDefaults(options);
     this.onHttp = options.transport === 'http';
+    this.chains = new ChainPolicy(this.opts.chain, this.opts.store);
+    this.sockets = new SocketKeeper({
+      endpoint: this.opts.endpoint,
+      headers: () => requestHeaders(this.opts.apiKey, this.opts.headers),
+      rotateAfterMs: this.opts.rotateAfterMs,
+      connectTimeoutMs: this.opts.connectTimeoutMs,
+      emit: this.opts.emit,
+      onOpen: () => (this.reached = true),
+    });
   }
 
   /** The transport the next request uses. */
@@ -135,7 +63,7 @@ export class SessionTransport {
       return;
     }
     try {
-      const channel = await this.currentChannel();
+      const channel = await this.sockets.current();
       await this.warmUp(channel, warmup);
     } catch (error) {
       if (error instanceof AgentStop) throw error;
@@ -163,32 +91,24 @@ export class SessionTransport {
       let result: Attempt;
       try {
         const channel = transport === 'ws' ? await this.readyChannel(request) : undefined;
-        chain = this.usableChain(lane, context.length);
+        chain = this.chains.usable(lane, context.length, this.route());
         if (chain) input = context.slice(chain.itemCount);
         const body = this.body(request, input, chain?.responseId);
         result = channel
           ? await this.exchangeWs(channel, turn, body, request.lane, signal, this.opts.emit)
-          : await this.sendHttp(turn, body, signal);
+          : await httpAttempt({
+              endpoint: this.opts.endpoint,
+              turn,
+              body,
+              headers: requestHeaders(this.opts.apiKey, this.opts.headers),
+              signal,
+              idleTimeoutMs: this.opts.idleTimeoutMs,
+              emit: this.opts.emit,
+              onCancel: () => this.chains.broken(DEFAULT_LANE),
+            });
       } catch (error) {
-        if (error instanceof ConnectError) {
-          result = {
-            step: {
-              kind: 'fault',
-              fault: {
-                kind: 'connect_failed',
-                status: error.status,
-                message: error.message,
-                retryAfterMs: error.retryAfter === undefined ? undefined : Number(error.retryAfter) * 1000,
-                unreachable: isUnreachable(error.code),
-              },
-            },
-            assembler: new ResponseAssembler(turn, () => undefined),
-            bytesSent: 0,
-            bytesReceived: 0,
-            sentAt: performance.now(),
-            generation: 0,
-          };
-        } else throw error;
+        if (!(error instanceof ConnectError)) throw error;
+        result = connectFailed(turn, error);
       }
       firstSentAt ??= result.sentAt;
       const { step: answer } = result;
@@ -199,7 +119,7 @@ export class SessionTransport {
       const { step, assembler } = result;
       if (step.kind === 'done') {
         if (transport === 'ws') this.wsFailures = 0;
-        this.chains.set(lane, {
+        this.chains.completed(lane, {
           responseId: step.response.id,
           generation: result.generation,
           itemCount: context.length + step.output.length,
@@ -209,8 +129,7 @@ export class SessionTransport {
           response: step.response,
           output: step.output,
           transport,
-          // A chain from the warm-up holds only the instructions: the turn still sent the whole conversation.
-          chained: chain !== undefined && chain.itemCount > context.length - request.items.length,
+          chained: ChainPolicy.chained(chain, context.length, request.items.length),
           attempts: attempt,
           itemsSent: input.length,
           bytesSent,
@@ -232,22 +151,19 @@ export class SessionTransport {
    * `announce: false` when the task's `done` must stay the last event.
    */
   close(announce = true): void {
-    this.closed = true;
-    this.channel?.close('session closed');
-    this.channel = undefined;
+    this.sockets.close();
     if (announce) this.opts.emit({ type: 'transport', state: 'closed', transport: this.transport });
   }
 
-  private usableChain(lane: string, itemCount: number): Chain | undefined {
-    if (!this.opts.chain) return undefined;
-    const chain = this.chains.get(lane);
-    if (!chain || chain.itemCount > itemCount) return undefined;
-    if (chain.generation === 0) return this.opts.store ? chain : undefined;
-    return this.transport === 'ws' && this.channel?.generation === chain.generation && !this.channel.closed
-      ? chain
-      : undefined;
+  /** Where the next request goes, for the chain policy: HTTP, or the current socket while it is open. */
+  private route(): Route {
+    return this.transport === 'http' ? { transport: 'http' } : { transport: 'ws', generation: this.sockets.generation };
   }
 
+  /**
+   * What a fault does before the resend: stop, or end the lane's chain, replace the socket or fall back to
+   * HTTP as the policy says, and wait. Throws {@link AgentStop}, or {@link TurnCancelled} while waiting.
+   */
   private async recover(
     turn: number,
     attempt: number,
@@ -261,9 +177,8 @@ export class SessionTransport {
     if (action.action === 'stop') throw new AgentStop(action.code, action.message);
     if (attempt >= this.opts.maxAttempts)
       throw new AgentStop('retries_exhausted', `Gave up after ${attempt} attempts; the last: ${reason}.`);
-    // Any failed request ends its chain: the server evicts a failed continuation's parent (docs/protocol.md §3.6).
-    this.chains.delete(lane);
-    if (action.newSocket && transport === 'ws') this.retireChannel(reason);
+    this.chains.broken(lane);
+    if (action.newSocket && transport === 'ws') this.sockets.retire(reason);
     if (transport === 'ws' && action.transportFailure) this.wsFailures++;
     if (
       this.opts.transport === 'auto' &&
@@ -271,7 +186,7 @@ export class SessionTransport {
       (action.fallBack || this.wsFailures >= this.opts.wsFailuresBeforeFallback)
     ) {
       this.onHttp = true;
-      this.retireChannel('falling back to HTTP');
+      this.sockets.retire('falling back to HTTP');
       this.opts.emit({ type: 'transport', state: 'http_fallback', transport: 'http', reason });
     } else if (transport === 'ws' && action.newSocket) {
       this.opts.emit({
@@ -283,43 +198,9 @@ export class SessionTransport {
         reason,
       });
     }
-    const jitter = Math.round(Math.random() * 250);
-    const delayMs =
-      action.delayMs === null
-        ? backoffMs(attempt, this.opts.backoffBaseMs, this.opts.backoffMaxMs)
-        : action.delayMs + (action.delayMs > 0 ? jitter : 0);
+    const delayMs = retryDelayMs(action.delayMs, attempt, this.opts.backoffBaseMs, this.opts.backoffMaxMs);
     this.opts.emit({ type: 'retry', turn, attempt: attempt + 1, reason, delayMs, fullContext: true });
-    if (delayMs > 0) await sleep(delayMs, signal);
-  }
-
-  private retireChannel(reason: string): void {
-    const channel = this.channel;
-    this.channel = undefined;
-    channel?.close(reason);
-  }
-
-  private async currentChannel(): Promise<WsChannel> {
-    if (this.closed) throw new AgentStop('closed', 'The session is closed.');
-    const current = this.channel;
-    if (current && !current.closed) {
-      if (current.ageMs < this.opts.rotateAfterMs || current.busy) return current;
-      // Rotation happens here, between turns, never mid-response.
-      this.retireChannel('rotated before the connection age limit');
-    }
-    this.opening ??= this.openChannel().finally(() => (this.opening = undefined));
-    return this.opening;
-  }
-
-  private async openChannel(): Promise<WsChannel> {
-    this.opts.emit({ type: 'transport', state: 'connecting', transport: 'ws' });
-    const url = `${this.opts.endpoint.replace(/\/+$/, '').replace(/^http/, 'ws')}/responses`;
-    const channel = await WsChannel.open(url, {
-      headers: { 'openai-beta': WEBSOCKET_BETA, ...this.headers() },
-      connectTimeoutMs: this.opts.connectTimeoutMs,
-    });
-    this.reached = true;
-    this.channel = channel;
-    return channel;
+    if (delayMs > 0) await waitToRetry(delayMs, signal);
   }
 
   /** One request's body, the same for both transports and the warm-up. */
@@ -341,21 +222,12 @@ export class SessionTransport {
     });
   }
 
-  private headers(): Record<string, string> {
-    return {
-      'user-agent': USER_AGENT,
-      ...(this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {}),
-      ...this.opts.headers,
-    };
-  }
-
   /**
    * `generate: false` once per socket, carrying the instructions: a chainable id that covers them. A refusal
    * other than the credentials' never fails the task: the turn goes out without it.
    */
   private async warmUp(channel: WsChannel, request: Omit<TurnRequest, 'items'>): Promise<void> {
-    if (this.warmed.has(channel)) return;
-    this.warmed.add(channel);
+    if (!this.sockets.firstUse(channel)) return;
     const lane = request.lane ?? DEFAULT_LANE;
     const context = contextOf(request.instructions, []);
     // With no instructions there is nothing to send: the API refuses a request with no input.
@@ -379,18 +251,17 @@ export class SessionTransport {
       if (action.newSocket && !channel.closed) channel.close(describeFault(result.step.fault));
       return;
     }
-    if (!this.chains.has(lane) || this.chains.get(lane)?.generation !== channel.generation)
-      this.chains.set(lane, {
-        responseId: result.step.response.id,
-        generation: channel.generation,
-        itemCount: context.length,
-      });
+    this.chains.warmedUp(lane, {
+      responseId: result.step.response.id,
+      generation: channel.generation,
+      itemCount: context.length,
+    });
     this.opts.emit({ type: 'transport', state: 'warm', transport: 'ws' });
   }
 
   /** The socket this turn goes over: open, rotated if old, and warmed up once. */
   private async readyChannel(request: TurnRequest): Promise<WsChannel> {
-    const channel = await this.currentChannel();
+    const channel = await this.sockets.current();
     await this.warmUp(channel, request);
     return channel;
   }
@@ -411,56 +282,9 @@ export class SessionTransport {
       signal,
       idleTimeoutMs: this.opts.idleTimeoutMs,
       onCancel: () => {
-        // The server may still be streaming this response: the socket goes with it.
-        if (this.channel === channel) this.retireChannel('cancelled mid-response');
-        else channel.close('cancelled mid-response');
-        this.chains.delete(lane ?? DEFAULT_LANE);
+        this.sockets.cancelled(channel);
+        this.chains.broken(lane ?? DEFAULT_LANE);
       },
     });
   }
-
-  private async sendHttp(turn: number, body: Record<string, unknown>, signal: AbortSignal): Promise<Attempt> {
-    const assembler = new ResponseAssembler(turn, this.opts.emit);
-    const text = JSON.stringify({ ...body, stream: true });
-    try {
-      const outcome = await exchangeHttp(
-        {
-          url: `${this.opts.endpoint.replace(/\/+$/, '')}/responses`,
-          body: text,
-          headers: this.headers(),
-          signal,
-          idleTimeoutMs: this.opts.idleTimeoutMs,
-        },
-        assembler,
-      );
-      return {
-        step: outcome.step,
-        assembler,
-        bytesSent: Buffer.byteLength(text),
-        bytesReceived: outcome.bytesReceived,
-        sentAt: outcome.sentAt,
-        generation: 0,
-      };
-    } catch (error) {
-      if (signal.aborted) {
-        this.chains.delete(DEFAULT_LANE);
-        throw new TurnCancelled();
-      }
-      throw error;
-    }
-  }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new TurnCancelled());
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

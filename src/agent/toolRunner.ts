@@ -1,6 +1,6 @@
-import type { AnyInputItem } from '../protocol';
-import { type ToolCall, type ToolContext, type ToolResult, runToolCall } from '../tools';
-import { type ApprovalPolicy, effectOf } from './approvals';
+import { type AnyInputItem, CallItem } from '../protocol';
+import { type ToolCall, type ToolContext, type ToolResult, runToolCall, toolEffect } from '../tools';
+import type { ApprovalPolicy } from './approvals';
 import type { AgentEventSink } from './events';
 import type { Transcript } from './transcript';
 
@@ -8,19 +8,12 @@ import type { Transcript } from './transcript';
 // its own and in order. Each call is marked started in the transcript before it runs and its output is
 // appended after, so a resumed session never runs it again.
 
-/** A call as it appears in a response's output. */
-export interface CallItem {
-  type: 'function_call' | 'custom_tool_call';
-  call_id: string;
-  name: string;
-  arguments?: string;
-  input?: string;
-}
-
 export interface CallTiming {
   /** performance.now() of the first start and the last finish; undefined when no call ran. */
   firstStartAt: number | undefined;
   lastFinishAt: number | undefined;
+  /** Time spent waiting for someone to approve, which is neither the tools' nor the client's. */
+  approvalMs: number;
 }
 
 const toCall = (item: CallItem): ToolCall =>
@@ -33,14 +26,11 @@ const outputItem = (item: CallItem, output: string): AnyInputItem =>
     ? { type: 'custom_tool_call_output', call_id: item.call_id, output }
     : { type: 'function_call_output', call_id: item.call_id, output };
 
-/** The call items of an output list. */
+/** The call items of an output list, parsed with the protocol's schema; other items are not calls. */
 export function callsIn(items: readonly AnyInputItem[]): CallItem[] {
-  return items.filter((item): item is AnyInputItem & CallItem => {
-    const type = (item as { type?: unknown }).type;
-    return (
-      (type === 'function_call' || type === 'custom_tool_call') &&
-      typeof (item as { call_id?: unknown }).call_id === 'string'
-    );
+  return items.flatMap((item) => {
+    const call = CallItem.safeParse(item);
+    return call.success ? [call.data] : [];
   });
 }
 
@@ -54,16 +44,16 @@ export class ToolRunner {
 
   /** Runs `calls` (of turn `turn`) and appends their outputs to the transcript in call order. */
   async runAll(turn: number, calls: readonly CallItem[], signal: AbortSignal): Promise<CallTiming> {
-    const timing: CallTiming = { firstStartAt: undefined, lastFinishAt: undefined };
+    const timing: CallTiming = { firstStartAt: undefined, lastFinishAt: undefined, approvalMs: 0 };
     let index = 0;
     while (index < calls.length) {
       if (signal.aborted) break;
       const group: CallItem[] = [];
       do group.push(calls[index++] as CallItem);
       while (
-        effectOf((group[0] as CallItem).name) === 'read' &&
+        toolEffect((group[0] as CallItem).name) === 'read' &&
         index < calls.length &&
-        effectOf((calls[index] as CallItem).name) === 'read'
+        toolEffect((calls[index] as CallItem).name) === 'read'
       );
       const outputs = await Promise.all(group.map((call) => this.runOne(turn, call, timing)));
       this.transcript.append(...outputs);
@@ -82,18 +72,20 @@ export class ToolRunner {
   private async runOne(turn: number, call: CallItem, timing: CallTiming): Promise<AnyInputItem> {
     const input = call.type === 'custom_tool_call' ? (call.input ?? '') : (call.arguments ?? '');
     const kind = call.type === 'custom_tool_call' ? 'custom' : 'function';
-    const effect = effectOf(call.name);
-    const start = performance.now();
-    timing.firstStartAt ??= start;
+    const effect = toolEffect(call.name);
+    timing.firstStartAt ??= performance.now();
     this.emit({ type: 'tool_started', turn, callId: call.call_id, name: call.name, kind, input });
     let ok: boolean;
     let output: string;
     let declined = false;
     let edits: ToolResult['edits'];
-    if (
-      effect !== 'read' &&
-      !(await this.approvals.approve({ callId: call.call_id, name: call.name, effect, input }))
-    ) {
+    const asked = performance.now();
+    const allowed =
+      effect === 'read' || (await this.approvals.approve({ callId: call.call_id, name: call.name, effect, input }));
+    // A call's duration is its own run: the wait for a person to approve it is not the tool's time.
+    const start = performance.now();
+    timing.approvalMs += start - asked;
+    if (!allowed) {
       declined = true;
       ok = false;
       output = `The user declined this ${call.name} call; nothing was changed. Do not retry it unless the user asks; say what you wanted to do instead.`;

@@ -1,13 +1,13 @@
-import type { AssemblerStep, ResponseAssembler } from './responseAssembler';
-import { TurnCancelled } from './transportFault';
-import type { WsChannel } from './wsChannel';
+import { type AssemblerStep, ResponseAssembler } from './responseAssembler';
+import { TurnCancelled, isUnreachable } from './transportFault';
+import type { ConnectError, WsChannel } from './wsChannel';
 
 // One `response.create` on a socket's lane, to its terminal event: the WebSocket counterpart of
 // httpExchange.ts. Frames go through the assembler; no event for `idleTimeoutMs` is a stall; a closed
 // socket is a fault; a cancel settles at once and leaves the socket to `onCancel`.
 
-/** How one request went: what ended it, and what it cost on the wire. */
-export interface WsAttempt {
+/** How one request went, over either transport: what ended it, and what it cost on the wire. */
+export interface Attempt {
   step: Exclude<AssemblerStep, { kind: 'continue' }>;
   assembler: ResponseAssembler;
   bytesSent: number;
@@ -29,9 +29,9 @@ export interface WsExchange {
 }
 
 /** Resolves to the attempt's outcome; rejects with {@link TurnCancelled} when `signal` aborts first. */
-export function exchangeWs(exchange: WsExchange): Promise<WsAttempt> {
+export function exchangeWs(exchange: WsExchange): Promise<Attempt> {
   const { channel, assembler, body, lane, signal, idleTimeoutMs } = exchange;
-  return new Promise<WsAttempt>((resolve, reject) => {
+  return new Promise<Attempt>((resolve, reject) => {
     let bytesSent = 0;
     let settled = false;
     const sentAt = performance.now();
@@ -76,4 +76,25 @@ export function exchangeWs(exchange: WsExchange): Promise<WsAttempt> {
         finish({ kind: 'fault', fault: { kind: 'closed', beforeFirstEvent: !assembler.started, message } }),
     });
   });
+}
+
+/** A socket that could not be opened, as the attempt of turn `turn` that never reached the wire. */
+export function connectFailed(turn: number, error: ConnectError): Attempt {
+  return {
+    step: {
+      kind: 'fault',
+      fault: {
+        kind: 'connect_failed',
+        status: error.status,
+        message: error.message,
+        retryAfterMs: error.retryAfter === undefined ? undefined : Number(error.retryAfter) * 1000,
+        unreachable: isUnreachable(error.code),
+      },
+    },
+    assembler: new ResponseAssembler(turn, () => undefined),
+    bytesSent: 0,
+    bytesReceived: 0,
+    sentAt: performance.now(),
+    generation: 0,
+  };
 }

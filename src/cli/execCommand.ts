@@ -5,19 +5,19 @@ import * as path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import {
-  Agent,
   type AgentEvent,
-  type ApprovalPolicy,
-  DEFAULT_INSTRUCTIONS,
-  SessionTransport,
+  type AgentSession,
+  type ApprovalRequest,
+  DEFAULT_MODEL,
   Transcript,
   type TransportMode,
-  approveAll,
-  askEach,
-  readOnly,
+  createAgentSession,
+  isApprovalMode,
+  newTranscript,
+  policyFor,
 } from '../agent';
 import { DEFAULT_SCENARIOS, type LoopwireServer, loadScenarioFile, startServer } from '../server';
-import { ReadLedger, toolsFor } from '../tools';
+import { ReadLedger } from '../tools';
 import { NodeWorkspace } from '../workspace/node/nodeWorkspace';
 import { type CliIo, ExitCode, errorMessage } from './cliIo';
 import { ExecRenderer } from './execRenderer';
@@ -32,7 +32,7 @@ the files there. By default the model is the bundled server's scripted one, in-p
   --endpoint URL         a Responses API base URL (http://127.0.0.1:PORT/v1 as loopwire-server prints it,
                          https://api.openai.com/v1 with OPENAI_API_KEY), or 'embedded' (default)
   --transport MODE       ws, http or auto (default auto: WebSocket, HTTP after repeated failures)
-  --model M              the model (default gpt-5.5; GPT models are offered apply_patch, others edit_file)
+  --model M              the model (default ${DEFAULT_MODEL}; GPT models are offered apply_patch, others edit_file)
   --scenario FILE        a scenario file for the embedded server, before the default ones (repeatable)
   --approve POLICY       all, read-only or ask (default: ask on a terminal, read-only without one);
                          ask needs a terminal on stdin
@@ -86,9 +86,9 @@ function sessionsDir(flags: Flags): string {
 }
 
 /** Asks on the terminal before each write or task; `a` allows the rest of the task. */
-function terminalApprovals(): ApprovalPolicy {
+function terminalAsk(): (request: ApprovalRequest) => Promise<boolean> {
   let all = false;
-  return askEach(async (request) => {
+  return async (request) => {
     if (all) return true;
     const readline = createInterface({ input: process.stdin, output: process.stderr });
     try {
@@ -98,7 +98,7 @@ function terminalApprovals(): ApprovalPolicy {
     } finally {
       readline.close();
     }
-  });
+  };
 }
 
 export interface ExecExtras {
@@ -125,8 +125,7 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
   if (!['ws', 'http', 'auto'].includes(transport))
     return usageError(io, `--transport must be ws, http or auto, not '${transport}'`);
   const approve = flags.approve ?? (process.stdin.isTTY && process.stderr.isTTY ? 'ask' : 'read-only');
-  if (!['all', 'read-only', 'ask'].includes(approve))
-    return usageError(io, `--approve must be all, read-only or ask, not '${approve}'`);
+  if (!isApprovalMode(approve)) return usageError(io, `--approve must be all, read-only or ask, not '${approve}'`);
   // Asking needs someone to answer: without a terminal on stdin the first write would wait forever (or read
   // a piped file as answers). Refuse before anything is started or written.
   if (approve === 'ask' && !process.stdin.isTTY)
@@ -144,8 +143,8 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
       `--endpoint must be a URL (http://, https://, ws://, wss://) or 'embedded', not '${endpoint}'`,
     );
   if (endpoint !== 'embedded' && flags.scenario) return usageError(io, '--scenario is for the embedded server only');
-  const model = flags.model ?? 'gpt-5.5';
-  const request = parseModelFlags(model, flags);
+  const model = flags.model ?? DEFAULT_MODEL;
+  const request = parseModelFlags(flags);
   if (typeof request === 'string') return usageError(io, request);
 
   let workspace: NodeWorkspace;
@@ -163,26 +162,21 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
   }
   let transcript: Transcript;
   try {
-    const id = newSessionId();
     transcript = flags.resume
       ? Transcript.load(path.resolve(flags.resume))
-      : Transcript.create(
-          { id, createdAt: new Date().toISOString(), workspace: workspace.root, model },
-          path.join(sessionsDir(flags), `${id}.jsonl`),
-        );
+      : newTranscript(sessionsDir(flags), { workspace: workspace.root, model });
   } catch (error) {
     io.stderr(`${name}: ${errorMessage(error)}\n`);
     return ExitCode.failed;
   }
 
   let server: LoopwireServer | undefined;
-  let session: SessionTransport | undefined;
+  let session: AgentSession | undefined;
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
   try {
     if (endpoint === 'embedded') server = await startServer({ scenarios, scenarioHint: SCENARIO_HINT });
-    const base = server ? server.url : endpoint.replace(/^ws/, 'http').replace(/\/responses\/?$/, '');
     const color =
       !flags.json && !process.env.NO_COLOR && (Boolean(process.env.FORCE_COLOR) || process.stdout.isTTY === true);
     const renderer = new ExecRenderer({
@@ -199,23 +193,20 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
     // prints it (a test dumping `env`) would put the key in the tool's output, the transcript and the
     // model's context. So no task gets it (test/unit/reliability/secrets.test.ts).
     delete process.env.OPENAI_API_KEY;
-    session = new SessionTransport({
-      endpoint: base,
+    session = createAgentSession({
+      endpoint: server ? server.url : endpoint,
       transport,
       emit,
       headers: request.headers,
-      ...(apiKey ? { apiKey } : {}),
+      apiKey,
     });
-    const agent = new Agent({
-      transport: session,
+    const agent = session.agent({
+      model,
+      modelOptions: request.modelOptions,
       transcript,
       tools: { workspace, reads: new ReadLedger() },
-      model,
-      instructions: DEFAULT_INSTRUCTIONS,
-      toolSpecs: toolsFor(model, { capabilities: workspace.capabilities }),
-      approvals: approve === 'all' ? approveAll : approve === 'read-only' ? readOnly : terminalApprovals(),
+      approvals: policyFor(approve, terminalAsk()),
       maxTurns,
-      extra: request.extra,
       emit,
     });
     await agent.start();
@@ -232,9 +223,4 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
     process.removeListener('SIGINT', onSigint);
     await server?.close();
   }
-}
-
-function newSessionId(): string {
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  return `${stamp}-${Math.random().toString(36).slice(2, 8)}`;
 }

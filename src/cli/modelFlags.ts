@@ -1,4 +1,4 @@
-import { ReasoningEffort, ReasoningSummary, Verbosity, modelFields } from '../agent';
+import { type ModelOptions, ReasoningEffort, ReasoningSummary, Verbosity } from '../agent';
 
 // The flags of `loopwire exec` that shape each request for a real endpoint: how hard the model reasons,
 // whether it sends summaries of it, how long its answers are, and extra headers for gateways
@@ -25,16 +25,16 @@ interface ModelFlagValues {
 }
 
 export interface ModelRequest {
-  /** Request fields (`reasoning`, `text`) for the agent to send with every turn. */
-  extra: Record<string, unknown>;
+  /** Reasoning effort, summaries and verbosity: the agent sends them as `reasoning` and `text` with every turn. */
+  modelOptions: ModelOptions;
   headers: Record<string, string>;
 }
 
 const oneOf = (flag: string, options: readonly string[], value: string) =>
   `--${flag} must be ${options.slice(0, -1).join(', ')} or ${options.at(-1) ?? ''}, not '${value}'`;
 
-/** What the flags ask for on `model`, or the usage error's message. */
-export function parseModelFlags(model: string, flags: ModelFlagValues): ModelRequest | string {
+/** What the flags ask for, or the usage error's message. */
+export function parseModelFlags(flags: ModelFlagValues): ModelRequest | string {
   const effort = ReasoningEffort.safeParse(flags['reasoning-effort'] ?? 'default');
   if (!effort.success) return oneOf('reasoning-effort', ReasoningEffort.options, flags['reasoning-effort'] ?? '');
   const summary = ReasoningSummary.safeParse(flags['reasoning-summary'] ?? 'auto');
@@ -49,11 +49,7 @@ export function parseModelFlags(model: string, flags: ModelFlagValues): ModelReq
     headers[match[1].toLowerCase()] = match[2].trim();
   }
   return {
-    extra: modelFields(model, {
-      reasoningEffort: effort.data,
-      reasoningSummary: summary.data,
-      verbosity: verbosity.data,
-    }),
+    modelOptions: { reasoningEffort: effort.data, reasoningSummary: summary.data, verbosity: verbosity.data },
     headers,
   };
 }

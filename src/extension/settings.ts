@@ -1,6 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { type ModelOptions, ReasoningEffort, ReasoningSummary, type TransportMode, Verbosity } from '../agent';
+import type { TransportMode } from '../agent';
+// The file, not the agent's index: activation loads this one, which has no zod and nothing of the session.
+import { APPROVAL_MODES, type ApprovalMode } from '../agent/approvals';
 
 // Loopwire's settings (package.json `contributes.configuration`), read when they are used, so a change
 // applies to the next session without a reload.
@@ -11,14 +13,18 @@ export const SECRET_KEY = 'loopwire.apiKey';
 export interface LoopwireSettings {
   /** `embedded` (the bundled backend, in-process) or a base URL such as https://api.openai.com/v1. */
   endpoint: string;
-  model: string;
+  /** Unset or blank: Loopwire's default model (`DEFAULT_MODEL` in src/agent, read by the session bundle). */
+  model: string | undefined;
   transport: TransportMode;
   /** Extra scenario files for the embedded backend, resolved to absolute paths, loaded before the defaults. */
   scenarioFiles: string[];
-  approval: 'ask' | 'all' | 'read-only';
+  approval: ApprovalMode;
   saveAfterEdit: boolean;
-  /** Reasoning effort, summaries and verbosity, as the request fields say them (docs/endpoints.md). */
-  modelOptions: ModelOptions;
+  /**
+   * Reasoning effort, summaries and verbosity as set (docs/endpoints.md), checked where they are used
+   * (`modelOptionsFrom` in the session bundle): this file is part of activation, which must not load zod.
+   */
+  modelOptions: { reasoningEffort: unknown; reasoningSummary: unknown; verbosity: unknown };
   /** Extra headers on every request and upgrade (a gateway's `api-key`). */
   headers: Record<string, string>;
 }
@@ -33,17 +39,17 @@ export function readSettings(folder: vscode.WorkspaceFolder | undefined): Loopwi
   const base = folder?.uri.fsPath;
   return {
     endpoint,
-    model: config.get<string>('model', 'gpt-5.5').trim() || 'gpt-5.5',
+    model: config.get<string>('model', '').trim() || undefined,
     transport: oneOf(config.get('transport'), ['ws', 'http', 'auto'] as const, 'auto'),
     scenarioFiles: (Array.isArray(files) ? files : [])
       .filter((file): file is string => typeof file === 'string' && file.trim() !== '')
       .map((file) => (path.isAbsolute(file) || base === undefined ? file : path.join(base, file))),
-    approval: oneOf(config.get('approval'), ['ask', 'all', 'read-only'] as const, 'ask'),
+    approval: oneOf(config.get('approval'), APPROVAL_MODES, 'ask'),
     saveAfterEdit: config.get<boolean>('saveAfterEdit', true),
     modelOptions: {
-      reasoningEffort: oneOf(config.get('reasoningEffort'), ReasoningEffort.options, 'default'),
-      reasoningSummary: oneOf(config.get('reasoningSummary'), ReasoningSummary.options, 'auto'),
-      verbosity: oneOf(config.get('verbosity'), Verbosity.options, 'default'),
+      reasoningEffort: config.get('reasoningEffort'),
+      reasoningSummary: config.get('reasoningSummary'),
+      verbosity: config.get('verbosity'),
     },
     headers: headersOf(config.get<unknown>('headers', {})),
   };

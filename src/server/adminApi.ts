@@ -3,8 +3,9 @@ import { decodeJson, parseWire } from '../protocol';
 import { refusals } from './apiErrors';
 import { FaultOrder, type FaultQueue } from './faults';
 import { readBody } from './httpBody';
+import { sendError, sendJson } from './httpReplies';
 import type { TurnRecord } from './turnService';
-import { type HttpContext, sendError, sendJson } from './httpApi';
+import type { WireLog } from './wireLog';
 
 /** What `GET /admin/stats` reports: enough to check that caps and eviction hold. */
 export interface ServerStats {
@@ -27,26 +28,21 @@ export interface ServerStats {
  * `DELETE` clears them; `GET /admin/stats`; `POST /admin/drop-connections` cuts every WebSocket at once.
  */
 export class AdminApi {
-  private ctx: HttpContext | undefined;
-
   constructor(
     private readonly faults: FaultQueue,
     private readonly stats: () => ServerStats,
     private readonly dropConnections: () => number,
+    /** The server's wire log, and its token: without one, `/admin` is refused. */
+    private readonly ctx: { readonly wireLog: WireLog; readonly token: string | undefined },
   ) {}
-
-  attach(ctx: HttpContext): void {
-    this.ctx = ctx;
-  }
 
   async handle(req: IncomingMessage, res: ServerResponse, pathname: string, conn: string): Promise<void> {
     const ctx = this.ctx;
-    if (!ctx) throw new Error('AdminApi used before attach()');
     const route = `${req.method ?? 'GET'} ${pathname}`;
     const read = await readBody(req, 1024 * 1024);
     const bytes = read.ok ? read.body.length : read.bytes;
     ctx.wireLog.record({ conn, transport: 'http', dir: 'in', type: route, bytes, previous_response_id: null });
-    if (ctx.options.token === undefined) return sendError(ctx, conn, res, refusals.adminNeedsToken());
+    if (ctx.token === undefined) return sendError(ctx, conn, res, refusals.adminNeedsToken());
     switch (route) {
       case 'POST /admin/faults': {
         if (!read.ok) return sendError(ctx, conn, res, refusals.tooLarge(1024 * 1024));

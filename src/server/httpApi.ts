@@ -4,6 +4,7 @@ import { ResponseRequest, decodeJson, parseWire } from '../protocol';
 import type { AdminApi } from './adminApi';
 import { type Refusal, refusals } from './apiErrors';
 import { readBody } from './httpBody';
+import { sendError, sendJson } from './httpReplies';
 import { JsonSink, SseSink } from './httpSinks';
 import { newId } from './ids';
 import { missingInput } from './inputChecks';
@@ -20,33 +21,6 @@ export interface HttpContext {
   wireLog: WireLog;
   admin: AdminApi;
   connectionId: (socket: Socket) => string;
-}
-
-/** Sends an API error body (`{"error": {...}}`) with its status. */
-export function sendError(
-  ctx: HttpContext,
-  conn: string,
-  res: ServerResponse,
-  refused: Refusal,
-  headers: Record<string, string> = {},
-): void {
-  sendJson(ctx, conn, res, refused.status, { error: refused.error }, 'error', headers);
-}
-
-export function sendJson(
-  ctx: HttpContext,
-  conn: string,
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  type: string,
-  headers: Record<string, string> = {},
-): void {
-  if (res.headersSent || res.destroyed) return;
-  const text = JSON.stringify(body);
-  res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-  ctx.wireLog.record({ conn, transport: 'http', dir: 'out', type, bytes: Buffer.byteLength(text), status });
 }
 
 /** Every plain HTTP request: the Responses API routes, `/v1/models`, and `/admin`. */

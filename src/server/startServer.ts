@@ -4,7 +4,8 @@ import { WebSocketServer } from 'ws';
 import { AdminApi, type ServerStats } from './adminApi';
 import { type Refusal, refusals } from './apiErrors';
 import { FaultQueue } from './faults';
-import { type HttpContext, handleHttp, sendError } from './httpApi';
+import { type HttpContext, handleHttp } from './httpApi';
+import { sendError } from './httpReplies';
 import { PromptCache } from './promptCache';
 import { guardRequest } from './requestGuard';
 import { ResponseStore } from './responseStore';
@@ -73,7 +74,7 @@ export async function startServer(options: StartOptions = {}): Promise<LoopwireS
     for (const connection of connections) connection.terminate();
     return count;
   };
-  const admin = new AdminApi(faults, stats, dropConnections);
+  const admin = new AdminApi(faults, stats, dropConnections, { wireLog, token: resolved.token });
 
   let nextConnection = 0;
   const httpIds = new WeakMap<Socket, string>();
@@ -89,7 +90,6 @@ export async function startServer(options: StartOptions = {}): Promise<LoopwireS
       return id;
     },
   };
-  admin.attach(httpContext);
 
   const server = http.createServer((req, res) => {
     handleHttp(httpContext, req, res).catch((error: unknown) => {

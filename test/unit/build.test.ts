@@ -50,6 +50,11 @@ describe('build: the manifest and what it points to', () => {
     assert.match(bundle, /require\("vscode"\)/);
     assert.match(bundle, /activate/);
     assert.doesNotMatch(bundle, /require\("\.\.?\//, 'a bundle must not require files beside it');
+    // Activation loads this file only; the agent, zod and the tokenizer come with dist/session.js on first use.
+    assert.ok(
+      bundle.length < 64 * 1024,
+      `dist/extension.js is ${Math.round(bundle.length / 1024)} KB: what pulled in the session?`,
+    );
   });
 
   for (const [bin, file] of Object.entries(manifest.bin)) {

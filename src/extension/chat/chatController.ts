@@ -1,12 +1,11 @@
 import {
   type Agent,
   type AgentEvent,
+  type ApprovalMode,
   type ApprovalPolicy,
   type ApprovalRequest,
   Transcript,
-  approveAll,
-  askEach,
-  readOnly,
+  policyFor,
 } from '../../agent';
 import { type HostMessage, ViewMessage } from '../../protocol/chatView';
 import type { Workspace } from '../../workspace';
@@ -38,7 +37,7 @@ export interface ChatBackend {
   newTranscript(): Transcript;
   /** Where transcripts are kept. */
   sessionsDir: string;
-  approvalMode(): 'ask' | 'all' | 'read-only';
+  approvalMode(): ApprovalMode;
   /** Asked when no panel is there to show Apply / Skip. */
   askElsewhere(request: ApprovalRequest): Promise<boolean>;
   /** Shows `before` against the file as it is now (VS Code's diff editor, keeping focus). */
@@ -231,10 +230,7 @@ export class ChatController {
   }
 
   private policy(): ApprovalPolicy {
-    const mode = this.backend.approvalMode();
-    if (mode === 'all') return approveAll;
-    if (mode === 'read-only') return readOnly;
-    return askEach((request) => {
+    return policyFor(this.backend.approvalMode(), (request) => {
       if (!this.post) return this.backend.askElsewhere(request);
       return new Promise<boolean>((resolve) => {
         this.approvals.set(request.callId, resolve);

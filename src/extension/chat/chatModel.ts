@@ -1,6 +1,8 @@
-import { type AgentEvent, type EditedFile, summarizeCall } from '../../agent';
+import type { AgentEvent } from '../../agent';
 import type { Banner, ChatEntry, DiffFile, HostMessage, ToolEntry } from '../../protocol/chatView';
-import { LIVE_DIFF_TOOLS, LiveDiff, type ReadText } from './liveDiff';
+import type { EditedFile } from '../../protocol/edits';
+import { liveDiffKind, summarizeCall } from '../../tools';
+import { LiveDiff, type ReadText } from './liveDiff';
 
 // The conversation as the panel shows it, built from the agent's events: the host keeps it (a hidden panel
 // or a reloaded window asks for it again) and sends the webview only what changed — a text delta per token,
@@ -179,14 +181,15 @@ export class ChatModel {
       this.byItem.set(event.itemId, id);
       this.add({ kind: 'tool', id, turn: event.turn, name: event.name, summary: '', status: 'streaming' });
       this.inputs.set(id, '');
-      if (LIVE_DIFF_TOOLS.has(event.name)) {
+      const kind = liveDiffKind(event.name);
+      if (kind) {
         // The card may be renamed to its call id before the diff's next update: look it up at each one.
         const item = event.itemId;
         const show = (diff: DiffFile[]) => {
           const card = this.byItem.get(item);
           if (card !== undefined) this.updateCard(card, { diff });
         };
-        this.diffs.set(id, new LiveDiff(event.name, this.readText, show, this.diffIntervalMs));
+        this.diffs.set(id, new LiveDiff(kind, this.readText, show, this.diffIntervalMs));
       }
     }
     const input = (this.inputs.get(id) ?? '') + event.delta;
@@ -279,9 +282,10 @@ export class ChatModel {
   }
 
   private liveDiffFor(id: string, name: string): LiveDiff | undefined {
-    if (!LIVE_DIFF_TOOLS.has(name)) return undefined;
+    const kind = liveDiffKind(name);
+    if (!kind) return undefined;
     const diff = new LiveDiff(
-      name,
+      kind,
       this.readText,
       (files) => this.updateCard(id, { diff: files }),
       this.diffIntervalMs,

@@ -5,6 +5,7 @@ import {
   Agent,
   type AgentEvent,
   Transcript,
+  type ApprovalPolicy,
   approveAll,
   type SessionOptions,
   SessionTransport,
@@ -41,6 +42,8 @@ export interface AgentBench {
       /** Share this transport (another conversation on the same socket) instead of a new one. */
       shared?: SessionTransport;
       lane?: string;
+      /** Who approves writes and tasks (default: everything runs). */
+      approvals?: ApprovalPolicy;
     },
   ): Promise<{
     agent: Agent;
@@ -97,7 +100,7 @@ export function useAgentBench(
     fs.rmSync(base, { recursive: true, force: true });
   });
   bench.agent = async (options = {}) => {
-    const { transcript: resumed, maxTurns, shared, lane, ...session } = options;
+    const { transcript: resumed, maxTurns, shared, lane, approvals, ...session } = options;
     const workspace = await NodeWorkspace.open(bench.dir);
     const emit = (event: AgentEvent) => bench.events.push(event);
     const transport =
@@ -125,7 +128,7 @@ export function useAgentBench(
       model: 'gpt-5.5',
       instructions: 'You are a test agent.',
       toolSpecs: toolsFor('gpt-5.5'),
-      approvals: approveAll,
+      approvals: approvals ?? approveAll,
       ...(maxTurns === undefined ? {} : { maxTurns }),
       ...(lane === undefined ? {} : { lane }),
       emit,

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Transcript } from '../../../src/agent';
+import { Transcript, askEach } from '../../../src/agent';
 import type { ScenarioFile } from '../../../src/server';
 import { eventsOf, requestsOf, useAgentBench } from './agentHarness';
 
@@ -19,6 +19,14 @@ const SCENARIOS: ScenarioFile = {
       steps: [
         { output: [{ type: 'function_call', name: 'read_file', arguments: { path: 'notes.txt' } }] },
         { output: [{ type: 'message', text: 'Read them.' }] },
+      ],
+    },
+    {
+      name: 'write',
+      match: 'write a note',
+      steps: [
+        { output: [{ type: 'function_call', name: 'write_file', arguments: { path: 'new.txt', content: 'hi\n' } }] },
+        { output: [{ type: 'message', text: 'Wrote it.' }] },
       ],
     },
     {
@@ -168,6 +176,20 @@ describe('agent: a session over time', () => {
     const done = await agent.run('Read the notes.');
     assert.equal(done.status, 'completed', done.reason);
     assert.equal(eventsOf(bench.events, 'retry').length, 0, 'the closed socket was noticed before sending');
+  });
+
+  it('a call’s duration and the turn’s tool time leave out the wait for approval', async () => {
+    const WAIT_MS = 1500;
+    const approvals = askEach(() => new Promise((resolve) => setTimeout(() => resolve(true), WAIT_MS)));
+    const { agent } = await bench.agent({ approvals });
+    const done = await agent.run('write a note');
+    assert.equal(done.status, 'completed');
+    const [finished] = eventsOf(bench.events, 'tool_finished');
+    assert.equal(finished?.ok, true);
+    assert.ok((finished?.durationMs ?? 0) < WAIT_MS, `the write took ${finished?.durationMs} ms, not the wait`);
+    const [turn] = eventsOf(bench.events, 'turn_finished');
+    assert.ok((turn?.metrics.approvalMs ?? 0) >= WAIT_MS - 50, `approval ${turn?.metrics.approvalMs} ms`);
+    assert.ok((turn?.metrics.toolMs ?? 0) < WAIT_MS, `tools ${turn?.metrics.toolMs} ms`);
   });
 
   it('a transcript line that is not the last and cannot be read is an error naming it', () => {

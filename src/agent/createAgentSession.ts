@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import * as path from 'node:path';
+import { type ToolContext, toolsFor } from '../tools';
+import { Agent } from './agentLoop';
+import type { ApprovalPolicy } from './approvals';
+import type { AgentEventSink } from './events';
+import { DEFAULT_INSTRUCTIONS } from './instructions';
+import { type ModelOptions, modelFields } from './modelOptions';
+import { SessionTransport, type TransportMode } from './sessionTransport';
+import { Transcript } from './transcript';
+
+// What `loopwire exec` and the extension's window session build alike, so that the two composition roots
+// differ only in where their settings come from: the session transport to an endpoint, the agents on it
+// (Loopwire's instructions, the tools its model and workspace are offered, the model's request fields), and
+// a new session's id and transcript (docs/agent-loop.md).
+
+/** The model when neither `--model` nor the `loopwire.model` setting names one. */
+export const DEFAULT_MODEL = 'gpt-5.5';
+
+/**
+ * An endpoint as a session's base URL: a WebSocket URL becomes its HTTP one and a trailing `/responses` is
+ * dropped, so `wss://host/v1/responses` and `https://host/v1` name the same endpoint.
+ */
+export function normalizeEndpoint(endpoint: string): string {
+  return endpoint.replace(/^ws/, 'http').replace(/\/responses\/?$/, '');
+}
+
+/** A new session's id: when it started, then six random hex digits (`2025-01-02T03-04-05-678Z-a1b2c3`). */
+export function newSessionId(now: Date = new Date()): string {
+  return `${now.toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`;
+}
+
+/** A new session's transcript, kept as `ID.jsonl` in `dir`; `workspace` names the folder(s) it works on. */
+export function newTranscript(dir: string, header: { workspace: string; model?: string | undefined }): Transcript {
+  const id = newSessionId();
+  return Transcript.create(
+    { id, createdAt: new Date().toISOString(), workspace: header.workspace, model: header.model ?? DEFAULT_MODEL },
+    path.join(dir, `${id}.jsonl`),
+  );
+}
+
+export interface AgentSessionOptions {
+  /** A Responses API base URL, in any form {@link normalizeEndpoint} accepts. */
+  endpoint: string;
+  apiKey?: string | undefined;
+  transport: TransportMode;
+  /** Extra headers on every request and upgrade (a gateway's `api-key`). */
+  headers?: Record<string, string> | undefined;
+  /** The transport's own events (connecting, retries, fallback…). */
+  emit: AgentEventSink;
+}
+
+/** What differs between two agents on one session: the model, the conversation and who approves. */
+export interface AgentSpec {
+  /** {@link DEFAULT_MODEL} when not given. */
+  model?: string | undefined;
+  /** Reasoning effort, summaries and verbosity; each field's default when not given. */
+  modelOptions?: Partial<ModelOptions> | undefined;
+  transcript: Transcript;
+  tools: ToolContext;
+  approvals: ApprovalPolicy;
+  maxTurns?: number | undefined;
+  /** The WebSocket lane, for a conversation that runs beside another on the socket. */
+  lane?: string | undefined;
+  emit: AgentEventSink;
+}
+
+/** One endpoint's session transport (one socket at a time), and the agents that share it. */
+export interface AgentSession {
+  readonly transport: SessionTransport;
+  /** An agent on this session (call its `start()` before its first run). */
+  agent(spec: AgentSpec): Agent;
+  /** Closes the socket; `announce: false` when a task's `done` must stay the last event. */
+  close(announce?: boolean): void;
+}
+
+export function createAgentSession(options: AgentSessionOptions): AgentSession {
+  const transport = new SessionTransport({
+    endpoint: normalizeEndpoint(options.endpoint),
+    transport: options.transport,
+    emit: options.emit,
+    ...(options.headers ? { headers: options.headers } : {}),
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+  });
+  return {
+    transport,
+    agent: (spec) => {
+      const model = spec.model ?? DEFAULT_MODEL;
+      return new Agent({
+        transport,
+        transcript: spec.transcript,
+        tools: spec.tools,
+        model,
+        instructions: DEFAULT_INSTRUCTIONS,
+        toolSpecs: toolsFor(model, { capabilities: spec.tools.workspace.capabilities }),
+        approvals: spec.approvals,
+        extra: modelFields(model, spec.modelOptions),
+        emit: spec.emit,
+        ...(spec.maxTurns === undefined ? {} : { maxTurns: spec.maxTurns }),
+        ...(spec.lane === undefined ? {} : { lane: spec.lane }),
+      });
+    },
+    close: (announce) => transport.close(announce),
+  };
+}

@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { type AgentEventSink, type AgentSession, createAgentSession } from '../agent';
+import { DEFAULT_SCENARIOS, type LoopwireServer, loadScenarioFile, startServer } from '../server';
+import { type LoopwireSettings, SECRET_KEY } from './settings';
+import type { TaskQueue } from './taskQueue';
+
+// The window's backend: the bundled server in-process when the endpoint is `embedded`, else the endpoint
+// itself, and the agent session — one socket — on it, shared by every task of the window. Started on first
+// use, and replaced once the running task is over when a setting it depends on changes or a task fails.
+
+interface Backend {
+  server: LoopwireServer | undefined;
+  session: AgentSession;
+}
+
+/** The settings the backend is built from (the model and the approval mode are read per task). */
+const BACKEND_SETTINGS = ['endpoint', 'transport', 'scenarioFiles', 'headers'];
+
+export class SessionBackend implements vscode.Disposable {
+  private current: Promise<Backend> | undefined;
+  private readonly configWatch: vscode.Disposable;
+
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly queue: TaskQueue,
+    private readonly emit: AgentEventSink,
+  ) {
+    // A new endpoint, transport or scenario list takes effect with the next task.
+    this.configWatch = vscode.workspace.onDidChangeConfiguration((event) => {
+      if (BACKEND_SETTINGS.some((key) => event.affectsConfiguration(`loopwire.${key}`))) this.replace();
+    });
+  }
+
+  /** The agent session on the backend that `settings` name, started on first use. */
+  async session(settings: LoopwireSettings): Promise<AgentSession> {
+    this.current ??= this.start(settings);
+    this.current.catch(() => (this.current = undefined));
+    return (await this.current).session;
+  }
+
+  /**
+   * The backend and its socket go once the running task (if any) is over; the next task starts new ones,
+   * and picks up a key or setting fixed meanwhile.
+   */
+  replace(): void {
+    const old = this.current;
+    this.current = undefined;
+    if (!old) return;
+    this.queue
+      .run(async () => {
+        const { server, session } = await old.catch(() => ({ server: undefined, session: undefined }));
+        session?.close(false);
+        await server?.close();
+      })
+      // A backend that fails to close is logged; the tasks queued after it go on.
+      .catch((error: unknown) => this.log.warn(`closing the previous backend: ${String(error)}`));
+  }
+
+  dispose(): void {
+    this.configWatch.dispose();
+    void this.current?.then(({ server, session }) => {
+      session.close(false);
+      return server?.close();
+    });
+  }
+
+  private async start(settings: LoopwireSettings): Promise<Backend> {
+    const { transport } = settings;
+    if (settings.endpoint === 'embedded') {
+      const token = randomBytes(24).toString('hex');
+      const scenarios = [...settings.scenarioFiles.map((file) => loadScenarioFile(file)), DEFAULT_SCENARIOS];
+      const server = await startServer({
+        scenarios,
+        token,
+        // How a user of the extension adds a scenario: the end of the answer to a prompt none matches.
+        scenarioHint: 'add it to the `loopwire.scenarioFiles` setting',
+        log: (line) => this.log.debug(line),
+      });
+      this.log.info(`embedded backend at ${server.url}`);
+      return {
+        server,
+        session: createAgentSession({ endpoint: server.url, apiKey: token, transport, emit: this.emit }),
+      };
+    }
+    const apiKey = await this.secrets.get(SECRET_KEY);
+    const session = createAgentSession({
+      endpoint: settings.endpoint,
+      transport,
+      emit: this.emit,
+      headers: settings.headers,
+      apiKey,
+    });
+    return { server: undefined, session };
+  }
+}
