@@ -51,9 +51,9 @@ async function finish() {
   if (!bench.ok) return 1;
   const goals = readJson(report).goals;
   const met = goals.filter((goal) => goal.met).length;
-  const passed = tests.unit.passing + tests.host.passing + vsixHost.passing;
+  const passed = tests.unit.passing + tests.host.passing + (tests.workbench?.passing ?? 0) + vsixHost.passing;
   say(
-    `ci: ok — unit ${tests.unit.passing}, host ${tests.host.passing}, vsix host ${vsixHost.passing}, bench ${met}/${goals.length} goals`,
+    `ci: ok — unit ${tests.unit.passing}, host ${tests.host.passing}, workbench ${tests.workbench?.passing ?? 0}, vsix host ${vsixHost.passing}, bench ${met}/${goals.length} goals`,
   );
   say(`ci: ${passed} passed, 0 failed`);
   return 0;

@@ -11,7 +11,7 @@ const { root } = require('./provision');
 const sharedHost = path.resolve(root, '..', 'shared', 'vscode-host');
 
 /**
- * Resolves to `{ executable, from }`, or to undefined after saying in one line why there is none.
+ * Resolves to `{ executable, from, workbench }` (`workbench`: code-server is installed, for the workbench suite), or to undefined after saying in one line why there is none.
  * `who` names the script in its lines; install logs go to `logDir`.
  */
 async function testVscode(who, logDir, env = process.env) {
@@ -30,7 +30,8 @@ async function testVscode(who, logDir, env = process.env) {
       args: [install],
       log: path.join(logDir, 'vscode-host-install.log'),
     });
-    if (result.ok) return { executable: launcher, from: path.relative(root, sharedHost) };
+    // Its code-server also serves the workbench that test/workbench drives.
+    if (result.ok) return { executable: launcher, from: path.relative(root, sharedHost), workbench: true };
     say(
       `${who}: ${path.relative(root, install)} failed, so there is no VS Code to test in; run it yourself to see why.`,
     );

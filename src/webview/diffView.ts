@@ -1,4 +1,5 @@
-import type { DiffFile, DiffHunk, ToolEntry, ViewMessage } from '../protocol/chatView';
+import type { DiffFile, ToolEntry, ViewMessage } from '../protocol/chatView';
+import type { DiffHunk } from '../protocol/edits';
 import { button, h } from './dom';
 
 // An edit's diff on its card: file by file, hunk by hunk, in the lines the edit engine computed (never a
@@ -7,30 +8,67 @@ import { button, h } from './dom';
 
 export type Post = (message: ViewMessage) => void;
 
-function lines(kind: 'context' | 'removed' | 'added', texts: readonly string[], firstNumber: number): HTMLElement[] {
+type LineKind = 'context' | 'removed' | 'added';
+
+/** One diff line: its number in the old file and in the new one (either may be absent), sign and text. */
+function line(kind: LineKind, text: string, oldNumber: number | undefined, newNumber: number | undefined): HTMLElement {
   const sign = kind === 'removed' ? '-' : kind === 'added' ? '+' : ' ';
-  return texts.map((text, i) =>
-    h(
-      'div',
-      { class: `line ${kind}` },
-      h('span', { class: 'number', attrs: { 'aria-hidden': 'true' } }, String(firstNumber + i)),
-      h('span', { class: 'sign', attrs: { 'aria-hidden': 'true' } }, sign),
-      h('span', { class: 'code' }, text),
-    ),
+  const number = (value: number | undefined, side: string) =>
+    h('span', { class: `number ${side}`, attrs: { 'aria-hidden': 'true' } }, value === undefined ? '' : String(value));
+  return h(
+    'div',
+    { class: `line ${kind}` },
+    number(oldNumber, 'old'),
+    number(newNumber, 'new'),
+    h('span', { class: 'sign', attrs: { 'aria-hidden': 'true' } }, sign),
+    h('span', { class: 'code' }, text),
   );
 }
 
-function hunkView(entry: ToolEntry, file: DiffFile, hunk: DiffHunk, post: Post): HTMLElement {
+/**
+ * Where a hunk's context starts in each file. The engine numbers `oldStart` in the old text and `newStart`
+ * in the new one; the context before sits just above both.
+ */
+const contextStart = (hunk: DiffHunk) => ({
+  old: hunk.oldStart - hunk.contextBefore.length,
+  new: hunk.newStart - hunk.contextBefore.length,
+});
+
+/** `@@ -a,b +c,d @@` as unified diffs write it: both ranges count the context lines too. */
+function unifiedHeader(hunk: DiffHunk, contextBefore: number, contextAfter: number): string {
+  const oldCount = contextBefore + hunk.oldLines.length + contextAfter;
+  const newCount = contextBefore + hunk.newLines.length + contextAfter;
+  // An empty range names the line before it, as `diff -u` does.
+  const oldFrom = oldCount === 0 ? hunk.oldStart - 1 : hunk.oldStart - contextBefore;
+  const newFrom = newCount === 0 ? hunk.newStart - 1 : hunk.newStart - contextBefore;
+  return `@@ -${oldFrom},${oldCount} +${newFrom},${newCount} @@`;
+}
+
+/**
+ * How many of a hunk's context-before lines the previous hunk's context-after already shows: neighbours
+ * whose context meets are drawn as one block, not with the same lines twice.
+ */
+function sharedContext(previous: DiffHunk | undefined, hunk: DiffHunk): number {
+  if (!previous) return 0;
+  const previousEnd = previous.newStart + previous.newLines.length + previous.contextAfter.length;
+  const overlap = previousEnd - contextStart(hunk).new;
+  return Math.max(0, Math.min(overlap, hunk.contextBefore.length));
+}
+
+function hunkView(entry: ToolEntry, file: DiffFile, index: number, post: Post): HTMLElement {
+  const hunk = file.hunks[index] as DiffHunk;
   const state = file.states?.[hunk.id];
   const path = file.moveTo ?? file.path;
+  const skipBefore = sharedContext(file.hunks[index - 1], hunk);
+  const next = file.hunks[index + 1];
+  // The next hunk shows the lines both share, so this one stops short of them.
+  const keepAfter = hunk.contextAfter.length - (next ? sharedContext(hunk, next) : 0);
+  const contextBefore = hunk.contextBefore.slice(skipBefore);
+  const contextAfter = hunk.contextAfter.slice(0, keepAfter);
   const header = h(
     'div',
-    { class: 'hunk-header' },
-    h(
-      'span',
-      { class: 'hunk-range' },
-      `@@ -${hunk.oldStart},${hunk.oldLines.length} +${hunk.newStart},${hunk.newLines.length} @@`,
-    ),
+    { class: `hunk-header${skipBefore > 0 ? ' joined' : ''}` },
+    h('span', { class: 'hunk-range' }, unifiedHeader(hunk, contextBefore.length, contextAfter.length)),
   );
   if (state === 'applied' && file.op !== 'move' && file.op !== 'delete') {
     const act = (action: 'accept' | 'reject') => () =>
@@ -45,22 +83,31 @@ function hunkView(entry: ToolEntry, file: DiffFile, hunk: DiffHunk, post: Post):
     );
   } else if (state === 'accepted' || state === 'rejected')
     header.append(h('span', { class: `hunk-state ${state}` }, state === 'accepted' ? 'Accepted' : 'Rejected'));
-  // Context and added lines are numbered as in the new file, removed lines as in the old one.
-  const beforeStart = hunk.newStart - hunk.contextBefore.length;
-  const afterStart = hunk.newStart + hunk.newLines.length;
+  const start = { old: hunk.oldStart - contextBefore.length, new: hunk.newStart - contextBefore.length };
+  const oldAfter = hunk.oldStart + hunk.oldLines.length;
+  const newAfter = hunk.newStart + hunk.newLines.length;
   return h(
     'div',
     { class: `hunk${state === 'rejected' ? ' rejected' : ''}`, attrs: { 'data-hunk': hunk.id } },
     header,
     h(
       'div',
-      { class: 'hunk-body', attrs: { role: 'group', 'aria-label': `Lines ${hunk.newStart}–${afterStart - 1}` } },
-      ...lines('context', hunk.contextBefore, beforeStart),
-      ...lines('removed', hunk.oldLines, hunk.oldStart),
-      ...lines('added', hunk.newLines, hunk.newStart),
-      ...lines('context', hunk.contextAfter, afterStart),
+      { class: 'hunk-body', attrs: { role: 'group', 'aria-label': `Lines ${hunk.newStart}–${newAfter - 1}` } },
+      ...contextBefore.map((text, i) => line('context', text, start.old + i, start.new + i)),
+      ...hunk.oldLines.map((text, i) => line('removed', text, hunk.oldStart + i, undefined)),
+      ...hunk.newLines.map((text, i) => line('added', text, undefined, hunk.newStart + i)),
+      ...contextAfter.map((text, i) => line('context', text, oldAfter + i, newAfter + i)),
     ),
   );
+}
+
+/** Lines added and removed by the hunks that stand: a rejected hunk no longer counts. */
+function counts(file: DiffFile): { added: number; removed: number } {
+  const standing = file.hunks.filter((hunk) => file.states?.[hunk.id] !== 'rejected');
+  return {
+    added: standing.reduce((n, hunk) => n + hunk.newLines.length, 0),
+    removed: standing.reduce((n, hunk) => n + hunk.oldLines.length, 0),
+  };
 }
 
 const OP_LABELS: Record<DiffFile['op'], string> = {
@@ -76,8 +123,7 @@ export function diffView(entry: ToolEntry, files: readonly DiffFile[], post: Pos
     { class: 'diff' },
     ...files.map((file) => {
       const reviewing = file.states !== undefined;
-      const added = file.hunks.reduce((n, hunk) => n + hunk.newLines.length, 0);
-      const removed = file.hunks.reduce((n, hunk) => n + hunk.oldLines.length, 0);
+      const { added, removed } = counts(file);
       const name = file.moveTo ? `${file.path} → ${file.moveTo}` : file.path;
       const header = h(
         'div',
@@ -87,7 +133,7 @@ export function diffView(entry: ToolEntry, files: readonly DiffFile[], post: Pos
         OP_LABELS[file.op] ? h('span', { class: 'file-op' }, OP_LABELS[file.op]) : undefined,
         h('span', { class: 'file-stat added' }, `+${added}`),
         h('span', { class: 'file-stat removed' }, `−${removed}`),
-        file.pending ? h('span', { class: 'file-pending' }, 'writing…') : undefined,
+        file.pending && entry.status === 'streaming' ? h('span', { class: 'file-pending' }, 'writing…') : undefined,
       );
       if (reviewing && file.op !== 'delete')
         header.append(
@@ -105,7 +151,7 @@ export function diffView(entry: ToolEntry, files: readonly DiffFile[], post: Pos
         { class: 'file', attrs: { 'aria-label': `Changes to ${name}` } },
         header,
         file.error ? h('div', { class: 'file-error', attrs: { role: 'alert' } }, file.error) : undefined,
-        ...file.hunks.map((hunk) => hunkView(entry, file, hunk, post)),
+        ...file.hunks.map((_hunk, index) => hunkView(entry, file, index, post)),
       );
     }),
   );
