@@ -1,9 +1,8 @@
 // `loopwire apply-patch`: an apply_patch patch on stdin, applied under one folder, all or nothing.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { type EditPlan, type FileSnapshot, parsePatch, planPatch, renderUnifiedDiff, summarizePlan } from '../edit';
-import { type CliIo, ExitCode, errorMessage } from './cliIo';
+import { type CliIo, ExitCode, errorMessage, parseFlags } from './cliIo';
 import { type Write, commitWrites, readTarget, resolveTarget } from './patchFiles';
 
 export const applyPatchUsage = `usage: loopwire apply-patch [--cwd DIR] [--check] [--diff]
@@ -71,9 +70,10 @@ function writesOf(plan: EditPlan, disk: Disk): Write[] {
 }
 
 export async function applyPatchCommand(argv: string[], io: CliIo): Promise<ExitCode> {
-  let options;
-  try {
-    options = parseArgs({
+  const flags = parseFlags(
+    io,
+    { name, usage: applyPatchUsage },
+    {
       args: argv,
       options: {
         cwd: { type: 'string' },
@@ -81,15 +81,10 @@ export async function applyPatchCommand(argv: string[], io: CliIo): Promise<Exit
         diff: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
-    }).values;
-  } catch (error) {
-    io.stderr(`${name}: ${errorMessage(error)}\n\n${applyPatchUsage}`);
-    return ExitCode.usage;
-  }
-  if (options.help) {
-    io.stdout(applyPatchUsage);
-    return ExitCode.ok;
-  }
+    },
+  );
+  if (typeof flags === 'number') return flags;
+  const options = flags.values;
   let root: string;
   try {
     root = await fs.realpath(path.resolve(options.cwd ?? '.'));

@@ -1,3 +1,4 @@
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { version } from '../../package.json';
 
 /** Where a command reads and writes; the real process in the bins, buffers in tests. */
@@ -24,6 +25,32 @@ export function processIo(): CliIo {
       return Buffer.concat(chunks).toString('utf8');
     },
   };
+}
+
+/** What a command's flags parse to. */
+export type ParsedFlags<T extends ParseArgsConfig> = ReturnType<typeof parseArgs<T>>;
+
+/**
+ * A command's flags (with `-h`/`--help` added), or the exit code once it has printed its usage: for
+ * `--help` (0), or after saying why the flags are wrong (2).
+ */
+export function parseFlags<T extends ParseArgsConfig>(
+  io: CliIo,
+  command: { name: string; usage: string },
+  config: T,
+): ParsedFlags<T> | ExitCode {
+  let parsed: ParsedFlags<T>;
+  try {
+    parsed = parseArgs(config);
+  } catch (error) {
+    io.stderr(`${command.name}: ${errorMessage(error)}\n\n${command.usage}`);
+    return ExitCode.usage;
+  }
+  if ((parsed.values as { help?: unknown }).help === true) {
+    io.stdout(command.usage);
+    return ExitCode.ok;
+  }
+  return parsed;
 }
 
 export function errorMessage(error: unknown): string {

@@ -3,8 +3,7 @@
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
-import { type CliIo, ExitCode, errorMessage } from './cliIo';
+import { type CliIo, ExitCode, errorMessage, parseFlags } from './cliIo';
 import { execCommand } from './execCommand';
 
 export const demoUsage = `usage: loopwire demo [--transport ws|http|auto] [--json] [--keep]
@@ -18,9 +17,10 @@ against the bundled server, offline. The copy is removed afterwards unless --kee
 const DEMO = path.resolve(__dirname, '..', '..', 'demo', 'workspace');
 
 export async function demoCommand(argv: string[], io: CliIo): Promise<ExitCode> {
-  let flags;
-  try {
-    flags = parseArgs({
+  const parsed = parseFlags(
+    io,
+    { name: 'loopwire demo', usage: demoUsage },
+    {
       args: argv,
       options: {
         transport: { type: 'string' },
@@ -28,15 +28,10 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<ExitCode> 
         keep: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
-    }).values;
-  } catch (error) {
-    io.stderr(`loopwire demo: ${errorMessage(error)}\n\n${demoUsage}`);
-    return ExitCode.usage;
-  }
-  if (flags.help) {
-    io.stdout(demoUsage);
-    return ExitCode.ok;
-  }
+    },
+  );
+  if (typeof parsed === 'number') return parsed;
+  const flags = parsed.values;
   const base = await fs.mkdtemp(path.join(os.tmpdir(), 'loopwire-demo-'));
   const copy = path.join(base, 'workspace');
   try {

@@ -1,9 +1,8 @@
 // `loopwire tool NAME [ARGS]`: one tool call through the Node adapter, as the model would make it — for
 // trying the tools on a real folder and for checks outside this repository.
-import { parseArgs } from 'node:util';
 import { ReadLedger, TOOL_NAMES, isFreeformInput, runToolCall } from '../tools';
 import { NodeWorkspace } from '../workspace/node/nodeWorkspace';
-import { type CliIo, ExitCode, errorMessage } from './cliIo';
+import { type CliIo, ExitCode, errorMessage, parseFlags } from './cliIo';
 
 export const toolUsage = `usage: loopwire tool NAME [ARGS|-] [--cwd DIR] [--no-ripgrep]
 
@@ -18,22 +17,14 @@ Tools: ${TOOL_NAMES.join(', ')}
 Exit status: 0 when the tool answers ok, 1 when it refuses or fails, 2 on bad usage.
 `;
 
+const FLAGS = {
+  allowPositionals: true,
+  options: { cwd: { type: 'string' }, 'no-ripgrep': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+} as const;
+
 export async function toolCommand(argv: string[], io: CliIo): Promise<ExitCode> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { cwd: { type: 'string' }, 'no-ripgrep': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-    });
-  } catch (error) {
-    io.stderr(`loopwire tool: ${errorMessage(error)}\n\n${toolUsage}`);
-    return ExitCode.usage;
-  }
-  if (parsed.values.help) {
-    io.stdout(toolUsage);
-    return ExitCode.ok;
-  }
+  const parsed = parseFlags(io, { name: 'loopwire tool', usage: toolUsage }, { args: argv, ...FLAGS });
+  if (typeof parsed === 'number') return parsed;
   const [name, given, ...extra] = parsed.positionals;
   if (name === undefined || extra.length > 0) {
     io.stderr(`loopwire tool: ${name === undefined ? 'name a tool' : 'too many arguments'}\n\n${toolUsage}`);

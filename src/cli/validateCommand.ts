@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import type * as z from 'zod';
 import {
   AnyInputItem,
@@ -13,7 +12,7 @@ import {
   discriminatorValues,
   parseWire,
 } from '../protocol';
-import { type CliIo, ExitCode, errorMessage } from './cliIo';
+import { type CliIo, ExitCode, errorMessage, parseFlags } from './cliIo';
 
 /** What `--as` may name, and the schema each is checked against. */
 const KINDS = {
@@ -51,22 +50,14 @@ interface Unreadable {
   error: string;
 }
 
+const FLAGS = {
+  allowPositionals: true,
+  options: { as: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+} as const;
+
 export async function validateCommand(argv: string[], io: CliIo): Promise<ExitCode> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { as: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    });
-  } catch (error) {
-    io.stderr(`loopwire validate: ${errorMessage(error)}\n\n${validateUsage}`);
-    return ExitCode.usage;
-  }
-  if (parsed.values.help) {
-    io.stdout(validateUsage);
-    return ExitCode.ok;
-  }
+  const parsed = parseFlags(io, { name: 'loopwire validate', usage: validateUsage }, { args: argv, ...FLAGS });
+  if (typeof parsed === 'number') return parsed;
   const forced = parsed.values.as;
   if (forced !== undefined && !isKind(forced)) {
     io.stderr(`loopwire validate: unknown --as '${forced}'; one of: ${Object.keys(KINDS).join(', ')}\n`);

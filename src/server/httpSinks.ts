@@ -2,6 +2,16 @@ import type { ServerResponse } from 'node:http';
 import type { TurnSink } from './turnEmitter';
 import type { WireLog } from './wireLog';
 
+/** Resolves when the client's connection closes, after `onClose` marks the sink closed. */
+function closedOnce(res: ServerResponse, onClose: () => void): Promise<void> {
+  return new Promise((resolve) =>
+    res.on('close', () => {
+      onClose();
+      resolve();
+    }),
+  );
+}
+
 /** A response streamed as server-sent events: `event: <type>` and `data: <json>` per event (docs/protocol.md §6). */
 export class SseSink implements TurnSink {
   readonly gone: Promise<void>;
@@ -14,12 +24,7 @@ export class SseSink implements TurnSink {
     private readonly conn: string,
     private readonly headers: Record<string, string>,
   ) {
-    this.gone = new Promise((resolve) =>
-      res.on('close', () => {
-        this.closed = true;
-        resolve();
-      }),
-    );
+    this.gone = closedOnce(res, () => (this.closed = true));
   }
 
   get open(): boolean {
@@ -72,12 +77,7 @@ export class JsonSink implements TurnSink {
   private closed = false;
 
   constructor(private readonly res: ServerResponse) {
-    this.gone = new Promise((resolve) =>
-      res.on('close', () => {
-        this.closed = true;
-        resolve();
-      }),
-    );
+    this.gone = closedOnce(res, () => (this.closed = true));
   }
 
   get open(): boolean {

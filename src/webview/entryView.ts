@@ -64,6 +64,18 @@ function toolCard(entry: ToolEntry, post: Post): HTMLElement {
   return card;
 }
 
+/** Rendered markdown (sanitised by renderMarkdown), as an element. */
+function markdown(text: string): HTMLElement {
+  const body = h('div', { class: 'markdown' });
+  body.innerHTML = renderMarkdown(text);
+  return body;
+}
+
+const markdownAttrs = (entry: { kind: string; id: string; streaming: boolean }) => ({
+  class: `entry ${entry.kind}${entry.streaming ? ' streaming' : ''}`,
+  attrs: { 'data-id': entry.id },
+});
+
 export function entryView(entry: ChatEntry, post: Post): HTMLElement {
   switch (entry.kind) {
     case 'user':
@@ -72,25 +84,16 @@ export function entryView(entry: ChatEntry, post: Post): HTMLElement {
         { class: 'entry user', attrs: { 'data-id': entry.id } },
         h('div', { class: 'bubble' }, entry.text),
       );
-    case 'assistant': {
-      const body = h('div', { class: 'markdown' });
-      body.innerHTML = renderMarkdown(entry.text);
-      return h(
-        'div',
-        { class: `entry assistant${entry.streaming ? ' streaming' : ''}`, attrs: { 'data-id': entry.id } },
-        body,
-      );
-    }
-    case 'thinking': {
-      const body = h('div', { class: 'markdown' });
-      body.innerHTML = renderMarkdown(entry.text);
+    case 'assistant':
+      return h('div', markdownAttrs(entry), markdown(entry.text));
+    case 'thinking':
+      // Folded: the reasoning is there for whoever wants it, not in the way of the answer.
       return h(
         'details',
-        { class: `entry thinking${entry.streaming ? ' streaming' : ''}`, attrs: { 'data-id': entry.id } },
+        markdownAttrs(entry),
         h('summary', {}, entry.streaming ? 'Thinking…' : 'Thinking'),
-        body,
+        markdown(entry.text),
       );
-    }
     case 'tool':
       return h('div', { class: 'entry tool', attrs: { 'data-id': entry.id } }, toolCard(entry, post));
     case 'notice':

@@ -1,17 +1,5 @@
 import type { EditPlan, FilePlan } from '../edit';
-import type {
-  AppliedPlan,
-  Diagnostic,
-  FoundFiles,
-  TaskList,
-  TaskRun,
-  TextMatches,
-  TextQuery,
-  Workspace,
-  WorkspaceCapabilities,
-  WorkspaceFile,
-  WorkspaceLocation,
-} from './workspace';
+import type * as Port from './workspace';
 import { WorkspaceError } from './workspaceError';
 
 // A multi-root window as one Workspace: every path starts with its folder's name (`api/src/app.ts`), as VS
@@ -21,15 +9,15 @@ import { WorkspaceError } from './workspaceError';
 
 export interface NamedRoot {
   name: string;
-  workspace: Workspace;
+  workspace: Port.Workspace;
 }
 
 const prefix = (name: string, path: string) => (path === '' ? name : `${name}/${path}`);
 
-export class MultiRootWorkspace implements Workspace {
+export class MultiRootWorkspace implements Port.Workspace {
   readonly name: string;
-  readonly capabilities: WorkspaceCapabilities;
-  private readonly byName: ReadonlyMap<string, Workspace>;
+  readonly capabilities: Port.WorkspaceCapabilities;
+  private readonly byName: ReadonlyMap<string, Port.Workspace>;
 
   constructor(private readonly roots: readonly NamedRoot[]) {
     this.byName = new Map(roots.map((root) => [root.name, root.workspace]));
@@ -43,24 +31,24 @@ export class MultiRootWorkspace implements Workspace {
   }
 
   /** The folder's own location of the path, named with the folder's name as every path here is. */
-  locate(path: string): WorkspaceLocation {
+  locate(path: string): Port.WorkspaceLocation {
     const [root, rest] = this.split(path);
     const location = root.workspace.locate(rest);
     return { ...location, path: prefix(root.name, location.path) };
   }
 
-  async readFile(path: string): Promise<WorkspaceFile> {
+  async readFile(path: string): Promise<Port.WorkspaceFile> {
     const [root, rest] = this.split(path);
     return this.named(root, await root.workspace.readFile(rest));
   }
 
-  async tryReadFile(path: string): Promise<WorkspaceFile | undefined> {
+  async tryReadFile(path: string): Promise<Port.WorkspaceFile | undefined> {
     const [root, rest] = this.split(path);
     const file = await root.workspace.tryReadFile(rest);
     return file && this.named(root, file);
   }
 
-  async applyPlan(plan: EditPlan): Promise<AppliedPlan> {
+  async applyPlan(plan: EditPlan): Promise<Port.AppliedPlan> {
     const touched = new Set<NamedRoot>();
     const files: FilePlan[] = plan.files.map((file) => {
       const [root, path] = this.split(file.path);
@@ -85,7 +73,7 @@ export class MultiRootWorkspace implements Workspace {
     };
   }
 
-  async findFiles(glob: string, maxResults: number): Promise<FoundFiles> {
+  async findFiles(glob: string, maxResults: number): Promise<Port.FoundFiles> {
     const files: string[] = [];
     let total = 0;
     for (const [root, pattern] of this.scoped(glob)) {
@@ -97,7 +85,7 @@ export class MultiRootWorkspace implements Workspace {
     return { files: files.slice(0, maxResults), total };
   }
 
-  async searchText(query: TextQuery): Promise<TextMatches> {
+  async searchText(query: Port.TextQuery): Promise<Port.TextMatches> {
     const scopes =
       query.include === undefined ? this.roots.map((root) => [root, undefined] as const) : this.scoped(query.include);
     const results = await Promise.all(
@@ -118,7 +106,7 @@ export class MultiRootWorkspace implements Workspace {
     };
   }
 
-  async diagnostics(path?: string): Promise<Diagnostic[]> {
+  async diagnostics(path?: string): Promise<Port.Diagnostic[]> {
     if (path !== undefined) {
       const [root, rest] = this.split(path);
       return (await root.workspace.diagnostics(rest)).map((d) => ({ ...d, path: prefix(root.name, d.path) }));
@@ -132,7 +120,7 @@ export class MultiRootWorkspace implements Workspace {
   }
 
   /** Every folder's tasks; a label two folders share is told apart as `label (folder)`. */
-  async listTasks(): Promise<TaskList> {
+  async listTasks(): Promise<Port.TaskList> {
     const lists = await Promise.all(this.roots.map(async (root) => ({ root, list: await root.workspace.listTasks() })));
     const counts = new Map<string, number>();
     for (const { list } of lists)
@@ -148,7 +136,7 @@ export class MultiRootWorkspace implements Workspace {
     };
   }
 
-  async runTask(label: string, timeoutMs: number): Promise<TaskRun> {
+  async runTask(label: string, timeoutMs: number): Promise<Port.TaskRun> {
     const scoped = /^(.*) \(([^()]+)\)$/.exec(label);
     const named = scoped ? this.byName.get(scoped[2] ?? '') : undefined;
     if (scoped && named) return named.runTask(scoped[1] ?? '', timeoutMs);
@@ -182,7 +170,7 @@ export class MultiRootWorkspace implements Workspace {
     return this.roots.map((candidate) => [candidate, glob] as const);
   }
 
-  private named(root: NamedRoot, file: WorkspaceFile): WorkspaceFile {
+  private named(root: NamedRoot, file: Port.WorkspaceFile): Port.WorkspaceFile {
     return { ...file, path: prefix(root.name, file.path) };
   }
 }

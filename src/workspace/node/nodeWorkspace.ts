@@ -1,18 +1,6 @@
 import * as path from 'node:path';
 import { type EditPlan, hashText } from '../../edit';
-import type {
-  AppliedPlan,
-  Diagnostic,
-  FoundFiles,
-  TaskList,
-  TaskRun,
-  TextMatches,
-  TextQuery,
-  Workspace,
-  WorkspaceCapabilities,
-  WorkspaceFile,
-  WorkspaceLocation,
-} from '../workspace';
+import type * as Port from '../workspace';
 import { WorkspaceError } from '../workspaceError';
 import { type Write, commitWrites } from '../shared/atomicWrites';
 import { DiskFolder, type TaskRunner, readFromDisk } from '../shared/diskFolder';
@@ -30,8 +18,8 @@ export interface NodeWorkspaceOptions {
   runTask?: TaskRunner;
 }
 
-export class NodeWorkspace implements Workspace {
-  readonly capabilities: WorkspaceCapabilities = { diagnostics: false, tasks: true };
+export class NodeWorkspace implements Port.Workspace {
+  readonly capabilities: Port.WorkspaceCapabilities = { diagnostics: false, tasks: true };
   readonly name: string;
   /** The real path of the root (symlinks resolved): every path is checked against it. */
   readonly root: string;
@@ -49,19 +37,19 @@ export class NodeWorkspace implements Workspace {
     return new NodeWorkspace(await DiskFolder.open(root, { ripgrep, runTask: options.runTask }));
   }
 
-  locate(given: string): WorkspaceLocation {
+  locate(given: string): Port.WorkspaceLocation {
     return this.disk.locate(given);
   }
 
-  readFile(given: string): Promise<WorkspaceFile> {
+  readFile(given: string): Promise<Port.WorkspaceFile> {
     return this.disk.readFile(given);
   }
 
-  tryReadFile(given: string): Promise<WorkspaceFile | undefined> {
+  tryReadFile(given: string): Promise<Port.WorkspaceFile | undefined> {
     return this.disk.tryReadFile(given);
   }
 
-  async applyPlan(plan: EditPlan): Promise<AppliedPlan> {
+  async applyPlan(plan: EditPlan): Promise<Port.AppliedPlan> {
     const writes: Write[] = [];
     const changed: string[] = [];
     const versions: Record<string, string> = {};
@@ -95,24 +83,24 @@ export class NodeWorkspace implements Workspace {
     return { changed, versions, diagnostics: [] };
   }
 
-  findFiles(glob: string, maxResults: number): Promise<FoundFiles> {
+  findFiles(glob: string, maxResults: number): Promise<Port.FoundFiles> {
     return this.disk.findFiles(glob, maxResults);
   }
 
-  searchText(query: TextQuery): Promise<TextMatches> {
+  searchText(query: Port.TextQuery): Promise<Port.TextMatches> {
     return this.disk.searchText(query);
   }
 
   /** No language service runs here: the tools say so, from `capabilities.diagnostics`. */
-  diagnostics(): Promise<Diagnostic[]> {
+  diagnostics(): Promise<Port.Diagnostic[]> {
     return Promise.resolve([]);
   }
 
-  listTasks(): Promise<TaskList> {
+  listTasks(): Promise<Port.TaskList> {
     return this.disk.listTasks();
   }
 
-  runTask(label: string, timeoutMs: number): Promise<TaskRun> {
+  runTask(label: string, timeoutMs: number): Promise<Port.TaskRun> {
     return this.disk.runTask(label, timeoutMs);
   }
 }

@@ -6,19 +6,7 @@ import { DiskFolder } from '../shared/diskFolder';
 import { type Located, locateReal } from '../shared/diskPaths';
 import { matchLines, searchPattern } from '../shared/javascriptSearch';
 import { readDiskText } from '../shared/textFiles';
-import type {
-  AppliedPlan,
-  Diagnostic,
-  FoundFiles,
-  TaskList,
-  TaskRun,
-  TextMatches,
-  TextQuery,
-  Workspace,
-  WorkspaceCapabilities,
-  WorkspaceFile,
-  WorkspaceLocation,
-} from '../workspace';
+import type * as Port from '../workspace';
 import { WorkspaceError } from '../workspaceError';
 import { findBundledRipgrep } from './bundledRipgrep';
 import { documentText, engineText, minimalReplacement, openDocument } from './documentText';
@@ -43,9 +31,9 @@ export interface VscodeWorkspaceOptions {
 
 const hasBom = (bytes: Buffer | undefined) => bytes?.[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
 
-export class VscodeWorkspace implements Workspace {
+export class VscodeWorkspace implements Port.Workspace {
   readonly name: string;
-  readonly capabilities: WorkspaceCapabilities;
+  readonly capabilities: Port.WorkspaceCapabilities;
 
   private constructor(
     readonly rootUri: vscode.Uri,
@@ -80,19 +68,19 @@ export class VscodeWorkspace implements Workspace {
     return this.disk.ripgrep;
   }
 
-  locate(given: string): WorkspaceLocation {
+  locate(given: string): Port.WorkspaceLocation {
     return this.disk.locate(given);
   }
 
-  readFile(given: string): Promise<WorkspaceFile> {
+  readFile(given: string): Promise<Port.WorkspaceFile> {
     return this.disk.readFile(given, currentText);
   }
 
-  tryReadFile(given: string): Promise<WorkspaceFile | undefined> {
+  tryReadFile(given: string): Promise<Port.WorkspaceFile | undefined> {
     return this.disk.tryReadFile(given, currentText);
   }
 
-  async applyPlan(plan: EditPlan): Promise<AppliedPlan> {
+  async applyPlan(plan: EditPlan): Promise<Port.AppliedPlan> {
     if (!this.capabilities.writes)
       throw new WorkspaceError('untrusted', 'This workspace is not trusted: Loopwire does not change its files.');
     const edit = new vscode.WorkspaceEdit();
@@ -146,7 +134,7 @@ export class VscodeWorkspace implements Workspace {
     return { changed, versions, diagnostics };
   }
 
-  async findFiles(glob: string, maxResults: number): Promise<FoundFiles> {
+  async findFiles(glob: string, maxResults: number): Promise<Port.FoundFiles> {
     const all = await this.disk.findFiles(glob, Number.MAX_SAFE_INTEGER);
     const excluded = this.excluded('files.exclude');
     const files = all.files.filter((file) => !excluded(file));
@@ -157,7 +145,7 @@ export class VscodeWorkspace implements Workspace {
    * The disk search (ripgrep, or JavaScript), with files.exclude and search.exclude applied, and the files
    * the user has unsaved changes in searched as the user sees them instead of as saved.
    */
-  async searchText(query: TextQuery): Promise<TextMatches> {
+  async searchText(query: Port.TextQuery): Promise<Port.TextMatches> {
     const dirty = this.dirtyDocuments(query.include);
     const result = await this.disk.searchText(dirty.size > 0 ? { ...query, maxResults: SEARCH_COUNT_LIMIT } : query);
     const excluded = this.excluded('files.exclude', 'search.exclude');
@@ -196,7 +184,7 @@ export class VscodeWorkspace implements Workspace {
     return dirty;
   }
 
-  async diagnostics(given?: string): Promise<Diagnostic[]> {
+  async diagnostics(given?: string): Promise<Port.Diagnostic[]> {
     let entries: ReadonlyArray<readonly [vscode.Uri, readonly vscode.Diagnostic[]]>;
     if (given === undefined) entries = vscode.languages.getDiagnostics();
     else {
@@ -210,13 +198,13 @@ export class VscodeWorkspace implements Workspace {
       .flatMap(([uri, list]) => list.map((diagnostic) => toDiagnostic(this.relative(uri), diagnostic)));
   }
 
-  listTasks(): Promise<TaskList> {
+  listTasks(): Promise<Port.TaskList> {
     if (!this.capabilities.tasks)
       throw new WorkspaceError('untrusted', 'This workspace is not trusted: Loopwire does not run its tasks.');
     return this.disk.listTasks();
   }
 
-  runTask(label: string, timeoutMs: number): Promise<TaskRun> {
+  runTask(label: string, timeoutMs: number): Promise<Port.TaskRun> {
     if (!this.capabilities.tasks)
       throw new WorkspaceError('untrusted', 'This workspace is not trusted: Loopwire does not run its tasks.');
     return this.disk.runTask(label, timeoutMs);
