@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs/promises';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { runProcess } from './support/runProcess';
+import { tempWorkspace } from './support/tempWorkspace';
 
 // The pieces `npm test`, `npm start`, `npm run package` and CI are made of (scripts/lib): how a mocha run is
 // counted, how a phase says where it is, and what a machine without the tools is told. The scripts are
@@ -75,7 +75,8 @@ describe('scripts: the phases of npm test and CI', () => {
 
   it('stops at once, naming the command, where it may not install what is missing', async () => {
     // A user who is not root, without sudo, whose PATH has node and apt-get but no rg.
-    const bin = await fs.mkdtemp(path.join(os.tmpdir(), 'loopwire-path-'));
+    const temp = await tempWorkspace({}, { prefix: 'path' });
+    const bin = temp.dir;
     try {
       await fs.symlink(process.execPath, path.join(bin, 'node'));
       await fs.writeFile(path.join(bin, 'apt-get'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
@@ -92,7 +93,7 @@ describe('scripts: the phases of npm test and CI', () => {
         /^npm test: ripgrep (and chromium )?(is|are) missing and this user may not install packages: run `sudo apt-get update && sudo apt-get install -y ripgrep( chromium)?`, then `npm test` again\.\n$/,
       );
     } finally {
-      await fs.rm(bin, { recursive: true, force: true });
+      await temp.remove();
     }
   });
 });

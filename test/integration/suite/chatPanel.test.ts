@@ -39,7 +39,7 @@ describe('chat panel', function () {
     await config.update('scenarioFiles', ['chat/scenario.json'], vscode.ConfigurationTarget.Workspace);
 
     await vscode.commands.executeCommand('loopwire.chat.focus');
-    const loaded = await eventually(() => api.chat.view(), 30_000);
+    const loaded = await eventually(() => api.chat.view(), { timeoutMs: 30_000, intervalMs: 50 });
     assert.ok(loaded, 'the page loaded, ran its script and reported to the host');
 
     await vscode.commands.executeCommand('loopwire.newChat');
@@ -55,7 +55,10 @@ describe('chat panel', function () {
     // Hidden (another view container) and shown again: the page reloads and gets the whole state back.
     await vscode.commands.executeCommand('workbench.view.explorer');
     await vscode.commands.executeCommand('loopwire.chat.focus');
-    const again = await eventually(() => api.chat.view()?.entries === 3 && api.chat.view(), 30_000);
+    const again = await eventually(() => api.chat.view()?.entries === 3 && api.chat.view(), {
+      timeoutMs: 30_000,
+      intervalMs: 50,
+    });
     assert.equal(again.sessionId, shown.sessionId);
 
     await vscode.commands.executeCommand('loopwire.newChat');

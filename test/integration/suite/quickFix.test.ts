@@ -17,10 +17,13 @@ describe('Fix with Loopwire', () => {
     await loopwire();
     const uri = await writeFixture('fix/settings.json', '{\n  "port": 8080,,\n  "host": "localhost"\n}\n');
     await vscode.window.showTextDocument(uri, { preview: false });
-    const [problem] = await eventually(() => {
-      const found = vscode.languages.getDiagnostics(uri);
-      return found.length > 0 && found;
-    }, 20_000);
+    const [problem] = await eventually(
+      () => {
+        const found = vscode.languages.getDiagnostics(uri);
+        return found.length > 0 && found;
+      },
+      { timeoutMs: 20_000, message: 'the diagnostic' },
+    );
     assert.ok(problem);
     const titles = async (range: vscode.Range) =>
       (

@@ -27,13 +27,5 @@ export async function writeFixture(rel: string, text: string): Promise<vscode.Ur
 
 export const readFixture = (rel: string) => fs.readFile(path.join(fixture(), ...rel.split('/')), 'utf8');
 
-/** Polls `check` until it is truthy or `ms` pass. */
-export async function eventually<T>(check: () => T | undefined | false, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** The polling helper every suite shares (test/unit/support/eventually.ts). */
+export { eventually } from '../../unit/support/eventually';

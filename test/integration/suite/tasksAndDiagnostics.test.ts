@@ -34,7 +34,11 @@ describe('VS Code adapter: tasks and diagnostics', () => {
     // The JSON service (like most) pulls diagnostics for documents shown in an editor: the user has it open.
     const uri = await writeFixture('diag/broken.json', '{ "a": 1,, }\n');
     await vscode.window.showTextDocument(uri, { preview: false });
-    await eventually(() => vscode.languages.getDiagnostics(uri).length > 0, 20_000);
+    await eventually(() => vscode.languages.getDiagnostics(uri).length > 0, {
+      timeoutMs: 20_000,
+      intervalMs: 50,
+      message: 'diagnostics on the file',
+    });
     const result = await api.tools.run('get_diagnostics', { path: 'diag/broken.json' });
     assert.equal(result.ok, true, result.output);
     assert.match(result.output, /diag\/broken\.json:1:\d+ error/);

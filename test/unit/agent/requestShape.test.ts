@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { WebSocketServer } from 'ws';
 import { Agent, type AgentEvent, SessionTransport, Transcript, approveAll, modelFields } from '../../../src/agent';
 import { ReadLedger, toolsFor } from '../../../src/tools';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
+import { tempWorkspace } from '../support/tempWorkspace';
 
 // What shapes each request beyond the conversation: the reasoning and verbosity fields per model, and the
 // check that a terminal event belongs to the response this lane is waiting for.
@@ -82,7 +82,8 @@ describe('agent: a terminal event for another response', function () {
       });
     });
     const { port } = wss.address() as AddressInfo;
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'loopwire-stray-'));
+    const temp = await tempWorkspace({}, { prefix: 'stray' });
+    const dir = temp.dir;
     const events: AgentEvent[] = [];
     const emit = (event: AgentEvent) => events.push(event);
     const transport = new SessionTransport({ endpoint: `http://127.0.0.1:${port}/v1`, transport: 'ws', emit });
@@ -115,7 +116,7 @@ describe('agent: a terminal event for another response', function () {
     } finally {
       transport.close(false);
       await new Promise((resolve) => wss.close(resolve));
-      await fs.rm(dir, { recursive: true, force: true });
+      await temp.remove();
     }
   });
 });

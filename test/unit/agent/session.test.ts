@@ -59,11 +59,15 @@ describe('agent: a session over time', () => {
         }
       }, 5);
     });
-    const at = performance.now();
     controller.abort();
     const done = await cancelled;
-    assert.ok(performance.now() - at < 200, 'settled at once');
     assert.equal(done.status, 'cancelled');
+    // At once: the run settles while the answer is still streaming (by order, not by a clock), so only part
+    // of it ever reached the client.
+    const streamed = eventsOf(bench.events, 'text_delta')
+      .map((event) => event.delta)
+      .join('');
+    assert.ok(streamed.length > 0 && streamed.length < LONG.length, `settled after ${streamed.length} characters`);
     const next = await agent.run('Now read the notes.');
     assert.equal(next.status, 'completed', next.reason);
     const wire = await bench.wire();

@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs/promises';
 import * as net from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentEvent } from '../../../src/agent';
 import { DEFAULT_SCENARIOS, type LoopwireServer, startServer } from '../../../src/server';
 import { repoRoot, runProcess } from '../support/runProcess';
+import { useTempWorkspace } from '../support/tempWorkspace';
 
 // `loopwire exec` and `loopwire demo` as a user runs them: the built bin on a copy of the demo workspace,
 // offline against the embedded server, or against a server at a URL.
@@ -15,16 +15,16 @@ const loopwire = (args: string[]) => runProcess(process.execPath, [bin, ...args]
 const FIXED = 'return roundCents(amount * (1 - percent / 100));';
 
 describe('cli: loopwire exec', () => {
+  const temp = useTempWorkspace({}, { prefix: 'exec' });
   let base: string;
   let dir: string;
   let sessions: string;
   beforeEach(async () => {
-    base = await fs.mkdtemp(path.join(os.tmpdir(), 'loopwire-exec-'));
-    dir = path.join(base, 'workspace');
-    sessions = path.join(base, 'sessions');
+    base = temp.dir;
+    dir = temp.path('workspace');
+    sessions = temp.path('sessions');
     await fs.cp(path.join(repoRoot, 'demo/workspace'), dir, { recursive: true });
   });
-  afterEach(() => fs.rm(base, { recursive: true, force: true }));
 
   const exec = (...args: string[]) =>
     loopwire(['exec', '--workspace', dir, '--sessions-dir', sessions, '--approve', 'all', ...args]);

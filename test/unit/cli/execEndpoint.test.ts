@@ -3,12 +3,12 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
 import * as net from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import WebSocket, { WebSocketServer } from 'ws';
 import { USER_AGENT, WEBSOCKET_BETA } from '../../../src/agent';
 import { DEFAULT_SCENARIOS, type LoopwireServer, startServer } from '../../../src/server';
 import { repoRoot } from '../support/runProcess';
+import { useTempWorkspace } from '../support/tempWorkspace';
 
 // `loopwire exec` against an endpoint as the real API would meet it: what one session sends (captured by a
 // WebSocket relay in front of the server), a refused warm-up that must not fail the task, and every fatal
@@ -110,18 +110,16 @@ async function closedPort(): Promise<number> {
 describe('cli: loopwire exec against an endpoint', function () {
   this.timeout(30_000);
   let server: LoopwireServer;
+  const temp = useTempWorkspace({}, { prefix: 'endpoint' });
   let base: string;
   let dir: string;
   beforeEach(async () => {
     server = await startServer({ scenarios: [DEFAULT_SCENARIOS], token: TOKEN });
-    base = await fs.mkdtemp(path.join(os.tmpdir(), 'loopwire-endpoint-'));
-    dir = path.join(base, 'workspace');
+    base = temp.dir;
+    dir = temp.path('workspace');
     await fs.cp(path.join(repoRoot, 'demo/workspace'), dir, { recursive: true });
   });
-  afterEach(async () => {
-    await server.close();
-    await fs.rm(base, { recursive: true, force: true });
-  });
+  afterEach(() => server.close());
 
   const args = (endpoint: string, ...more: string[]) => [
     '--workspace',

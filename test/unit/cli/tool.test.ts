@@ -1,8 +1,7 @@
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs/promises';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { repoRoot, runProcess } from '../support/runProcess';
+import { useTempWorkspace } from '../support/tempWorkspace';
 
 // `loopwire tool`, run as a user runs it: the built bin on a real folder.
 
@@ -10,12 +9,9 @@ const bin = path.join(repoRoot, 'dist/cli/loopwire.js');
 const loopwire = (args: string[], stdin = '') => runProcess(process.execPath, [bin, ...args], stdin);
 
 describe('cli: loopwire tool', () => {
+  const temp = useTempWorkspace({ 'a.txt': 'alpha\nbeta\n' }, { each: false, prefix: 'cli-tool' });
   let dir: string;
-  before(async () => {
-    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'loopwire-cli-tool-'));
-    await fs.writeFile(path.join(dir, 'a.txt'), 'alpha\nbeta\n');
-  });
-  after(() => fs.rm(dir, { recursive: true, force: true }));
+  before(() => (dir = temp.dir));
 
   it('runs a tool with JSON arguments and prints its output', async () => {
     const result = await loopwire(['tool', 'read_file', '{"path":"a.txt"}', '--cwd', dir]);
@@ -28,7 +24,7 @@ describe('cli: loopwire tool', () => {
     const result = await loopwire(['tool', 'apply_patch', '-', '--cwd', dir], patch);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /^M a\.txt \(\+1 -1\)/);
-    assert.equal(await fs.readFile(path.join(dir, 'a.txt'), 'utf8'), 'alpha\ngamma\n');
+    assert.equal(await temp.read('a.txt'), 'alpha\ngamma\n');
   });
 
   it('exits 1 with the refusal on stderr, and 2 on bad usage', async () => {

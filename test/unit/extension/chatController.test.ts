@@ -9,6 +9,7 @@ import type { ScenarioFile } from '../../../src/server';
 import { ReadLedger, toolsFor } from '../../../src/tools';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
 import { useAgentBench } from '../agent/agentHarness';
+import { eventually } from '../support/eventually';
 
 // The chat panel's host side against the real server over a real socket, on a real folder (the Node
 // adapter stands in for VS Code's: both hold to one contract). What the webview would be sent is checked
@@ -246,7 +247,9 @@ describe('chat panel host: the conversation, live diff, review and history', fun
     const chat = controller();
     const skipped = chat.ask('edit the notes');
     // The proposed diff is on the card while it waits (the file is read for it as the call streams).
-    await until(() => card(chat).status === 'approval' && card(chat).diff?.[0]?.hunks.length === 3);
+    await eventually(() => card(chat).status === 'approval' && card(chat).diff?.[0]?.hunks.length === 3, {
+      message: 'the approval card with its three hunks',
+    });
     await chat.receive({ type: 'approval', callId: card(chat).id, allow: false });
     await skipped;
     assert.equal(card(chat).status, 'declined');
@@ -255,7 +258,9 @@ describe('chat panel host: the conversation, live diff, review and history', fun
 
     chat.newChat();
     const applied = chat.ask('edit the notes');
-    await until(() => chat.model.all.some((e) => e.kind === 'tool' && e.status === 'approval'));
+    await eventually(() => chat.model.all.some((e) => e.kind === 'tool' && e.status === 'approval'), {
+      message: 'a tool entry awaiting approval',
+    });
     await chat.receive({ type: 'approval', callId: card(chat).id, allow: true });
     await applied;
     assert.equal(card(chat).status, 'done');
@@ -308,16 +313,3 @@ describe('chat panel host: the conversation, live diff, review and history', fun
     assert.deepEqual([oldest.entries.length, oldest.hasOlder], [5, false]);
   });
 });
-
-async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const start = Date.now();
-  for (;;) {
-    try {
-      if (check()) return;
-    } catch {
-      // not yet
-    }
-    if (Date.now() - start > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { parsePatch, previewEditFile, previewPatch } from '../../../src/edit';
 import { ReadLedger, runToolCall } from '../../../src/tools';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
+import { tempWorkspace } from '../support/tempWorkspace';
 
 // Hostile input to the edit path: random and mutated patches never throw out of the parser or the previews,
 // and a tool call that is refused never writes a byte.
@@ -57,9 +57,9 @@ describe('reliability: fuzzing the edit path', () => {
   });
 
   it('a refused apply_patch, edit_file or write_file call writes nothing', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-fuzz-'));
+    const temp = await tempWorkspace({ 'a.txt': 'one\ntwo\n' }, { prefix: 'fuzz' });
+    const dir = temp.dir;
     try {
-      fs.writeFileSync(path.join(dir, 'a.txt'), 'one\ntwo\n');
       const workspace = await NodeWorkspace.open(dir);
       const args = fc.oneof(
         patchText.map((input) => ({ name: 'apply_patch', kind: 'custom' as const, input })),
@@ -97,7 +97,7 @@ describe('reliability: fuzzing the edit path', () => {
         { numRuns: 400 },
       );
     } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
+      await temp.remove();
     }
   });
 });

@@ -2,13 +2,13 @@ import * as assert from 'node:assert/strict';
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { Agent, type AgentEvent, SessionTransport, Transcript, approveAll } from '../../../src/agent';
 import { type LoopwireServer, type ScenarioFile, startServer } from '../../../src/server';
 import { ReadLedger, toolsFor } from '../../../src/tools';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
 import { repoRoot } from '../support/runProcess';
+import { useTempWorkspace } from '../support/tempWorkspace';
 
 // The API key never appears in any output: real tasks (the agent against the server in-process, and the
 // built `loopwire exec` against the built `loopwire-server`) over both transports, with a retry, an API
@@ -80,11 +80,9 @@ describe('secrets: the API key never appears in an output', function () {
   this.timeout(120_000);
   /** Everything printed or emitted, by where it came from; files are read from `base` at the end. */
   const outputs: { where: string; text: string }[] = [];
+  const temp = useTempWorkspace({}, { each: false, prefix: 'secrets' });
   let base: string;
-  before(() => {
-    base = fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-secrets-'));
-  });
-  after(() => fs.rmSync(base, { recursive: true, force: true }));
+  before(() => (base = temp.dir));
 
   it('the scan finds the key in each form it looks for (so a clean scan means something)', () => {
     const header = `Authorization: Bearer ${KEY}`;

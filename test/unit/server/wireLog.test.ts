@@ -1,7 +1,5 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { startServer } from '../../../src/server';
 import {
   WsClient,
@@ -12,8 +10,9 @@ import {
   refusedUpgrade,
   sseBlocks,
   useServer,
-  waitFor,
 } from './support/harness';
+import { eventually } from '../support/eventually';
+import { useTempWorkspace } from '../support/tempWorkspace';
 
 // The wire log (`--log FILE`): one JSON line per HTTP request, SSE event and WebSocket frame, both ways, with
 // the fields of the issue. Values are checked against what the client itself sent and received.
@@ -37,15 +36,13 @@ const without = (line: Line) => {
 };
 
 describe('wire log', () => {
-  let dir: string;
+  const temp = useTempWorkspace({}, { prefix: 'wirelog' });
   let file: string;
   let startedAt: number;
   beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-wirelog-'));
-    file = path.join(dir, 'wire.jsonl');
+    file = temp.path('wire.jsonl');
     startedAt = Date.now();
   });
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
   const harness = useServer(() => ({ logFile: file, token: TOKEN, limits: { maxBodyBytes: 1000 } }));
   const responses = () => `${harness.url}/responses`;
 
@@ -213,7 +210,7 @@ describe('wire log', () => {
     await client.until((frames) => frames.at(-1)?.type === 'error');
     client.close();
     await client.closed();
-    await waitFor(() => harness.server.stats().connections === 0);
+    await eventually(() => harness.server.stats().connections === 0, { message: 'every connection to close' });
 
     const lines = (await readLog()).filter((line) => line.transport === 'ws');
     const conn = lines[0]?.conn ?? '';

@@ -1,6 +1,5 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Locator } from 'playwright-core';
 import { ChatModel } from '../../../src/extension/chat/chatModel';
@@ -9,6 +8,7 @@ import { ARTIFACTS, useChromium } from '../../webview/chromium';
 import type { Panel } from '../../webview/panel';
 import { EDITED, ORIGINAL, PROMPT, type RecordedSession, recordedSession } from '../../webview/recordSession';
 import { readFrom, replay } from '../../webview/replay';
+import { useTempWorkspace } from '../support/tempWorkspace';
 
 // The panel in real Chromium, fed what the real agent did: a session recorded against the bundled server
 // (answer text in markdown, read_file, an apply_patch of four hunks, a last message) replayed through the
@@ -43,19 +43,14 @@ describe('chat panel in Chromium: a recorded agent session, replayed', function 
   this.timeout(30_000);
   const chromium = useChromium();
   let session: RecordedSession;
-  let workspace: string;
+  // The live diff reads the file as it was before the edit, as the host would from the workspace.
+  const temp = useTempWorkspace({ [EDITED]: ORIGINAL }, { each: false, prefix: 'webview' });
 
   before(async function () {
     this.timeout(20_000);
     session = await recordedSession();
-    // The live diff reads the file as it was before the edit, as the host would from the workspace.
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-webview-'));
-    fs.mkdirSync(path.join(workspace, path.dirname(EDITED)), { recursive: true });
-    fs.writeFileSync(path.join(workspace, EDITED), ORIGINAL);
     fs.mkdirSync(ARTIFACTS, { recursive: true });
   });
-
-  after(() => fs.rmSync(workspace, { recursive: true, force: true }));
 
   /** The host's entries at the two moments shot, for the other theme. */
   let liveEntries: ChatEntry[] = [];
@@ -63,7 +58,7 @@ describe('chat panel in Chromium: a recorded agent session, replayed', function 
 
   it('streams text, shows tool cards and a growing live diff, then a review card', async () => {
     const panel = await chromium.open('dark', { deviceScaleFactor: 2 });
-    const model = new ChatModel(panel.post, readFrom(workspace));
+    const model = new ChatModel(panel.post, readFrom(temp.dir));
     // What the controller does when the page says it is ready, then the user's prompt and the task running.
     panel.post({ type: 'state', sessionId: 'replay', entries: [], hasOlder: false, running: false, banner: null });
     model.addUser(PROMPT);

@@ -1,33 +1,27 @@
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs/promises';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { MultiRootWorkspace } from '../../../src/workspace/multiRootWorkspace';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
+import { useTempWorkspace } from '../support/tempWorkspace';
 
 // Several folders as one Workspace, over Node adapters: every path starts with its folder's name. (The
 // extension-host suite runs the same over VS Code adapters, through the tools.)
 
 describe('MultiRootWorkspace', () => {
+  const temp = useTempWorkspace(
+    { 'api/src/server.ts': 'export const port = 8080;\n', 'web/src/app.ts': 'export const port = 3000;\n' },
+    { each: false, prefix: 'multiroot' },
+  );
   let base: string;
   let workspace: MultiRootWorkspace;
 
   before(async () => {
-    base = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'loopwire-multiroot-')));
-    for (const [rel, text] of [
-      ['api/src/server.ts', 'export const port = 8080;\n'],
-      ['web/src/app.ts', 'export const port = 3000;\n'],
-    ] as const) {
-      await fs.mkdir(path.dirname(path.join(base, rel)), { recursive: true });
-      await fs.writeFile(path.join(base, rel), text);
-    }
+    base = temp.dir;
     workspace = new MultiRootWorkspace([
       { name: 'api', workspace: await NodeWorkspace.open(path.join(base, 'api'), { ripgrep: null }) },
       { name: 'web', workspace: await NodeWorkspace.open(path.join(base, 'web'), { ripgrep: null }) },
     ]);
   });
-
-  after(() => fs.rm(base, { recursive: true, force: true }));
 
   it('locates a path in the folder its first segment names', () => {
     assert.deepEqual(workspace.locate('web/src/app.ts'), {

@@ -228,12 +228,3 @@ export async function postUntilCut(
 export function adminUrl(baseUrl: string, route: string): string {
   return baseUrl.replace(/\/v1$/, `/admin/${route}`);
 }
-
-/** Polls `predicate` until it holds (for state the server updates a moment after the client sees the effect). */
-export async function waitFor(predicate: () => boolean, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
