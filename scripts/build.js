@@ -4,7 +4,7 @@
 // step does not run them twice.
 // Usage: node scripts/build.js [--production] [--verbose]
 'use strict';
-const { formatDuration, say } = require('./lib/phases');
+const { formatDuration, runScript, say } = require('./lib/phases');
 const { bundlePhase, checkPhases } = require('./lib/testPhases');
 
 const production = process.argv.includes('--production');
@@ -18,12 +18,4 @@ async function main() {
   return 0;
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error) => {
-    console.error(error);
-    process.exitCode = 1;
-  },
-);
+runScript(main);

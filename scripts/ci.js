@@ -5,7 +5,7 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const { nodePhase, runPhase, say } = require('./lib/phases');
+const { nodePhase, runPhase, runScript, say } = require('./lib/phases');
 
 const root = path.resolve(__dirname, '..');
 const artifacts = path.join(root, 'test-artifacts');
@@ -64,13 +64,4 @@ const step = steps[process.argv[2]];
 if (!step) {
   console.error(`usage: node scripts/ci.js ${Object.keys(steps).join('|')}`);
   process.exitCode = 2;
-} else
-  step().then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error) => {
-      console.error(error);
-      process.exitCode = 1;
-    },
-  );
+} else runScript(step);

@@ -6,7 +6,7 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const { nodePhase, say } = require('./lib/phases');
+const { nodePhase, runScript, say } = require('./lib/phases');
 const { checkPhases } = require('./lib/testPhases');
 const { listZip } = require('./zip');
 
@@ -43,12 +43,4 @@ async function main() {
   return 0;
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error) => {
-    console.error(error);
-    process.exitCode = 1;
-  },
-);
+runScript(main);

@@ -8,7 +8,7 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const { formatDuration, say } = require('./lib/phases');
+const { formatDuration, runScript, say } = require('./lib/phases');
 const { missingNodeModules, provideSystemPackages, root } = require('./lib/provision');
 const { testVscode } = require('./lib/testVscode');
 const { checkPhases, bundlePhase, mochaPhase } = require('./lib/testPhases');
@@ -82,13 +82,8 @@ function writeSummary(counts) {
   );
 }
 
-main().then(
-  (code) => {
-    if (code !== 0) say(`${who}: failed after ${formatDuration(Date.now() - started)}`);
-    process.exitCode = code;
-  },
-  (error) => {
-    console.error(error);
-    process.exitCode = 1;
-  },
-);
+runScript(async () => {
+  const code = await main();
+  if (code !== 0) say(`${who}: failed after ${formatDuration(Date.now() - started)}`);
+  return code;
+});

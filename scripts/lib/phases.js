@@ -137,7 +137,20 @@ function tail(text, count) {
   return lines.slice(-count).join('\n');
 }
 
+/** Runs a script's async `main` and exits with the code it resolves to; a crash is printed and exits 1. */
+function runScript(main) {
+  main().then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
+}
+
 /** Runs `node` with `args`, as a phase. */
 const nodePhase = (options) => runPhase({ ...options, command: process.execPath });
 
-module.exports = { QUIET_MS, formatDuration, inPhase, nodePhase, runPhase, say, tail };
+module.exports = { QUIET_MS, formatDuration, inPhase, nodePhase, runPhase, runScript, say, tail };
