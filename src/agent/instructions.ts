@@ -1,5 +1,5 @@
-// The agent's standing instructions: sent with every request (they are never inherited through
-// previous_response_id), kept short so that they cost little on the full-context requests.
+// The agent's standing instructions: the first item of every context, a developer message (requestBody.ts),
+// so a chained turn inherits them with the rest; kept short so that they cost little on full-context requests.
 
 export const DEFAULT_INSTRUCTIONS = `You are Loopwire, a coding agent working in the user's workspace through tools.
 - Find before you read, read before you edit: use find_files and search_text, then read_file the lines you need.
