@@ -21,6 +21,7 @@ const FILES: Record<string, string> = {
   '/dist/codicons/codicon.css': 'dist/codicons/codicon.css',
   '/dist/codicons/codicon.ttf': 'dist/codicons/codicon.ttf',
   '/media/chat.css': 'media/chat.css',
+  '/media/diff.css': 'media/diff.css',
   '/themes/light.css': 'test/webview/themes/light.css',
   '/themes/dark.css': 'test/webview/themes/dark.css',
   '/themes/webview-defaults.css': 'test/webview/themes/webview-defaults.css',
@@ -63,6 +64,7 @@ export async function startPanelServer(): Promise<PanelServer> {
           `${origin}/themes/webview-defaults.css`,
           `${origin}/dist/codicons/codicon.css`,
           `${origin}/media/chat.css`,
+          `${origin}/media/diff.css`,
         ],
         nonce: randomBytes(16).toString('base64'),
       });

@@ -62,20 +62,8 @@ async function launch(args: string[], env: Record<string, string> = {}): Promise
 const runToEnd = (args: string[]) => runProcess(process.execPath, [bin, ...args]);
 
 /** Runs the bin to completion with `env` added to a token-free environment. */
-function runWithEnv(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot, env: envWith(env) });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runWithEnv = (args: string[], env: Record<string, string>) =>
+  runProcess(process.execPath, [bin, ...args], '', envWith(env));
 
 /** A port nothing listens on right now. */
 async function freePort(): Promise<number> {

@@ -61,6 +61,22 @@ const sealed = sealReasoning('rs_issued', ['Look at the file.']);
 const tampered = flipMiddle(sealed);
 const CANNOT_OPEN = 'Encrypted content could not be decrypted or parsed.';
 
+/** A replayed reasoning item whose `encrypted_content` must be refused, and why. */
+function replayed(name: string, id: string, encrypted: string, reason: string) {
+  return {
+    name,
+    body: {
+      model: 'm',
+      input: [user('think first'), { type: 'reasoning', id, summary: [], encrypted_content: encrypted }],
+    },
+    error: invalid(
+      'invalid_encrypted_content',
+      `The encrypted content for item ${id} could not be verified. Reason: ${reason}`,
+      null,
+    ),
+  };
+}
+
 /** Requests the API refuses whatever the transport, with the error each gets. */
 const REFUSED: { name: string; body: Item; error: ApiError }[] = [
   {
@@ -122,42 +138,14 @@ const REFUSED: { name: string; body: Item; error: ApiError }[] = [
     },
     error: invalid(null, 'No tool call found for custom tool call output with call_id call_nope.', 'input'),
   },
-  {
-    name: 'a reasoning item with encrypted_content another server issued',
-    body: {
-      model: 'm',
-      input: [user('think first'), { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'gAAAAABo9x==' }],
-    },
-    error: invalid(
-      'invalid_encrypted_content',
-      `The encrypted content for item rs_1 could not be verified. Reason: ${CANNOT_OPEN}`,
-      null,
-    ),
-  },
-  {
-    name: 'a reasoning item with tampered encrypted_content',
-    body: {
-      model: 'm',
-      input: [user('think first'), { type: 'reasoning', id: 'rs_issued', summary: [], encrypted_content: tampered }],
-    },
-    error: invalid(
-      'invalid_encrypted_content',
-      `The encrypted content for item rs_issued could not be verified. Reason: ${CANNOT_OPEN}`,
-      null,
-    ),
-  },
-  {
-    name: "a reasoning item replaying another item's encrypted_content",
-    body: {
-      model: 'm',
-      input: [user('think first'), { type: 'reasoning', id: 'rs_other', summary: [], encrypted_content: sealed }],
-    },
-    error: invalid(
-      'invalid_encrypted_content',
-      'The encrypted content for item rs_other could not be verified. Reason: Encrypted content item_id did not match the target item id.',
-      null,
-    ),
-  },
+  replayed('a reasoning item with encrypted_content another server issued', 'rs_1', 'gAAAAABo9x==', CANNOT_OPEN),
+  replayed('a reasoning item with tampered encrypted_content', 'rs_issued', tampered, CANNOT_OPEN),
+  replayed(
+    "a reasoning item replaying another item's encrypted_content",
+    'rs_other',
+    sealed,
+    'Encrypted content item_id did not match the target item id.',
+  ),
   {
     name: 'a reasoning item without an id and with malformed encrypted_content: named by the content, cut short',
     body: {

@@ -10,10 +10,13 @@ export interface ProcessResult {
   stderr: string;
 }
 
-/** Runs `file` with `args` from the repository root, feeding `stdin`; resolves whatever the exit code. */
-export function runProcess(file: string, args: string[], stdin = ''): Promise<ProcessResult> {
+/**
+ * Runs `file` with `args` from the repository root, feeding `stdin`; resolves whatever the exit code. `env`
+ * replaces the environment (default: this process's).
+ */
+export function runProcess(file: string, args: string[], stdin = '', env?: NodeJS.ProcessEnv): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { cwd: repoRoot });
+    const child = spawn(file, args, { cwd: repoRoot, ...(env ? { env } : {}) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
