@@ -26,3 +26,4 @@ export type { Result } from './result';
 export { type ReadStamp, type ReadStamps, checkStale } from './staleGuard';
 export { type Eol, type TextFormat, detectTextFormat } from './textFormat';
 export { type DiffOptions, renderUnifiedDiff, summarizePlan } from './unifiedDiff';
+export { type HunkSide, type HunkStanding, hunkStanding } from './hunkStanding';

@@ -4,8 +4,12 @@ import { DiffHunk, FileOp } from './edits';
 // The chat panel's messages, both directions: the extension host keeps the conversation and sends the
 // webview what to show; the webview sends back what the user did. Each side validates what it receives.
 
-/** Where a reviewed hunk stands: as applied, kept by the user, or taken back. */
-export const HunkState = z.enum(['applied', 'accepted', 'rejected']);
+/**
+ * Where a reviewed hunk stands, read from the file as it is now: as applied, kept by the user, taken back
+ * (by Reject or by the editor's Undo), or `edited` — its lines changed since, so it can be neither kept nor
+ * taken back.
+ */
+export const HunkState = z.enum(['applied', 'accepted', 'rejected', 'edited']);
 
 export const DiffFile = z.object({
   path: z.string(),
@@ -31,8 +35,19 @@ export const ToolStatus = z.enum([
   'declined',
 ]);
 
+/** What an approval asks, in words: shown on the card while it waits for the user. */
+export const ApprovalAsk = z.object({
+  /** What Allow does: "Run task `npm: test`", "Apply edit to `src/cart.js`". Markdown (code spans only). */
+  action: z.string(),
+  /** What it runs or changes, shown before it runs: the task's command, the files an edit touches. */
+  detail: z.string().optional(),
+  /** The kind of call "Allow … for this chat" allows from now on: `write` (edits) or `task` (tasks). */
+  effect: z.enum(['write', 'task']),
+});
+
 export const ChatEntry = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('user'), id: z.string(), text: z.string() }),
+  /** A prompt; `queued` while it waits for the task before it (shown last, marked queued). */
+  z.object({ kind: z.literal('user'), id: z.string(), text: z.string(), queued: z.boolean().optional() }),
   /** Answer text, markdown, growing while `streaming`. */
   z.object({ kind: z.literal('assistant'), id: z.string(), text: z.string(), streaming: z.boolean() }),
   /** The model's reasoning summary (markdown), shown folded as *Thinking*, growing while `streaming`. */
@@ -50,6 +65,8 @@ export const ChatEntry = z.discriminatedUnion('kind', [
     output: z.string().optional(),
     /** The live diff while streaming, the proposed one while asking, the review once applied. */
     diff: z.array(DiffFile).optional(),
+    /** While `approval`: what the call will do, for the card's Allow / Skip. */
+    ask: ApprovalAsk.optional(),
   }),
   z.object({
     kind: z.literal('notice'),
@@ -60,10 +77,19 @@ export const ChatEntry = z.discriminatedUnion('kind', [
 ]);
 
 export const Banner = z.object({
-  kind: z.enum(['reconnecting', 'fallback', 'failed']),
+  /** `interrupted`: the window went away (a reload) while a task ran; Retry reads *Resume*. */
+  kind: z.enum(['reconnecting', 'fallback', 'failed', 'interrupted']),
   text: z.string(),
-  /** Offer Retry: the last task stopped and is resumable. */
+  /** Offer Retry (Resume): the last task stopped and is resumable from its transcript. */
   retry: z.boolean(),
+});
+
+/** Which backend the chat talks to, for the empty chat and the panel's header. */
+export const BackendInfo = z.object({
+  /** The endpoint's host, or "built-in offline backend". */
+  label: z.string(),
+  /** The bundled local server with its scripted model: nothing leaves the machine. */
+  offline: z.boolean(),
 });
 
 export const SessionSummary = z.object({
@@ -81,6 +107,7 @@ export const HostMessage = z.discriminatedUnion('type', [
     hasOlder: z.boolean(),
     running: z.boolean(),
     banner: Banner.nullable(),
+    backend: BackendInfo.optional(),
   }),
   /** One entry, new or changed, in full. */
   z.object({ type: z.literal('entry'), entry: ChatEntry }),
@@ -114,7 +141,15 @@ export const ViewMessage = z.discriminatedUnion('type', [
   HunkAction,
   z.object({ type: z.literal('undoTurn'), turn: z.int().nonnegative() }),
   z.object({ type: z.literal('openDiff'), callId: z.string(), path: z.string() }),
-  z.object({ type: z.literal('approval'), callId: z.string(), allow: z.boolean() }),
+  /** Allow or Skip; `forChat`: allow every later call of the same effect in this chat without asking. */
+  z.object({ type: z.literal('approval'), callId: z.string(), allow: z.boolean(), forChat: z.boolean().optional() }),
+  /** A path (or `path:line[:column]`) clicked in a tool's output or a card: opened in the editor. */
+  z.object({
+    type: z.literal('openFile'),
+    path: z.string().min(1).max(4096),
+    line: z.int().positive().optional(),
+    column: z.int().positive().optional(),
+  }),
   z.object({ type: z.literal('history') }),
   z.object({ type: z.literal('openSession'), id: z.string() }),
   /** What the page shows now (after a state or a new entry): how the host knows the panel is alive. */
@@ -125,6 +160,8 @@ export type HunkState = z.infer<typeof HunkState>;
 export type DiffFile = z.infer<typeof DiffFile>;
 export type ToolStatus = z.infer<typeof ToolStatus>;
 export type ChatEntry = z.infer<typeof ChatEntry>;
+export type ApprovalAsk = z.infer<typeof ApprovalAsk>;
+export type BackendInfo = z.infer<typeof BackendInfo>;
 export type ToolEntry = Extract<ChatEntry, { kind: 'tool' }>;
 export type Banner = z.infer<typeof Banner>;
 export type SessionSummary = z.infer<typeof SessionSummary>;

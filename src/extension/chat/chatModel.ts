@@ -69,6 +69,8 @@ export class ChatModel {
     this.byId.clear();
     for (const entry of entries) this.byId.set(entry.id, entry);
     this.banner = null;
+    // Ids made from here on must not meet those of a restored conversation.
+    this.sequence = entries.reduce((max, entry) => Math.max(max, Number(/:(\d+)$/.exec(entry.id)?.[1] ?? 0)), 0);
   }
 
   /** The newest page, for a `state` message. */
@@ -85,8 +87,22 @@ export class ChatModel {
     return { entries: this.entries.slice(start, end), hasOlder: start > 0 };
   }
 
-  addUser(text: string): void {
-    this.add({ kind: 'user', id: this.nextId('user'), text });
+  /** A prompt; `queued` while a task before it runs (the page shows it last until it starts). Its id. */
+  addUser(text: string, queued = false): string {
+    const id = this.nextId('user');
+    this.add({ kind: 'user', id, text, ...(queued ? { queued } : {}) });
+    return id;
+  }
+
+  /** A queued prompt's task starts: it moves after everything the tasks before it showed. */
+  unqueue(id: string): void {
+    const entry = this.byId.get(id);
+    if (entry?.kind !== 'user' || !entry.queued) return;
+    const { queued: _queued, ...rest } = entry;
+    this.remove(new Set([id]));
+    this.entries.push(rest);
+    this.byId.set(id, rest);
+    this.sendState();
   }
 
   notice(level: 'info' | 'warning' | 'error', text: string): void {
@@ -102,6 +118,14 @@ export class ChatModel {
   updateTool(callId: string, change: Partial<Omit<ToolEntry, 'kind' | 'id'>>): void {
     const entry = this.tool(callId);
     if (entry) this.replace({ ...entry, ...change });
+  }
+
+  /** A tool card's approval answered: its status, and its ask gone. */
+  answered(callId: string, status: 'running' | 'declined'): void {
+    const entry = this.tool(callId);
+    if (!entry) return;
+    const { ask: _ask, ...rest } = entry;
+    this.replace({ ...rest, status });
   }
 
   handle(event: AgentEvent): void {
@@ -300,7 +324,7 @@ export class ChatModel {
     this.inputs.delete(event.callId);
     const entry = this.tool(event.callId);
     if (!entry) return;
-    const { diff: _shown, ...rest } = entry;
+    const { diff: _shown, ask: _ask, ...rest } = entry;
     this.replace({
       ...rest,
       status: event.declined ? 'declined' : event.ok ? 'done' : 'failed',
@@ -327,8 +351,10 @@ export class ChatModel {
     for (const entry of this.entries)
       if (entry.kind === 'assistant' && entry.streaming) this.replace({ ...entry, streaming: false });
     for (const entry of this.entries)
-      if (entry.kind === 'tool' && (entry.status === 'streaming' || entry.status === 'approval'))
-        this.replace({ ...entry, status: 'failed', output: 'The task ended before this call ran.' });
+      if (entry.kind === 'tool' && (entry.status === 'streaming' || entry.status === 'approval')) {
+        const { ask: _ask, ...rest } = entry;
+        this.replace({ ...rest, status: 'failed', output: 'The task ended before this call ran.' });
+      }
     if (event.status === 'cancelled') this.notice('info', 'Stopped.');
     else if (event.status !== 'completed') {
       this.notice('error', `The task stopped: ${event.reason}`);

@@ -1,12 +1,24 @@
-import { type EditPlan, type FileSnapshot, type Hunk, deleteEntry, makePlan, planWrite, revertHunk } from '../../edit';
+import {
+  type EditPlan,
+  type FileSnapshot,
+  type Hunk,
+  applyHunk,
+  deleteEntry,
+  hunkStanding,
+  makePlan,
+  planWrite,
+  revertHunk,
+} from '../../edit';
 import type { HunkState } from '../../protocol/chatView';
 import type { EditedFile } from '../../protocol/edits';
 import type { Workspace } from '../../workspace';
 
-// Review after the fact: what an edit wrote, hunk by hunk, and taking hunks back through the Workspace port
-// (in VS Code a WorkspaceEdit: undoable, dirty buffers respected). A hunk is found again by its own lines
-// and context, so edits elsewhere since do not matter; if the user changed the hunk's own lines, taking it
-// back is refused with the text as it is now, and nothing is written.
+// Review after the fact: what an edit wrote, hunk by hunk, and taking hunks back (or applying them again)
+// through the Workspace port (in VS Code a WorkspaceEdit: undoable, dirty buffers respected). A hunk is
+// found again by its own lines and context, so edits elsewhere since do not matter; if the user changed the
+// hunk's own lines, the action is refused with the text as it is now, and nothing is written. The states
+// are read back from the files (`reconcile`) after every change, whoever made it: the editor's Undo of a
+// Reject brings the hunk back on its card too.
 
 export interface ReviewedEdit {
   callId: string;
@@ -14,6 +26,8 @@ export interface ReviewedEdit {
   files: EditedFile[];
   /** By file path, then hunk id. */
   states: Map<string, Map<string, HunkState>>;
+  /** By file path, then hunk id: the 0-based line where a standing hunk's new lines are now. */
+  lines: Map<string, Map<string, number>>;
 }
 
 export class ReviewRefused extends Error {
@@ -23,7 +37,41 @@ export class ReviewRefused extends Error {
 export function reviewed(callId: string, turn: number, files: EditedFile[]): ReviewedEdit {
   const states = new Map<string, Map<string, HunkState>>();
   for (const file of files) states.set(file.path, new Map(file.hunks.map((hunk) => [hunk.id, 'applied' as const])));
-  return { callId, turn, files, states };
+  return { callId, turn, files, states, lines: new Map() };
+}
+
+/**
+ * Reads the state of each hunk of `path` from its text now (undefined: the file is gone). Kept hunks stay
+ * kept while they stand; true when any state changed.
+ */
+export function reconcile(edit: ReviewedEdit, path: string, text: string | undefined): boolean {
+  const file = edit.files.find((f) => f.path === path);
+  const states = edit.states.get(path);
+  // A move or a delete is reviewed with the editor's own history: there is no text to read it from.
+  if (!file || !states || file.op === 'move' || file.op === 'delete') return false;
+  const lines = new Map<string, number>();
+  let changed = false;
+  for (const hunk of file.hunks) {
+    const before = states.get(hunk.id);
+    let state: HunkState;
+    if (text === undefined) state = file.op === 'create' ? 'rejected' : 'edited';
+    else {
+      const standing = hunkStanding(hunk, text, file.format, before === 'rejected' ? 'old' : 'new');
+      state =
+        standing.side === 'neither'
+          ? 'edited'
+          : standing.side === 'old'
+            ? 'rejected'
+            : before === 'accepted'
+              ? 'accepted'
+              : 'applied';
+      if (standing.side === 'new') lines.set(hunk.id, standing.line);
+    }
+    if (state !== before) changed = true;
+    states.set(hunk.id, state);
+  }
+  edit.lines.set(path, lines);
+  return changed;
 }
 
 /** The hunks of `file` still in the text (applied or accepted), last first: undoing from the bottom up. */
@@ -83,15 +131,38 @@ export async function rejectHunk(
   const state = edit.states.get(path)?.get(hunkId);
   if (!file || !hunk || state === undefined) throw new ReviewRefused(`No such hunk in ${path}.`);
   if (state === 'rejected') return;
+  if (state === 'edited')
+    throw new ReviewRefused(`${path}: the lines of that hunk changed since; edit them in the editor instead.`);
   const plan = await planReverts(workspace, [{ edit, file, hunks: [hunk] }]);
   await workspace.applyPlan(plan);
   edit.states.get(path)?.set(hunkId, 'rejected');
 }
 
-export function acceptHunk(edit: ReviewedEdit, path: string, hunkId: string): void {
+/**
+ * Keeps one hunk; one taken back is applied again first, while its old lines still fit (a file it created
+ * and Reject deleted is created again).
+ */
+export async function acceptHunk(
+  workspace: Workspace,
+  edit: ReviewedEdit,
+  path: string,
+  hunkId: string,
+): Promise<void> {
+  const file = edit.files.find((f) => f.path === path);
+  const hunk = file?.hunks.find((h) => h.id === hunkId);
   const states = edit.states.get(path);
-  if (states?.get(hunkId) === undefined) throw new ReviewRefused(`No such hunk in ${path}.`);
-  if (states.get(hunkId) === 'applied') states.set(hunkId, 'accepted');
+  const state = states?.get(hunkId);
+  if (!file || !hunk || !states || state === undefined) throw new ReviewRefused(`No such hunk in ${path}.`);
+  if (state === 'edited')
+    throw new ReviewRefused(`${path}: the lines of that hunk changed since; edit them in the editor instead.`);
+  if (state === 'rejected') {
+    const current = await workspace.tryReadFile(path);
+    const applied = applyHunk(hunk, current?.text ?? '', file.format);
+    if (!applied.ok) throw new ReviewRefused(`${path}: ${applied.error.message}`);
+    const snapshot = current ? { text: current.text, version: current.version } : undefined;
+    await workspace.applyPlan(planWrite(path, applied.value, snapshot));
+  }
+  states.set(hunkId, 'accepted');
 }
 
 /** Takes back every hunk still standing of these edits (a turn's), newest edit first, all or nothing. */

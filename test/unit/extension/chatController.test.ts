@@ -1,15 +1,14 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Agent, type ApprovalRequest, SessionTransport, Transcript, modelFields } from '../../../src/agent';
-import { type ChatBackend, ChatController } from '../../../src/extension/chat/chatController';
+import { Transcript } from '../../../src/agent';
+import type { ChatController } from '../../../src/extension/chat/chatController';
 import { PAGE_SIZE } from '../../../src/extension/chat/chatModel';
-import { type HostMessage, HostMessage as HostMessageSchema, type ToolEntry } from '../../../src/protocol/chatView';
+import type { ToolEntry } from '../../../src/protocol/chatView';
 import type { ScenarioFile } from '../../../src/server';
-import { ReadLedger, toolsFor } from '../../../src/tools';
-import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
 import { useAgentBench } from '../agent/agentHarness';
 import { eventually } from '../support/eventually';
+import { useChatBench } from './chatHarness';
 
 // The chat panel's host side against the real server over a real socket, on a real folder (the Node
 // adapter stands in for VS Code's: both hold to one contract). What the webview would be sent is checked
@@ -67,86 +66,7 @@ const scenario: ScenarioFile = {
 describe('chat panel host: the conversation, live diff, review and history', function () {
   this.timeout(30_000);
   const bench = useAgentBench(scenario, { 'notes.txt': ORIGINAL }, { tps: 500 });
-  let sent: HostMessage[];
-  let diffs: { path: string; before: string }[];
-  let asked: ApprovalRequest[];
-  let logged: string[];
-  let mode: 'ask' | 'all' | 'read-only';
-  let transports: SessionTransport[];
-
-  function controller(): ChatController {
-    const sessions = path.join(path.dirname(bench.dir), 'sessions');
-    let queue: Promise<unknown> = Promise.resolve();
-    let workspace: Promise<NodeWorkspace> | undefined;
-    const backend: ChatBackend = {
-      workspace: () => (workspace ??= NodeWorkspace.open(bench.dir)),
-      agent: async (transcript, approvals, emit) => {
-        const transport = new SessionTransport({
-          endpoint: bench.server.url,
-          apiKey: 'test-token',
-          transport: 'ws',
-          emit,
-        });
-        transports.push(transport);
-        const agent = new Agent({
-          transport,
-          transcript,
-          tools: { workspace: await backend.workspace(), reads: new ReadLedger() },
-          model: 'gpt-5.5',
-          instructions: 'You are a test agent.',
-          toolSpecs: toolsFor('gpt-5.5'),
-          approvals,
-          // As the extension asks: reasoning summaries on (`reasoning.summary: "auto"`).
-          extra: modelFields('gpt-5.5'),
-          emit,
-        });
-        await agent.start();
-        return agent;
-      },
-      enqueue: (run) => {
-        const next = queue.then(run);
-        queue = next.catch(() => undefined);
-        return next;
-      },
-      newTranscript: () => {
-        const id = `chat-${Date.now()}-${transports.length}`;
-        return Transcript.create(
-          { id, createdAt: new Date().toISOString(), workspace: bench.dir, model: 'gpt-5.5' },
-          path.join(sessions, `${id}.jsonl`),
-        );
-      },
-      sessionsDir: sessions,
-      approvalMode: () => mode,
-      askElsewhere: (request) => {
-        asked.push(request);
-        return Promise.resolve(false);
-      },
-      openDiff: (file, before) => {
-        diffs.push({ path: file, before });
-        return Promise.resolve();
-      },
-      log: (line) => logged.push(line),
-    };
-    const chat = new ChatController(backend);
-    chat.attach((message) => {
-      // Everything the webview would get must be what its schema accepts.
-      HostMessageSchema.parse(JSON.parse(JSON.stringify(message)));
-      sent.push(message);
-    });
-    return chat;
-  }
-
-  beforeEach(() => {
-    sent = [];
-    diffs = [];
-    asked = [];
-    logged = [];
-    mode = 'all';
-    transports = [];
-  });
-  afterEach(() => {
-    for (const transport of transports) transport.close(false);
-  });
+  const ui = useChatBench(bench);
 
   const card = (chat: ChatController): ToolEntry => {
     const entry = chat.model.all.find((e) => e.kind === 'tool');
@@ -154,17 +74,17 @@ describe('chat panel host: the conversation, live diff, review and history', fun
     return entry;
   };
   const cardsSent = () =>
-    sent.flatMap((m) =>
+    ui.sent.flatMap((m) =>
       m.type === 'entry' && m.entry.kind === 'tool' && m.entry.name === 'apply_patch' ? [m.entry] : [],
     );
 
   it('streams the edit as a growing diff, then shows it as a review card of applied hunks', async () => {
-    const chat = controller();
+    const chat = ui.controller();
     const outcome = await chat.ask('edit the notes');
     assert.equal(outcome.ok, true);
     assert.equal(outcome.text, 'Edited **three** lines.');
     const streaming = cardsSent().filter((entry) => entry.status === 'streaming' && entry.diff);
-    assert.ok(streaming.length >= 2, `the live diff was sent ${streaming.length} times while streaming`);
+    assert.ok(streaming.length >= 2, `the live diff was ui.sent ${streaming.length} times while streaming`);
     const counts = streaming.map((entry) => entry.diff?.[0]?.hunks.length ?? 0);
     assert.deepEqual(
       [...counts].sort((a, b) => a - b),
@@ -179,13 +99,13 @@ describe('chat panel host: the conversation, live diff, review and history', fun
     assert.equal(file?.hunks.length, 3);
     assert.deepEqual(Object.values(file?.states ?? {}), ['applied', 'applied', 'applied']);
     assert.deepEqual(
-      sent.filter((m) => m.type === 'running').map((m) => m.type === 'running' && m.running),
+      ui.sent.filter((m) => m.type === 'running').map((m) => m.type === 'running' && m.running),
       [true, false],
     );
   });
 
   it('streams a reasoning summary into a Thinking entry, which stops streaming when the answer comes', async () => {
-    const chat = controller();
+    const chat = ui.controller();
     const outcome = await chat.ask('think first');
     assert.equal(outcome.ok, true);
     const kinds = chat.model.all.map((entry) => entry.kind);
@@ -194,12 +114,12 @@ describe('chat panel host: the conversation, live diff, review and history', fun
     assert.ok(thinking?.kind === 'thinking');
     assert.equal(thinking.text, '**Planning** the answer: the notes have forty lines.');
     assert.equal(thinking.streaming, false);
-    const deltas = sent.filter((m) => m.type === 'text' && m.id === thinking.id);
+    const deltas = ui.sent.filter((m) => m.type === 'text' && m.id === thinking.id);
     assert.ok(deltas.length >= 2, `the summary streamed in ${deltas.length} deltas`);
   });
 
   it('rejects one hunk through the workspace, keeps the others, and accepts another', async () => {
-    const chat = controller();
+    const chat = ui.controller();
     await chat.ask('edit the notes');
     const [file] = card(chat).diff ?? [];
     const [first, second] = file?.hunks ?? [];
@@ -218,7 +138,7 @@ describe('chat panel host: the conversation, live diff, review and history', fun
   });
 
   it('refuses to reject a hunk whose lines the user changed since, and writes nothing', async () => {
-    const chat = controller();
+    const chat = ui.controller();
     await chat.ask('edit the notes');
     const hunk = card(chat).diff?.[0]?.hunks[1];
     assert.ok(hunk);
@@ -226,25 +146,25 @@ describe('chat panel host: the conversation, live diff, review and history', fun
     fs.writeFileSync(path.join(bench.dir, 'notes.txt'), edited);
     await chat.receive({ type: 'hunk', callId: card(chat).id, path: 'notes.txt', hunkId: hunk.id, action: 'reject' });
     assert.equal(bench.read('notes.txt'), edited, 'nothing was written');
-    assert.match(card(chat).diff?.[0]?.error ?? '', /no longer fits/);
-    assert.equal(card(chat).diff?.[0]?.states?.[hunk.id], 'applied');
+    assert.match(card(chat).diff?.[0]?.error ?? '', /(no longer fits|changed since)/);
+    assert.equal(card(chat).diff?.[0]?.states?.[hunk.id], 'edited', 'the card says the user changed it');
     const notice = chat.model.all.at(-1);
     assert.ok(notice?.kind === 'notice' && notice.level === 'warning', 'the refusal is said');
   });
 
   it('undoes every hunk of a turn at once, and shows the text before in the diff editor', async () => {
-    const chat = controller();
+    const chat = ui.controller();
     await chat.ask('edit the notes');
     await chat.receive({ type: 'openDiff', callId: card(chat).id, path: 'notes.txt' });
-    assert.deepEqual(diffs, [{ path: 'notes.txt', before: ORIGINAL }]);
+    assert.deepEqual(ui.diffs, [{ path: 'notes.txt', before: ORIGINAL }]);
     await chat.receive({ type: 'undoTurn', turn: card(chat).turn });
     assert.equal(bench.read('notes.txt'), ORIGINAL);
     assert.deepEqual(Object.values(card(chat).diff?.[0]?.states ?? {}), ['rejected', 'rejected', 'rejected']);
   });
 
   it('asks on the card before writing: Skip leaves the file alone, Apply writes it', async () => {
-    mode = 'ask';
-    const chat = controller();
+    ui.mode = 'ask';
+    const chat = ui.controller();
     const skipped = chat.ask('edit the notes');
     // The proposed diff is on the card while it waits (the file is read for it as the call streams).
     await eventually(() => card(chat).status === 'approval' && card(chat).diff?.[0]?.hunks.length === 3, {
@@ -254,7 +174,7 @@ describe('chat panel host: the conversation, live diff, review and history', fun
     await skipped;
     assert.equal(card(chat).status, 'declined');
     assert.equal(bench.read('notes.txt'), ORIGINAL);
-    assert.deepEqual(asked, [], 'asked on the card, not elsewhere');
+    assert.deepEqual(ui.asked, [], 'asked on the card, not elsewhere');
 
     chat.newChat();
     const applied = chat.ask('edit the notes');
@@ -268,20 +188,20 @@ describe('chat panel host: the conversation, live diff, review and history', fun
   });
 
   it('lists past chats and reopens one with its conversation, continuing it', async () => {
-    const first = controller();
+    const first = ui.controller();
     await first.ask('edit the notes');
     const id = first.sessionId;
     assert.ok(id);
-    const chat = controller();
+    const chat = ui.controller();
     await chat.receive({ type: 'history' });
-    const history = sent.find((m) => m.type === 'history');
+    const history = ui.sent.find((m) => m.type === 'history');
     assert.ok(history?.type === 'history');
     assert.deepEqual(
       history.sessions.map((s) => [s.id, s.title]),
       [[id, 'edit the notes']],
     );
     await chat.receive({ type: 'openSession', id });
-    const state = sent.findLast((m) => m.type === 'state');
+    const state = ui.sent.findLast((m) => m.type === 'state');
     assert.ok(state?.type === 'state');
     assert.equal(state.sessionId, id);
     assert.deepEqual(
@@ -298,11 +218,11 @@ describe('chat panel host: the conversation, live diff, review and history', fun
   });
 
   it('drops malformed messages from the webview with a log line, and pages long conversations', async () => {
-    const chat = controller();
+    const chat = ui.controller();
     for (const bad of [null, 42, { type: 'nope' }, { type: 'send', text: '' }, { type: 'hunk', callId: 1 }])
       await chat.receive(bad);
-    assert.equal(logged.length, 5);
-    assert.equal(sent.length, 0);
+    assert.equal(ui.logged.length, 5);
+    assert.equal(ui.sent.length, 0);
     for (let i = 0; i < PAGE_SIZE * 2 + 5; i++) chat.model.addUser(`prompt ${i}`);
     const latest = chat.model.latest();
     assert.equal(latest.entries.length, PAGE_SIZE);

@@ -1,0 +1,68 @@
+import type { ApprovalRequest } from '../../agent';
+import type { ApprovalAsk, DiffFile } from '../../protocol/chatView';
+import type { TaskInfo } from '../../workspace';
+
+// What an approval card says before a call runs: the action in words ("Run task `npm: test` — `node
+// --test`", "Apply edit to `src/cart.js`") and what it will run or change, so Allow is an informed click.
+
+/** A code span that survives any backticks inside. */
+function code(text: string): string {
+  const fence = '`'.repeat(Math.max(1, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+  return fence.length > 1 || text.startsWith('`') || text.endsWith('`')
+    ? `${fence} ${text} ${fence}`
+    : `${fence}${text}${fence}`;
+}
+
+/** The command a task's detail names: `npm run test: node --test` runs `node --test`. */
+export function taskCommand(detail: string): string {
+  const npm = /^npm run \S+(?: \(in [^)]*\))?: (.+)$/s.exec(detail);
+  return (npm?.[1] ?? detail).trim();
+}
+
+const FILE_VERBS: Record<DiffFile['op'], string> = {
+  create: 'create',
+  update: 'update',
+  delete: 'delete',
+  move: 'move',
+};
+
+/**
+ * The ask for `request`, whose card says `summary` (a task's label, an edit's path) and shows `files` (an
+ * edit's proposed diff). `tasks` is the workspace's task list, read only for a task.
+ */
+export function approvalAsk(
+  request: ApprovalRequest,
+  summary: string,
+  files: readonly DiffFile[] | undefined,
+  task: TaskInfo | undefined,
+): ApprovalAsk {
+  if (request.effect === 'task') {
+    const command = task ? taskCommand(task.detail) : undefined;
+    const label = summary === '' ? request.name : summary;
+    return {
+      action: `Run task ${code(label)}${command ? ` — ${code(command)}` : ''}`,
+      ...(task ? { detail: task.detail } : {}),
+      effect: 'task',
+    };
+  }
+  const paths = (files ?? []).map((file) => (file.moveTo ? `${file.path} → ${file.moveTo}` : file.path));
+  const target =
+    paths.length === 1
+      ? code(paths[0] as string)
+      : paths.length > 1
+        ? `${paths.length} files`
+        : summary
+          ? code(summary)
+          : 'the workspace';
+  return {
+    action: `Apply edit to ${target}`,
+    ...(files && files.length > 0
+      ? {
+          detail: files
+            .map((file) => `${FILE_VERBS[file.op]} ${file.moveTo ? `${file.path} → ${file.moveTo}` : file.path}`)
+            .join('\n'),
+        }
+      : {}),
+    effect: 'write',
+  };
+}

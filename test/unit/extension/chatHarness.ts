@@ -1,0 +1,110 @@
+import * as path from 'node:path';
+import { Agent, type ApprovalRequest, SessionTransport, Transcript, modelFields } from '../../../src/agent';
+import { type ChatBackend, ChatController } from '../../../src/extension/chat/chatController';
+import { type HostMessage, HostMessage as HostMessageSchema } from '../../../src/protocol/chatView';
+import { ReadLedger, toolsFor } from '../../../src/tools';
+import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
+import type { AgentBench } from '../agent/agentHarness';
+
+// The chat panel's host side on a real folder, against the real server over a real socket (the Node
+// adapter stands in for VS Code's: both hold to one contract). What the webview would be sent is checked
+// against its schema and kept; what the user clicks goes in as the webview would send it.
+
+export interface ChatBench {
+  sent: HostMessage[];
+  diffs: { path: string; before: string }[];
+  opened: { path: string; line?: number; column?: number }[];
+  asked: ApprovalRequest[];
+  logged: string[];
+  mode: 'ask' | 'all' | 'read-only';
+  /** A controller as a window makes one: a second on the same bench is the window after a reload. */
+  controller(): ChatController;
+}
+
+export function useChatBench(bench: AgentBench): ChatBench {
+  let transports: SessionTransport[] = [];
+  const chats: ChatController[] = [];
+  const state = {} as ChatBench;
+  state.controller = () => {
+    const sessions = path.join(path.dirname(bench.dir), 'sessions');
+    let queue: Promise<unknown> = Promise.resolve();
+    let workspace: Promise<NodeWorkspace> | undefined;
+    const backend: ChatBackend = {
+      workspace: () => (workspace ??= NodeWorkspace.open(bench.dir)),
+      agent: async (transcript, approvals, emit) => {
+        const transport = new SessionTransport({
+          endpoint: bench.server.url,
+          apiKey: 'test-token',
+          transport: 'ws',
+          emit,
+        });
+        transports.push(transport);
+        const agent = new Agent({
+          transport,
+          transcript,
+          tools: { workspace: await backend.workspace(), reads: new ReadLedger() },
+          model: 'gpt-5.5',
+          instructions: 'You are a test agent.',
+          toolSpecs: toolsFor('gpt-5.5'),
+          approvals,
+          // As the extension asks: reasoning summaries on (`reasoning.summary: "auto"`).
+          extra: modelFields('gpt-5.5'),
+          emit,
+        });
+        await agent.start();
+        return agent;
+      },
+      enqueue: (run) => {
+        const next = queue.then(run);
+        queue = next.catch(() => undefined);
+        return next;
+      },
+      newTranscript: () => {
+        const id = `chat-${Date.now()}-${transports.length}`;
+        return Transcript.create(
+          { id, createdAt: new Date().toISOString(), workspace: bench.dir, model: 'gpt-5.5' },
+          path.join(sessions, `${id}.jsonl`),
+        );
+      },
+      sessionsDir: sessions,
+      approvalMode: () => state.mode,
+      askElsewhere: (request) => {
+        state.asked.push(request);
+        return Promise.resolve(false);
+      },
+      openDiff: (file, before) => {
+        state.diffs.push({ path: file, before });
+        return Promise.resolve();
+      },
+      openFile: (file, line, column) => {
+        state.opened.push({ path: file, ...(line ? { line } : {}), ...(column ? { column } : {}) });
+        return Promise.resolve();
+      },
+      backendInfo: () => ({ label: 'built-in offline backend', offline: true }),
+      log: (line) => state.logged.push(line),
+    };
+    const chat = new ChatController(backend);
+    chats.push(chat);
+    chat.attach((message) => {
+      // Everything the webview would get must be what its schema accepts.
+      HostMessageSchema.parse(JSON.parse(JSON.stringify(message)));
+      state.sent.push(message);
+    });
+    return chat;
+  };
+
+  beforeEach(() => {
+    state.sent = [];
+    state.diffs = [];
+    state.opened = [];
+    state.asked = [];
+    state.logged = [];
+    state.mode = 'all';
+    transports = [];
+  });
+  afterEach(() => {
+    for (const chat of chats.splice(0)) chat.dispose();
+    for (const transport of transports) transport.close(false);
+  });
+  return state;
+}
