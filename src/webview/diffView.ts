@@ -1,4 +1,4 @@
-import type { DiffFile, ToolEntry, ViewMessage } from '../protocol/chatView';
+import type { DiffFile, HunkState, ToolEntry, ViewMessage } from '../protocol/chatView';
 import type { DiffHunk } from '../protocol/edits';
 import { button, h } from './dom';
 
@@ -9,6 +9,18 @@ import { button, h } from './dom';
 export type Post = (message: ViewMessage) => void;
 
 type LineKind = 'context' | 'removed' | 'added';
+
+const STATE_LABELS: Record<Exclude<HunkState, 'applied'>, string> = {
+  accepted: 'Accepted',
+  rejected: 'Rejected',
+  edited: 'Edited by you',
+};
+
+const STATE_TITLES: Record<Exclude<HunkState, 'applied'>, string> = {
+  accepted: 'Kept',
+  rejected: 'Taken back: not in the file now',
+  edited: 'Its lines changed since: it can no longer be kept or taken back here',
+};
 
 /** One diff line: its number in the old file and in the new one (either may be absent), sign and text. */
 function line(kind: LineKind, text: string, oldNumber: number | undefined, newNumber: number | undefined): HTMLElement {
@@ -70,9 +82,10 @@ function hunkView(entry: ToolEntry, file: DiffFile, index: number, post: Post): 
     { class: `hunk-header${skipBefore > 0 ? ' joined' : ''}` },
     h('span', { class: 'hunk-range' }, unifiedHeader(hunk, contextBefore.length, contextAfter.length)),
   );
-  if (state === 'applied' && file.op !== 'move' && file.op !== 'delete') {
-    const act = (action: 'accept' | 'reject') => () =>
-      post({ type: 'hunk', callId: entry.id, path, hunkId: hunk.id, action });
+  const act = (action: 'accept' | 'reject') => () =>
+    post({ type: 'hunk', callId: entry.id, path, hunkId: hunk.id, action });
+  const reviewable = file.op !== 'move' && file.op !== 'delete';
+  if (state === 'applied' && reviewable)
     header.append(
       h(
         'span',
@@ -81,14 +94,25 @@ function hunkView(entry: ToolEntry, file: DiffFile, index: number, post: Post): 
         button('Reject', act('reject'), { icon: 'discard', kind: 'icon', title: 'Take this change back' }),
       ),
     );
-  } else if (state === 'accepted' || state === 'rejected')
-    header.append(h('span', { class: `hunk-state ${state}` }, state === 'accepted' ? 'Accepted' : 'Rejected'));
+  else if (state !== undefined && state !== 'applied')
+    header.append(
+      h('span', { class: `hunk-state ${state}`, attrs: { title: STATE_TITLES[state] } }, STATE_LABELS[state]),
+    );
+  // Taken back (by Reject or the editor's Undo): the host writes it again while its lines still fit.
+  if (state === 'rejected' && reviewable)
+    header.append(
+      h(
+        'span',
+        { class: 'hunk-actions' },
+        button('Restore', act('accept'), { icon: 'redo', kind: 'secondary', title: 'Apply this change again' }),
+      ),
+    );
   const start = { old: hunk.oldStart - contextBefore.length, new: hunk.newStart - contextBefore.length };
   const oldAfter = hunk.oldStart + hunk.oldLines.length;
   const newAfter = hunk.newStart + hunk.newLines.length;
   return h(
     'div',
-    { class: `hunk${state === 'rejected' ? ' rejected' : ''}`, attrs: { 'data-hunk': hunk.id } },
+    { class: `hunk${state === 'rejected' || state === 'edited' ? ` ${state}` : ''}`, attrs: { 'data-hunk': hunk.id } },
     header,
     h(
       'div',
@@ -101,9 +125,12 @@ function hunkView(entry: ToolEntry, file: DiffFile, index: number, post: Post): 
   );
 }
 
-/** Lines added and removed by the hunks that stand: a rejected hunk no longer counts. */
+/** Whether a hunk's change stands as the agent made it: proposed (no review yet), applied or accepted. */
+const stands = (state: HunkState | undefined) => state === undefined || state === 'applied' || state === 'accepted';
+
+/** Lines added and removed by the hunks that stand: a rejected or since-edited hunk no longer counts. */
 function counts(file: DiffFile): { added: number; removed: number } {
-  const standing = file.hunks.filter((hunk) => file.states?.[hunk.id] !== 'rejected');
+  const standing = file.hunks.filter((hunk) => stands(file.states?.[hunk.id]));
   return {
     added: standing.reduce((n, hunk) => n + hunk.newLines.length, 0),
     removed: standing.reduce((n, hunk) => n + hunk.oldLines.length, 0),

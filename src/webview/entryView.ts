@@ -1,73 +1,17 @@
-import type { ChatEntry, ToolEntry, ToolStatus } from '../protocol/chatView';
-import { type Post, diffView } from './diffView';
-import { button, formatDuration, h } from './dom';
+import type { ChatEntry } from '../protocol/chatView';
+import type { Post } from './diffView';
+import { h } from './dom';
 import { renderMarkdown } from './markdown';
+import { toolCard } from './toolCard';
 
-// One entry of the conversation as an element: a prompt, an answer (markdown), a notice, or a tool call's
-// card (name, what it is about, live status, duration, collapsible output, and the diff of an edit).
-
-const STATUS: Record<ToolStatus, { icon: string; label: string }> = {
-  streaming: { icon: 'loading codicon-modifier-spin', label: 'writing' },
-  approval: { icon: 'question', label: 'waiting for you' },
-  running: { icon: 'loading codicon-modifier-spin', label: 'running' },
-  done: { icon: 'check', label: 'done' },
-  failed: { icon: 'error', label: 'failed' },
-  declined: { icon: 'circle-slash', label: 'skipped' },
-};
-
-function toolCard(entry: ToolEntry, post: Post): HTMLElement {
-  const status = STATUS[entry.status];
-  const card = h(
-    'article',
-    {
-      class: `tool-card status-${entry.status}`,
-      attrs: { 'aria-label': `${entry.name} ${entry.summary}, ${status.label}` },
-    },
-    h(
-      'header',
-      { class: 'tool-header' },
-      h('span', { class: `codicon codicon-${status.icon}`, attrs: { 'aria-hidden': 'true' } }),
-      h('span', { class: 'tool-name' }, entry.name),
-      h('span', { class: 'tool-summary', attrs: { title: entry.summary } }, entry.summary),
-      h('span', { class: 'tool-status' }, status.label),
-      entry.durationMs === undefined
-        ? undefined
-        : h('span', { class: 'tool-duration' }, formatDuration(entry.durationMs)),
-    ),
-  );
-  if (entry.diff && entry.diff.length > 0) card.append(diffView(entry, entry.diff, post));
-  if (entry.status === 'approval')
-    card.append(
-      h(
-        'div',
-        { class: 'approval', attrs: { role: 'group', 'aria-label': 'Approve this call' } },
-        button('Apply', () => post({ type: 'approval', callId: entry.id, allow: true }), {
-          icon: 'check',
-          kind: 'primary',
-        }),
-        button('Skip', () => post({ type: 'approval', callId: entry.id, allow: false }), { icon: 'close' }),
-      ),
-    );
-  const reviewing = entry.diff?.some((file) => Object.values(file.states ?? {}).some((state) => state !== 'rejected'));
-  if (reviewing)
-    card.append(
-      h(
-        'div',
-        { class: 'review-actions' },
-        button('Undo all of this turn', () => post({ type: 'undoTurn', turn: entry.turn }), { icon: 'discard' }),
-      ),
-    );
-  if (entry.output !== undefined && entry.output !== '') {
-    const details = h('details', { class: 'tool-output' }, h('summary', {}, 'Output'), h('pre', {}, entry.output));
-    card.append(details);
-  }
-  return card;
-}
+// One entry of the conversation as an element: a prompt (markdown, marked while it waits its turn), an
+// answer (markdown), the model's folded reasoning, a notice, or a tool call's card (toolCard.ts).
 
 /** Rendered markdown (sanitised by renderMarkdown), as an element. */
 function markdown(text: string): HTMLElement {
   const body = h('div', { class: 'markdown' });
-  body.innerHTML = renderMarkdown(text);
+  // Trimmed: the text is the prompt's own, with no newline markdown-it adds after the last block.
+  body.innerHTML = renderMarkdown(text).trim();
   return body;
 }
 
@@ -76,14 +20,34 @@ const markdownAttrs = (entry: { kind: string; id: string; streaming: boolean }) 
   attrs: { 'data-id': entry.id },
 });
 
+function userView(entry: Extract<ChatEntry, { kind: 'user' }>): HTMLElement {
+  if (!entry.queued)
+    return h(
+      'div',
+      { class: 'entry user', attrs: { 'data-id': entry.id } },
+      h('div', { class: 'bubble' }, markdown(entry.text)),
+    );
+  // Sent while a task runs: shown last, and runs once the task before it ends.
+  return h(
+    'div',
+    {
+      class: 'entry user queued',
+      attrs: { 'data-id': entry.id, role: 'group', 'aria-label': 'Queued prompt: runs after the current task' },
+    },
+    h(
+      'div',
+      { class: 'queued-mark', attrs: { title: 'Runs after the current task' } },
+      h('span', { class: 'codicon codicon-clock', attrs: { 'aria-hidden': 'true' } }),
+      h('span', {}, 'Queued'),
+    ),
+    h('div', { class: 'bubble' }, markdown(entry.text)),
+  );
+}
+
 export function entryView(entry: ChatEntry, post: Post): HTMLElement {
   switch (entry.kind) {
     case 'user':
-      return h(
-        'div',
-        { class: 'entry user', attrs: { 'data-id': entry.id } },
-        h('div', { class: 'bubble' }, entry.text),
-      );
+      return userView(entry);
     case 'assistant':
       return h('div', markdownAttrs(entry), markdown(entry.text));
     case 'thinking':

@@ -2,6 +2,7 @@ import './zodJitless';
 import { type Banner, type ChatEntry, HostMessage, type SessionSummary, type ViewMessage } from '../protocol/chatView';
 import { button, h } from './dom';
 import { entryView } from './entryView';
+import { Transcript } from './transcript';
 
 // The chat panel. The host holds the conversation; this page shows a window of it and sends back what the
 // user does. It starts empty and asks for the state (`ready`), so a hidden and re-shown panel, or a reloaded
@@ -17,21 +18,8 @@ declare function acquireVsCodeApi(): VsCodeApi;
 const vscode = acquireVsCodeApi();
 const post = (message: ViewMessage) => vscode.postMessage(message);
 
-/** Entries kept in the page; older ones leave the DOM and come back with "Show earlier". */
-const MAX_SHOWN = 200;
-
-interface Shown {
-  entry: ChatEntry;
-  element: HTMLElement;
-}
-
-const shown = new Map<string, Shown>();
-let order: string[] = [];
-let hasOlder = false;
-let running = false;
 let sessionId = '';
-const dirty = new Set<string>();
-let frame = 0;
+let running = false;
 
 const savedDraft = (vscode.getState() as { draft?: unknown } | undefined)?.draft;
 const prompt = h('textarea', {
@@ -43,9 +31,16 @@ const prompt = h('textarea', {
   },
 });
 prompt.value = typeof savedDraft === 'string' ? savedDraft : '';
-const transcript = h('div', { class: 'transcript', attrs: { role: 'log', 'aria-label': 'Conversation' } });
-const olderButton = button('Show earlier messages', () => loadOlder(), { icon: 'fold-up' });
-olderButton.classList.add('older');
+const transcript = new Transcript({
+  render: (entry) => entryView(entry, post),
+  loadOlder: (before) => post({ type: 'loadOlder', before }),
+  example: (text) => {
+    prompt.value = text;
+    vscode.setState({ draft: text });
+    prompt.focus();
+  },
+  changed: (before, after) => announce(before, after),
+});
 const bannerArea = h('div', { class: 'banner-area', attrs: { role: 'status' } });
 const announcer = h('div', { class: 'visually-hidden', attrs: { 'aria-live': 'polite' } });
 const history = h('div', { class: 'history hidden', attrs: { role: 'dialog', 'aria-label': 'Past chats' } });
@@ -54,7 +49,6 @@ const sendButton = button('Send', () => submit(), { icon: 'send', kind: 'primary
 const toolbar = h(
   'div',
   { class: 'toolbar', attrs: { role: 'toolbar', 'aria-label': 'Chat' } },
-  button('New chat', () => post({ type: 'newChat' }), { icon: 'add' }),
   button('History', () => toggleHistory(), { icon: 'history' }),
   stopButton,
 );
@@ -63,69 +57,10 @@ document.body.append(
   toolbar,
   bannerArea,
   history,
-  transcript,
+  transcript.element,
   h('div', { class: 'composer' }, prompt, sendButton),
   announcer,
 );
-
-function nearBottom(): boolean {
-  return transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight < 48;
-}
-
-function keepBottom(update: () => void): void {
-  const stick = nearBottom();
-  update();
-  if (stick) transcript.scrollTop = transcript.scrollHeight;
-}
-
-function render(entry: ChatEntry): HTMLElement {
-  return entryView(entry, post);
-}
-
-function setOlder(value: boolean): void {
-  hasOlder = value;
-  if (value && !olderButton.isConnected) transcript.prepend(olderButton);
-  if (!value) olderButton.remove();
-}
-
-function resetTranscript(entries: readonly ChatEntry[], older: boolean): void {
-  shown.clear();
-  order = [];
-  dirty.clear();
-  transcript.replaceChildren();
-  for (const entry of entries) append(entry, true);
-  setOlder(older || hasOlder);
-  transcript.scrollTop = transcript.scrollHeight;
-}
-
-function append(entry: ChatEntry, trim = nearBottom()): void {
-  const element = render(entry);
-  shown.set(entry.id, { entry, element });
-  order.push(entry.id);
-  // Trimmed only while the reader follows the end: pages they scrolled up to and loaded stay.
-  transcript.append(element);
-  while (trim && order.length > MAX_SHOWN) {
-    const oldest = order.shift() as string;
-    shown.get(oldest)?.element.remove();
-    shown.delete(oldest);
-    setOlder(true);
-  }
-}
-
-function upsert(entry: ChatEntry): void {
-  const current = shown.get(entry.id);
-  if (!current) {
-    keepBottom(() => append(entry));
-    return;
-  }
-  keepBottom(() => {
-    const element = render(entry);
-    current.element.replaceWith(element);
-    shown.set(entry.id, { entry, element });
-    dirty.delete(entry.id);
-  });
-  announce(current.entry, entry);
-}
 
 /** Says politely what finished: an answer once complete, a tool call once it ends or waits for the user. */
 function announce(before: ChatEntry, after: ChatEntry): void {
@@ -133,81 +68,48 @@ function announce(before: ChatEntry, after: ChatEntry): void {
     announcer.textContent = after.text.slice(0, 500);
   else if (after.kind === 'tool' && before.kind === 'tool' && before.status !== after.status) {
     if (after.status === 'approval')
-      announcer.textContent = `${after.name} ${after.summary} is waiting for Apply or Skip`;
+      announcer.textContent = after.ask
+        ? `Waiting for you: ${after.ask.action.replace(/`/g, '')}`
+        : `${after.name} ${after.summary} is waiting for Apply or Skip`;
     else if (after.status === 'done' || after.status === 'failed' || after.status === 'declined')
       announcer.textContent = `${after.name} ${after.summary}: ${after.status}`;
   }
 }
 
-/** Streamed text is re-rendered once per frame, and only the entries that grew: never the whole transcript. */
-function appendText(id: string, delta: string): void {
-  const current = shown.get(id);
-  if (current?.entry.kind !== 'assistant' && current?.entry.kind !== 'thinking') return;
-  current.entry = { ...current.entry, text: current.entry.text + delta };
-  dirty.add(id);
-  if (frame === 0) frame = requestAnimationFrame(flush);
-}
-
-function flush(): void {
-  frame = 0;
-  keepBottom(() => {
-    for (const id of dirty) {
-      const current = shown.get(id);
-      if (!current) continue;
-      const element = render(current.entry);
-      // A Thinking section the user opened stays open while it grows.
-      if (current.element instanceof HTMLDetailsElement && element instanceof HTMLDetailsElement)
-        element.open = current.element.open;
-      current.element.replaceWith(element);
-      current.element = element;
-    }
-    dirty.clear();
-  });
-}
-
 function reportShown(): void {
-  post({ type: 'shown', entries: order.length, sessionId });
-}
-
-function loadOlder(): void {
-  const first = order[0];
-  if (first !== undefined) post({ type: 'loadOlder', before: first });
-}
-
-function prependOlder(entries: readonly ChatEntry[], older: boolean): void {
-  const anchor = transcript.scrollHeight - transcript.scrollTop;
-  const elements = entries
-    .filter((entry) => !shown.has(entry.id))
-    .map((entry) => {
-      const element = render(entry);
-      shown.set(entry.id, { entry, element });
-      return { id: entry.id, element };
-    });
-  order = [...elements.map((e) => e.id), ...order];
-  olderButton.after(...elements.map((e) => e.element));
-  setOlder(older);
-  transcript.scrollTop = transcript.scrollHeight - anchor;
+  post({ type: 'shown', entries: transcript.size, sessionId });
 }
 
 function setRunning(value: boolean): void {
   running = value;
   stopButton.disabled = !value;
   document.body.classList.toggle('running', value);
+  transcript.setRunning(value);
 }
+
+const BANNER_ICONS: Record<Banner['kind'], string> = {
+  reconnecting: 'sync',
+  fallback: 'sync',
+  failed: 'warning',
+  interrupted: 'debug-pause',
+};
 
 function showBanner(banner: Banner | null): void {
   bannerArea.replaceChildren();
   if (!banner) return;
+  // A task the window's reload cut short goes on from its transcript: Resume, not Retry.
+  const resume = banner.kind === 'interrupted';
   bannerArea.append(
     h(
       'div',
       { class: `banner ${banner.kind}` },
-      h('span', {
-        class: `codicon codicon-${banner.kind === 'failed' ? 'warning' : 'sync'}`,
-        attrs: { 'aria-hidden': 'true' },
-      }),
+      h('span', { class: `codicon codicon-${BANNER_ICONS[banner.kind]}`, attrs: { 'aria-hidden': 'true' } }),
       h('span', { class: 'banner-text' }, banner.text),
-      banner.retry ? button('Retry', () => post({ type: 'retry' }), { icon: 'refresh' }) : undefined,
+      banner.retry
+        ? button(resume ? 'Resume' : 'Retry', () => post({ type: 'retry' }), {
+            icon: resume ? 'debug-continue' : 'refresh',
+          })
+        : undefined,
     ),
   );
 }
@@ -274,26 +176,22 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   const message = parsed.data;
   switch (message.type) {
     case 'state':
-      hasOlder = false;
       sessionId = message.sessionId;
-      resetTranscript(message.entries, message.hasOlder);
+      transcript.reset(message.entries, message.hasOlder, message.backend);
       setRunning(message.running);
       showBanner(message.banner);
       return reportShown();
-    case 'entry': {
-      const known = shown.has(message.entry.id);
-      upsert(message.entry);
-      if (!known) reportShown();
+    case 'entry':
+      if (transcript.upsert(message.entry)) reportShown();
       return;
-    }
     case 'text':
-      return appendText(message.id, message.delta);
+      return transcript.appendText(message.id, message.delta);
     case 'running':
       return setRunning(message.running);
     case 'banner':
       return showBanner(message.banner);
     case 'older':
-      return prependOlder(message.entries, message.hasOlder);
+      return transcript.prependOlder(message.entries, message.hasOlder);
     case 'history':
       return showHistory(message.sessions);
     case 'focus':

@@ -119,7 +119,8 @@ describe('Loopwire in the VS Code workbench', function () {
         assert.ok(fs.readFileSync(cart, 'utf8').includes(BROKEN), 'nothing is written before Apply');
       }
       const clicked = Date.now();
-      await card.locator('.approval button[aria-label="Apply"]').click();
+      // Allow, whatever its words (Run for a task, Apply for an edit).
+      await card.locator('.approval button[data-action="allow"]').click();
       approvals.push({ id, name });
       if (approvals.length === 1) {
         // The first run of the tests fails (that is the demo's bug): its card ends `failed`, not `done`.
@@ -142,7 +143,7 @@ describe('Loopwire in the VS Code workbench', function () {
     const panel = await workbench.panel();
     await panel.locator('.composer textarea.prompt').waitFor({ state: 'visible' });
     await panel.locator('.composer button[aria-label="Send"]').waitFor({ state: 'visible' });
-    await panel.locator('.toolbar button[aria-label="New chat"]').waitFor({ state: 'visible' });
+    await panel.locator('.toolbar button[aria-label="History"]').waitFor({ state: 'visible' });
     assert.equal(
       await panel.locator('textarea.prompt').getAttribute('placeholder'),
       'Ask Loopwire — Enter to send, Shift+Enter for a new line',

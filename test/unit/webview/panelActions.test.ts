@@ -93,12 +93,16 @@ describe('chat panel in Chromium: what the user does posts the right message', f
     await expectPost(panel, () => card.getByRole('button', { name: 'Apply' }).click(), [
       { type: 'approval', callId: proposed.id, allow: true },
     ]);
+    assert.equal(await card.locator('button[data-action="allow-chat"]').count(), 0, 'no `ask`: Apply and Skip only');
+    const actions: (string | null)[] = [];
+    for (const b of await card.locator('.approval button').all()) actions.push(await b.getAttribute('data-action'));
+    assert.deepEqual(actions, ['allow', 'skip']);
     await expectPost(panel, () => card.getByRole('button', { name: 'Skip' }).click(), [
       { type: 'approval', callId: proposed.id, allow: false },
     ]);
   });
 
-  it('Stop (only while running, and Escape), New chat, History, Retry', async () => {
+  it('Stop (only while running, and Escape), History, Retry, Resume; New chat is the view title’s alone', async () => {
     const panel = await panelWith(entries);
     const stop = panel.page.getByRole('button', { name: 'Stop' });
     assert.equal(await stop.isDisabled(), true, 'nothing to stop');
@@ -107,7 +111,11 @@ describe('chat panel in Chromium: what the user does posts the right message', f
     await panel.delivered();
     await expectPost(panel, () => stop.click(), [{ type: 'stop' }]);
     await expectPost(panel, () => panel.page.keyboard.press('Escape'), [{ type: 'stop' }]);
-    await expectPost(panel, () => panel.page.getByRole('button', { name: 'New chat' }).click(), [{ type: 'newChat' }]);
+    assert.equal(
+      await panel.page.getByRole('button', { name: /new chat/i }).count(),
+      0,
+      'one New chat: the view title’s',
+    );
 
     await expectPost(panel, () => panel.page.getByRole('button', { name: 'History' }).click(), [{ type: 'history' }]);
     panel.post({
@@ -122,6 +130,13 @@ describe('chat panel in Chromium: what the user does posts the right message', f
     panel.post({ type: 'banner', banner: { kind: 'failed', text: 'Stopped: the socket closed', retry: true } });
     await panel.delivered();
     await expectPost(panel, () => panel.page.getByRole('button', { name: 'Retry' }).click(), [{ type: 'retry' }]);
+
+    // A task the window's reload cut short: the same message, as Resume.
+    panel.post({ type: 'banner', banner: { kind: 'interrupted', text: 'The window reloaded mid-task', retry: true } });
+    await panel.delivered();
+    assert.equal(await panel.page.getByRole('button', { name: 'Retry' }).count(), 0);
+    assert.equal(await panel.page.locator('.banner.interrupted .codicon-debug-continue').count(), 1);
+    await expectPost(panel, () => panel.page.getByRole('button', { name: 'Resume' }).click(), [{ type: 'retry' }]);
   });
 
   it('Send: Enter sends the prompt, Shift+Enter is a new line, an empty prompt sends nothing', async () => {

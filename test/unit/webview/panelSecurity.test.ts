@@ -141,7 +141,7 @@ describe('chat panel in Chromium: the CSP holds, and hostile input renders inert
       ),
     );
     // `ready` came (Panel.open waits for it): the bundle ran. The toolbar's icons are the codicon font.
-    assert.equal(await panel.page.getByRole('button', { name: 'New chat' }).count(), 1);
+    assert.equal(await panel.page.getByRole('button', { name: 'History' }).count(), 1);
     const fonts = await panel.page.evaluate(
       'document.fonts.ready.then(() => [...document.fonts].filter((f) => f.family.includes("codicon")).map((f) => f.status))',
     );

@@ -1,0 +1,164 @@
+import type { ApprovalAsk, ToolEntry, ToolStatus } from '../protocol/chatView';
+import { type Post, diffView } from './diffView';
+import { button, formatDuration, h } from './dom';
+import { findPathLinks, summaryPaths, workspacePath } from './pathLinks';
+
+// A tool call's card: name, what it is about, live status, duration, what an approval asks (with Allow,
+// Allow for this chat, Skip), the diff of an edit with its review, and the collapsible output, where
+// workspace paths open the file.
+
+const STATUS: Record<ToolStatus, { icon: string; label: string }> = {
+  streaming: { icon: 'loading codicon-modifier-spin', label: 'writing' },
+  approval: { icon: 'question', label: 'waiting for you' },
+  running: { icon: 'loading codicon-modifier-spin', label: 'running' },
+  done: { icon: 'check', label: 'done' },
+  failed: { icon: 'error', label: 'failed' },
+  declined: { icon: 'circle-slash', label: 'skipped' },
+};
+
+/** A link that opens a workspace file (at a line) in the editor: the host does it, on `openFile`. */
+function pathLink(text: string, target: { path: string; line?: number; column?: number }, post: Post): HTMLElement {
+  const where = target.line === undefined ? '' : ` at line ${target.line}`;
+  const link = h('a', { class: 'path-link', attrs: { href: '#', title: `Open ${target.path}${where}` } }, text);
+  link.addEventListener('click', (event) => {
+    // Ours alone: VS Code's webview host would otherwise treat the `#` as a jump to the top.
+    event.preventDefault();
+    event.stopPropagation();
+    post({ type: 'openFile', ...target });
+  });
+  return link;
+}
+
+/** Text with its workspace paths as links; everything else as text nodes. */
+export function linkedText(text: string, post: Post): (Node | string)[] {
+  const parts: (Node | string)[] = [];
+  let at = 0;
+  for (const link of findPathLinks(text)) {
+    if (link.start > at) parts.push(text.slice(at, link.start));
+    const { start, end, ...target } = link;
+    parts.push(pathLink(text.slice(start, end), target, post));
+    at = end;
+  }
+  if (at < text.length) parts.push(text.slice(at));
+  return parts;
+}
+
+/** The summary; for a file tool whose call is written, each path it names opens that file. */
+function summaryView(entry: ToolEntry, post: Post): HTMLElement {
+  const summary = h('span', { class: 'tool-summary', attrs: { title: entry.summary } });
+  const paths = entry.status === 'streaming' ? [] : summaryPaths(entry.name, entry.summary);
+  if (paths.length === 0) {
+    summary.append(entry.summary);
+    return summary;
+  }
+  paths.forEach((text, i) => {
+    if (i > 0) summary.append(', ');
+    const path = workspacePath(text);
+    summary.append(path === undefined ? text : pathLink(text, { path }, post));
+  });
+  return summary;
+}
+
+/** The action's words: backtick code spans as <code>, nothing else read as markdown. */
+function actionText(action: string): (Node | string)[] {
+  return action.split(/(`[^`]+`)/).flatMap((part): (Node | string)[] => {
+    if (part === '') return [];
+    return part.length > 2 && part.startsWith('`') && part.endsWith('`') ? [h('code', {}, part.slice(1, -1))] : [part];
+  });
+}
+
+const ALLOW_LABEL: Record<ApprovalAsk['effect'], string> = { task: 'Run', write: 'Apply' };
+const ALLOW_CHAT_LABEL: Record<ApprovalAsk['effect'], string> = {
+  task: 'Allow tasks for this chat',
+  write: 'Allow edits for this chat',
+};
+
+function actionButton(action: 'allow' | 'allow-chat' | 'skip', element: HTMLButtonElement): HTMLButtonElement {
+  element.dataset.action = action;
+  return element;
+}
+
+/** What the call will do and the buttons to let it: Allow, Allow for this chat (when it says), Skip. */
+function approvalView(entry: ToolEntry, post: Post): HTMLElement {
+  const { ask } = entry;
+  const callId = entry.id;
+  const buttons = h(
+    'div',
+    { class: 'approval-buttons' },
+    actionButton(
+      'allow',
+      button(ask ? ALLOW_LABEL[ask.effect] : 'Apply', () => post({ type: 'approval', callId, allow: true }), {
+        icon: ask?.effect === 'task' ? 'play' : 'check',
+        kind: 'primary',
+      }),
+    ),
+    ask
+      ? actionButton(
+          'allow-chat',
+          button(ALLOW_CHAT_LABEL[ask.effect], () => post({ type: 'approval', callId, allow: true, forChat: true }), {
+            icon: 'check-all',
+          }),
+        )
+      : undefined,
+    actionButton(
+      'skip',
+      button('Skip', () => post({ type: 'approval', callId, allow: false }), { icon: 'close' }),
+    ),
+  );
+  return h(
+    'div',
+    {
+      class: 'approval',
+      attrs: { role: 'group', 'aria-label': ask ? ask.action.replace(/`/g, '') : 'Approve this call' },
+    },
+    ask ? h('div', { class: 'approval-action' }, ...actionText(ask.action)) : undefined,
+    ask?.detail ? h('pre', { class: 'approval-detail' }, h('code', {}, ask.detail)) : undefined,
+    buttons,
+  );
+}
+
+export function toolCard(entry: ToolEntry, post: Post): HTMLElement {
+  const status = STATUS[entry.status];
+  const card = h(
+    'article',
+    {
+      class: `tool-card status-${entry.status}`,
+      attrs: { 'aria-label': `${entry.name} ${entry.summary}, ${status.label}` },
+    },
+    h(
+      'header',
+      { class: 'tool-header' },
+      h('span', { class: `codicon codicon-${status.icon}`, attrs: { 'aria-hidden': 'true' } }),
+      h('span', { class: 'tool-name' }, entry.name),
+      summaryView(entry, post),
+      h('span', { class: 'tool-status' }, status.label),
+      entry.durationMs === undefined
+        ? undefined
+        : h('span', { class: 'tool-duration' }, formatDuration(entry.durationMs)),
+    ),
+  );
+  if (entry.diff && entry.diff.length > 0) card.append(diffView(entry, entry.diff, post));
+  if (entry.status === 'approval') card.append(approvalView(entry, post));
+  // While any of the turn's changes is still in the files as the agent made them.
+  const standing = entry.diff?.some((file) =>
+    Object.values(file.states ?? {}).some((state) => state === 'applied' || state === 'accepted'),
+  );
+  if (standing)
+    card.append(
+      h(
+        'div',
+        { class: 'review-actions' },
+        button('Undo all of this turn', () => post({ type: 'undoTurn', turn: entry.turn }), { icon: 'discard' }),
+      ),
+    );
+  if (entry.output !== undefined && entry.output !== '')
+    card.append(
+      h(
+        'details',
+        { class: 'tool-output' },
+        h('summary', {}, 'Output'),
+        h('pre', {}, ...linkedText(entry.output, post)),
+      ),
+    );
+  return card;
+}

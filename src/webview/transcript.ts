@@ -1,0 +1,246 @@
+import type { BackendInfo, ChatEntry } from '../protocol/chatView';
+import { button, h } from './dom';
+import { welcomeView } from './welcome';
+
+// The conversation as the page shows it: a window of the newest entries (older ones leave the DOM and come
+// back with "Show earlier"), then a "Working…" row while the agent runs with nothing else visibly moving,
+// then the prompts queued behind the running task. An empty chat shows the welcome instead.
+
+/** Entries kept in the page; older ones leave the DOM and come back with "Show earlier". */
+const MAX_SHOWN = 200;
+
+interface Shown {
+  entry: ChatEntry;
+  element: HTMLElement;
+}
+
+export interface TranscriptHooks {
+  render(entry: ChatEntry): HTMLElement;
+  loadOlder(before: string): void;
+  /** An example prompt of the welcome was chosen. */
+  example(prompt: string): void;
+  /** An entry shown changed (for the screen reader's announcements). */
+  changed(before: ChatEntry, after: ChatEntry): void;
+}
+
+const isQueued = (entry: ChatEntry) => entry.kind === 'user' && entry.queued === true;
+
+/**
+ * Whether the entry shows by itself that something happens (text streaming in, a call being written or
+ * run), or that the agent waits for the user (an approval): either way no "Working…" row is needed.
+ */
+function showsProgress(entry: ChatEntry): boolean {
+  switch (entry.kind) {
+    case 'assistant':
+    case 'thinking':
+      return entry.streaming && entry.text !== '';
+    case 'tool':
+      return entry.status === 'streaming' || entry.status === 'running' || entry.status === 'approval';
+    default:
+      return false;
+  }
+}
+
+export class Transcript {
+  readonly element = h('div', { class: 'transcript', attrs: { role: 'log', 'aria-label': 'Conversation' } });
+  private readonly shown = new Map<string, Shown>();
+  /** Ids in the page's order: the conversation, and the prompts queued after it. */
+  private order: string[] = [];
+  private queued: string[] = [];
+  private hasOlder = false;
+  private running = false;
+  private backend: BackendInfo | undefined;
+  private welcome: HTMLElement | undefined;
+  private readonly dirty = new Set<string>();
+  private frame = 0;
+  private readonly olderButton: HTMLButtonElement;
+  private readonly working = h(
+    'div',
+    { class: 'working', attrs: { role: 'status' } },
+    h('span', { class: 'codicon codicon-loading codicon-modifier-spin', attrs: { 'aria-hidden': 'true' } }),
+    h('span', {}, 'Working…'),
+  );
+
+  constructor(private readonly hooks: TranscriptHooks) {
+    this.olderButton = button(
+      'Show earlier messages',
+      () => {
+        const first = this.order[0];
+        if (first !== undefined) hooks.loadOlder(first);
+      },
+      { icon: 'fold-up' },
+    );
+    this.olderButton.classList.add('older');
+  }
+
+  /** How many entries the page shows. */
+  get size(): number {
+    return this.shown.size;
+  }
+
+  /** Everything from scratch (a `state`); `backend`, when given, is kept for the welcome of later chats. */
+  reset(entries: readonly ChatEntry[], older: boolean, backend: BackendInfo | undefined): void {
+    if (backend) this.backend = backend;
+    this.shown.clear();
+    this.order = [];
+    this.queued = [];
+    this.dirty.clear();
+    this.hasOlder = false;
+    this.welcome = undefined;
+    this.element.replaceChildren();
+    for (const entry of entries) if (!isQueued(entry)) this.add(entry, true);
+    for (const entry of entries) if (isQueued(entry)) this.add(entry, true);
+    this.setOlder(older || this.hasOlder);
+    this.update();
+    this.element.scrollTop = this.element.scrollHeight;
+  }
+
+  /** A new or changed entry; true when it is new. */
+  upsert(entry: ChatEntry): boolean {
+    const current = this.shown.get(entry.id);
+    if (!current) {
+      this.keepBottom(() => this.add(entry));
+      this.update();
+      return true;
+    }
+    this.keepBottom(() => {
+      if (isQueued(current.entry) !== isQueued(entry)) {
+        // A queued prompt whose turn came (or the reverse): it moves to its place.
+        this.remove(entry.id);
+        this.add(entry);
+        return;
+      }
+      const element = this.hooks.render(entry);
+      current.element.replaceWith(element);
+      this.shown.set(entry.id, { entry, element });
+      this.dirty.delete(entry.id);
+    });
+    this.update();
+    this.hooks.changed(current.entry, entry);
+    return false;
+  }
+
+  /** Streamed text is re-rendered once per frame, and only the entries that grew: never the whole transcript. */
+  appendText(id: string, delta: string): void {
+    const current = this.shown.get(id);
+    if (current?.entry.kind !== 'assistant' && current?.entry.kind !== 'thinking') return;
+    const first = current.entry.text === '';
+    current.entry = { ...current.entry, text: current.entry.text + delta };
+    this.dirty.add(id);
+    if (this.frame === 0) this.frame = requestAnimationFrame(() => this.flush());
+    // The first words of an answer are what the "Working…" row waited for.
+    if (first) this.update();
+  }
+
+  prependOlder(entries: readonly ChatEntry[], older: boolean): void {
+    const anchor = this.element.scrollHeight - this.element.scrollTop;
+    const added = entries
+      .filter((entry) => !this.shown.has(entry.id) && !isQueued(entry))
+      .map((entry) => {
+        const element = this.hooks.render(entry);
+        this.shown.set(entry.id, { entry, element });
+        return { id: entry.id, element };
+      });
+    this.order = [...added.map((e) => e.id), ...this.order];
+    this.olderButton.after(...added.map((e) => e.element));
+    this.setOlder(older);
+    this.update();
+    this.element.scrollTop = this.element.scrollHeight - anchor;
+  }
+
+  setRunning(value: boolean): void {
+    this.running = value;
+    this.update();
+  }
+
+  private nearBottom(): boolean {
+    return this.element.scrollHeight - this.element.scrollTop - this.element.clientHeight < 48;
+  }
+
+  private keepBottom(update: () => void): void {
+    const stick = this.nearBottom();
+    update();
+    if (stick) this.element.scrollTop = this.element.scrollHeight;
+  }
+
+  private setOlder(value: boolean): void {
+    this.hasOlder = value;
+    if (value && !this.olderButton.isConnected) this.element.prepend(this.olderButton);
+    if (!value) this.olderButton.remove();
+  }
+
+  /** The first element after the conversation: the working row, else the first queued prompt. */
+  private tail(): HTMLElement | null {
+    if (this.working.isConnected) return this.working;
+    const first = this.queued[0];
+    return first === undefined ? null : (this.shown.get(first)?.element ?? null);
+  }
+
+  private add(entry: ChatEntry, trim = this.nearBottom()): void {
+    const element = this.hooks.render(entry);
+    this.shown.set(entry.id, { entry, element });
+    if (isQueued(entry)) {
+      this.queued.push(entry.id);
+      this.element.append(element);
+      return;
+    }
+    this.element.insertBefore(element, this.tail());
+    this.order.push(entry.id);
+    // Trimmed only while the reader follows the end: pages they scrolled up to and loaded stay.
+    while (trim && this.order.length > MAX_SHOWN) {
+      const oldest = this.order.shift() as string;
+      this.shown.get(oldest)?.element.remove();
+      this.shown.delete(oldest);
+      this.setOlder(true);
+    }
+  }
+
+  private remove(id: string): void {
+    this.shown.get(id)?.element.remove();
+    this.shown.delete(id);
+    this.dirty.delete(id);
+    this.order = this.order.filter((other) => other !== id);
+    this.queued = this.queued.filter((other) => other !== id);
+  }
+
+  /** The rows that depend on the whole: the welcome of an empty chat, the "Working…" row. */
+  private update(): void {
+    const empty = this.shown.size === 0 && !this.hasOlder;
+    if (empty && !this.welcome) {
+      this.welcome = welcomeView(this.backend, (prompt) => this.hooks.example(prompt));
+      this.element.append(this.welcome);
+    } else if (!empty && this.welcome) {
+      this.welcome.remove();
+      this.welcome = undefined;
+    }
+    let working = this.running;
+    for (const { entry } of working ? this.shown.values() : [])
+      if (showsProgress(entry)) {
+        working = false;
+        break;
+      }
+    if (working === this.working.isConnected) return;
+    this.keepBottom(() => {
+      if (!working) return this.working.remove();
+      const first = this.queued[0];
+      this.element.insertBefore(this.working, first === undefined ? null : (this.shown.get(first)?.element ?? null));
+    });
+  }
+
+  private flush(): void {
+    this.frame = 0;
+    this.keepBottom(() => {
+      for (const id of this.dirty) {
+        const current = this.shown.get(id);
+        if (!current) continue;
+        const element = this.hooks.render(current.entry);
+        // A Thinking section the user opened stays open while it grows.
+        if (current.element instanceof HTMLDetailsElement && element instanceof HTMLDetailsElement)
+          element.open = current.element.open;
+        current.element.replaceWith(element);
+        current.element = element;
+      }
+      this.dirty.clear();
+    });
+  }
+}
