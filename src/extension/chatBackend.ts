@@ -1,13 +1,17 @@
 import * as vscode from 'vscode';
 import type { ApprovalMode, Transcript } from '../agent';
+import type { BackendInfo } from '../protocol/chatView';
 import type { Workspace } from '../workspace';
 import type { ChatBackend } from './chat/chatController';
 import { modalAsk } from './approvalPrompt';
+import { BeforeDocuments } from './review/beforeSide';
+import { readSettings } from './settings';
 import type { TaskQueue } from './taskQueue';
 
 // The chat panel's backend in a window: the window's workspace, agents, queue and transcripts, a modal when
 // no panel is there to ask on, VS Code's diff editor for "before this edit" against the file now (its left
-// side served by the `loopwire-before` content provider), and the context keys the menus read.
+// side from review/beforeSide.ts), files opened where the panel names them, which backend the chat talks to,
+// and the context keys the menus read.
 
 /** What the window's session gives the chat. */
 export interface WindowChat extends Pick<ChatBackend, 'agent' | 'sessionsDir' | 'log'> {
@@ -17,19 +21,10 @@ export interface WindowChat extends Pick<ChatBackend, 'agent' | 'sessionsDir' | 
   approvalMode(): ApprovalMode;
 }
 
-/** The most "before" texts kept for diffs still open. */
-const KEPT = 20;
-
 /** The chat's backend on `window`; the content provider it registers goes into `subscriptions`. */
 export function windowChatBackend(window: WindowChat, subscriptions: vscode.Disposable[]): ChatBackend {
-  const before = new Map<string, string>();
-  const scheme = 'loopwire-before';
-  subscriptions.push(
-    vscode.workspace.registerTextDocumentContentProvider(scheme, {
-      provideTextDocumentContent: (uri) => before.get(uri.query) ?? '',
-    }),
-  );
-  let diffs = 0;
+  const before = new BeforeDocuments();
+  subscriptions.push(before);
   return {
     workspace: () => window.workspace(),
     agent: (transcript, approvals, emit) => window.agent(transcript, approvals, emit),
@@ -39,17 +34,50 @@ export function windowChatBackend(window: WindowChat, subscriptions: vscode.Disp
     approvalMode: () => window.approvalMode(),
     askElsewhere: (request) => modalAsk()(request),
     openDiff: async (file, text, title) => {
-      const key = String(++diffs);
-      before.set(key, text);
-      if (before.size > KEPT) before.delete(before.keys().next().value as string);
-      const left = vscode.Uri.from({ scheme, path: `/${file}`, query: key });
       const right = vscode.Uri.file((await window.workspace()).locate(file).absolute);
+      const left = await before.open(file, text);
       await vscode.commands.executeCommand('vscode.diff', left, right, title, { preserveFocus: true, preview: true });
     },
+    openFile: async (file, line, column) => openWorkspaceFile(await window.workspace(), file, line, column),
+    backendInfo: () => backendInfo(readSettings(vscode.workspace.workspaceFolders?.[0]).endpoint),
     log: (line) => window.log(line),
     changed: ({ busy, hasTranscript }) => {
       void vscode.commands.executeCommand('setContext', 'loopwire.running', busy);
       void vscode.commands.executeCommand('setContext', 'loopwire.hasTranscript', hasTranscript);
     },
   };
+}
+
+/** Opens the workspace path `file` in an editor, at a 1-based line and column when given (a click: focused). */
+async function openWorkspaceFile(workspace: Workspace, file: string, line?: number, column?: number): Promise<void> {
+  let absolute: string;
+  try {
+    absolute = workspace.locate(file).absolute;
+  } catch {
+    throw new Error(`${file} is not in this workspace, so Loopwire does not open it.`);
+  }
+  const uri = vscode.Uri.file(absolute);
+  const stat = await Promise.resolve(vscode.workspace.fs.stat(uri)).catch(() => undefined);
+  if (!stat) throw new Error(`${file} does not exist (any more).`);
+  if (stat.type & vscode.FileType.Directory) {
+    await vscode.commands.executeCommand('revealInExplorer', uri);
+    return;
+  }
+  const document = await vscode.workspace.openTextDocument(uri);
+  const options: vscode.TextDocumentShowOptions = { preview: true };
+  if (line !== undefined) {
+    const at = document.validatePosition(new vscode.Position(line - 1, Math.max(0, (column ?? 1) - 1)));
+    options.selection = new vscode.Range(at, at);
+  }
+  await vscode.window.showTextDocument(document, options);
+}
+
+/** The endpoint as the empty chat names it: the bundled offline backend, or the endpoint's host. */
+export function backendInfo(endpoint: string): BackendInfo {
+  if (endpoint === 'embedded') return { label: 'built-in offline backend', offline: true };
+  try {
+    return { label: new URL(endpoint).host || endpoint, offline: false };
+  } catch {
+    return { label: endpoint, offline: false };
+  }
 }

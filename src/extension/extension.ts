@@ -5,6 +5,7 @@ import type { LoopwireApi } from './api';
 import { ChatViewProvider } from './chatView';
 import { explainPrompt } from './explainSelection';
 import { FixWithLoopwire, fixPrompt } from './fixWithLoopwire';
+import { KEEP_COMMAND, UNDO_COMMAND, reviewFromEditor } from './review/reviewCommands';
 import { selectEndpoint } from './selectEndpoint';
 import { SECRET_KEY } from './settings';
 import { statusItem } from './statusItem';
@@ -102,6 +103,9 @@ export function activate(context: vscode.ExtensionContext): LoopwireApi {
       await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
     }),
     vscode.commands.registerCommand('loopwire.stop', () => session?.chat.stop()),
+    // The editor's Keep / Undo lenses (review/editorMarks.ts): they exist only once the chat does.
+    vscode.commands.registerCommand(KEEP_COMMAND, (hunk?: unknown) => reviewFromEditor(session?.chat, hunk, 'accept')),
+    vscode.commands.registerCommand(UNDO_COMMAND, (hunk?: unknown) => reviewFromEditor(session?.chat, hunk, 'reject')),
     log,
     vscode.commands.registerCommand('loopwire.showLog', () => log.show(true)),
     vscode.commands.registerCommand('loopwire.setApiKey', async () => {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { type AgentEventSink, type AgentSession, createAgentSession } from '../agent';
 import { DEFAULT_SCENARIOS, type LoopwireServer, loadScenarioFile, startServer } from '../server';
+import { ignorePortForwarding } from './ports';
 import { type LoopwireSettings, SECRET_KEY } from './settings';
 import type { TaskQueue } from './taskQueue';
 
@@ -12,6 +13,8 @@ import type { TaskQueue } from './taskQueue';
 interface Backend {
   server: LoopwireServer | undefined;
   session: AgentSession;
+  /** The embedded server's port marked as not to be forwarded (ports.ts), while it listens. */
+  unforwarded?: vscode.Disposable | undefined;
 }
 
 /** The settings the backend is built from (the model and the approval mode are read per task). */
@@ -50,9 +53,14 @@ export class SessionBackend implements vscode.Disposable {
     if (!old) return;
     this.queue
       .run(async () => {
-        const { server, session } = await old.catch(() => ({ server: undefined, session: undefined }));
+        const { server, session, unforwarded } = await old.catch(() => ({
+          server: undefined,
+          session: undefined,
+          unforwarded: undefined,
+        }));
         session?.close(false);
         await server?.close();
+        unforwarded?.dispose();
       })
       // A backend that fails to close is logged; the tasks queued after it go on.
       .catch((error: unknown) => this.log.warn(`closing the previous backend: ${String(error)}`));
@@ -60,8 +68,9 @@ export class SessionBackend implements vscode.Disposable {
 
   dispose(): void {
     this.configWatch.dispose();
-    void this.current?.then(({ server, session }) => {
+    void this.current?.then(({ server, session, unforwarded }) => {
       session.close(false);
+      unforwarded?.dispose();
       return server?.close();
     });
   }
@@ -81,6 +90,7 @@ export class SessionBackend implements vscode.Disposable {
       this.log.info(`embedded backend at ${server.url}`);
       return {
         server,
+        unforwarded: ignorePortForwarding(server.port, (line) => this.log.info(line)),
         session: createAgentSession({ endpoint: server.url, apiKey: token, transport, emit: this.emit }),
       };
     }

@@ -13,6 +13,7 @@ import { ReadLedger, type ToolResult, runToolCall, takesFreeform, toolsAvailable
 import { windowApprovals } from './approvalPrompt';
 import { ChatController } from './chat/chatController';
 import { windowChatBackend } from './chatBackend';
+import { reviewInEditor } from './review/reviewInEditor';
 import type { Workspace } from '../workspace';
 import { MultiRootWorkspace } from '../workspace/multiRootWorkspace';
 import { VscodeWorkspace } from '../workspace/vscode/vscodeWorkspace';
@@ -157,9 +158,13 @@ export class WorkspaceSession implements vscode.Disposable {
     return { ok: done.status === 'completed', text: texts.join('\n\n'), turns: done.turns, transport: last };
   }
 
-  /** The chat panel's conversation (one per window), created when the panel first asks for it. */
+  /**
+   * The chat panel's conversation (one per window), created when the panel first asks for it, with its
+   * review shown and kept in step in the editor (review/reviewInEditor.ts).
+   */
   get chat(): ChatController {
-    this.chatController ??= new ChatController(
+    if (this.chatController) return this.chatController;
+    const chat = new ChatController(
       windowChatBackend(
         {
           workspace: () => this.adapter(),
@@ -173,7 +178,15 @@ export class WorkspaceSession implements vscode.Disposable {
         this.disposables,
       ),
     );
-    return this.chatController;
+    this.chatController = chat;
+    this.disposables.push(
+      ...reviewInEditor(
+        chat,
+        () => this.adapter(),
+        (line) => this.log.warn(line),
+      ),
+    );
+    return chat;
   }
 
   private emit(event: AgentEvent): void {

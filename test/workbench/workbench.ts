@@ -59,6 +59,10 @@ export interface Workbench {
   workspace: string;
   /** The chat panel's page (the webview's inner frame), found again if VS Code replaced it. */
   panel(timeoutMs?: number): Promise<Frame>;
+  /** Developer: Reload Window, then the Loopwire panel again (a new extension host, a new webview). */
+  reload(): Promise<void>;
+  /** Runs a command from the command palette by its title (e.g. `Loopwire: New Chat`). */
+  command(title: string): Promise<void>;
   /** A PNG of the whole window (or only the side bar) in test-artifacts/workbench/NAME.png. */
   screenshot(name: string, options?: { sidebar?: boolean }): Promise<string>;
   /** Requests the browser tried to send anywhere but 127.0.0.1 (each refused). */
@@ -269,6 +273,38 @@ async function findPanel(page: Page): Promise<Frame | undefined> {
   return undefined;
 }
 
+/** Runs a command from the command palette by its title, with the focus on the workbench. */
+async function runCommand(page: Page, title: string): Promise<void> {
+  await page.locator('.part.editor').click();
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
+  await page.keyboard.press('Enter');
+}
+
+/** Opens the Loopwire view from its activity-bar item (or, should the layout hide it, with New Chat). */
+async function showLoopwire(page: Page, step: (what: string) => void): Promise<void> {
+  // The Loopwire activity-bar item appears once the extension's contributions are registered.
+  const item = page.locator('.part.activitybar .action-item a.action-label[aria-label^="Loopwire"]').first();
+  const shown = await item.waitFor({ timeout: 90_000 }).then(
+    () => true,
+    () => false,
+  );
+  if (shown) {
+    step('Loopwire in the activity bar');
+    // A click on the item of the view already shown would hide it.
+    if ((await page.locator('.part.sidebar .composite.title h2', { hasText: /Loopwire/i }).count()) === 0)
+      await item.click();
+  } else {
+    step('no Loopwire item in the activity bar: running Loopwire: New Chat');
+    await runCommand(page, 'Loopwire: New Chat');
+  }
+  // Off the item, so that its hover does not cover the panel in screenshots.
+  await page.mouse.move(VIEWPORT.width / 2, VIEWPORT.height - 5);
+}
+
 /**
  * code-server, then Chromium on its workbench with the demo copy open and the Loopwire view shown. On any
  * failure everything started so far is stopped again.
@@ -340,28 +376,7 @@ export async function startWorkbench(): Promise<Workbench> {
     await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
     step('workbench shown');
 
-    // The Loopwire activity-bar item appears once the extension's contributions are registered; should the
-    // layout hide it, the command palette's "Loopwire: New Chat" shows the view as well.
-    const item = page.locator('.part.activitybar .action-item a.action-label[aria-label^="Loopwire"]').first();
-    const shown = await item.waitFor({ timeout: 90_000 }).then(
-      () => true,
-      () => false,
-    );
-    if (shown) {
-      step('Loopwire in the activity bar');
-      await item.click();
-    } else {
-      step('no Loopwire item in the activity bar: running Loopwire: New Chat');
-      await page.locator('.part.editor').click();
-      await page.keyboard.press('F1');
-      const input = page.locator('.quick-input-widget input');
-      await input.waitFor({ state: 'visible' });
-      await input.fill('>Loopwire: New Chat');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Loopwire: New Chat' }).first().waitFor();
-      await page.keyboard.press('Enter');
-    }
-    // Off the item, so that its hover does not cover the panel in screenshots.
-    await page.mouse.move(VIEWPORT.width / 2, VIEWPORT.height - 5);
+    await showLoopwire(page, step);
     let current: Frame | undefined;
     const workbench: Workbench = {
       page,
@@ -381,6 +396,20 @@ export async function startWorkbench(): Promise<Workbench> {
         current = await until('the Loopwire panel (its composer) in a webview frame', () => findPanel(page), timeoutMs);
         return current;
       },
+      async reload() {
+        current = undefined;
+        step('Developer: Reload Window');
+        await Promise.all([
+          page.waitForEvent('load', { timeout: 90_000 }),
+          runCommand(page, 'Developer: Reload Window'),
+        ]);
+        await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
+        step('workbench shown again');
+        await showLoopwire(page, step);
+        await workbench.panel(90_000);
+        step('panel shown again');
+      },
+      command: (title) => runCommand(page, title),
       async screenshot(name, options = {}) {
         const file = path.join(ARTIFACTS, `${name}.png`);
         if (options.sidebar) await page.locator('.part.sidebar').screenshot({ path: file });
