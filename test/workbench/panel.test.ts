@@ -243,52 +243,126 @@ describe('Loopwire in the VS Code workbench', function () {
       () => (fs.readFileSync(cart, 'utf8') === original ? true : undefined),
       15_000,
     );
-    assert.equal(await card.locator('.hunk-actions').count(), 0, 'no Accept or Reject on a rejected hunk');
+    assert.equal(
+      await card
+        .locator('.hunk-actions button[aria-label="Accept"], .hunk-actions button[aria-label="Reject"]')
+        .count(),
+      0,
+      'no Accept or Reject on a rejected hunk',
+    );
+    await card.locator('.hunk-actions button[aria-label="Restore"]').waitFor({ state: 'visible' });
     assert.equal(await card.locator('.file-stat.added').textContent(), '+0', 'a rejected hunk no longer counts');
     await card.scrollIntoViewIfNeeded();
     await workbench.screenshot('task-rejected');
   });
 
-  // Issue 21, item 2: after Reject, the user's undo in the editor brings the change back, and the card must
-  // stop saying "Rejected". Today it keeps saying "Rejected" (and "+0 −0") while the editor has the fix again,
-  // so this is skipped; LOOPWIRE_WORKBENCH_ISSUE21=1 runs it (for whoever fixes the issue).
-  const issue21 = process.env['LOOPWIRE_WORKBENCH_ISSUE21'] === '1' ? it : it.skip;
-  issue21(
-    'undo in the editor after Reject brings the change back, and the card stops saying Rejected',
-    async function () {
+  /** The editor on src/cart.js, focused: Quick Open from the workbench (not the webview, which has focus). */
+  async function openCart(): Promise<Locator> {
+    const { page } = workbench;
+    await page.locator('.part.editor').click();
+    await page.keyboard.press('Control+P');
+    const quickOpen = page.locator('.quick-input-widget input');
+    await quickOpen.waitFor({ state: 'visible' });
+    await quickOpen.fill('src/cart.js');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'cart.js' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    return page.locator('.part.editor .monaco-editor .view-lines').first();
+  }
+
+  const onDisk = (what: string, text: string) =>
+    until(what, () => (fs.readFileSync(cart, 'utf8') === text ? true : undefined), 15_000);
+
+  /** Reject, then the editor's Undo: the tests below share it. */
+  let undone: Promise<TaskRun> | undefined;
+  const undoInEditor = () =>
+    (undone ??= (async () => {
       const result = await rejectHunk();
-      const card = entry(await workbench.panel(), result.patch.id);
-      await until(
-        'the original line back on disk',
-        () => (fs.readFileSync(cart, 'utf8') === original ? true : undefined),
-        15_000,
-      );
-      // The editor on src/cart.js, focused: Quick Open from the workbench (not the webview, which has focus).
-      const { page } = workbench;
-      await page.locator('.part.editor').click();
-      await page.keyboard.press('Control+P');
-      const quickOpen = page.locator('.quick-input-widget input');
-      await quickOpen.waitFor({ state: 'visible' });
-      await quickOpen.fill('src/cart.js');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'cart.js' }).first().waitFor();
-      await page.keyboard.press('Enter');
-      const lines = page.locator('.part.editor .monaco-editor .view-lines').first();
+      await onDisk('the original line back on disk', original);
+      const lines = await openCart();
       await until('src/cart.js in the editor', async () =>
         (await editorText(lines)).includes(BROKEN) ? true : undefined,
       );
       await lines.click();
-      await page.keyboard.press('Control+Z');
+      await workbench.page.keyboard.press('Control+Z');
       await until('the undo to bring the fix back into the editor', async () =>
         (await editorText(lines)).includes(FIXED) ? true : undefined,
       );
-      await workbench.screenshot('task-rejected-undone');
-      await until(
-        'the card to stop saying Rejected',
-        async () => ((await card.locator('.hunk-state.rejected').count()) === 0 ? true : undefined),
-        10_000,
-      );
-    },
-  );
+      return result;
+    })());
+
+  it('undo in the editor after Reject brings the change back, and the card follows', async function () {
+    const result = await undoInEditor();
+    const card = entry(await workbench.panel(), result.patch.id);
+    await until(
+      'the card to stop saying Rejected',
+      async () => ((await card.locator('.hunk-state.rejected').count()) === 0 ? true : undefined),
+      10_000,
+    );
+    await card.locator('.hunk-actions button[aria-label="Reject"]').waitFor({ state: 'visible' });
+    assert.equal(await card.locator('.file-stat.added').textContent(), '+1', 'the hunk counts again');
+    await card.locator('.review-actions').getByText('Undo all of this turn').waitFor();
+    await workbench.screenshot('task-rejected-undone');
+  });
+
+  it('marks the change in the editor with Keep and Undo, without taking the focus', async function () {
+    await undoInEditor();
+    const { page } = workbench;
+    const lens = page.locator('.part.editor .monaco-editor .codelens-decoration');
+    await lens.filter({ hasText: 'Keep' }).first().waitFor({ timeout: 15_000 });
+    assert.match((await lens.first().textContent()) ?? '', /Keep.*Undo/s);
+    await workbench.screenshot('editor-marks');
+  });
+
+  it('a window reload keeps the conversation, and its review still works on the file', async function () {
+    const result = await undoInEditor();
+    await workbench.reload();
+    const panel = await workbench.panel();
+    await panel.locator('.entry.user .bubble', { hasText: PROMPT }).waitFor();
+    const card = entry(panel, result.patch.id);
+    await card.locator('.tool-card.status-done').waitFor();
+    assert.ok((await card.locator('.line.added .code').textContent())?.includes(FIXED), 'the diff is there');
+    await entry(panel, result.waitedTask.id).locator('.tool-duration').waitFor();
+    assert.match(
+      (await panel.locator('.entry.assistant').last().textContent()) ?? '',
+      /Fixed\./,
+      'the answer is there',
+    );
+    await workbench.screenshot('reloaded');
+    // The editor's Undo left src/cart.js unsaved (the window kept the buffer): the review works on the
+    // buffer, as the editor shows it.
+    const lines = workbench.page.locator('.part.editor .monaco-editor .view-lines').first();
+    const shows = (what: string, text: string) =>
+      until(what, async () => ((await editorText(lines)).includes(text) ? true : undefined), 15_000);
+    await card.locator('.hunk-actions button[aria-label="Reject"]').click();
+    await shows('Reject after the reload takes the fix back', BROKEN);
+    await card.locator('.hunk-actions button[aria-label="Restore"]').click();
+    await shows('Restore applies it again', FIXED);
+    await card.locator('.hunk-state.accepted').waitFor();
+    await card.scrollIntoViewIfNeeded();
+    await workbench.screenshot('reloaded-restored');
+  });
+
+  it('a task cut short by a reload shows as interrupted, and Resume asks again for what never ran', async function () {
+    await taskRun();
+    const panel = await workbench.panel();
+    const prompt = panel.locator('textarea.prompt');
+    await prompt.fill(PROMPT);
+    await prompt.press('Enter');
+    const waiting = panel.locator('.entry.tool:has(.tool-card.status-approval)');
+    await waiting.first().waitFor({ timeout: 60_000 });
+    const id = await waiting.first().getAttribute('data-id');
+    await workbench.reload();
+    const again = await workbench.panel();
+    const banner = again.locator('.banner.interrupted');
+    await banner.waitFor();
+    assert.match((await entry(again, id ?? '').textContent()) ?? '', /Interrupted/);
+    await workbench.screenshot('interrupted');
+    await banner.locator('button', { hasText: 'Resume' }).click();
+    await again.locator('.entry.tool:has(.tool-card.status-approval) button[data-action="skip"]').first().waitFor();
+    await workbench.screenshot('resumed');
+    await again.locator('.toolbar button[aria-label="Stop"]').click();
+    await again.locator('.entry.notice', { hasText: 'Stopped.' }).waitFor();
+  });
 
   it('sends nothing past 127.0.0.1 and raises no uncaught error in the workbench', function () {
     assert.deepEqual(workbench.offHostRequests, []);
