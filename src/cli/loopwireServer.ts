@@ -17,6 +17,7 @@ const TOKEN_ENV = 'LOOPWIRE_SERVER_TOKEN';
 const usage = `usage: loopwire-server [--host 127.0.0.1] [--port 0] [--token-file FILE | --token T]
                        [--scenario FILE]... [--no-default-scenarios] [--tps N] [--store-dir DIR]
                        [--log FILE] [--max-connection-s S] [--prefill-us-per-token U]
+                       [--context-window N]
 
 Loopwire ${VERSION}: the bundled Responses API backend. HTTP+SSE and WebSocket mode on one port, a
 scripted model, simulated inference. Prints its base URL (http://HOST:PORT/v1) as the first line on
@@ -37,6 +38,9 @@ Options:
   --store-dir DIR             keep store:true responses on disk in DIR (default: in memory)
   --log FILE                  append the wire log (one JSON line per request, event, frame) to FILE
   --max-connection-s S        WebSocket connection age limit in seconds (default ${DEFAULTS.maxConnectionS})
+  --context-window N          the model's context window in input tokens: a request whose rendered input
+                              is larger is refused with context_length_exceeded (default ${DEFAULTS.contextWindow},
+                              the input window of the GPT-5 family)
   -h, --help                  show this help
   -v, --version               print the version
 
@@ -130,6 +134,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Parsed | 'help' |
       log: { type: 'string' },
       'max-connection-s': { type: 'string' },
       'prefill-us-per-token': { type: 'string' },
+      'context-window': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -142,6 +147,8 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Parsed | 'help' |
   if (tps === 0) throw new UsageError('--tps must be above 0');
   const maxConnectionS = number('max-connection-s', values['max-connection-s'], false);
   if (maxConnectionS === 0) throw new UsageError('--max-connection-s must be above 0');
+  const contextWindow = number('context-window', values['context-window'], true);
+  if (contextWindow === 0) throw new UsageError('--context-window must be above 0');
   const token = resolveToken(values.token, values['token-file'], env);
   // Files first so that theirs win; then the defaults, so that this server answers what `loopwire exec`'s
   // embedded one does.
@@ -160,6 +167,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Parsed | 'help' |
     storeDir: values['store-dir'],
     logFile: values.log,
     maxConnectionS,
+    contextWindow,
   };
   return { options, scenarioSources: describeScenarios(files), tokenSource: token?.source };
 }

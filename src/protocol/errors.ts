@@ -55,6 +55,11 @@ export const ErrorCode = {
   invalidStreamId: 'invalid_stream_id',
   /** A replayed reasoning item's `encrypted_content` the server did not issue (or issued for another item). */
   invalidEncryptedContent: 'invalid_encrypted_content',
+  /**
+   * The rendered input is larger than the model's context window (400, `param: "input"`): compact the context
+   * (`context_management`, or `POST /v1/responses/compact`) or send less, then retry (§3.7).
+   */
+  contextLengthExceeded: 'context_length_exceeded',
   rateLimitExceeded: 'rate_limit_exceeded',
   serverError: 'server_error',
 } as const;
@@ -77,6 +82,23 @@ export function previousResponseNotFound(responseId: string): WsErrorEvent {
       code: ErrorCode.previousResponseNotFound,
       message: `Previous response with id '${responseId}' not found.`,
       param: 'previous_response_id',
+    },
+  };
+}
+
+/**
+ * The refusal of a request whose rendered input exceeds the model's context window (§3.7), in the API's
+ * words; over HTTP its `error` is the 400 body. The socket stays open.
+ */
+export function contextLengthExceeded(): WsErrorEvent {
+  return {
+    type: 'error',
+    status: 400,
+    error: {
+      type: ErrorType.invalidRequest,
+      code: ErrorCode.contextLengthExceeded,
+      message: 'Your input exceeds the context window of this model. Please adjust your input and try again.',
+      param: 'input',
     },
   };
 }

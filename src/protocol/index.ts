@@ -2,6 +2,7 @@
 // webview and tools all validate against these, so each shape is written exactly once.
 export * from './chatView';
 export * from './clientEvents';
+export * from './compaction';
 export * from './contentParts';
 export * from './edits';
 export * from './errors';

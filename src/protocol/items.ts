@@ -84,6 +84,19 @@ export const Reasoning = z.looseObject({
   status: ItemStatus.optional(),
 });
 
+/**
+ * A compaction (docs/protocol.md §3.7): the context before it, less its user messages, folded into one opaque
+ * `encrypted_content` that only the server that issued it can read. It is an output item (first in the
+ * response's `output`, or last in a `/v1/responses/compact` answer) and goes back in later `input` as received;
+ * `id` is always sent by the server and optional on the way back.
+ */
+export const Compaction = z.looseObject({
+  type: z.literal('compaction'),
+  id: z.string().nullish(),
+  encrypted_content: z.string(),
+  created_by: z.string().optional(),
+});
+
 /** Everything this version models in a request's `input`. */
 export const InputItem = z.discriminatedUnion('type', [
   Message,
@@ -92,12 +105,19 @@ export const InputItem = z.discriminatedUnion('type', [
   CustomToolCall,
   CustomToolCallOutput,
   Reasoning,
+  Compaction,
 ]);
 /** A request's `input` item: a modelled one, or any other type kept as given (newer clients send more). */
 export const AnyInputItem = openUnion(InputItem, discriminatorValues(InputItem));
 
 /** Everything this version models in a response's `output`. */
-export const OutputItem = z.discriminatedUnion('type', [OutputMessage, FunctionCall, CustomToolCall, Reasoning]);
+export const OutputItem = z.discriminatedUnion('type', [
+  OutputMessage,
+  FunctionCall,
+  CustomToolCall,
+  Reasoning,
+  Compaction,
+]);
 /** A response's `output` item: a modelled one, or any other type kept as given (newer servers send more). */
 export const AnyOutputItem = openUnion(OutputItem, discriminatorValues(OutputItem));
 
@@ -111,6 +131,7 @@ export type CustomToolCall = z.infer<typeof CustomToolCall>;
 export type CustomToolCallOutput = z.infer<typeof CustomToolCallOutput>;
 export type CallItem = z.infer<typeof CallItem>;
 export type Reasoning = z.infer<typeof Reasoning>;
+export type Compaction = z.infer<typeof Compaction>;
 export type InputItem = z.infer<typeof InputItem>;
 export type AnyInputItem = z.infer<typeof AnyInputItem>;
 export type OutputItem = z.infer<typeof OutputItem>;

@@ -8,6 +8,18 @@ export const StreamId = z
   .regex(/^[A-Za-z0-9_.-]{1,256}$/, { message: 'must be 1-256 characters of A-Z, a-z, 0-9, "_", "." or "-"' });
 
 /**
+ * One entry of `context_management` (docs/protocol.md §3.7). The API supports one `type`, `compaction`:
+ * when the rendered context passes `compact_threshold` tokens, the response's output begins with a
+ * `compaction` item and the model answers from the compacted context. `type` is any string here, as in the
+ * SDK's type; a server refuses the ones it does not support.
+ */
+export const ContextManagement = z.looseObject({
+  type: z.string(),
+  /** Tokens; a number as in the SDK's type (the API takes an integer, and a server refuses a fraction). */
+  compact_threshold: z.number().positive().nullish(),
+});
+
+/**
  * The body of `POST /v1/responses`, and of the WebSocket `response.create` event less its `type`
  * (§1.5). Loose: fields this version does not model are kept and passed over, since newer clients send
  * more. Transport rules (`stream` ignored and `background` refused over WebSocket, `generate` and
@@ -43,7 +55,10 @@ export const ResponseRequest = z.looseObject({
   top_p: z.number().min(0).max(1).nullish(),
   service_tier: z.string().nullish(),
   user: z.string().optional(),
+  /** Server-side compaction: `[{type: "compaction", compact_threshold: N}]` (§3.7). */
+  context_management: z.array(ContextManagement).nullish(),
 });
 
 export type StreamId = z.infer<typeof StreamId>;
+export type ContextManagement = z.infer<typeof ContextManagement>;
 export type ResponseRequest = z.infer<typeof ResponseRequest>;

@@ -1,4 +1,11 @@
-import { type ApiError, ErrorCode, ErrorType, type WireError, type WsErrorEvent } from '../protocol';
+import {
+  type ApiError,
+  ErrorCode,
+  ErrorType,
+  type WireError,
+  type WsErrorEvent,
+  contextLengthExceeded,
+} from '../protocol';
 
 /** An error the server answers with: the HTTP status it stands for and the API's error object. */
 export interface Refusal {
@@ -70,6 +77,29 @@ export const refusals = {
       ErrorType.invalidRequest,
       ErrorCode.invalidEncryptedContent,
       `The encrypted content ${itemId === undefined ? abbreviate(content) : `for item ${itemId}`} could not be verified. Reason: ${reason}`,
+    ),
+  /** The rendered input is larger than the context window (docs/protocol.md §3.7), in the API's words. */
+  contextLengthExceeded: (): Refusal => {
+    const event = contextLengthExceeded();
+    return { status: event.status ?? 400, error: event.error };
+  },
+  /** A `context_management` entry whose `type` is not `compaction`, the only one the API supports. */
+  unsupportedContextManagement: (index: number, type: string): Refusal =>
+    refusal(
+      400,
+      ErrorType.invalidRequest,
+      'invalid_value',
+      `Invalid value: '${type}'. Supported values are: 'compaction'.`,
+      `context_management[${index}].type`,
+    ),
+  /** A `compact_threshold` that is no whole number (the API's type is an integer). */
+  fractionalThreshold: (index: number): Refusal =>
+    refusal(
+      400,
+      ErrorType.invalidRequest,
+      'invalid_value',
+      `Invalid type for 'context_management[${index}].compact_threshold': expected an integer, but got a decimal instead.`,
+      `context_management[${index}].compact_threshold`,
     ),
   unauthorized: (): Refusal =>
     refusal(

@@ -23,6 +23,8 @@ export interface CountedContext {
   /** Chain keys and cumulative token counts (header included) at each new item boundary. */
   keys: string[];
   cumulative: number[];
+  /** Tokens counted anew for this: the header unless reused from `base`, and the new items. */
+  tokenized: number;
 }
 
 /** Counts `items` on top of `base` (a cached state whose header is `header`), or from nothing. */
@@ -48,5 +50,6 @@ export function extendContext(
     },
     keys: tally.keys,
     cumulative,
+    tokenized: (reuseHeader ? 0 : headerTokens) + tally.total,
   };
 }

@@ -3,7 +3,8 @@ import type { Socket } from 'node:net';
 import { ResponseRequest, decodeJson, parseWire } from '../protocol';
 import type { AdminApi } from './adminApi';
 import { type Refusal, refusals } from './apiErrors';
-import { readBody } from './httpBody';
+import { postCompact } from './compactApi';
+import { previousIdOf, readBody } from './httpBody';
 import { sendError, sendJson } from './httpReplies';
 import { JsonSink, SseSink } from './httpSinks';
 import { newId } from './ids';
@@ -40,6 +41,12 @@ export async function handleHttp(ctx: HttpContext, req: IncomingMessage, res: Se
   }
   if (pathname === '/v1/responses') {
     if (req.method === 'POST') return postResponse(ctx, conn, req, res);
+    logIn(route);
+    req.resume();
+    return sendError(ctx, conn, res, refusals.methodNotAllowed(req.method ?? '?', pathname), { allow: 'POST' });
+  }
+  if (pathname === '/v1/responses/compact') {
+    if (req.method === 'POST') return postCompact(ctx, conn, req, res);
     logIn(route);
     req.resume();
     return sendError(ctx, conn, res, refusals.methodNotAllowed(req.method ?? '?', pathname), { allow: 'POST' });
@@ -134,13 +141,6 @@ function httpMisuse(request: ResponseRequest): Refusal | undefined {
   if (request.generate !== undefined) return refusals.webSocketOnly('generate');
   if (request.stream_id !== undefined) return refusals.webSocketOnly('stream_id');
   return missingInput(request);
-}
-
-/** The `previous_response_id` of a body, for the wire log, before (and whether or not) it validates. */
-export function previousIdOf(value: unknown): string | null {
-  if (typeof value !== 'object' || value === null) return null;
-  const id = (value as { previous_response_id?: unknown }).previous_response_id;
-  return typeof id === 'string' ? id : null;
 }
 
 /** A URL path segment decoded; a malformed escape is kept as written (then it is simply an unknown id). */

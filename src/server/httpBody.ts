@@ -25,3 +25,10 @@ export function readBody(request: IncomingMessage, limit: number): Promise<BodyR
     request.on('error', reject);
   });
 }
+
+/** The `previous_response_id` of a body, for the wire log, before (and whether or not) it validates. */
+export function previousIdOf(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const id = (value as { previous_response_id?: unknown }).previous_response_id;
+  return typeof id === 'string' ? id : null;
+}

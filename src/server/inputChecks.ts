@@ -1,14 +1,20 @@
 import type { AnyInputItem, ResponseRequest } from '../protocol';
 import { type Refusal, refusals } from './apiErrors';
+import { openCompaction } from './compactionSeal';
 import { openReasoning } from './reasoningSeal';
 
 // What the API refuses in a request's input, checked the same way for every transport (docs/backend.md,
 // "What it refuses"). Always on: a client that passes here does not trip over these refusals in production.
 
-/** A generating request must give the model something: `input`, or a `previous_response_id` to continue. */
-export function missingInput(request: ResponseRequest): Refusal | undefined {
+/**
+ * A generating request (or a compaction) must give the model something: `input`, or a `previous_response_id`
+ * to continue.
+ */
+export function missingInput(
+  request: Pick<ResponseRequest, 'generate' | 'previous_response_id'> & { input?: ResponseRequest['input'] | null },
+): Refusal | undefined {
   if (request.generate === false || (request.previous_response_id ?? undefined) !== undefined) return undefined;
-  if (request.input === undefined) return refusals.missingInput();
+  if (request.input == null) return refusals.missingInput();
   if (Array.isArray(request.input) && request.input.length === 0) return refusals.emptyInput();
   return undefined;
 }
@@ -31,7 +37,7 @@ function isOutputType(type: unknown): type is OutputType {
 /**
  * Checks `input` against the `context` it extends (the chain's items, outputs included) and returns the
  * first refusal in input order: a tool output whose `call_id` answers no call of its kind before it, or a
- * reasoning item whose `encrypted_content` this server did not issue for that item.
+ * reasoning or compaction item whose `encrypted_content` this server did not issue for that item.
  */
 export function checkInput(context: readonly AnyInputItem[], input: readonly AnyInputItem[]): Refusal | undefined {
   const key = (type: CallType, callId: unknown) => `${type}\u0000${String(callId)}`;
@@ -46,8 +52,8 @@ export function checkInput(context: readonly AnyInputItem[], input: readonly Any
       const callId = String(field(item, 'call_id'));
       const wanted = key(ANSWERS[type], callId);
       if (!seen.has(wanted)) pending.push({ key: wanted, output: type, callId });
-    } else if (type === 'reasoning') {
-      refused = checkReasoning(item);
+    } else if (type === 'reasoning' || type === 'compaction') {
+      refused = checkSealed(item, type === 'reasoning' ? openReasoning : openCompaction);
       if (refused) break;
     }
   }
@@ -64,14 +70,17 @@ export function checkInput(context: readonly AnyInputItem[], input: readonly Any
   return orphan ? refusals.noToolCall(orphan.output, orphan.callId) : refused;
 }
 
-/** A replayed reasoning item: its `encrypted_content`, when it has one, must be what this server issued for it. */
-function checkReasoning(item: AnyInputItem): Refusal | undefined {
+/**
+ * A replayed reasoning or compaction item: its `encrypted_content`, when it has one, must be what this server
+ * issued for it (`open` reads that kind's seal). A compaction's is required by its schema.
+ */
+function checkSealed(item: AnyInputItem, open: (content: string) => { id: string } | undefined): Refusal | undefined {
   const content = field(item, 'encrypted_content');
   // Absent or null: nothing to verify (the schema admits only a string otherwise).
   if (typeof content !== 'string') return undefined;
   const id = field(item, 'id');
   const itemId = typeof id === 'string' ? id : undefined;
-  const sealed = openReasoning(content);
+  const sealed = open(content);
   if (!sealed)
     return refusals.invalidEncryptedContent(itemId, content, 'Encrypted content could not be decrypted or parsed.');
   if (itemId !== undefined && sealed.id !== itemId)

@@ -1,6 +1,7 @@
-import type { OutputItem } from '../protocol';
+import type { Compaction, OutputItem } from '../protocol';
 import { type Pacer, tokenPieces } from './pacer';
 import { sealReasoning } from './reasoningSeal';
+import { countText, renderItem } from './renderContext';
 import type { TurnEmitter } from './turnEmitter';
 
 /** The output-token allowance of a response (`max_output_tokens`), shared by its items. */
@@ -111,6 +112,8 @@ export async function streamItem(
       const texts = summary.map((part) => part.text);
       return finish({ ...item, summary, encrypted_content: sealReasoning(item.id ?? '', texts) }, truncated);
     }
+    case 'compaction':
+      return streamCompaction(item, countText(renderItem(item)), outputIndex, emitter, pacer, budget);
   }
 
   async function finish(final: OutputItem, cut: boolean): Promise<StreamedItem> {
@@ -118,4 +121,24 @@ export async function streamItem(
     await emitter.emit({ type: 'response.output_item.done', output_index: outputIndex, item: done });
     return { item: done, truncated: cut };
   }
+}
+
+/**
+ * Streams a compaction item as the API does — `output_item.added`, then `output_item.done`, no deltas — with
+ * the time the model takes to write its `tokens` between the two. Those tokens count in the response's
+ * `output_tokens` but not against `max_output_tokens`, which bounds the answer, not the compaction pass.
+ */
+export async function streamCompaction(
+  item: Compaction,
+  tokens: number,
+  outputIndex: number,
+  emitter: TurnEmitter,
+  pacer: Pacer,
+  budget: TokenBudget,
+): Promise<StreamedItem> {
+  await emitter.emit({ type: 'response.output_item.added', output_index: outputIndex, item });
+  for (let left = tokens; left > 0;) left -= await pacer.take(left);
+  budget.used += tokens;
+  await emitter.emit({ type: 'response.output_item.done', output_index: outputIndex, item });
+  return { item, truncated: false };
 }

@@ -1,6 +1,7 @@
 import * as crypto from 'node:crypto';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { AnyInputItem, AnyTool } from '../protocol';
+import { openCompaction } from './compactionSeal';
 
 // The model's view of a context, as text, counted with the o200k_base BPE: the real per-request work whose
 // cost differs between a full-context request and a chained one. A chat template's exact markup does not
@@ -36,6 +37,12 @@ export function renderItem(item: AnyInputItem): string {
       return `<|output|>${partsText(record.output)}`;
     case 'reasoning':
       return `<|reasoning|>${partsText(record.summary)}${partsText(record.content)}${typeof record.encrypted_content === 'string' ? record.encrypted_content : ''}`;
+    case 'compaction': {
+      // The model reads what the compaction stands for (its digest), not the sealed text: that is what makes a
+      // compacted context cheap. Content that does not open is refused before rendering (inputChecks.ts).
+      const content = typeof record.encrypted_content === 'string' ? record.encrypted_content : '';
+      return `<|compaction|>${openCompaction(content)?.digest ?? content}`;
+    }
     default:
       return JSON.stringify(item);
   }

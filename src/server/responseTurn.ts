@@ -1,8 +1,11 @@
 import type { AnyInputItem, ApiError, OutputItem, ResponseObject, ResponseRequest } from '../protocol';
-import { type ContextState, extendContext } from './contextState';
+import { refusals } from './apiErrors';
+import { compactContext, compactThreshold, normalizeContext } from './compaction';
+import { type ContextState, type CountedContext, extendContext } from './contextState';
+import { isCompaction } from './contextSteps';
 import type { Fault } from './faults';
 import { newId } from './ids';
-import { streamItem, type TokenBudget } from './itemStreamer';
+import { streamCompaction, streamItem, type TokenBudget } from './itemStreamer';
 import { Pacer } from './pacer';
 import type { PromptCache } from './promptCache';
 import { renderHeader } from './renderContext';
@@ -16,6 +19,8 @@ export interface TurnDeps {
   promptCache: PromptCache;
   tps: number;
   prefillUsPerToken: number;
+  /** Input tokens a request may render to; more is refused with `context_length_exceeded`. */
+  contextWindow: number;
 }
 
 export interface TurnInput {
@@ -43,10 +48,29 @@ export interface TurnTiming {
   prefillMs: number;
 }
 
+/** What a request's context came to, for observers (tests, the benchmark): the server's work behind `usage`. */
+export interface TurnFigures {
+  /** Tokens of the rendered input, header included (`usage.input_tokens`). */
+  inputTokens: number;
+  /** Tokens of the context the model answered from: `inputTokens`, or less after a compaction. */
+  contextTokens: number;
+  /** Tokens rendered and counted anew for this request: what the tokenizer actually did. */
+  tokenizedTokens: number;
+  /** The compaction the response began with: the tokens it replaced and its own. */
+  compaction: { replacedTokens: number; summaryTokens: number } | null;
+}
+
 export type TurnOutcome =
-  | { kind: 'completed'; response: ResponseObject; state: ContextState; timing: TurnTiming; trace: string }
+  | {
+      kind: 'completed';
+      response: ResponseObject;
+      state: ContextState;
+      timing: TurnTiming;
+      trace: string;
+      figures: TurnFigures;
+    }
   /** Refused before any event: the transport answers with this status and error. */
-  | { kind: 'refused'; status: number; error: ApiError; retryAfterS: number | undefined }
+  | { kind: 'refused'; status: number; error: ApiError; retryAfterS: number | undefined; figures?: TurnFigures }
   | { kind: 'failed'; response: ResponseObject }
   | { kind: 'aborted' };
 
@@ -56,20 +80,54 @@ export function inputItems(input: ResponseRequest['input']): AnyInputItem[] {
   return typeof input === 'string' ? [{ type: 'message', role: 'user', content: input }] : input;
 }
 
+/**
+ * The request's context, counted: on top of the cached `base` when there is one, except after a replayed
+ * compaction item, which supersedes what came before it — then the normalized whole is counted anew.
+ */
+function countContext(input: TurnInput, header: string): { counted: CountedContext; base: ContextState | undefined } {
+  const fresh = [...input.reloaded, ...inputItems(input.request.input)];
+  if (!fresh.some(isCompaction)) return { counted: extendContext(input.base, header, fresh), base: input.base };
+  return {
+    counted: extendContext(undefined, header, normalizeContext([...(input.base?.items ?? []), ...fresh])),
+    base: undefined,
+  };
+}
+
 /** Runs one response: counts its context, asks the scripted model, streams the answer at the simulated pace. */
 export async function runTurn(deps: TurnDeps, input: TurnInput, sink: TurnSink): Promise<TurnOutcome> {
   const started = performance.now();
   const { request } = input;
   const header = renderHeader(request.instructions, request.tools);
-  const counted = extendContext(input.base, header, [...input.reloaded, ...inputItems(request.input)]);
+  const { counted, base } = countContext(input, header);
   const inputTokens = counted.state.headerTokens + counted.state.itemTokens;
-  const base = input.base;
+  const figures: TurnFigures = {
+    inputTokens,
+    contextTokens: inputTokens,
+    tokenizedTokens: counted.tokenized,
+    compaction: null,
+  };
+  if (inputTokens > deps.contextWindow)
+    return { kind: 'refused', ...refusals.contextLengthExceeded(), retryAfterS: undefined, figures };
   const fromConnection = base ? (base.header === header ? base.headerTokens : 0) + base.itemTokens : 0;
   const fromPromptCache = deps.promptCache.longestPrefix(counted.keys, counted.cumulative);
   const cachedTokens = Math.min(inputTokens, Math.max(fromConnection, fromPromptCache));
   deps.promptCache.insert(counted.keys, counted.cumulative);
   const generate = request.generate !== false;
-  const turn = generate ? deps.model.respond(counted.state.items) : { output: [], fault: undefined, trace: 'warm-up' };
+  const threshold = generate ? compactThreshold(request.context_management, deps.contextWindow) : undefined;
+  const compacted =
+    threshold !== undefined && inputTokens > threshold ? compactContext(counted.state, header) : undefined;
+  // The compacted context is new to the model: its prefill is paid too, less what the prompt cache holds.
+  let compactedPrefill = 0;
+  if (compacted) {
+    const { keys, cumulative, state, tokenized } = compacted.counted;
+    figures.contextTokens = state.headerTokens + state.itemTokens;
+    figures.tokenizedTokens += tokenized;
+    figures.compaction = { replacedTokens: compacted.replacedTokens, summaryTokens: compacted.summaryTokens };
+    compactedPrefill = figures.contextTokens - deps.promptCache.longestPrefix(keys, cumulative);
+    deps.promptCache.insert(keys, cumulative);
+  }
+  const context = compacted?.counted.state ?? counted.state;
+  const turn = generate ? deps.model.respond(context.items) : { output: [], fault: undefined, trace: 'warm-up' };
   const fault = input.fault ?? turn.fault;
   const workMs = performance.now() - started;
 
@@ -93,7 +151,7 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, sink: TurnSink):
   const emitter = new TurnEmitter(sink, fault, input.streamId);
   const snapshot = (status: ResponseObject['status'], output: OutputItem[], extra: Partial<ResponseObject> = {}) =>
     responseObject(id, createdAt, request, status, output, null, extra);
-  const prefillMs = ((inputTokens - cachedTokens) * deps.prefillUsPerToken) / 1000;
+  const prefillMs = ((inputTokens - cachedTokens + compactedPrefill) * deps.prefillUsPerToken) / 1000;
   const tps = fault?.kind === 'slow' ? deps.tps / fault.factor : deps.tps;
   const firstTokenAt = performance.now() + prefillMs;
   const pacer = new Pacer(firstTokenAt, tps);
@@ -105,6 +163,8 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, sink: TurnSink):
     // The warm-up pays its prefill too: preparing that state is what makes the next turn cheap.
     await pacer.until(firstTokenAt);
     let truncated = false;
+    if (compacted)
+      output.push((await streamCompaction(compacted.item, compacted.summaryTokens, 0, emitter, pacer, budget)).item);
     for (const item of turn.output) {
       const streamed = await streamItem(item, output.length, emitter, pacer, budget);
       output.push(streamed.item);
@@ -122,11 +182,19 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, sink: TurnSink):
         incomplete_details: truncated ? { reason: 'max_output_tokens' } : null,
       },
     );
-    const after = extendContext(counted.state, header, output);
+    // The compaction item is already the last item of the compacted context.
+    const after = extendContext(context, header, compacted ? output.slice(1) : output);
     deps.promptCache.insert(after.keys, after.cumulative);
     await input.keep(final, after.state);
     await emitter.emit({ type: truncated ? 'response.incomplete' : 'response.completed', response: final });
-    return { kind: 'completed', response: final, state: after.state, timing: { workMs, prefillMs }, trace: turn.trace };
+    return {
+      kind: 'completed',
+      response: final,
+      state: after.state,
+      timing: { workMs, prefillMs },
+      trace: turn.trace,
+      figures,
+    };
   } catch (error) {
     if (error instanceof TurnAborted) return { kind: 'aborted' };
     if (!(error instanceof TurnFailed)) throw error;

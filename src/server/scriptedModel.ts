@@ -1,11 +1,15 @@
 import type { AnyInputItem, OutputItem } from '../protocol';
+import { locateStep } from './contextSteps';
 import type { Fault } from './faults';
 import { newId } from './ids';
 import { DEFAULT_SCENARIO_HINT, noMatchAnswer } from './noMatchAnswer';
 import type { Scenario, ScenarioFile, ScenarioItem } from './scenarioFile';
 
 // The deterministic model behind loopwire-server. It reads only the context, so a scenario plays the same
-// over HTTP with full history, HTTP chained and WebSocket: the step is derived from the items themselves.
+// over HTTP with full history, HTTP chained and WebSocket: the step is derived from the items themselves
+// (contextSteps.ts), compactions included.
+
+export { locateStep };
 
 /** What the model answers for one response. */
 export interface ModelTurn {
@@ -13,50 +17,6 @@ export interface ModelTurn {
   fault: Fault | undefined;
   /** `scenario#step`, or why nothing matched: for logs and tests. */
   trace: string;
-}
-
-/** Items the model wrote; a run of them between other items is one model response. */
-const MODEL_ITEM_TYPES = new Set(['function_call', 'custom_tool_call', 'reasoning']);
-
-function isModelItem(item: AnyInputItem): boolean {
-  const record = item as { type?: unknown; role?: unknown };
-  if (record.type === undefined || record.type === 'message') return record.role === 'assistant';
-  return typeof record.type === 'string' && MODEL_ITEM_TYPES.has(record.type);
-}
-
-function isUserMessage(item: AnyInputItem): boolean {
-  const record = item as { type?: unknown; role?: unknown };
-  return (record.type === undefined || record.type === 'message') && record.role === 'user';
-}
-
-function messageText(item: AnyInputItem): string {
-  const content = (item as { content?: unknown }).content;
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((part: unknown) =>
-      typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string'
-        ? (part as { text: string }).text
-        : '',
-    )
-    .filter((text) => text !== '')
-    .join('\n');
-}
-
-/** The latest user message's text and the 1-based step it calls for, or undefined without a user message. */
-export function locateStep(items: readonly AnyInputItem[]): { prompt: string; step: number } | undefined {
-  let index = items.length - 1;
-  while (index >= 0 && !isUserMessage(items[index] as AnyInputItem)) index--;
-  const user = items[index];
-  if (index < 0 || user === undefined) return undefined;
-  let responses = 0;
-  let inRun = false;
-  for (let i = index + 1; i < items.length; i++) {
-    const model = isModelItem(items[i] as AnyInputItem);
-    if (model && !inRun) responses++;
-    inRun = model;
-  }
-  return { prompt: messageText(user), step: responses + 1 };
 }
 
 export class ScriptedModel {

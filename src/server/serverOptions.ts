@@ -26,6 +26,11 @@ export interface ServerOptions {
   logFile?: string;
   /** WebSocket connection age limit in seconds (the API's is 60 minutes). */
   maxConnectionS?: number;
+  /**
+   * The model's context window, in input tokens: a request whose rendered input is larger is refused with
+   * `context_length_exceeded`. Default DEFAULTS.contextWindow.
+   */
+  contextWindow?: number;
   /** Where the server's own log lines go (the CLI passes stderr); silent when absent. */
   log?: (line: string) => void;
   limits?: Partial<ServerLimits>;
@@ -66,6 +71,11 @@ export const DEFAULTS = {
   /** 10 µs per token = 100k tokens/s of prefill, the order of fast inference hardware. */
   prefillUsPerToken: 10,
   maxConnectionS: 60 * 60,
+  /**
+   * The input window of the GPT-5 family Loopwire's agent defaults to (`gpt-5.5`): a 400,000-token context of
+   * which up to 128,000 go to output, leaving 272,000 for input (docs/backend.md, "The context window").
+   */
+  contextWindow: 272_000,
 } as const;
 
 /** Options with every default filled in. */
@@ -80,6 +90,7 @@ export interface ResolvedOptions {
   storeDir: string | undefined;
   logFile: string | undefined;
   maxConnectionS: number;
+  contextWindow: number;
   log: (line: string) => void;
   limits: ServerLimits;
 }
@@ -100,6 +111,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     storeDir: options.storeDir,
     logFile: options.logFile,
     maxConnectionS: positive('maxConnectionS', options.maxConnectionS ?? DEFAULTS.maxConnectionS),
+    contextWindow: Math.ceil(positive('contextWindow', options.contextWindow ?? DEFAULTS.contextWindow)),
     log: options.log ?? (() => undefined),
     limits: { ...DEFAULT_LIMITS, ...options.limits },
   };

@@ -43,7 +43,13 @@ export async function startServer(options: StartOptions = {}): Promise<LoopwireS
   const work = { parseMs: 0, loadMs: 0, workMs: 0, prefillMs: 0, inputTokens: 0, cachedTokens: 0, outputTokens: 0 };
   const observe = options.observe;
   const service = new TurnService(
-    { model, promptCache, tps: resolved.tps, prefillUsPerToken: resolved.prefillUsPerToken },
+    {
+      model,
+      promptCache,
+      tps: resolved.tps,
+      prefillUsPerToken: resolved.prefillUsPerToken,
+      contextWindow: resolved.contextWindow,
+    },
     store,
     faults,
     (record) => {
@@ -142,6 +148,7 @@ export async function startServer(options: StartOptions = {}): Promise<LoopwireS
   const url = `http://${host}:${address.port}/v1`;
   resolved.log(
     `loopwire-server listening on ${url} (${model.scenarioCount} scenario(s), ${resolved.tps} tokens/s, ` +
+      `a ${resolved.contextWindow}-token context window, ` +
       `${resolved.storeDir ? `store in ${resolved.storeDir}` : 'store in memory'}${resolved.token ? ', token required' : ''})`,
   );
 

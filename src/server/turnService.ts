@@ -1,18 +1,27 @@
-import { type ResponseObject, type ResponseRequest, previousResponseNotFound } from '../protocol';
+import {
+  type AnyInputItem,
+  type CompactRequest,
+  type ResponseObject,
+  type ResponseRequest,
+  previousResponseNotFound,
+} from '../protocol';
 import type { Refusal } from './apiErrors';
+import { type CompactOutcome, runCompact } from './compactPass';
+import { contextManagementRefusal } from './compaction';
 import type { ConnectionCache } from './connectionCache';
 import type { ContextState } from './contextState';
 import type { FaultQueue } from './faults';
 import { checkInput } from './inputChecks';
 import type { ResponseStore, StoredResponse } from './responseStore';
-import { type TurnDeps, type TurnOutcome, inputItems, runTurn } from './responseTurn';
+import { type TurnDeps, type TurnFigures, type TurnOutcome, inputItems, runTurn } from './responseTurn';
 import type { TurnSink } from './turnEmitter';
 
 /** One response's figures, for observers (tests, the benchmark) and the server log. */
 export interface TurnRecord {
   transport: 'http' | 'ws';
   responseId: string | undefined;
-  outcome: TurnOutcome['kind'] | 'not_found' | 'invalid';
+  /** `compacted`: a `POST /v1/responses/compact` pass, which is no response (`responseId` undefined). */
+  outcome: TurnOutcome['kind'] | 'not_found' | 'invalid' | 'compacted';
   /** Where the chain's state came from. */
   chainedFrom: 'none' | 'connection' | 'store';
   /** Decoding and validating the request, in ms (measured by the transport). */
@@ -22,11 +31,20 @@ export interface TurnRecord {
   /** Rendering and tokenizing the context, cache lookups and the scripted model, in ms. */
   workMs: number;
   prefillMs: number;
+  /** Tokens of the rendered input (`usage.input_tokens`; for a refusal, what it would have been). */
   inputTokens: number;
   cachedTokens: number;
   outputTokens: number;
+  /** Tokens of the context the model answered from: `inputTokens`, or the compacted context's after one. */
+  contextTokens: number;
+  /** Tokens rendered and counted anew for this request: the tokenizer's part of `workMs`. */
+  tokenizedTokens: number;
+  /** The compaction this response began with (or the compact pass made): tokens replaced, and its own. */
+  compaction: TurnFigures['compaction'];
   trace: string;
 }
+
+type Refused = { kind: 'not_found' | 'invalid'; refusal: Refusal };
 
 /** What a transport does with a request once it is valid: resolve the chain, run the turn, keep the result. */
 export class TurnService {
@@ -48,7 +66,12 @@ export class TurnService {
     transport: 'http' | 'ws',
     sink: TurnSink,
     options: { cache?: ConnectionCache; streamId?: string; parseMs: number },
-  ): Promise<TurnOutcome | { kind: 'not_found' | 'invalid'; refusal: Refusal }> {
+  ): Promise<TurnOutcome | Refused> {
+    const unsupported = contextManagementRefusal(request.context_management);
+    if (unsupported) {
+      this.observe(this.record(transport, options.parseMs, 0, 'none', { kind: 'invalid' }));
+      return { kind: 'invalid', refusal: unsupported };
+    }
     const previousId = request.previous_response_id ?? undefined;
     let base: ContextState | undefined;
     let reloaded: Awaited<ReturnType<ResponseStore['loadChain']>> = [];
@@ -61,11 +84,7 @@ export class TurnService {
         reloaded = await this.store.loadChain(previousId);
         chainedFrom = 'store';
       }
-      if (!base && !reloaded) {
-        const event = previousResponseNotFound(previousId);
-        this.observe(this.record(transport, options.parseMs, 0, chainedFrom, { kind: 'not_found' }));
-        return { kind: 'not_found', refusal: { status: event.status ?? 400, error: event.error } };
-      }
+      if (!base && !reloaded) return this.notFound(transport, options.parseMs, previousId);
     }
     const loadMs = performance.now() - loadStarted;
     const invalid = checkInput(base?.items ?? reloaded ?? [], inputItems(request.input));
@@ -84,6 +103,37 @@ export class TurnService {
     );
     this.observe(this.record(transport, options.parseMs, loadMs, chainedFrom, outcome));
     return outcome;
+  }
+
+  /**
+   * `POST /v1/responses/compact`: the stored chain `previous_response_id` names (there is no socket cache over
+   * HTTP), then `input`, checked as a response's input is, compacted.
+   */
+  async compact(request: CompactRequest, parseMs: number): Promise<CompactOutcome | Refused> {
+    const previousId = request.previous_response_id ?? undefined;
+    let chain: AnyInputItem[] = [];
+    const loadStarted = performance.now();
+    if (previousId !== undefined) {
+      const loaded = await this.store.loadChain(previousId);
+      if (!loaded) return this.notFound('http', parseMs, previousId);
+      chain = loaded;
+    }
+    const loadMs = performance.now() - loadStarted;
+    const chainedFrom = previousId === undefined ? 'none' : 'store';
+    const invalid = checkInput(chain, inputItems(request.input ?? undefined));
+    if (invalid) {
+      this.observe(this.record('http', parseMs, loadMs, chainedFrom, { kind: 'invalid' }));
+      return { kind: 'invalid', refusal: invalid };
+    }
+    const outcome = await runCompact(this.deps, request, chain);
+    this.observe(this.record('http', parseMs, loadMs, chainedFrom, outcome));
+    return outcome;
+  }
+
+  private notFound(transport: 'http' | 'ws', parseMs: number, previousId: string): Refused {
+    const event = previousResponseNotFound(previousId);
+    this.observe(this.record(transport, parseMs, 0, 'store', { kind: 'not_found' }));
+    return { kind: 'not_found', refusal: { status: event.status ?? 400, error: event.error } };
   }
 
   /** A store entry: only the new input when the parent is stored too (the chain is reloaded link by link). */
@@ -107,10 +157,11 @@ export class TurnService {
     parseMs: number,
     loadMs: number,
     chainedFrom: TurnRecord['chainedFrom'],
-    outcome: TurnOutcome | { kind: 'not_found' | 'invalid' },
+    outcome: TurnOutcome | CompactOutcome | { kind: 'not_found' | 'invalid' },
   ): TurnRecord {
     const completed = outcome.kind === 'completed' ? outcome : undefined;
-    const usage = completed?.response.usage;
+    const usage = outcome.kind === 'completed' || outcome.kind === 'compacted' ? outcome.response.usage : undefined;
+    const figures = 'figures' in outcome ? outcome.figures : undefined;
     return {
       transport,
       responseId: completed?.response.id ?? (outcome.kind === 'failed' ? outcome.response.id : undefined),
@@ -118,11 +169,14 @@ export class TurnService {
       chainedFrom,
       parseMs,
       loadMs,
-      workMs: completed?.timing.workMs ?? 0,
+      workMs: completed?.timing.workMs ?? (outcome.kind === 'compacted' ? outcome.workMs : 0),
       prefillMs: completed?.timing.prefillMs ?? 0,
-      inputTokens: usage?.input_tokens ?? 0,
+      inputTokens: usage?.input_tokens ?? figures?.inputTokens ?? 0,
       cachedTokens: usage?.input_tokens_details.cached_tokens ?? 0,
       outputTokens: usage?.output_tokens ?? 0,
+      contextTokens: figures?.contextTokens ?? 0,
+      tokenizedTokens: figures?.tokenizedTokens ?? 0,
+      compaction: figures?.compaction ?? null,
       trace: completed?.trace ?? outcome.kind,
     };
   }

@@ -10,7 +10,7 @@ import {
 import { type Refusal, refusals, wsErrorEvent } from './apiErrors';
 import { ConnectionCache } from './connectionCache';
 import { missingInput } from './inputChecks';
-import { previousIdOf } from './httpApi';
+import { previousIdOf } from './httpBody';
 import { DEFAULT_LANE, LaneScheduler } from './laneScheduler';
 import type { ResolvedOptions } from './serverOptions';
 import type { StateBudget } from './stateBudget';

@@ -58,6 +58,14 @@ export function transcriptEntries(items: readonly AnyInputItem[]): ChatEntry[] {
         entries.push(entry);
         return;
       }
+      case 'compaction':
+        entries.push({
+          kind: 'notice',
+          id,
+          level: 'info',
+          text: 'Context compacted: the model goes on from a summary of what came before.',
+        });
+        return;
       case 'function_call_output':
       case 'custom_tool_call_output': {
         const entry = calls.get(item.call_id);
