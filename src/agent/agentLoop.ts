@@ -1,8 +1,18 @@
-import { type AnyOutputItem, type AnyTool, type CallItem, OutputMessage } from '../protocol';
+import {
+  type AnyInputItem,
+  type AnyOutputItem,
+  type AnyTool,
+  type CallItem,
+  OutputMessage,
+  isCompaction,
+  isUserMessage,
+} from '../protocol';
 import type { ToolContext } from '../tools';
 import type { ApprovalPolicy } from './approvals';
+import type { ContextPlan } from './contextWindow';
+import { instructionsItem } from './requestBody';
 import type { AgentEvent, AgentEventSink, TurnMetrics } from './events';
-import type { SessionTransport } from './sessionTransport';
+import type { SessionTransport, TurnOutcome, TurnRequest } from './sessionTransport';
 import { ToolRunner, callsIn } from './toolRunner';
 import type { Transcript } from './transcript';
 import { AgentStop, TurnCancelled } from './transportFault';
@@ -28,6 +38,11 @@ export interface AgentOptions {
    * running at the same time (a chat and a quick fix); absent: the default lane.
    */
   lane?: string;
+  /**
+   * The model's window and where to compact (contextWindow.ts). With a threshold, every request asks the
+   * server to compact past it, and a context that overflowed anyway is compacted on request and sent again.
+   */
+  context?: ContextPlan;
   emit: AgentEventSink;
 }
 
@@ -52,6 +67,8 @@ export class Agent {
   private turns = 0;
   private toolCalls = 0;
   private readonly runner: ToolRunner;
+  /** Where the last response's output starts in the transcript: what a compaction on request keeps after it. */
+  private lastOutputStart: number | undefined;
 
   constructor(private readonly options: AgentOptions) {
     this.runner = new ToolRunner(options.tools, options.approvals, options.transcript, options.emit);
@@ -98,20 +115,11 @@ export class Agent {
         if (turnOfTask > maxTurns) return finish('stopped', `the turn limit (${maxTurns}) was reached`);
         const turn = ++this.turns;
         emit({ type: 'turn_started', turn });
-        const outcome = await this.options.transport.run(
-          turn,
-          {
-            model: this.options.model,
-            instructions: this.options.instructions,
-            tools: this.options.toolSpecs,
-            items: transcript.items,
-            promptCacheKey: transcript.header.id,
-            ...(this.options.extra ? { extra: this.options.extra } : {}),
-            ...(this.options.lane === undefined ? {} : { lane: this.options.lane }),
-          },
-          signal,
-        );
+        const outcome = await this.request(turn, signal);
+        this.lastOutputStart = transcript.items.length;
         transcript.append(...outcome.output);
+        const compacted = outcome.output.some(isCompaction);
+        const compactedTokens = compacted ? this.afterCompaction(turn, outcome) : undefined;
         for (const item of outcome.output) {
           const text = textOf(item);
           if (text !== undefined && text !== '') emit({ type: 'message', turn, text });
@@ -143,6 +151,9 @@ export class Agent {
           cachedTokens: usage?.input_tokens_details.cached_tokens ?? 0,
           outputTokens: usage?.output_tokens ?? 0,
           itemsSent: outcome.itemsSent,
+          contextTokens: compactedTokens ?? (usage?.input_tokens ?? 0) + (usage?.output_tokens ?? 0),
+          ...(this.options.context ? { contextWindow: this.options.context.window } : {}),
+          ...(compacted ? { compacted } : {}),
         };
         emit({ type: 'turn_finished', metrics });
         readyAt = performance.now();
@@ -167,6 +178,86 @@ export class Agent {
     }
   }
 
+  /** The turn's request as it stands in the transcript. */
+  private turnRequest(items: readonly AnyInputItem[]): TurnRequest {
+    const { model, instructions, toolSpecs, extra, lane, context } = this.options;
+    return {
+      model,
+      instructions,
+      tools: toolSpecs,
+      items,
+      promptCacheKey: this.options.transcript.header.id,
+      ...(extra ? { extra } : {}),
+      ...(lane === undefined ? {} : { lane }),
+      ...(context?.compactThreshold === undefined ? {} : { compactThreshold: context.compactThreshold }),
+    };
+  }
+
+  /**
+   * One turn's response. A context past the model's window (`context_length_exceeded`) is compacted on
+   * request — everything before the last response's output, which stays with the tool outputs that answer
+   * it — and sent once more; with compaction off, or overflowing again, the task stops saying so.
+   */
+  private async request(turn: number, signal: AbortSignal): Promise<TurnOutcome> {
+    const { transcript, transport, context } = this.options;
+    try {
+      return await transport.run(turn, this.turnRequest(transcript.items), signal);
+    } catch (error) {
+      if (!(error instanceof AgentStop) || error.code !== 'context_length_exceeded') throw error;
+      const window = context ? ` of ${context.window} tokens` : '';
+      if (context?.compactThreshold === undefined)
+        throw new AgentStop(
+          error.code,
+          `The conversation no longer fits the model's context window${window}, and compaction is off (loopwire.compactAt: 0, --no-compact). ${error.message}`,
+        );
+      const keep = this.lastOutputStart ?? Math.max(0, transcript.items.findLastIndex(isUserMessage));
+      if (keep <= 0)
+        throw new AgentStop(
+          error.code,
+          `What this turn sends does not fit the context window${window} on its own. ${error.message}`,
+        );
+      const compacted = await transport.compact(this.turnRequest(transcript.items.slice(0, keep)), signal);
+      const item = compacted.output.find(isCompaction);
+      if (!item) throw new AgentStop('compaction_failed', 'The compaction answered without a compaction item.');
+      const figures = { tokensBefore: compacted.usage.input_tokens, tokensAfter: compacted.usage.output_tokens };
+      transcript.insert(keep, [item, ...this.instructionsAgain()], figures);
+      if (this.lastOutputStart !== undefined) this.lastOutputStart += 1 + this.instructionsAgain().length;
+      this.options.emit({ type: 'compacted', turn, how: 'request', ...figures });
+      try {
+        return await transport.run(turn, this.turnRequest(transcript.items), signal);
+      } catch (again) {
+        if (again instanceof AgentStop && again.code === 'context_length_exceeded')
+          throw new AgentStop(
+            again.code,
+            `Even compacted, the conversation does not fit the context window${window}. ${again.message}`,
+          );
+        throw again;
+      }
+    }
+  }
+
+  /** The instructions once more after a compaction (it keeps user messages only), as the context's developer item. */
+  private instructionsAgain(): AnyInputItem[] {
+    const { instructions } = this.options;
+    return instructions === '' ? [] : [instructionsItem(instructions)];
+  }
+
+  /**
+   * The server compacted the context in this response: the instructions follow the compaction, and the user
+   * is told. `usage.input_tokens` is the context it replaced; the compacted one is estimated (the compaction
+   * and the answer are the output's tokens, the user messages it keeps about four characters a token) until
+   * the next turn reads it for real. Returns that estimate.
+   */
+  private afterCompaction(turn: number, outcome: TurnOutcome): number {
+    const { transcript } = this.options;
+    transcript.append(...this.instructionsAgain());
+    const usage = outcome.response.usage;
+    const kept = transcript.items.filter((item) => isUserMessage(item) || isInstructions(item));
+    const tokensAfter = (usage?.output_tokens ?? 0) + Math.round(JSON.stringify(kept).length / 4);
+    this.options.emit({ type: 'compacted', turn, how: 'auto', tokensBefore: usage?.input_tokens ?? 0, tokensAfter });
+    return tokensAfter;
+  }
+
   /**
    * Calls a stopped session left without an answer: one that was started may have run, so it is answered
    * as interrupted, never run again; one that never started runs now.
@@ -179,4 +270,9 @@ export class Agent {
     const fresh = pending.filter((call) => !call.started).map((call) => call.item as CallItem);
     if (fresh.length > 0) await this.runner.runAll(Math.max(1, this.turns), fresh, signal);
   }
+}
+
+/** The instructions' developer item, sent again after a compaction. */
+function isInstructions(item: AnyInputItem): boolean {
+  return (item as { role?: unknown }).role === 'developer';
 }

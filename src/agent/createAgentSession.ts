@@ -6,6 +6,7 @@ import type { ApprovalPolicy } from './approvals';
 import type { AgentEventSink } from './events';
 import { DEFAULT_INSTRUCTIONS } from './instructions';
 import { type ModelOptions, modelFields } from './modelOptions';
+import { contextPlan } from './contextWindow';
 import { SessionTransport, type TransportMode } from './sessionTransport';
 import { Transcript } from './transcript';
 
@@ -62,6 +63,11 @@ export interface AgentSpec {
   maxTurns?: number | undefined;
   /** The WebSocket lane, for a conversation that runs beside another on the socket. */
   lane?: string | undefined;
+  /**
+   * The context window (input tokens; the model's from the table when not given) and where to compact: a
+   * share of it (0.8, the default) or a percentage; 0 turns compaction off.
+   */
+  context?: { window?: number | undefined; compactAt?: number | undefined } | undefined;
   emit: AgentEventSink;
 }
 
@@ -98,6 +104,10 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
         emit: spec.emit,
         ...(spec.maxTurns === undefined ? {} : { maxTurns: spec.maxTurns }),
         ...(spec.lane === undefined ? {} : { lane: spec.lane }),
+        context: contextPlan(model, {
+          ...(spec.context?.window === undefined ? {} : { window: spec.context.window }),
+          ...(spec.context?.compactAt === undefined ? {} : { compactAt: spec.context.compactAt }),
+        }),
       });
     },
     close: (announce) => transport.close(announce),

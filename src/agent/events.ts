@@ -33,6 +33,12 @@ export const TurnMetrics = z.object({
   outputTokens: z.int().nonnegative(),
   /** Input items the request carried (all of them when not chained). */
   itemsSent: z.int().nonnegative(),
+  /** The context after this turn, in tokens (what it read and wrote): what the next turn starts from. */
+  contextTokens: z.int().nonnegative(),
+  /** The model's input window, when the session knows it: the token meter's "of". */
+  contextWindow: z.int().positive().optional(),
+  /** This turn's output began with a compaction item (the server compacted the context). */
+  compacted: z.boolean().optional(),
 });
 
 export const TransportState = z.enum(['connecting', 'warm', 'reconnecting', 'http_fallback', 'http', 'closed']);
@@ -88,6 +94,17 @@ export const AgentEvent = z.discriminatedUnion('type', [
     edits: z.array(EditedFile).optional(),
   }),
   z.object({ type: z.literal('turn_finished'), metrics: TurnMetrics }),
+  /**
+   * The context was compacted: by the server in a response (`auto`, past the threshold) or on request after
+   * it no longer fit (`request`, `POST /responses/compact`). Tokens are the context's before and after.
+   */
+  z.object({
+    type: z.literal('compacted'),
+    turn: z.int().positive(),
+    how: z.enum(['auto', 'request']),
+    tokensBefore: z.int().nonnegative(),
+    tokensAfter: z.int().nonnegative(),
+  }),
   /** A request is sent again; `reason` says why, `delayMs` how long the client waits first. */
   z.object({
     type: z.literal('retry'),

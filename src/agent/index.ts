@@ -23,6 +23,7 @@ export {
   newTranscript,
   normalizeEndpoint,
 } from './createAgentSession';
+export { type ContextPlan, DEFAULT_COMPACT_AT, contextPlan, contextWindowFor } from './contextWindow';
 export { AgentEvent, type AgentEventSink, type AgentEventType, TransportState, TurnMetrics } from './events';
 export { DEFAULT_INSTRUCTIONS } from './instructions';
 export {

@@ -1,5 +1,5 @@
 import { version } from '../../package.json';
-import type { AnyInputItem, AnyTool } from '../protocol';
+import { type AnyInputItem, type AnyTool, isCompaction, normalizeContext } from '../protocol';
 
 // What every request of a session carries, built in one place for the WebSocket warm-up, the WebSocket
 // turn and the HTTP turn alike (docs/protocol.md §1.6, docs/endpoints.md).
@@ -19,8 +19,13 @@ export function instructionsItem(instructions: string): AnyInputItem {
   return { type: 'message', role: 'developer', content: [{ type: 'input_text', text: instructions }] };
 }
 
-/** The whole context of a request: the instructions' item, then the conversation. */
+/**
+ * The whole context of a request: the instructions' item, then the conversation. Once compacted, what the
+ * latest compaction stands for goes (its user messages stay), and the instructions are the item the agent
+ * sent again after it (a compaction keeps user messages only).
+ */
 export function contextOf(instructions: string | undefined, items: readonly AnyInputItem[]): readonly AnyInputItem[] {
+  if (items.some(isCompaction)) return normalizeContext(items);
   return instructions === undefined || instructions === '' ? items : [instructionsItem(instructions), ...items];
 }
 
@@ -45,6 +50,8 @@ export interface BodyParts {
   previousResponseId: string | undefined;
   /** `false` for the WebSocket warm-up. */
   generate?: false;
+  /** Compact past this many tokens (`context_management`). */
+  compactThreshold?: number | undefined;
 }
 
 /** One request body, as both transports send it (WebSocket adds `type` and `stream_id`, HTTP `stream`). */
@@ -62,5 +69,8 @@ export function requestBody(parts: BodyParts): Record<string, unknown> {
     input: parts.input,
     ...(parts.previousResponseId === undefined ? {} : { previous_response_id: parts.previousResponseId }),
     ...(parts.generate === false ? { generate: false } : {}),
+    ...(parts.compactThreshold === undefined
+      ? {}
+      : { context_management: [{ type: 'compaction', compact_threshold: parts.compactThreshold }] }),
   };
 }

@@ -49,6 +49,8 @@ export interface TurnRequest {
    * (HTTP, a new socket) are routed to the prompt cache that holds this conversation's prefix.
    */
   promptCacheKey?: string;
+  /** Ask the server to compact past this many tokens of context (`context_management`); absent: never. */
+  compactThreshold?: number;
 }
 
 export interface TurnOutcome {

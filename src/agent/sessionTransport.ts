@@ -1,4 +1,5 @@
-import type { AnyInputItem } from '../protocol';
+import type { AnyInputItem, CompactedResponse } from '../protocol';
+import { compactContext } from './compactExchange';
 import { type Chain, ChainPolicy, DEFAULT_LANE, type Route } from './chainPolicy';
 import type { AgentEventSink } from './events';
 import { httpAttempt } from './httpExchange';
@@ -122,7 +123,8 @@ export class SessionTransport {
         this.chains.completed(lane, {
           responseId: step.response.id,
           generation: result.generation,
-          itemCount: context.length + step.output.length,
+          // After a compaction in this output the context the server holds is the compacted one.
+          itemCount: contextOf(request.instructions, [...request.items, ...step.output]).length,
         });
         const now = performance.now();
         return {
@@ -144,6 +146,24 @@ export class SessionTransport {
       if (assembler.started) this.opts.emit({ type: 'output_discarded', turn, reason: describeFault(step.fault) });
       await this.recover(turn, attempt, lane, transport, step.fault, signal);
     }
+  }
+
+  /**
+   * Compacts `items` with `POST /responses/compact` (HTTP, whatever the turns use). The lane's chain ends:
+   * the next turn sends the compacted context in full.
+   */
+  async compact(request: TurnRequest, signal: AbortSignal): Promise<CompactedResponse> {
+    const compacted = await compactContext({
+      endpoint: this.opts.endpoint,
+      headers: requestHeaders(this.opts.apiKey, this.opts.headers),
+      model: request.model,
+      input: contextOf(request.instructions, request.items),
+      promptCacheKey: request.promptCacheKey,
+      signal,
+    });
+    this.reached = true;
+    this.chains.broken(request.lane ?? DEFAULT_LANE);
+    return compacted;
   }
 
   /**
@@ -219,6 +239,7 @@ export class SessionTransport {
       input,
       previousResponseId,
       ...(generate === false ? { generate } : {}),
+      compactThreshold: request.compactThreshold,
     });
   }
 

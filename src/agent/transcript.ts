@@ -20,6 +20,19 @@ export const TranscriptRecord = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('item'), item: InputItemSchema }),
   /** Written just before a tool runs: after a crash, a call with this and no output may have taken effect. */
   z.object({ kind: z.literal('tool_started'), callId: z.string(), name: z.string() }),
+  /**
+   * Items put in at `at` rather than at the end: a compaction asked for after the context overflowed
+   * stands for what came before the items that did not fit, so it goes before them (agent-loop.md).
+   */
+  z.object({
+    kind: z.literal('inserted'),
+    at: z.int().nonnegative(),
+    items: z.array(InputItemSchema),
+    /** Why: `compaction` (the tokens before and after, for whoever reads the transcript). */
+    reason: z.literal('compaction'),
+    tokensBefore: z.int().nonnegative().optional(),
+    tokensAfter: z.int().nonnegative().optional(),
+  }),
 ]);
 export type TranscriptRecord = z.infer<typeof TranscriptRecord>;
 export type SessionHeader = Extract<TranscriptRecord, { kind: 'session' }>;
@@ -118,6 +131,14 @@ export class Transcript {
     for (const item of items) this.list.push(item);
   }
 
+  /** Puts `items` in at `at` (an index of `items` now), recording why: a compaction before the items that overflowed. */
+  insert(at: number, items: AnyInputItem[], figures: { tokensBefore?: number; tokensAfter?: number } = {}): void {
+    if (at > this.list.length)
+      throw new RangeError(`cannot insert at ${at}: the transcript has ${this.list.length} items`);
+    this.write([{ kind: 'inserted', at, items, reason: 'compaction', ...figures }]);
+    this.list.splice(at, 0, ...items);
+  }
+
   /** Records that a call is about to run. */
   markStarted(callId: string, name: string): void {
     this.write([{ kind: 'tool_started', callId, name }]);
@@ -144,6 +165,7 @@ export class Transcript {
   private take(record: TranscriptRecord): void {
     if (record.kind === 'item') this.list.push(record.item);
     else if (record.kind === 'tool_started') this.started.add(record.callId);
+    else if (record.kind === 'inserted') this.list.splice(Math.min(record.at, this.list.length), 0, ...record.items);
   }
 
   private write(records: TranscriptRecord[]): void {

@@ -35,5 +35,29 @@ export const CompactedResponse = z.looseObject({
   usage: Usage,
 });
 
+/** A user's message (the kind a compaction keeps as it is). */
+export function isUserMessage(item: AnyInputItem): boolean {
+  const record = item as { type?: unknown; role?: unknown };
+  return (record.type === undefined || record.type === 'message') && record.role === 'user';
+}
+
+export function isCompaction(item: AnyInputItem): item is AnyInputItem & { type: 'compaction' } {
+  return (item as { type?: unknown }).type === 'compaction';
+}
+
+/**
+ * A context as the model reads it: everything before its latest compaction item but the user messages is
+ * what that compaction stands for, so it goes. The server reads every request this way, and a client builds
+ * its full-context requests this way: the same items, whether it chains or resends.
+ */
+export function normalizeContext(items: readonly AnyInputItem[]): readonly AnyInputItem[] {
+  let last = items.length - 1;
+  while (last >= 0 && !isCompaction(items[last] as AnyInputItem)) last--;
+  if (last <= 0) return items;
+  const before = items.slice(0, last);
+  if (before.every(isUserMessage)) return items;
+  return [...before.filter(isUserMessage), ...items.slice(last)];
+}
+
 export type CompactRequest = z.infer<typeof CompactRequest>;
 export type CompactedResponse = z.infer<typeof CompactedResponse>;

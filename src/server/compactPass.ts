@@ -1,6 +1,7 @@
 import type { AnyInputItem, CompactRequest, CompactedResponse } from '../protocol';
 import { type Refusal, refusals } from './apiErrors';
-import { compactContext, normalizeContext } from './compaction';
+import { normalizeContext } from '../protocol';
+import { compactContext } from './compaction';
 import { extendContext } from './contextState';
 import { newId } from './ids';
 import { delay } from './pacer';

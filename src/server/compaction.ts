@@ -1,9 +1,9 @@
 import * as crypto from 'node:crypto';
-import type { AnyInputItem, Compaction, ContextManagement } from '../protocol';
+import { type AnyInputItem, type Compaction, type ContextManagement, isUserMessage } from '../protocol';
 import { type Refusal, refusals } from './apiErrors';
 import { sealCompaction } from './compactionSeal';
 import { type ContextState, type CountedContext, extendContext } from './contextState';
-import { isCompaction, isUserMessage, locateStep } from './contextSteps';
+import { locateStep } from './contextSteps';
 import { renderItem } from './renderContext';
 
 // Compaction, honestly (docs/backend.md, "Compaction"): a context becomes its user messages, kept as they
@@ -29,20 +29,6 @@ export interface CompactedContext {
   replacedTokens: number;
   /** Tokens of the compaction item as the model reads it. */
   summaryTokens: number;
-}
-
-/**
- * A context as the model reads it: everything before its latest compaction item but the user messages is
- * what that compaction stands for, so it is dropped. A client may send its whole history after a compaction
- * (stateless chaining) or prune what came before it; both read the same, as the chained state does.
- */
-export function normalizeContext(items: readonly AnyInputItem[]): readonly AnyInputItem[] {
-  let last = items.length - 1;
-  while (last >= 0 && !isCompaction(items[last] as AnyInputItem)) last--;
-  if (last <= 0) return items;
-  const before = items.slice(0, last);
-  if (before.every(isUserMessage)) return items;
-  return [...before.filter(isUserMessage), ...items.slice(last)];
 }
 
 /** The threshold a request's `context_management` asks to compact past, or undefined when it asks for none. */

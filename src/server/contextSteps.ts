@@ -1,4 +1,4 @@
-import type { AnyInputItem } from '../protocol';
+import { type AnyInputItem, isCompaction, isUserMessage } from '../protocol';
 import { openCompaction } from './compactionSeal';
 
 // Where a conversation stands, read from its items alone: the latest user message and how many model
@@ -13,15 +13,6 @@ export function isModelItem(item: AnyInputItem): boolean {
   const record = item as { type?: unknown; role?: unknown };
   if (record.type === undefined || record.type === 'message') return record.role === 'assistant';
   return typeof record.type === 'string' && MODEL_ITEM_TYPES.has(record.type);
-}
-
-export function isUserMessage(item: AnyInputItem): boolean {
-  const record = item as { type?: unknown; role?: unknown };
-  return (record.type === undefined || record.type === 'message') && record.role === 'user';
-}
-
-export function isCompaction(item: AnyInputItem): item is AnyInputItem & { type: 'compaction' } {
-  return (item as { type?: unknown }).type === 'compaction';
 }
 
 export function messageText(item: AnyInputItem): string {

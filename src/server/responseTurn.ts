@@ -1,8 +1,8 @@
 import type { AnyInputItem, ApiError, OutputItem, ResponseObject, ResponseRequest } from '../protocol';
 import { refusals } from './apiErrors';
-import { compactContext, compactThreshold, normalizeContext } from './compaction';
+import { isCompaction, normalizeContext } from '../protocol';
+import { compactContext, compactThreshold } from './compaction';
 import { type ContextState, type CountedContext, extendContext } from './contextState';
-import { isCompaction } from './contextSteps';
 import type { Fault } from './faults';
 import { newId } from './ids';
 import { streamCompaction, streamItem, type TokenBudget } from './itemStreamer';

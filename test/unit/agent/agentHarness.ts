@@ -6,6 +6,7 @@ import {
   type AgentEvent,
   Transcript,
   type ApprovalPolicy,
+  type ContextPlan,
   approveAll,
   type SessionOptions,
   SessionTransport,
@@ -44,6 +45,8 @@ export interface AgentBench {
       lane?: string;
       /** Who approves writes and tasks (default: everything runs). */
       approvals?: ApprovalPolicy;
+      /** The context window and compaction threshold the agent manages (default: none). */
+      context?: ContextPlan;
     },
   ): Promise<{
     agent: Agent;
@@ -100,7 +103,7 @@ export function useAgentBench(
     fs.rmSync(base, { recursive: true, force: true });
   });
   bench.agent = async (options = {}) => {
-    const { transcript: resumed, maxTurns, shared, lane, approvals, ...session } = options;
+    const { transcript: resumed, maxTurns, shared, lane, approvals, context, ...session } = options;
     const workspace = await NodeWorkspace.open(bench.dir);
     const emit = (event: AgentEvent) => bench.events.push(event);
     const transport =
@@ -131,6 +134,7 @@ export function useAgentBench(
       approvals: approvals ?? approveAll,
       ...(maxTurns === undefined ? {} : { maxTurns }),
       ...(lane === undefined ? {} : { lane }),
+      ...(context === undefined ? {} : { context }),
       emit,
     });
     return { agent, transport, transcript };

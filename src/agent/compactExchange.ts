@@ -1,0 +1,55 @@
+import { type AnyInputItem, CompactedResponse, HttpErrorBody, decodeWire } from '../protocol';
+import { AgentStop } from './transportFault';
+
+// `POST /v1/responses/compact`: a context folded into its user messages and one `compaction` item, which the
+// next request sends instead of what it stands for (docs/protocol.md §3.7). Asked for when a request was
+// refused as `context_length_exceeded`; always over HTTP, whichever transport the turns use.
+
+export interface CompactCall {
+  /** Base URL, as the session's endpoint: `http://127.0.0.1:PORT/v1`. */
+  endpoint: string;
+  headers: Record<string, string>;
+  model: string;
+  input: readonly AnyInputItem[];
+  promptCacheKey: string | undefined;
+  signal: AbortSignal;
+}
+
+/** The compacted context (the user messages and the compaction item) and the pass's usage; AgentStop when refused. */
+export async function compactContext(call: CompactCall): Promise<CompactedResponse> {
+  const url = `${call.endpoint.replace(/\/+$/, '')}/responses/compact`;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...call.headers },
+      body: JSON.stringify({
+        model: call.model,
+        input: call.input,
+        ...(call.promptCacheKey === undefined ? {} : { prompt_cache_key: call.promptCacheKey }),
+      }),
+      signal: call.signal,
+    });
+  } catch (error) {
+    if (call.signal.aborted) throw error;
+    throw new AgentStop('compaction_failed', `The context could not be compacted: ${(error as Error).message}.`);
+  }
+  const text = await response.text();
+  if (!response.ok) {
+    const body = decodeWire(HttpErrorBody, text);
+    const why = body.ok
+      ? `${body.value.error.message} (${body.value.error.code ?? response.status})`
+      : text.slice(0, 300);
+    throw new AgentStop(
+      body.ok && body.value.error.code ? body.value.error.code : 'compaction_failed',
+      `The context could not be compacted: ${why}`,
+    );
+  }
+  const compacted = decodeWire(CompactedResponse, text);
+  if (!compacted.ok)
+    throw new AgentStop(
+      'compaction_failed',
+      `The compaction's answer is not one this version reads: ${compacted.error.message}`,
+    );
+  return compacted.value;
+}
