@@ -24,7 +24,7 @@ export interface ToolContext {
 export type ToolEffect = 'read' | 'write' | 'task';
 
 /** What a workspace must be able to do (its `capabilities`) for a tool to be offered. */
-export type ToolNeed = 'writes' | 'tasks' | 'diagnostics';
+export type ToolNeed = 'writes' | 'tasks' | 'commands' | 'diagnostics';
 
 /** The editing style a model is offered: apply_patch, or string replacements (edit_file and write_file). */
 export type EditStyle = 'apply_patch' | 'edit_file';

@@ -17,7 +17,7 @@ export interface ToolAvailability {
 }
 
 /** What an untrusted workspace cannot do. */
-const UNTRUSTED_LACKS: ReadonlySet<ToolNeed> = new Set(['writes', 'tasks']);
+const UNTRUSTED_LACKS: ReadonlySet<ToolNeed> = new Set(['writes', 'tasks', 'commands']);
 
 export interface ToolOffer {
   /** Default: from the model's name (`auto`). */
@@ -25,7 +25,7 @@ export interface ToolOffer {
   /** How a freeform tool (apply_patch) is offered: a custom tool with its grammar (default) or a function `{input}`. */
   applyPatchAs?: 'custom' | 'function';
   /** Leave out tools the workspace cannot run (diagnostics without a language service…). */
-  capabilities?: { diagnostics: boolean; tasks: boolean; writes?: boolean };
+  capabilities?: { diagnostics: boolean; tasks: boolean; writes?: boolean; commands?: boolean };
 }
 
 /** GPT and Codex models are trained on apply_patch; others do better with string replacements. */

@@ -1,6 +1,7 @@
 import type { CustomTool, FunctionTool } from '../protocol';
 import { applyPatchTool } from './applyPatch';
 import { editFileTool } from './editFile';
+import { execCommandTool } from './execCommand';
 import { findFilesTool } from './findFiles';
 import { getDiagnosticsTool } from './getDiagnostics';
 import { listTasksTool } from './listTasks';
@@ -22,6 +23,7 @@ export const TOOLS = {
   get_diagnostics: getDiagnosticsTool,
   list_tasks: listTasksTool,
   run_task: runTaskTool,
+  exec_command: execCommandTool,
 } as const satisfies Record<string, ToolDefinition>;
 
 export type ToolName = keyof typeof TOOLS;

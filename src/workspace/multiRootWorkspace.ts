@@ -27,6 +27,7 @@ export class MultiRootWorkspace implements Port.Workspace {
       diagnostics: roots.every((root) => root.workspace.capabilities.diagnostics),
       tasks: roots.every((root) => root.workspace.capabilities.tasks),
       writes: roots.every((root) => root.workspace.capabilities.writes !== false),
+      commands: roots.every((root) => root.workspace.capabilities.commands !== false),
     };
   }
 
@@ -145,6 +146,14 @@ export class MultiRootWorkspace implements Port.Workspace {
       if (tasks.some((task) => task.label === label)) return root.workspace.runTask(label, timeoutMs);
     }
     return (this.roots[0] as NamedRoot).workspace.runTask(label, timeoutMs);
+  }
+
+  /** In the folder `workdir` names (`folder/sub`), or the first folder's root. */
+  runCommand(command: string, options: Port.CommandOptions): Promise<Port.TaskRun> {
+    if (options.workdir === undefined || options.workdir.replace(/^\.\/?/, '') === '')
+      return (this.roots[0] as NamedRoot).workspace.runCommand(command, { timeoutMs: options.timeoutMs });
+    const [root, rest] = this.split(options.workdir);
+    return root.workspace.runCommand(command, { ...options, workdir: rest });
   }
 
   private split(path: string): [NamedRoot, string] {

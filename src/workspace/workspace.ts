@@ -25,6 +25,8 @@ export interface WorkspaceCapabilities {
   tasks: boolean;
   /** Files may be changed (false in a workspace VS Code does not trust). Absent: true. */
   writes?: boolean;
+  /** Shell commands may be run (`runCommand`; false in a workspace VS Code does not trust). Absent: true. */
+  commands?: boolean;
 }
 
 export interface FoundFiles {
@@ -96,6 +98,12 @@ export interface TaskRun {
   durationMs: number;
 }
 
+export interface CommandOptions {
+  /** A workspace path of a folder; undefined: the workspace's root (the first folder's, in multi-root). */
+  workdir?: string | undefined;
+  timeoutMs: number;
+}
+
 /** Where a workspace path is on this machine (`Workspace.locate`). */
 export interface WorkspaceLocation {
   /** The canonical workspace path, as `readFile` names it (`folder/…` in a multi-root workspace). */
@@ -147,4 +155,9 @@ export interface Workspace {
   listTasks(): Promise<TaskList>;
   /** Runs a task to its end, or stops its whole process tree after `timeoutMs`. */
   runTask(label: string, timeoutMs: number): Promise<TaskRun>;
+  /**
+   * Runs `command` in the user's shell in `workdir` (a workspace folder path; the root by default), with
+   * nothing on its standard input, to its end, or stops its whole process tree after `timeoutMs`.
+   */
+  runCommand(command: string, options: CommandOptions): Promise<TaskRun>;
 }

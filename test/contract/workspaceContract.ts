@@ -289,6 +289,23 @@ export function workspaceContract(adapter: ContractAdapter): void {
       });
     });
 
+    describe('exec_command', () => {
+      it('runs a shell command in a folder of the workspace with its exit code, and no input', async function () {
+        if (opened.workspace.capabilities.commands === false) this.skip();
+        this.timeout(30_000);
+        const ok = await run('exec_command', { cmd: 'echo "$(basename "$PWD")"; cat; echo 42', workdir: 'src' });
+        assert.equal(ok.ok, true, ok.output);
+        assert.match(ok.output, /^The command finished with exit code 0 after/);
+        assert.match(ok.output, /^src\n42$/m);
+        const fail = await run('exec_command', { cmd: 'echo oops >&2; exit 3' });
+        assert.deepEqual([fail.ok, /exit code 3/.test(fail.output), /oops/.test(fail.output)], [false, true, true]);
+        const slow = await run('exec_command', { cmd: 'sleep 20', timeout_s: 1 });
+        assert.match(slow.output, /timed out after 1 s and was stopped/);
+        const out = await run('exec_command', { cmd: 'pwd', workdir: '../' });
+        assert.deepEqual([out.ok, /outside|leads out|\.\./i.test(out.output)], [false, true]);
+      });
+    });
+
     it('refuses invalid arguments naming the field, and unknown tools', async () => {
       const bad = await run('read_file', { path: 'src/app.ts', start_line: 0 });
       assert.equal(bad.ok, false);

@@ -36,6 +36,16 @@ export function approvalAsk(
   files: readonly DiffFile[] | undefined,
   task: TaskInfo | undefined,
 ): ApprovalAsk {
+  if (request.name === 'exec_command') {
+    const args = jsonArguments(request.input);
+    const cmd = typeof args['cmd'] === 'string' ? args['cmd'] : summary;
+    const workdir = typeof args['workdir'] === 'string' && args['workdir'] !== '' ? args['workdir'] : undefined;
+    return {
+      action: `Run command ${code(cmd)}`,
+      detail: `$ ${cmd}\n(in ${workdir ?? 'the workspace root'})`,
+      effect: 'task',
+    };
+  }
   if (request.effect === 'task') {
     const command = task ? taskCommand(task.detail) : undefined;
     const label = summary === '' ? request.name : summary;
@@ -65,4 +75,13 @@ export function approvalAsk(
       : {}),
     effect: 'write',
   };
+}
+
+function jsonArguments(input: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(input) as unknown;
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }

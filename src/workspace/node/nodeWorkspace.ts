@@ -103,4 +103,9 @@ export class NodeWorkspace implements Port.Workspace {
   runTask(label: string, timeoutMs: number): Promise<Port.TaskRun> {
     return this.disk.runTask(label, timeoutMs);
   }
+
+  /** A child process of the user's shell, in its own process group (a timeout stops all it started). */
+  runCommand(command: string, options: Port.CommandOptions): Promise<Port.TaskRun> {
+    return this.disk.runCommand(command, options);
+  }
 }

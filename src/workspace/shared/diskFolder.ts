@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { hashText } from '../../edit';
 import { globMatcher } from '../glob';
 import type {
+  CommandOptions,
   FoundFiles,
   TaskList,
   TaskRun,
@@ -30,11 +31,20 @@ import { type DiskText, readDiskText } from './textFiles';
 /** Runs one discovered task (the VS Code adapter runs them in a terminal the user can watch). */
 export type TaskRunner = (task: TaskSpec, timeoutMs: number) => Promise<TaskRun>;
 
+/** The user's shell and how it is given one command line. */
+export function userShell(): { shell: string; shellArgs: string[] } {
+  if (process.platform === 'win32')
+    return { shell: process.env['ComSpec'] ?? 'cmd.exe', shellArgs: ['/d', '/s', '/c'] };
+  return { shell: process.env['SHELL'] || '/bin/sh', shellArgs: ['-c'] };
+}
+
 export interface DiskFolderOptions {
   /** The ripgrep binary, or undefined for the JavaScript search. */
   ripgrep: string | undefined;
   /** How a task's process is run; by default a child process in its own group. */
   runTask?: TaskRunner;
+  /** How a shell command (`runCommand`) is run; by default like a task. */
+  runCommand?: TaskRunner;
 }
 
 /** A file as it is on disk: its exact text, bytes and mode. */
@@ -51,6 +61,7 @@ export class DiskFolder {
     /** undefined: no ripgrep, the JavaScript search runs. */
     readonly ripgrep: string | undefined,
     private readonly taskRunner: TaskRunner = runTaskProcess,
+    private readonly commandRunner: TaskRunner = runTaskProcess,
   ) {
     this.name = path.basename(root);
   }
@@ -60,7 +71,7 @@ export class DiskFolder {
     const stat = real === undefined ? undefined : await fs.stat(real);
     if (real === undefined || !stat?.isDirectory())
       throw new WorkspaceError('not_found', `${root} is not a folder; a workspace is a folder.`);
-    return new DiskFolder(path.resolve(root), real, options.ripgrep, options.runTask);
+    return new DiskFolder(path.resolve(root), real, options.ripgrep, options.runTask, options.runCommand);
   }
 
   /** The port's `locate`: the path as `readFile` normalises it, under the folder as opened. */
@@ -125,6 +136,33 @@ export class DiskFolder {
     const run = last as TaskRun;
     return { ...run, output, durationMs: Date.now() - (deadline - timeoutMs) };
   }
+
+  /** The port's `runCommand`: `workdir` is checked like any path, and must be a folder. */
+  async runCommand(command: string, options: CommandOptions): Promise<TaskRun> {
+    if (command.trim() === '') throw new WorkspaceError('invalid_query', 'The command is empty.');
+    const given = options.workdir?.trim().replace(/^\.\/?$/, '') ?? '';
+    const where = given === '' ? { path: '', real: this.root } : await locateReal(this.root, given, false);
+    const stat = await fs.stat(where.real).catch(() => undefined);
+    if (!stat?.isDirectory())
+      throw new WorkspaceError(
+        'not_found',
+        `${where.path === '' ? 'The workspace root' : where.path} is not a folder; workdir names a folder of the workspace.`,
+        where.path,
+      );
+    return this.commandRunner(commandTask(command, where.real), options.timeoutMs);
+  }
+}
+
+/** A shell command as a task to run: in `cwd`, in the user's shell. */
+export function commandTask(command: string, cwd: string): TaskSpec {
+  return {
+    label: command,
+    detail: command,
+    run: { kind: 'shell', line: command, ...userShell() },
+    cwd,
+    env: {},
+    dependsOn: [],
+  };
 }
 
 /** The task and its dependencies, dependencies first, each once; a cycle is refused. */

@@ -44,7 +44,7 @@ export class VscodeWorkspace implements Port.Workspace {
   ) {
     this.name = disk.name;
     const trusted = options.trusted;
-    this.capabilities = { diagnostics: true, tasks: trusted, writes: trusted };
+    this.capabilities = { diagnostics: true, tasks: trusted, writes: trusted, commands: trusted };
   }
 
   /** The adapter for one folder (a workspace folder, or any folder below one). */
@@ -208,6 +208,12 @@ export class VscodeWorkspace implements Port.Workspace {
     if (!this.capabilities.tasks)
       throw new WorkspaceError('untrusted', 'This workspace is not trusted: Loopwire does not run its tasks.');
     return this.disk.runTask(label, timeoutMs);
+  }
+
+  runCommand(command: string, options: Port.CommandOptions): Promise<Port.TaskRun> {
+    if (!this.capabilities.commands)
+      throw new WorkspaceError('untrusted', 'This workspace is not trusted: Loopwire does not run commands in it.');
+    return this.disk.runCommand(command, options);
   }
 
   private relative(uri: vscode.Uri): string {

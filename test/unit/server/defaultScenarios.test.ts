@@ -95,6 +95,7 @@ describe('default scenarios: the file', () => {
         'find-files',
         'search-text',
         'read-file',
+        'run-command',
       ],
     );
   });

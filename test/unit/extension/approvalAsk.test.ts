@@ -1,0 +1,54 @@
+import * as assert from 'node:assert/strict';
+import { approvalAsk, taskCommand } from '../../../src/extension/chat/approvalAsk';
+
+// What an approval card says before a call runs: the action in words and what it will run or change.
+
+const request = (name: string, effect: 'write' | 'task', input: unknown) => ({
+  callId: 'call_1',
+  name,
+  effect,
+  input: JSON.stringify(input),
+});
+
+describe('approval cards: what Allow does, in words', () => {
+  it('a task names its label and the command it runs', () => {
+    assert.equal(taskCommand('npm run test: node --test'), 'node --test');
+    assert.equal(taskCommand('npm run start (in packages/app): node .'), 'node .');
+    assert.equal(taskCommand("echo building 'two words'"), "echo building 'two words'");
+    assert.deepEqual(
+      approvalAsk(request('run_task', 'task', { label: 'npm: test' }), 'npm: test', undefined, {
+        label: 'npm: test',
+        detail: 'npm run test: node --test',
+      }),
+      { action: 'Run task `npm: test` — `node --test`', detail: 'npm run test: node --test', effect: 'task' },
+    );
+  });
+
+  it('a shell command shows the exact command line and where it runs', () => {
+    assert.deepEqual(
+      approvalAsk(request('exec_command', 'task', { cmd: 'rm -rf build', workdir: 'pkg' }), '', undefined, undefined),
+      {
+        action: 'Run command `rm -rf build`',
+        detail: '$ rm -rf build\n(in pkg)',
+        effect: 'task',
+      },
+    );
+    assert.equal(
+      approvalAsk(request('exec_command', 'task', { cmd: 'echo `date`' }), '', undefined, undefined).action,
+      'Run command `` echo `date` ``',
+    );
+  });
+
+  it('an edit names its file, or how many', () => {
+    const file = (path: string) => ({ path, op: 'update' as const, hunks: [], pending: false });
+    assert.deepEqual(approvalAsk(request('apply_patch', 'write', {}), 'a.ts', [file('src/a.ts')], undefined), {
+      action: 'Apply edit to `src/a.ts`',
+      detail: 'update src/a.ts',
+      effect: 'write',
+    });
+    assert.equal(
+      approvalAsk(request('apply_patch', 'write', {}), '', [file('a'), file('b')], undefined).action,
+      'Apply edit to 2 files',
+    );
+  });
+});
