@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { type AgentEventSink, type AgentSession, createAgentSession } from '../agent';
+import { type AgentEventSink, type AgentSession, DEFAULT_MODEL, contextWindowFor, createAgentSession } from '../agent';
 import { DEFAULT_SCENARIOS, type LoopwireServer, loadScenarioFile, startServer } from '../server';
 import { ignorePortForwarding } from './ports';
 import { type LoopwireSettings, SECRET_KEY } from './settings';
@@ -17,8 +17,11 @@ interface Backend {
   unforwarded?: vscode.Disposable | undefined;
 }
 
-/** The settings the backend is built from (the model and the approval mode are read per task). */
-const BACKEND_SETTINGS = ['endpoint', 'transport', 'scenarioFiles', 'headers'];
+/**
+ * The settings the backend is built from (the model, the approval mode and compaction are read per task; the
+ * embedded backend's window is that of the model it started with unless `contextWindow` sets one).
+ */
+const BACKEND_SETTINGS = ['endpoint', 'transport', 'scenarioFiles', 'headers', 'contextWindow'];
 
 export class SessionBackend implements vscode.Disposable {
   private current: Promise<Backend> | undefined;
@@ -30,7 +33,7 @@ export class SessionBackend implements vscode.Disposable {
     private readonly queue: TaskQueue,
     private readonly emit: AgentEventSink,
   ) {
-    // A new endpoint, transport or scenario list takes effect with the next task.
+    // A new endpoint, transport, scenario list or context window takes effect with the next task.
     this.configWatch = vscode.workspace.onDidChangeConfiguration((event) => {
       if (BACKEND_SETTINGS.some((key) => event.affectsConfiguration(`loopwire.${key}`))) this.replace();
     });
@@ -85,6 +88,8 @@ export class SessionBackend implements vscode.Disposable {
         token,
         // How a user of the extension adds a scenario: the end of the answer to a prompt none matches.
         scenarioHint: 'add it to the `loopwire.scenarioFiles` setting',
+        // The window the agent manages (agentFor): the backend refuses past it, as the API does.
+        contextWindow: contextWindowFor(settings.model ?? DEFAULT_MODEL, settings.contextWindow),
         log: (line) => this.log.debug(line),
       });
       this.log.info(`embedded backend at ${server.url}`);

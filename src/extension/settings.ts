@@ -1,8 +1,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TransportMode } from '../agent';
-// The file, not the agent's index: activation loads this one, which has no zod and nothing of the session.
+// The files, not the agent's index: activation loads these, which have no zod and nothing of the session.
 import { APPROVAL_MODES, type ApprovalMode } from '../agent/approvals';
+import { DEFAULT_COMPACT_AT } from '../agent/contextWindow';
 
 // Loopwire's settings (package.json `contributes.configuration`), read when they are used, so a change
 // applies to the next session without a reload.
@@ -27,6 +28,10 @@ export interface LoopwireSettings {
   modelOptions: { reasoningEffort: unknown; reasoningSummary: unknown; verbosity: unknown };
   /** Extra headers on every request and upgrade (a gateway's `api-key`). */
   headers: Record<string, string>;
+  /** The model's input window (`loopwire.contextWindow`); undefined (the setting's 0): the model's own. */
+  contextWindow: number | undefined;
+  /** Compact past this share of the window (`loopwire.compactAt`, 0.8); 0: never. */
+  compactAt: number;
 }
 
 const oneOf = <T extends string>(value: unknown, allowed: readonly T[], fallback: T): T =>
@@ -52,7 +57,19 @@ export function readSettings(folder: vscode.WorkspaceFolder | undefined): Loopwi
       verbosity: config.get('verbosity'),
     },
     headers: headersOf(config.get<unknown>('headers', {})),
+    contextWindow: positiveInteger(config.get<unknown>('contextWindow', 0)),
+    compactAt: share(config.get<unknown>('compactAt', DEFAULT_COMPACT_AT)),
   };
+}
+
+/** A window in tokens; 0 or anything that is no positive number: undefined (the model's own). */
+function positiveInteger(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 1 ? Math.floor(value) : undefined;
+}
+
+/** A share of the window; a percentage (80) is taken as one, as the agent does; nonsense: the default. */
+function share(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : DEFAULT_COMPACT_AT;
 }
 
 /** The `loopwire.headers` object's string values, names in lower case; anything else is left out. */

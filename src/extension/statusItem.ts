@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import type { AgentEvent } from '../agent';
+import { meterLine } from '../protocol/contextMeter';
 
-// The status-bar item: the transport in use and the last turn's client overhead; a click opens the log.
+// The status-bar item: the transport in use and the last turn's client overhead, and in its tooltip the
+// token meter's line (how full the context is); a click opens the log.
 
 export function statusItem(): { item: vscode.StatusBarItem; update(event: AgentEvent): void } {
   const item = vscode.window.createStatusBarItem('loopwire.status', vscode.StatusBarAlignment.Right, 100);
@@ -11,6 +13,10 @@ export function statusItem(): { item: vscode.StatusBarItem; update(event: AgentE
   item.tooltip = 'Loopwire: not connected yet (it connects on first use). Click for the log.';
   item.show();
   let transport = 'not connected';
+  let turn = '';
+  let context: { tokens: number; window: number } | undefined;
+  const tooltip = () =>
+    [turn, context ? `${meterLine(context)}.` : '', 'Click for the log.'].filter(Boolean).join('\n');
   return {
     item,
     update(event) {
@@ -21,9 +27,16 @@ export function statusItem(): { item: vscode.StatusBarItem; update(event: AgentE
         if (event.state === 'http_fallback') transport = 'HTTP (WebSocket kept failing)';
         item.text = `$(plug) Loopwire: ${transport}`;
       } else if (event.type === 'turn_finished') {
-        const overhead = event.metrics.overheadBeforeMs + (event.metrics.overheadAfterMs ?? 0);
-        item.text = `$(plug) Loopwire: ${event.metrics.transport === 'ws' ? 'WebSocket' : 'HTTP'} · ${overhead.toFixed(2)} ms`;
-        item.tooltip = `Loopwire over ${transport}: the last turn's client overhead was ${overhead.toFixed(2)} ms, ${event.metrics.bytesSent} bytes sent. Click for the log.`;
+        const { metrics } = event;
+        const overhead = metrics.overheadBeforeMs + (metrics.overheadAfterMs ?? 0);
+        item.text = `$(plug) Loopwire: ${metrics.transport === 'ws' ? 'WebSocket' : 'HTTP'} · ${overhead.toFixed(2)} ms`;
+        turn = `Loopwire over ${transport}: the last turn's client overhead was ${overhead.toFixed(2)} ms, ${metrics.bytesSent} bytes sent.`;
+        if (metrics.contextWindow !== undefined)
+          context = { tokens: metrics.contextTokens, window: metrics.contextWindow };
+        item.tooltip = tooltip();
+      } else if (event.type === 'compacted' && context) {
+        context = { ...context, tokens: event.tokensAfter };
+        item.tooltip = tooltip();
       }
     },
   };

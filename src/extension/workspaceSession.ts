@@ -123,6 +123,7 @@ export class WorkspaceSession implements vscode.Disposable {
     const agent = session.agent({
       model: settings.model,
       modelOptions: modelOptionsFrom(settings.modelOptions),
+      context: { window: settings.contextWindow, compactAt: settings.compactAt },
       transcript,
       tools: { workspace, reads: this.reads },
       approvals,

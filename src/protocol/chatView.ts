@@ -92,6 +92,17 @@ export const BackendInfo = z.object({
   offline: z.boolean(),
 });
 
+/**
+ * How full the model's context is, after the last turn or compaction: the header's token meter (`38k / 272k`,
+ * its words in contextMeter.ts).
+ */
+export const ContextMeter = z.object({
+  /** The context's size in tokens: what the next turn starts from. */
+  tokens: z.int().nonnegative(),
+  /** The model's input window. */
+  window: z.int().positive(),
+});
+
 export const SessionSummary = z.object({
   id: z.string(),
   title: z.string(),
@@ -108,6 +119,8 @@ export const HostMessage = z.discriminatedUnion('type', [
     running: z.boolean(),
     banner: Banner.nullable(),
     backend: BackendInfo.optional(),
+    /** The token meter; absent until a turn of this chat has finished (a new chat has none). */
+    context: ContextMeter.optional(),
   }),
   /** One entry, new or changed, in full. */
   z.object({ type: z.literal('entry'), entry: ChatEntry }),
@@ -115,6 +128,8 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), id: z.string(), delta: z.string() }),
   z.object({ type: z.literal('running'), running: z.boolean() }),
   z.object({ type: z.literal('banner'), banner: Banner.nullable() }),
+  /** The token meter after a turn finished or the context was compacted. */
+  z.object({ type: z.literal('context'), context: ContextMeter }),
   /** A page of entries older than those shown. */
   z.object({ type: z.literal('older'), entries: z.array(ChatEntry), hasOlder: z.boolean() }),
   z.object({ type: z.literal('history'), sessions: z.array(SessionSummary) }),
@@ -162,6 +177,7 @@ export type ToolStatus = z.infer<typeof ToolStatus>;
 export type ChatEntry = z.infer<typeof ChatEntry>;
 export type ApprovalAsk = z.infer<typeof ApprovalAsk>;
 export type BackendInfo = z.infer<typeof BackendInfo>;
+export type ContextMeter = z.infer<typeof ContextMeter>;
 export type ToolEntry = Extract<ChatEntry, { kind: 'tool' }>;
 export type Banner = z.infer<typeof Banner>;
 export type SessionSummary = z.infer<typeof SessionSummary>;

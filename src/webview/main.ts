@@ -1,5 +1,13 @@
 import './zodJitless';
-import { type Banner, type ChatEntry, HostMessage, type SessionSummary, type ViewMessage } from '../protocol/chatView';
+import {
+  type Banner,
+  type ChatEntry,
+  type ContextMeter,
+  HostMessage,
+  type SessionSummary,
+  type ViewMessage,
+} from '../protocol/chatView';
+import { METER_FULL_AT, METER_WARN_AT, meterLine, meterText } from '../protocol/contextMeter';
 import { button, h } from './dom';
 import { entryView } from './entryView';
 import { Transcript } from './transcript';
@@ -46,11 +54,16 @@ const announcer = h('div', { class: 'visually-hidden', attrs: { 'aria-live': 'po
 const history = h('div', { class: 'history hidden', attrs: { role: 'dialog', 'aria-label': 'Past chats' } });
 const stopButton = button('Stop', () => post({ type: 'stop' }), { icon: 'debug-stop' });
 const sendButton = button('Send', () => submit(), { icon: 'send', kind: 'primary' });
+// The figures are read out from the meter element (its aria-valuetext), not from the short label beside it.
+const meterLabel = h('span', { class: 'context-meter-text', attrs: { 'aria-hidden': 'true' } });
+const meterBar = h('meter', { class: 'context-meter-bar', attrs: { min: '0', optimum: '0', 'aria-label': 'Context' } });
+const meter = h('div', { class: 'context-meter hidden' }, meterLabel, meterBar);
 const toolbar = h(
   'div',
   { class: 'toolbar', attrs: { role: 'toolbar', 'aria-label': 'Chat' } },
   button('History', () => toggleHistory(), { icon: 'history' }),
   stopButton,
+  meter,
 );
 
 document.body.append(
@@ -78,6 +91,26 @@ function announce(before: ChatEntry, after: ChatEntry): void {
 
 function reportShown(): void {
   post({ type: 'shown', entries: transcript.size, sessionId });
+}
+
+/**
+ * The token meter in the header: `38k / 272k`, the exact figures in its tooltip, and a thin bar that turns to
+ * the warning colour past the default compaction threshold (80 %) and to the error colour near the window.
+ */
+function showContext(context: ContextMeter | undefined): void {
+  meter.classList.toggle('hidden', context === undefined);
+  if (!context) return;
+  const share = context.tokens / context.window;
+  const line = meterLine(context);
+  meterLabel.textContent = meterText(context);
+  meter.title = line;
+  meterBar.setAttribute('aria-valuetext', line);
+  meter.classList.toggle('warn', share >= METER_WARN_AT && share < METER_FULL_AT);
+  meter.classList.toggle('full', share >= METER_FULL_AT);
+  meterBar.max = context.window;
+  meterBar.low = Math.floor(context.window * METER_WARN_AT);
+  meterBar.high = Math.floor(context.window * METER_FULL_AT);
+  meterBar.value = Math.min(context.tokens, context.window);
 }
 
 function setRunning(value: boolean): void {
@@ -180,6 +213,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       transcript.reset(message.entries, message.hasOlder, message.backend);
       setRunning(message.running);
       showBanner(message.banner);
+      showContext(message.context);
       return reportShown();
     case 'entry':
       if (transcript.upsert(message.entry)) reportShown();
@@ -190,6 +224,8 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       return setRunning(message.running);
     case 'banner':
       return showBanner(message.banner);
+    case 'context':
+      return showContext(message.context);
     case 'older':
       return transcript.prependOlder(message.entries, message.hasOlder);
     case 'history':

@@ -244,6 +244,7 @@ export class ChatController {
       running: this.busy,
       banner: this.model.banner,
       ...(backend ? { backend } : {}),
+      ...(this.model.context ? { context: this.model.context } : {}),
     });
   }
 
@@ -410,7 +411,7 @@ export class ChatController {
     this.allowed.clear();
     for (const effect of snapshot?.allowed ?? []) this.allowed.add(effect);
     const interrupted = snapshot?.running === true && needsResume(transcript);
-    this.model.reset(snapshot ? settled(snapshot.entries) : transcriptEntries(transcript.items));
+    this.model.reset(snapshot ? settled(snapshot.entries) : transcriptEntries(transcript.items), snapshot?.context);
     if (interrupted)
       this.model.setBanner({
         kind: 'interrupted',
@@ -439,6 +440,7 @@ export class ChatController {
       entries: [...this.model.all],
       reviews: this.reviews.saved(),
       allowed: [...this.allowed],
+      ...(this.model.context ? { context: this.model.context } : {}),
     };
     this.forget(() => saveSnapshot(this.backend.sessionsDir, snapshot));
   }

@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../../agent';
-import type { Banner, ChatEntry, DiffFile, HostMessage, ToolEntry } from '../../protocol/chatView';
+import type { Banner, ChatEntry, ContextMeter, DiffFile, HostMessage, ToolEntry } from '../../protocol/chatView';
 import type { EditedFile } from '../../protocol/edits';
+import { groupedTokens } from '../../protocol/contextMeter';
 import { liveDiffKind, summarizeCall } from '../../tools';
 import { LiveDiff, type ReadText } from './liveDiff';
 
@@ -40,6 +41,8 @@ export class ChatModel {
   private readonly inputs = new Map<string, string>();
   private sequence = 0;
   banner: Banner | null = null;
+  /** The token meter: the context after the last turn (or compaction), of the model's window. */
+  context: ContextMeter | undefined;
 
   constructor(
     private readonly post: (message: HostMessage) => void,
@@ -60,8 +63,8 @@ export class ChatModel {
     return entry?.kind === 'tool' ? entry : undefined;
   }
 
-  /** Starts over with these entries (a new chat, a reopened session). */
-  reset(entries: ChatEntry[] = []): void {
+  /** Starts over with these entries and meter (a new chat, a reopened session). */
+  reset(entries: ChatEntry[] = [], context?: ContextMeter): void {
     for (const diff of this.diffs.values()) diff.dispose();
     this.diffs.clear();
     this.byItem.clear();
@@ -69,6 +72,7 @@ export class ChatModel {
     this.byId.clear();
     for (const entry of entries) this.byId.set(entry.id, entry);
     this.banner = null;
+    this.context = context;
     // Ids made from here on must not meet those of a restored conversation.
     this.sequence = entries.reduce((max, entry) => Math.max(max, Number(/:(\d+)$/.exec(entry.id)?.[1] ?? 0)), 0);
   }
@@ -158,9 +162,14 @@ export class ChatModel {
         return this.notice('error', event.message);
       case 'done':
         return this.done(event);
+      case 'turn_finished':
+        if (event.metrics.contextWindow !== undefined)
+          this.setContext({ tokens: event.metrics.contextTokens, window: event.metrics.contextWindow });
+        return;
+      case 'compacted':
+        return this.compacted(event);
       case 'turn_started':
       case 'notice':
-      case 'turn_finished':
       case 'retry':
         return;
     }
@@ -332,6 +341,18 @@ export class ChatModel {
       output: cut(event.output),
       ...(event.edits ? { diff: reviewFiles(event.edits) } : {}),
     });
+  }
+
+  private setContext(context: ContextMeter): void {
+    this.context = context;
+    this.post({ type: 'context', context });
+  }
+
+  /** A marker in the conversation where the context was compacted; the meter drops at once. */
+  private compacted(event: Extract<AgentEvent, { type: 'compacted' }>): void {
+    const sizes = `${groupedTokens(event.tokensBefore)} → ${groupedTokens(event.tokensAfter)} tokens`;
+    this.notice('info', `Context compacted${event.how === 'request' ? ' on request' : ''} (${sizes})`);
+    if (this.context) this.setContext({ ...this.context, tokens: event.tokensAfter });
   }
 
   private transport(event: Extract<AgentEvent, { type: 'transport' }>): void {

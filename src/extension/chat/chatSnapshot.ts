@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as z from 'zod';
-import { ChatEntry, HunkState } from '../../protocol/chatView';
+import { ChatEntry, ContextMeter, HunkState } from '../../protocol/chatView';
 import { EditedFile } from '../../protocol/edits';
 
 // The panel's conversation kept beside its transcript, so a reloaded window shows it as it was: the entries
@@ -26,6 +26,8 @@ export const ChatSnapshot = z.object({
   ),
   /** The effects the user allowed for the whole chat ("Allow tasks for this chat"). */
   allowed: z.array(z.enum(['write', 'task'])),
+  /** The token meter as the panel last showed it. */
+  context: ContextMeter.optional(),
 });
 export type ChatSnapshot = z.infer<typeof ChatSnapshot>;
 

@@ -1,5 +1,12 @@
 import * as path from 'node:path';
-import { Agent, type ApprovalRequest, SessionTransport, Transcript, modelFields } from '../../../src/agent';
+import {
+  Agent,
+  type ApprovalRequest,
+  type ContextPlan,
+  SessionTransport,
+  Transcript,
+  modelFields,
+} from '../../../src/agent';
 import { type ChatBackend, ChatController } from '../../../src/extension/chat/chatController';
 import { type HostMessage, HostMessage as HostMessageSchema } from '../../../src/protocol/chatView';
 import { ReadLedger, toolsFor } from '../../../src/tools';
@@ -17,6 +24,8 @@ export interface ChatBench {
   asked: ApprovalRequest[];
   logged: string[];
   mode: 'ask' | 'all' | 'read-only';
+  /** The context window and compaction threshold the chat's agents manage (default: none; reset per test). */
+  context?: ContextPlan | undefined;
   /** A controller as a window makes one: a second on the same bench is the window after a reload. */
   controller(): ChatController;
 }
@@ -50,6 +59,7 @@ export function useChatBench(bench: AgentBench): ChatBench {
           // As the extension asks: reasoning summaries on (`reasoning.summary: "auto"`).
           extra: modelFields('gpt-5.5'),
           emit,
+          ...(state.context ? { context: state.context } : {}),
         });
         await agent.start();
         return agent;
@@ -100,6 +110,7 @@ export function useChatBench(bench: AgentBench): ChatBench {
     state.asked = [];
     state.logged = [];
     state.mode = 'all';
+    state.context = undefined;
     transports = [];
   });
   afterEach(() => {
