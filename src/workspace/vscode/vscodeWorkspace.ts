@@ -9,6 +9,7 @@ import { readDiskText } from '../shared/textFiles';
 import type * as Port from '../workspace';
 import { WorkspaceError } from '../workspaceError';
 import { findBundledRipgrep } from './bundledRipgrep';
+import { type CommandTerminalOptions, commandTerminalRunner } from './commandTerminal';
 import { documentText, engineText, minimalReplacement, openDocument } from './documentText';
 import { terminalTaskRunner } from './terminalTaskRunner';
 import { newErrorsAfter, toDiagnostic } from './workspaceDiagnostics';
@@ -17,8 +18,8 @@ import { newErrorsAfter, toDiagnostic } from './workspaceDiagnostics';
 // through one WorkspaceEdit per call, so one undo reverts exactly the agent's change and dirty buffers keep
 // the user's text; files that were clean are saved after, so tasks see them. Nothing here shows an editor
 // or moves focus. Paths, listing, searching and task discovery are the DiskFolder both adapters share
-// (../shared: .gitignore rules) with files.exclude on top, the ripgrep VS Code ships, and tasks run in a
-// terminal the user can watch.
+// (../shared: .gitignore rules) with files.exclude on top, the ripgrep VS Code ships, and tasks and shell
+// commands run in terminals the user can watch (commandTerminal.ts: shell integration where VS Code has it).
 
 export interface VscodeWorkspaceOptions {
   /** Save files that were clean before an edit (`loopwire.saveAfterEdit`). */
@@ -27,6 +28,8 @@ export interface VscodeWorkspaceOptions {
   diagnosticsSettleMs?: number;
   /** Whether VS Code trusts the workspace (injected by tests: the test host runs with trust disabled). */
   trusted?: boolean;
+  /** How shell commands run (tests force the pseudoterminal with `{ shellIntegration: false }`). */
+  commandTerminal?: CommandTerminalOptions;
 }
 
 const hasBom = (bytes: Buffer | undefined) => bytes?.[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
@@ -40,7 +43,7 @@ export class VscodeWorkspace implements Port.Workspace {
     /** The real path of the root: every path is checked against it. */
     readonly root: string,
     private readonly disk: DiskFolder,
-    private readonly options: Required<VscodeWorkspaceOptions>,
+    private readonly options: Required<Omit<VscodeWorkspaceOptions, 'commandTerminal'>>,
   ) {
     this.name = disk.name;
     const trusted = options.trusted;
@@ -55,6 +58,7 @@ export class VscodeWorkspace implements Port.Workspace {
     const disk = await DiskFolder.open(rootUri.fsPath, {
       ripgrep: await findBundledRipgrep(vscode.env.appRoot),
       runTask: terminalTaskRunner(scope),
+      runCommand: commandTerminalRunner(options.commandTerminal),
     });
     return new VscodeWorkspace(rootUri, disk.root, disk, {
       saveAfterEdit: options.saveAfterEdit ?? true,
