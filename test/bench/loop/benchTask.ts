@@ -1,4 +1,12 @@
-import { Agent, type AgentEvent, SessionTransport, Transcript, type TurnMetrics, approveAll } from '../../../src/agent';
+import {
+  Agent,
+  type AgentEvent,
+  type ContextPlan,
+  SessionTransport,
+  Transcript,
+  type TurnMetrics,
+  approveAll,
+} from '../../../src/agent';
 import { ReadLedger, toolsFor } from '../../../src/tools';
 import type { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
 import type { ModeId } from './benchTypes';
@@ -27,6 +35,8 @@ export async function runBenchTask(
   server: ServerProcess,
   workspace: NodeWorkspace,
   prompt: string,
+  /** The window the agent manages and where it asks the server to compact (the long mode); none: no limit. */
+  context?: ContextPlan,
 ): Promise<TaskFigures> {
   const turns: TurnMetrics[] = [];
   const emit = (event: AgentEvent) => {
@@ -49,6 +59,7 @@ export async function runBenchTask(
     approvals: approveAll,
     maxTurns: 500,
     emit,
+    ...(context ? { context } : {}),
   });
   // Opening and warming the socket is part of the session, not of the task: every mode starts ready.
   await agent.start();

@@ -59,3 +59,77 @@ export interface BenchResults {
   floor_turn_payload_bytes: number;
   goals: Goal[];
 }
+
+// The long-task mode (`npm run bench -- --long`): one task whose context crosses the compaction threshold
+// several times, its turns split at each compaction. `--json FILE` writes LongResults; fields may be added.
+
+/** One turn of a long task: the client's figures and the server's for the same request. */
+export interface LongTurn {
+  turn: number;
+  /** This turn's response began with a compaction (its request still carried the whole context). */
+  compacted: boolean;
+  /** Client overhead: tool result ready → request on the wire, plus completed → tool started. */
+  overhead_ms: number;
+  bytes_sent: number;
+  /** The server's own work on the request: decode, validate, load state, render and tokenize. */
+  server_ms: number;
+  /** Tokens the server rendered and counted anew for the request (its tokenizer's work). */
+  tokenized_tokens: number;
+  /** Tokens of the rendered input (`usage.input_tokens`). */
+  input_tokens: number;
+  /** Tokens of the context the model answered from: after a compaction, the compacted one. */
+  context_tokens: number;
+}
+
+/** The turns between two compactions (or before the first, after the last): medians over them. */
+export interface LongPhase {
+  /** Compactions before this phase: 0 before the first. */
+  after_compactions: number;
+  first_turn: number;
+  last_turn: number;
+  /** Turns in the phase, over every repetition. */
+  turns: number;
+  /** The input tokens of the phase's first and last turn (first repetition). */
+  input_tokens_first: number;
+  input_tokens_last: number;
+  overhead_p50_ms: number;
+  bytes_sent_per_turn: number;
+  server_ms_per_turn: number;
+  tokenized_tokens_per_turn: number;
+}
+
+/** One compaction (a turn whose response began with one): medians over the repetitions. */
+export interface LongCompaction {
+  turn: number;
+  tokens_before: number;
+  tokens_after: number;
+  overhead_ms: number;
+  bytes_sent: number;
+  server_ms: number;
+  tokenized_tokens: number;
+}
+
+export interface LongModeResult {
+  mode: ModeId;
+  /** Median task time, end to end. */
+  wall_ms: number;
+  repetitions: number;
+  compactions: LongCompaction[];
+  phases: LongPhase[];
+  /** Every turn of the first repetition. */
+  turns: LongTurn[];
+}
+
+export interface LongResults {
+  started_at: string;
+  machine: BenchResults['machine'];
+  simulation: {
+    tps: number;
+    prefill_us_per_token: number;
+    context_window: number;
+    compact_threshold: number;
+    reads: number;
+    tool_output_bytes: number;
+  };
+  modes: LongModeResult[];
+}

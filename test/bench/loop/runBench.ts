@@ -1,6 +1,7 @@
 // `npm run bench`: HTTP against WebSocket agent loops, side by side, in one run on one machine moment.
 // Modes are interleaved within each repetition (the machine is shared and noisy); figures are medians, with
-// the spread printed. Usage: npm run bench -- [--quick] [--json FILE] [--html FILE]
+// the spread printed. Usage: npm run bench -- [--quick] [--json FILE] [--html FILE]; `--long` runs the
+// long-task mode instead (longBench.ts): a task compacted on the way, its turns before and after each compaction.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -10,11 +11,17 @@ import { runBenchTask } from './benchTask';
 import type { BenchResults, Goal, ModeId, RunRow, ScalingPoint } from './benchTypes';
 import { loopbackRtt } from './floor';
 import { renderReport } from './htmlReport';
+import { runLongBench } from './longBench';
 import { startServerProcess } from './serverProcess';
 import { MODULE_BYTES, benchScenarios, scalingPrompt, taskPrompt, writeWorkspace } from './workload';
 
 const { values: flags } = parseArgs({
-  options: { quick: { type: 'boolean' }, json: { type: 'string' }, html: { type: 'string' } },
+  options: {
+    quick: { type: 'boolean' },
+    long: { type: 'boolean' },
+    json: { type: 'string' },
+    html: { type: 'string' },
+  },
 });
 const quick = flags.quick ?? false;
 const PREFILL_US = 10;
@@ -283,7 +290,7 @@ function printTable(results: BenchResults): void {
   for (const goal of results.goals) console.log(`  ${goal.met ? 'met   ' : 'MISSED'} ${goal.name}: ${goal.detail}`);
 }
 
-main().catch((error: unknown) => {
+(flags.long ? runLongBench({ quick, json: flags.json }) : main()).catch((error: unknown) => {
   console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
   process.exit(1);
 });

@@ -4,7 +4,8 @@ import type { ScenarioFile } from '../../../src/server';
 
 // The benchmark's workload: a generated workspace of code-like files, and scenarios that make the agent
 // read and search it for N tool calls (file reads of a few KB each, so the history grows as in real work),
-// plus, for the scaling sweep, scenarios that first grow the history to a given size with large reads.
+// plus, for the scaling sweep, scenarios that first grow the history to a given size with large reads, and
+// for the long mode a task of whole-module reads that outgrows a small context window several times.
 
 /** Bytes of one generated module: a read of it is a realistic tool output of a few KB. */
 export const MODULE_BYTES = 10 * 1024;
@@ -91,6 +92,17 @@ function scalingSteps(tokens: number, measured: number): Step[] {
 }
 
 export const taskPrompt = (toolCalls: number) => `bench task with ${toolCalls} tool calls`;
+export const longPrompt = (reads: number) => `bench long task with ${reads} reads`;
+
+/** The long mode's task: `reads` whole-module reads (a different module each, ~3k tokens), then an answer. */
+export function longScenario(reads: number): ScenarioFile {
+  const steps: Step[] = Array.from({ length: reads }, (_, i) =>
+    call('read_file', { path: `src/module_${i % MODULES}.ts` }),
+  );
+  steps.push({ output: [{ type: 'message', text: `I read ${reads} modules; they follow one pattern.` }] });
+  return { scenarios: [{ name: `long-${reads}`, match: `^${longPrompt(reads)}$`, steps }] };
+}
+
 export const scalingPrompt = (tokens: number) => `bench scaling at ${tokens} tokens`;
 
 /** Every scenario the benchmark uses, in one file for the server. */
