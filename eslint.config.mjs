@@ -18,10 +18,11 @@ export const LAYERS = {
   workspace: ['protocol', 'edit'],
   tools: ['protocol', 'edit', 'workspace'],
   agent: ['protocol', 'edit', 'tools', 'workspace'],
+  mcp: ['tools', 'workspace'],
   server: ['protocol'],
   webview: ['protocol'],
-  extension: ['protocol', 'edit', 'tools', 'agent', 'workspace', 'server'],
-  cli: ['protocol', 'edit', 'tools', 'agent', 'workspace', 'server'],
+  extension: ['protocol', 'edit', 'tools', 'agent', 'mcp', 'workspace', 'server'],
+  cli: ['protocol', 'edit', 'tools', 'agent', 'mcp', 'workspace', 'server'],
 };
 
 /** The only folders that may import `vscode`. */

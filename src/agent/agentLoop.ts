@@ -7,7 +7,7 @@ import {
   isCompaction,
   isUserMessage,
 } from '../protocol';
-import type { ToolContext } from '../tools';
+import { BUILTIN_TOOLS, type ToolContext, type ToolRegistry } from '../tools';
 import type { ApprovalPolicy } from './approvals';
 import type { ContextPlan } from './contextWindow';
 import { instructionsItem } from './requestBody';
@@ -25,6 +25,11 @@ export interface AgentOptions {
   transport: SessionTransport;
   transcript: Transcript;
   tools: ToolContext;
+  /**
+   * The tools the calls run with and are asked about (effect, approvals): the built-in ones when not given,
+   * or a set with tools added at run time (MCP servers', the editor's). `toolSpecs` is what is offered of it.
+   */
+  registry?: ToolRegistry;
   model: string;
   instructions: string;
   toolSpecs: readonly AnyTool[];
@@ -71,7 +76,12 @@ export class Agent {
   private lastOutputStart: number | undefined;
 
   constructor(private readonly options: AgentOptions) {
-    this.runner = new ToolRunner(options.tools, options.approvals, options.transcript, options.emit);
+    this.runner = new ToolRunner(options.tools, options.approvals, options.transcript, options.emit, options.registry);
+  }
+
+  /** The tools this agent's calls run with (what a front end asks how a call summarises and shows). */
+  get registry(): ToolRegistry {
+    return this.options.registry ?? BUILTIN_TOOLS;
   }
 
   /** Opens and warms up the session's connection. */

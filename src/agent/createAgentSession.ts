@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
-import { type ToolContext, toolsFor } from '../tools';
+import { BUILTIN_TOOLS, type ToolContext, type ToolRegistry } from '../tools';
 import { Agent } from './agentLoop';
 import type { ApprovalPolicy } from './approvals';
 import type { AgentEventSink } from './events';
@@ -59,6 +59,8 @@ export interface AgentSpec {
   modelOptions?: Partial<ModelOptions> | undefined;
   transcript: Transcript;
   tools: ToolContext;
+  /** The tools offered and run: the built-in ones when not given, or with tools added at run time (MCP servers'). */
+  registry?: ToolRegistry | undefined;
   approvals: ApprovalPolicy;
   maxTurns?: number | undefined;
   /** The WebSocket lane, for a conversation that runs beside another on the socket. */
@@ -92,13 +94,15 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     transport,
     agent: (spec) => {
       const model = spec.model ?? DEFAULT_MODEL;
+      const registry = spec.registry ?? BUILTIN_TOOLS;
       return new Agent({
         transport,
         transcript: spec.transcript,
         tools: spec.tools,
+        registry,
         model,
         instructions: DEFAULT_INSTRUCTIONS,
-        toolSpecs: toolsFor(model, { capabilities: spec.tools.workspace.capabilities }),
+        toolSpecs: registry.offer(model, { capabilities: spec.tools.workspace.capabilities }),
         approvals: spec.approvals,
         extra: modelFields(model, spec.modelOptions),
         emit: spec.emit,

@@ -1,5 +1,12 @@
 import { type AnyInputItem, CallItem } from '../protocol';
-import { type ToolCall, type ToolContext, type ToolResult, runToolCall, toolEffect } from '../tools';
+import {
+  BUILTIN_TOOLS,
+  type ToolCall,
+  type ToolContext,
+  type ToolRegistry,
+  type ToolResult,
+  runToolCall,
+} from '../tools';
 import type { ApprovalPolicy } from './approvals';
 import type { AgentEventSink } from './events';
 import type { Transcript } from './transcript';
@@ -40,6 +47,8 @@ export class ToolRunner {
     private readonly approvals: ApprovalPolicy,
     private readonly transcript: Transcript,
     private readonly emit: AgentEventSink,
+    /** The tools calls are run with, and asked their effect (tools added at run time: MCP servers'). */
+    private readonly registry: ToolRegistry = BUILTIN_TOOLS,
   ) {}
 
   /** Runs `calls` (of turn `turn`) and appends their outputs to the transcript in call order. */
@@ -51,9 +60,9 @@ export class ToolRunner {
       const group: CallItem[] = [];
       do group.push(calls[index++] as CallItem);
       while (
-        toolEffect((group[0] as CallItem).name) === 'read' &&
+        this.registry.effect((group[0] as CallItem).name) === 'read' &&
         index < calls.length &&
-        toolEffect((calls[index] as CallItem).name) === 'read'
+        this.registry.effect((calls[index] as CallItem).name) === 'read'
       );
       const outputs = await Promise.all(group.map((call) => this.runOne(turn, call, timing)));
       this.transcript.append(...outputs);
@@ -72,7 +81,7 @@ export class ToolRunner {
   private async runOne(turn: number, call: CallItem, timing: CallTiming): Promise<AnyInputItem> {
     const input = call.type === 'custom_tool_call' ? (call.input ?? '') : (call.arguments ?? '');
     const kind = call.type === 'custom_tool_call' ? 'custom' : 'function';
-    const effect = toolEffect(call.name);
+    const effect = this.registry.effect(call.name);
     timing.firstStartAt ??= performance.now();
     this.emit({ type: 'tool_started', turn, callId: call.call_id, name: call.name, kind, input });
     let ok: boolean;
@@ -91,7 +100,7 @@ export class ToolRunner {
       output = `The user declined this ${call.name} call; nothing was changed. Do not retry it unless the user asks; say what you wanted to do instead.`;
     } else {
       this.transcript.markStarted(call.call_id, call.name);
-      ({ ok, output, edits } = await runToolCall(toCall(call), this.context));
+      ({ ok, output, edits } = await runToolCall(toCall(call), this.context, this.registry));
     }
     const end = performance.now();
     timing.lastFinishAt = Math.max(timing.lastFinishAt ?? 0, end);

@@ -11,6 +11,7 @@ import {
   DEFAULT_MODEL,
   Transcript,
   type TransportMode,
+  contextWindowFor,
   createAgentSession,
   isApprovalMode,
   newTranscript,
@@ -20,7 +21,9 @@ import { DEFAULT_SCENARIOS, type LoopwireServer, loadScenarioFile, startServer }
 import { ReadLedger } from '../tools';
 import { NodeWorkspace } from '../workspace/node/nodeWorkspace';
 import { type CliIo, ExitCode, errorMessage } from './cliIo';
+import { contextFlagOptions, contextFlagsUsage, parseContextFlags } from './contextFlags';
 import { ExecRenderer } from './execRenderer';
+import { type ExecTools, mcpFlagOptions, mcpFlagsUsage, mcpServersOf, startExecTools } from './mcpSetup';
 import { modelFlagOptions, modelFlagsUsage, parseModelFlags } from './modelFlags';
 
 export const execUsage = `usage: loopwire exec [options] "prompt"
@@ -39,7 +42,7 @@ the files there. By default the model is the bundled server's scripted one, in-p
   --max-turns N          model responses at most (default 50)
   --resume FILE          continue the session kept in FILE (the prompt is optional then)
   --sessions-dir DIR     where sessions are kept (default: $XDG_STATE_HOME/loopwire/sessions)
-${modelFlagsUsage}  --verbose              print every line of each tool's output (default: the first few, a task's last few)
+${modelFlagsUsage}${contextFlagsUsage}${mcpFlagsUsage}  --verbose              print every line of each tool's output (default: the first few, a task's last few)
   --json                 print the agent's events as JSON Lines instead of text
 
 Exit status: 0 the task completed, 1 it failed or was stopped (the reason on one line), 2 bad usage.
@@ -67,6 +70,8 @@ function parse(argv: string[]) {
       resume: { type: 'string' },
       'sessions-dir': { type: 'string' },
       ...modelFlagOptions,
+      ...contextFlagOptions,
+      ...mcpFlagOptions,
       verbose: { type: 'boolean' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -86,13 +91,17 @@ function sessionsDir(flags: Flags): string {
 }
 
 /** Asks on the terminal before each write or task; `a` allows the rest of the task. */
-function terminalAsk(): (request: ApprovalRequest) => Promise<boolean> {
+/** Asks on the terminal, naming what the call does: a command's exact line, a task's label, an edit's files. */
+function terminalAsk(describe: (request: ApprovalRequest) => string): (request: ApprovalRequest) => Promise<boolean> {
   let all = false;
   return async (request) => {
     if (all) return true;
     const readline = createInterface({ input: process.stdin, output: process.stderr });
     try {
-      const answer = await readline.question(`Allow ${request.name} (${request.effect})? [y]es / [n]o / [a]ll: `);
+      const what = describe(request);
+      const answer = await readline.question(
+        `Allow ${request.name}${what === '' ? '' : ` ${what}`} (${request.effect})? [y]es / [n]o / [a]ll: `,
+      );
       all = /^a/i.test(answer.trim());
       return all || /^y/i.test(answer.trim());
     } finally {
@@ -146,12 +155,20 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
   const model = flags.model ?? DEFAULT_MODEL;
   const request = parseModelFlags(flags);
   if (typeof request === 'string') return usageError(io, request);
+  const context = parseContextFlags(flags);
+  if (typeof context === 'string') return usageError(io, context);
 
   let workspace: NodeWorkspace;
   try {
     workspace = await NodeWorkspace.open(path.resolve(flags.workspace ?? '.'));
   } catch (error) {
     return usageError(io, `--workspace: ${errorMessage(error)}`);
+  }
+  let mcpConfig;
+  try {
+    mcpConfig = await mcpServersOf(flags['mcp-config'], workspace.root);
+  } catch (error) {
+    return usageError(io, errorMessage(error));
   }
   let scenarios;
   try {
@@ -171,12 +188,21 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
   }
 
   let server: LoopwireServer | undefined;
+  let tools: ExecTools | undefined;
   let session: AgentSession | undefined;
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
   try {
-    if (endpoint === 'embedded') server = await startServer({ scenarios, scenarioHint: SCENARIO_HINT });
+    // The embedded backend reads the window the agent manages: the model's own, or --context-window's.
+    if (endpoint === 'embedded')
+      server = await startServer({
+        scenarios,
+        scenarioHint: SCENARIO_HINT,
+        contextWindow: contextWindowFor(model, context.window),
+      });
+    // The MCP servers' tools join the built-in ones (their lines go to stderr, like transport notes).
+    tools = await startExecTools(mcpConfig, (line) => io.stderr(`(${line})\n`));
     const color =
       !flags.json && !process.env.NO_COLOR && (Boolean(process.env.FORCE_COLOR) || process.stdout.isTTY === true);
     const renderer = new ExecRenderer({
@@ -184,6 +210,7 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
       stderr: io.stderr,
       color,
       verbose: flags.verbose === true,
+      tools: tools.registry,
     });
     const emit = flags.json
       ? (event: AgentEvent) => io.stdout(`${JSON.stringify(event)}\n`)
@@ -205,8 +232,13 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
       modelOptions: request.modelOptions,
       transcript,
       tools: { workspace, reads: new ReadLedger() },
-      approvals: policyFor(approve, terminalAsk()),
+      registry: tools.registry,
+      approvals: policyFor(
+        approve,
+        terminalAsk((request) => tools?.registry.summarize(request.name, request.input) ?? ''),
+      ),
       maxTurns,
+      context,
       emit,
     });
     await agent.start();
@@ -222,5 +254,6 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
     session?.close(false);
     process.removeListener('SIGINT', onSigint);
     await server?.close();
+    await tools?.close();
   }
 }

@@ -1,9 +1,11 @@
 import type { AgentEvent, TurnMetrics } from '../agent';
-import { outputShape, summarizeCall } from '../tools';
+import { compactTokens, groupedTokens, meterText } from '../protocol/contextMeter';
+import { BUILTIN_TOOLS, type ToolRegistry } from '../tools';
 
 // What `loopwire exec` prints for people: the answer as it streams, one line per tool call with how it
 // went and a few lines of what it returned (every line with --verbose), the unified diff of each edit
-// (coloured on a terminal), transport notes on stderr, and a one-line summary at the end.
+// (coloured on a terminal), a line where the context was compacted, transport notes on stderr, and a
+// one-line summary at the end with the token meter (the context against the model's window).
 
 export interface RenderTarget {
   stdout: (text: string) => void;
@@ -11,6 +13,8 @@ export interface RenderTarget {
   color: boolean;
   /** Print every line of each tool's output, not just the first (or a task's last) few. */
   verbose?: boolean;
+  /** The tools the agent runs, asked how a call summarises and shows (default: the built-in ones). */
+  tools?: ToolRegistry;
 }
 
 /** Lines of a tool's output shown under its line without --verbose. */
@@ -58,14 +62,33 @@ export const formatBytes = (bytes: number) =>
       ? `${(bytes / 1024).toFixed(1)} KB`
       : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
+/**
+ * The token meter, in the words of the panel's header: the context after the last turn against the model's
+ * window (`38k / 272k tokens`).
+ */
+export const tokenMeter = (contextTokens: number, window: number | undefined) =>
+  window === undefined
+    ? `${compactTokens(contextTokens)} tokens`
+    : `${meterText({ tokens: contextTokens, window })} tokens`;
+
+/** The line a compaction gets: `context compacted (2,656 → 412 tokens)`, `on request` after an overflow. */
+export const compactionLine = (event: Extract<AgentEvent, { type: 'compacted' }>) =>
+  `context compacted${event.how === 'request' ? ' on request' : ''} ` +
+  `(${groupedTokens(event.tokensBefore)} → ${groupedTokens(event.tokensAfter)} tokens)`;
+
 export class ExecRenderer {
   private readonly metrics: TurnMetrics[] = [];
   private midLine = false;
   /** The reasoning item whose summary is being printed (dimmed), while it is. */
   private thinking: string | undefined;
   private declined = 0;
+  private compactions = 0;
 
   constructor(private readonly out: RenderTarget) {}
+
+  private get tools(): ToolRegistry {
+    return this.out.tools ?? BUILTIN_TOOLS;
+  }
 
   handle(event: AgentEvent): void {
     const { color } = this.out;
@@ -94,7 +117,7 @@ export class ExecRenderer {
         return;
       case 'tool_started':
         this.endLine();
-        this.out.stdout(`${paint(color, '1', `▸ ${event.name}`)} ${summarizeCall(event.name, event.input)}\n`);
+        this.out.stdout(`${paint(color, '1', `▸ ${event.name}`)} ${this.tools.summarize(event.name, event.input)}\n`);
         return;
       case 'tool_finished':
         return this.toolFinished(event);
@@ -113,6 +136,11 @@ export class ExecRenderer {
       case 'turn_finished':
         this.metrics.push(event.metrics);
         return;
+      case 'compacted':
+        this.compactions++;
+        this.endLine();
+        this.out.stdout(`${paint(color, '2', compactionLine(event))}\n`);
+        return;
       case 'error':
         this.endLine();
         this.out.stderr(`${paint(color, '31', 'error')}: ${event.message}\n`);
@@ -130,7 +158,7 @@ export class ExecRenderer {
     const { color } = this.out;
     const first = event.output.split('\n', 1)[0] ?? '';
     const ms = `${Math.round(event.durationMs)} ms`;
-    const shape = outputShape(event.name);
+    const shape = this.tools.outputShape(event.name);
     const isTask = shape === 'tail';
     if (event.declined) {
       this.declined++;
@@ -194,11 +222,14 @@ export class ExecRenderer {
     const transports = [...new Set(this.metrics.map((m) => m.transport))].join('+') || 'none';
     const status =
       done.status === 'completed' ? paint(this.out.color, '32', 'done') : paint(this.out.color, '31', done.status);
+    const last = this.metrics.at(-1);
+    const compacted = this.compactions === 0 ? '' : `, compacted ${this.compactions}×`;
     return [
       `${status}: ${done.reason}`,
       `${done.turns} turn${done.turns === 1 ? '' : 's'}`,
       `${done.toolCalls} tool call${done.toolCalls === 1 ? '' : 's'}`,
       ...(this.declined > 0 ? [`${this.declined} call${this.declined === 1 ? '' : 's'} declined`] : []),
+      ...(last ? [`${tokenMeter(last.contextTokens, last.contextWindow)}${compacted}`] : []),
       `${(done.wallMs / 1000).toFixed(2)} s`,
       `client overhead ${overhead.toFixed(2)} ms/turn`,
       `${formatBytes(per((m) => m.bytesSent))} sent/turn`,

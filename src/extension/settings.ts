@@ -32,6 +32,8 @@ export interface LoopwireSettings {
   contextWindow: number | undefined;
   /** Compact past this share of the window (`loopwire.compactAt`, 0.8); 0: never. */
   compactAt: number;
+  /** `ask`: the editor's tools (`vscode.lm.tools`, where there are any) are offered too, each call approved as a task. */
+  externalTools: 'off' | 'ask';
 }
 
 const oneOf = <T extends string>(value: unknown, allowed: readonly T[], fallback: T): T =>
@@ -59,6 +61,7 @@ export function readSettings(folder: vscode.WorkspaceFolder | undefined): Loopwi
     headers: headersOf(config.get<unknown>('headers', {})),
     contextWindow: positiveInteger(config.get<unknown>('contextWindow', 0)),
     compactAt: share(config.get<unknown>('compactAt', DEFAULT_COMPACT_AT)),
+    externalTools: oneOf(config.get('externalTools'), ['off', 'ask'] as const, 'ask'),
   };
 }
 

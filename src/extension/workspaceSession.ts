@@ -11,6 +11,7 @@ import {
 } from '../agent';
 import { ReadLedger, type ToolResult, runToolCall, takesFreeform, toolsAvailable } from '../tools';
 import { windowApprovals } from './approvalPrompt';
+import { WindowTools } from './externalTools';
 import { ChatController } from './chat/chatController';
 import { windowChatBackend } from './chatBackend';
 import { reviewInEditor } from './review/reviewInEditor';
@@ -39,6 +40,8 @@ export interface TaskOutcome {
 export class WorkspaceSession implements vscode.Disposable {
   private workspace: Promise<Workspace> | undefined;
   private readonly backend: SessionBackend;
+  /** The MCP servers' and the editor's tools, beside the built-in ones. */
+  private readonly tools: WindowTools;
   private readonly reads = new ReadLedger();
   private readonly queue = new TaskQueue();
   private readonly listeners = new Set<(event: AgentEvent) => void>();
@@ -51,6 +54,8 @@ export class WorkspaceSession implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.backend = new SessionBackend(context.secrets, log, this.queue, (event) => this.emit(event));
+    this.tools = new WindowTools(log);
+    this.disposables.push(this.tools);
   }
 
   /** Every agent event of the session (the chat panel and the status bar listen here). */
@@ -120,12 +125,14 @@ export class WorkspaceSession implements vscode.Disposable {
     const settings = readSettings(vscode.workspace.workspaceFolders?.[0]);
     const workspace = await this.adapter();
     const session = await this.backend.session(settings);
+    const registry = await this.tools.registry();
     const agent = session.agent({
       model: settings.model,
       modelOptions: modelOptionsFrom(settings.modelOptions),
       context: { window: settings.contextWindow, compactAt: settings.compactAt },
       transcript,
       tools: { workspace, reads: this.reads },
+      registry,
       approvals,
       emit: (event) => {
         emit(event);

@@ -60,6 +60,12 @@ export interface ToolDefinition<Args extends z.ZodType = z.ZodType> {
   /** For the model: what the tool does and when to use it. */
   description: string;
   args: Args;
+  /**
+   * The JSON Schema of the arguments as the model is offered it, when it is not `args`'s own: a tool known
+   * only at run time (an MCP server's) carries the schema its server gave, and `args` only checks that the
+   * arguments are an object.
+   */
+  parameters?: Record<string, unknown>;
   effect: ToolEffect;
   /** Offered only where the workspace can do this (and, for writes and tasks, only when it is trusted). */
   requires?: ToolNeed;

@@ -33,8 +33,9 @@ export function editStyleFor(model: string): EditStyle {
   return /^(gpt-|o\d|codex|computer-use)/i.test(model.replace(/^.*\//, '')) ? 'apply_patch' : 'edit_file';
 }
 
-/** A tool's argument schema as the JSON Schema a request carries. */
+/** A tool's argument schema as the JSON Schema a request carries: its `parameters` as given, else from `args`. */
 export function parametersOf(tool: ToolDefinition): Record<string, unknown> {
+  if (tool.parameters) return tool.parameters;
   const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.args, { io: 'input' }) as Record<string, unknown>;
   return schema;
 }

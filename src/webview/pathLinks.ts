@@ -41,8 +41,7 @@ export function workspacePath(text: string): string | undefined {
   const path = text.replace(/^(?:\.\/)+/, '');
   if (path === '' || path.length > 4096) return undefined;
   // Whitespace and control characters: not something a tool prints as one path we should guess at.
-  // eslint-disable-next-line no-control-regex
-  if (/[\s\u0000-\u001f\u007f\\]/.test(path)) return undefined;
+  if (/[\s\\]/.test(path) || hasControl(path)) return undefined;
   if (path.startsWith('/') || path.startsWith('~') || /^[A-Za-z][A-Za-z0-9+.-]*:/.test(path)) return undefined;
   if (path.split('/').some((segment) => segment === '' || segment === '.' || segment === '..')) return undefined;
   return path;
@@ -108,4 +107,13 @@ export const FILE_TOOLS = new Set(['read_file', 'edit_file', 'write_file', 'appl
 export function summaryPaths(name: string, summary: string): string[] {
   if (!FILE_TOOLS.has(name) || summary.trim() === '') return [];
   return name === 'apply_patch' ? summary.split(', ') : [summary];
+}
+
+/** A control character (U+0000–U+001F, U+007F): checked by code, where a regular expression would need them in its source. */
+function hasControl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
 }

@@ -83,6 +83,9 @@ describe('layers: imports across a forbidden edge fail the lint', () => {
     assert.match(at('src/webview/panel.ts:3'), /runs in the browser/);
     assert.match(at('src/tools/readFile.ts:6'), /must not import 'vscode'/);
     assert.match(at('src/agent/loop.ts:7'), /may import 'vscode'/);
+    // MCP servers' tools are tools beside the agent, never part of it: the front ends join the two.
+    assert.match(at('src/mcp/servers.ts:5'), /src\/mcp may import only src\/tools, src\/workspace/);
+    assert.match(at('src/agent/loop.ts:8'), /src\/agent may import only/);
     // The adapters share src/workspace/shared, which is neither's: neither reaches into the other, it into neither.
     assert.match(at('src/workspace/vscode/vscodeWorkspace.ts:3'), /VS Code adapter must not import the Node adapter/);
     assert.match(at('src/workspace/node/nodeWorkspace.ts:5'), /Node adapter must not import the VS Code adapter/);

@@ -47,11 +47,14 @@ export function approvalAsk(
     };
   }
   if (request.effect === 'task') {
-    const command = task ? taskCommand(task.detail) : undefined;
     const label = summary === '' ? request.name : summary;
+    // Not one of the workspace's tasks: another tool that acts (an MCP server's, the editor's), shown with
+    // its arguments, which are all there is to know of what it will do.
+    if (!task) return { action: `Run ${code(label)}`, detail: argumentsText(request.input), effect: 'task' };
+    const command = taskCommand(task.detail);
     return {
       action: `Run task ${code(label)}${command ? ` — ${code(command)}` : ''}`,
-      ...(task ? { detail: task.detail } : {}),
+      detail: task.detail,
       effect: 'task',
     };
   }
@@ -75,6 +78,17 @@ export function approvalAsk(
       : {}),
     effect: 'write',
   };
+}
+
+/** A call's arguments as a card shows them: indented JSON (or the text as given), cut at 2,000 characters. */
+function argumentsText(input: string): string {
+  let text = input;
+  try {
+    text = JSON.stringify(JSON.parse(input), null, 2);
+  } catch {
+    // Not JSON: shown as it came.
+  }
+  return text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
 }
 
 function jsonArguments(input: string): Record<string, unknown> {

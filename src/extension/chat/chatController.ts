@@ -277,6 +277,7 @@ export class ChatController {
         this.agent ??= await this.backend.agent(transcript, this.policy(), (event) => {
           if (this.transcript === transcript) this.onEvent(event);
         });
+        this.model.tools = this.agent.registry;
         status = (await this.agent.run(prompt, controller.signal)).status;
       });
     } catch (error) {
@@ -411,7 +412,10 @@ export class ChatController {
     this.allowed.clear();
     for (const effect of snapshot?.allowed ?? []) this.allowed.add(effect);
     const interrupted = snapshot?.running === true && needsResume(transcript);
-    this.model.reset(snapshot ? settled(snapshot.entries) : transcriptEntries(transcript.items), snapshot?.context);
+    this.model.reset(
+      snapshot ? settled(snapshot.entries) : transcriptEntries(transcript.items, this.model.tools),
+      snapshot?.context,
+    );
     if (interrupted)
       this.model.setBanner({
         kind: 'interrupted',

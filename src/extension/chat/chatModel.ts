@@ -2,7 +2,7 @@ import type { AgentEvent } from '../../agent';
 import type { Banner, ChatEntry, ContextMeter, DiffFile, HostMessage, ToolEntry } from '../../protocol/chatView';
 import type { EditedFile } from '../../protocol/edits';
 import { groupedTokens } from '../../protocol/contextMeter';
-import { liveDiffKind, summarizeCall } from '../../tools';
+import { BUILTIN_TOOLS, type ToolRegistry } from '../../tools';
 import { LiveDiff, type ReadText } from './liveDiff';
 
 // The conversation as the panel shows it, built from the agent's events: the host keeps it (a hidden panel
@@ -41,6 +41,8 @@ export class ChatModel {
   private readonly inputs = new Map<string, string>();
   private sequence = 0;
   banner: Banner | null = null;
+  /** The tools of the agent whose events come: how a call summarises and whether it previews as a diff. */
+  tools: ToolRegistry = BUILTIN_TOOLS;
   /** The token meter: the context after the last turn (or compaction), of the model's window. */
   context: ContextMeter | undefined;
 
@@ -214,7 +216,7 @@ export class ChatModel {
       this.byItem.set(event.itemId, id);
       this.add({ kind: 'tool', id, turn: event.turn, name: event.name, summary: '', status: 'streaming' });
       this.inputs.set(id, '');
-      const kind = liveDiffKind(event.name);
+      const kind = this.tools.liveDiff(event.name);
       if (kind) {
         // The card may be renamed to its call id before the diff's next update: look it up at each one.
         const item = event.itemId;
@@ -228,7 +230,7 @@ export class ChatModel {
     const input = (this.inputs.get(id) ?? '') + event.delta;
     this.inputs.set(id, input);
     this.diffs.get(id)?.append(event.delta);
-    const summary = summarizeCall(event.name, input);
+    const summary = this.tools.summarize(event.name, input);
     const entry = this.byId.get(id);
     if (entry?.kind === 'tool' && summary !== entry.summary) this.replace({ ...entry, summary });
   }
@@ -278,7 +280,7 @@ export class ChatModel {
   }
 
   private toolStarted(event: Extract<AgentEvent, { type: 'tool_started' }>): void {
-    const summary = summarizeCall(event.name, event.input);
+    const summary = this.tools.summarize(event.name, event.input);
     let entry = this.tool(event.callId);
     if (!entry) {
       // Streamed under its item id (the call id came with the finished item), or never streamed at all.
@@ -315,7 +317,7 @@ export class ChatModel {
   }
 
   private liveDiffFor(id: string, name: string): LiveDiff | undefined {
-    const kind = liveDiffKind(name);
+    const kind = this.tools.liveDiff(name);
     if (!kind) return undefined;
     const diff = new LiveDiff(
       kind,

@@ -1,6 +1,6 @@
 import { type AnyInputItem, type AnyMessageContentPart, type AnyToolOutputPart, InputItem } from '../../protocol';
 import type { ChatEntry, ToolEntry } from '../../protocol/chatView';
-import { summarizeCall } from '../../tools';
+import { BUILTIN_TOOLS, type ToolRegistry } from '../../tools';
 
 // A saved session as the panel shows it when reopened: the user's prompts, the answers, and a card per
 // tool call with its answer. (Review buttons belong to live edits only: a reopened edit is reviewed with
@@ -17,7 +17,8 @@ function textOf(content: string | readonly (AnyMessageContentPart | AnyToolOutpu
   return typeof content === 'string' ? content : content.map(partText).join('');
 }
 
-export function transcriptEntries(items: readonly AnyInputItem[]): ChatEntry[] {
+/** `tools`: the agent's tools, which say how each call summarises (default: the built-in ones). */
+export function transcriptEntries(items: readonly AnyInputItem[], tools: ToolRegistry = BUILTIN_TOOLS): ChatEntry[] {
   const entries: ChatEntry[] = [];
   const calls = new Map<string, ToolEntry>();
   let turn = 0;
@@ -50,7 +51,7 @@ export function transcriptEntries(items: readonly AnyInputItem[]): ChatEntry[] {
           id: item.call_id,
           turn,
           name: item.name,
-          summary: summarizeCall(item.name, input),
+          summary: tools.summarize(item.name, input),
           status: 'failed',
           output: 'No answer was recorded for this call.',
         };

@@ -1,9 +1,8 @@
-import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
 import { z } from 'zod';
 import type { TaskInfo } from '../workspace';
 import { listFiles } from './gitignoreFilter';
+import { readJsonc } from './jsonc';
 
 // The workspace's tasks as VS Code names them: `.vscode/tasks.json` (JSON with comments) shell and process
 // tasks, `"type": "npm"` tasks, and every npm script of the workspace's package.json files (`npm: test`, or
@@ -77,18 +76,6 @@ function substitute(text: string, root: string): string {
     if (name.startsWith('env:')) return process.env[name.slice(4)] ?? '';
     return whole;
   });
-}
-
-async function readJsonc(file: string): Promise<{ value?: unknown; problem?: string }> {
-  const text = await fs.readFile(file, 'utf8').catch(() => undefined);
-  if (text === undefined) return {};
-  const errors: ParseError[] = [];
-  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
-  if (errors.length > 0) {
-    const first = errors[0] as ParseError;
-    return { problem: `${printParseErrorCode(first.error)} at offset ${first.offset}` };
-  }
-  return { value };
 }
 
 function npmTask(root: string, dir: string, script: string, label?: string, detail?: string): TaskSpec {

@@ -19,7 +19,7 @@ import {
   type WireRecord,
   startServer,
 } from '../../../src/server';
-import { ReadLedger, toolsFor } from '../../../src/tools';
+import { BUILTIN_TOOLS, ReadLedger, type ToolRegistry } from '../../../src/tools';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
 
 // The agent against the real bundled server over real sockets, on a real folder: each test gets a fresh
@@ -47,6 +47,8 @@ export interface AgentBench {
       approvals?: ApprovalPolicy;
       /** The context window and compaction threshold the agent manages (default: none). */
       context?: ContextPlan;
+      /** The tools offered and run (default: the built-in ones). */
+      registry?: ToolRegistry;
     },
   ): Promise<{
     agent: Agent;
@@ -103,7 +105,7 @@ export function useAgentBench(
     fs.rmSync(base, { recursive: true, force: true });
   });
   bench.agent = async (options = {}) => {
-    const { transcript: resumed, maxTurns, shared, lane, approvals, context, ...session } = options;
+    const { transcript: resumed, maxTurns, shared, lane, approvals, context, registry, ...session } = options;
     const workspace = await NodeWorkspace.open(bench.dir);
     const emit = (event: AgentEvent) => bench.events.push(event);
     const transport =
@@ -130,7 +132,8 @@ export function useAgentBench(
       tools: { workspace, reads: new ReadLedger() },
       model: 'gpt-5.5',
       instructions: 'You are a test agent.',
-      toolSpecs: toolsFor('gpt-5.5'),
+      toolSpecs: (registry ?? BUILTIN_TOOLS).offer('gpt-5.5'),
+      ...(registry === undefined ? {} : { registry }),
       approvals: approvals ?? approveAll,
       ...(maxTurns === undefined ? {} : { maxTurns }),
       ...(lane === undefined ? {} : { lane }),

@@ -53,7 +53,7 @@ describe('cli: loopwire exec', () => {
     );
     assert.match(
       result.stdout,
-      /\ndone: the model answered · 6 turns · 5 tool calls · [\d.]+ s · client overhead [\d.]+ ms\/turn · [\d.]+ KB sent\/turn · ws\n$/,
+      /\ndone: the model answered · 6 turns · 5 tool calls · [\d.]+k \/ 272k tokens · [\d.]+ s · client overhead [\d.]+ ms\/turn · [\d.]+ KB sent\/turn · ws\n$/,
     );
     assert.ok((await fs.readFile(path.join(dir, 'src/cart.js'), 'utf8')).includes(FIXED));
     const [session] = await fs.readdir(sessions);
@@ -165,7 +165,9 @@ describe('cli: loopwire exec', () => {
     assert.match(result.stdout, /^loopwire-server: no scenario matches this prompt\.\n/);
     assert.match(
       result.stdout,
-      /\(11 scenario\(s\) loaded\), such as:\n- `deploy to staging`\n- `Fix the failing test\.`\n/,
+      new RegExp(
+        `\\(${DEFAULT_SCENARIOS.scenarios.length + 1} scenario\\(s\\) loaded\\), such as:\\n- \`deploy to staging\`\\n- \`Fix the failing test\\.\`\\n`,
+      ),
     );
     assert.match(result.stdout, /\n- `find \*\*\/\*\.test\.js`\n/);
     assert.match(

@@ -39,6 +39,13 @@ describe('approval cards: what Allow does, in words', () => {
     );
   });
 
+  it('another tool that acts (an MCP server’s, the editor’s) shows its summary and arguments', () => {
+    assert.deepEqual(
+      approvalAsk(request('mcp__echo__touch', 'task', { path: 'a.txt' }), 'echo · touch: a.txt', undefined, undefined),
+      { action: 'Run `echo · touch: a.txt`', detail: '{\n  "path": "a.txt"\n}', effect: 'task' },
+    );
+  });
+
   it('an edit names its file, or how many', () => {
     const file = (path: string) => ({ path, op: 'update' as const, hunks: [], pending: false });
     assert.deepEqual(approvalAsk(request('apply_patch', 'write', {}), 'a.ts', [file('src/a.ts')], undefined), {

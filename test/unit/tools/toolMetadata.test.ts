@@ -29,7 +29,7 @@ const PATCH =
 const prefixes = (text: string) => Array.from({ length: text.length + 1 }, (_, i) => text.slice(0, i));
 
 describe('tool metadata', () => {
-  it('each tool declares its effect: reads, three writes and one task; an unknown tool reads', () => {
+  it('each tool declares its effect: reads, three writes and two tasks; an unknown tool reads', () => {
     assert.deepEqual(Object.fromEntries(TOOL_NAMES.map((name) => [name, toolEffect(name)])), {
       find_files: 'read',
       search_text: 'read',
@@ -40,6 +40,7 @@ describe('tool metadata', () => {
       get_diagnostics: 'read',
       list_tasks: 'read',
       run_task: 'task',
+      exec_command: 'task',
     });
     assert.equal(toolEffect('no_such_tool'), 'read');
     for (const name of TOOL_NAMES) assert.equal(TOOLS[name].name, name);
@@ -58,9 +59,10 @@ describe('tool metadata', () => {
       'write_file',
       'list_tasks',
       'run_task',
+      'exec_command',
     ]);
     assert.deepEqual(
-      toolsAvailable({ capabilities: { writes: false, tasks: false } }),
+      toolsAvailable({ capabilities: { writes: false, tasks: false, commands: false } }),
       toolsAvailable({ trusted: false }),
     );
   });

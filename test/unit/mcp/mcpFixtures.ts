@@ -1,0 +1,39 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import * as path from 'node:path';
+import type { McpServerConfig } from '../../../src/mcp';
+import { repoRoot } from '../support/runProcess';
+
+// The MCP servers the tests start: test/fixtures/mcp/echoServer.mjs (written with the SDK: say, shout, touch,
+// env, picture, fail, slow, crash) over stdio or Streamable HTTP, and garbageServer.mjs (answers garbage).
+
+export const ECHO_SERVER = path.join(repoRoot, 'test/fixtures/mcp/echoServer.mjs');
+export const GARBAGE_SERVER = path.join(repoRoot, 'test/fixtures/mcp/garbageServer.mjs');
+
+/** A stdio server running `script` with this Node. */
+export const stdioServer = (
+  name: string,
+  script: string,
+  env: Record<string, string | null> = {},
+): McpServerConfig => ({
+  name,
+  type: 'stdio',
+  command: process.execPath,
+  args: [script],
+  env,
+  cwd: repoRoot,
+});
+
+/** The echo server over Streamable HTTP on 127.0.0.1, in its own process; `stop` ends it. */
+export async function httpEchoServer(): Promise<{ url: string; stop(): void; process: ChildProcess }> {
+  const child = spawn(process.execPath, [ECHO_SERVER, '--http'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      const match = /listening (\d+)/.exec(out);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`the HTTP echo server exited (${code}) before listening`)));
+  });
+  return { url: `http://127.0.0.1:${port}/mcp`, stop: () => child.kill(), process: child };
+}
