@@ -137,6 +137,8 @@ export async function exchangeHttp(request: HttpExchange, assembler: ResponseAss
       return { step: fault({ kind: 'malformed', message: 'an empty SSE body' }), bytesReceived, sentAt };
     const decoder = new TextDecoder();
     let buffer = '';
+    /** The answer, once its terminal event came: what follows it on the connection is not waited for. */
+    let settled: HttpOutcome | undefined;
     try {
       for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
         arm();
@@ -144,11 +146,13 @@ export async function exchangeHttp(request: HttpExchange, assembler: ResponseAss
         const fed = feed(buffer + decoder.decode(chunk, { stream: true }), assembler);
         buffer = fed.rest;
         if (fed.step && fed.step.kind !== 'continue') {
-          idle.abort();
-          return { step: fed.step, bytesReceived, sentAt };
+          settled = { step: fed.step, bytesReceived, sentAt };
+          break;
         }
       }
     } catch (error) {
+      // Leaving the loop cancels the body, which may fail: the answer is whole all the same.
+      if (settled) return settled;
       if (request.signal.aborted) throw error;
       if (stalled) return { step: fault({ kind: 'stalled', idleMs: request.idleTimeoutMs }), bytesReceived, sentAt };
       return {
@@ -156,6 +160,16 @@ export async function exchangeHttp(request: HttpExchange, assembler: ResponseAss
         bytesReceived,
         sentAt,
       };
+    }
+    if (settled) {
+      // Stop reading the rest (a body still open after the terminal event). Aborting a body mid-read can throw
+      // its reason at once, from undici's listener: the answer is already whole, so that is no fault.
+      try {
+        idle.abort();
+      } catch {
+        // The answer stands.
+      }
+      return settled;
     }
     const last = feed(`${buffer}${decoder.decode()}\n\n`, assembler);
     if (last.step && last.step.kind !== 'continue') return { step: last.step, bytesReceived, sentAt };
