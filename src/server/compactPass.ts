@@ -7,7 +7,7 @@ import { newId } from './ids';
 import { delay } from './pacer';
 import { renderHeader } from './renderContext';
 import { usage } from './responseObject';
-import { type TurnDeps, type TurnFigures, inputItems } from './responseTurn';
+import { type TurnDeps, type TurnFigures, countedFigures, inputItems } from './responseTurn';
 
 // `POST /v1/responses/compact` (docs/backend.md, "Compaction"): the same compaction a response begins with
 // past its `compact_threshold`, on request, answered as a `response.compaction` object. The pass is
@@ -37,13 +37,8 @@ export async function runCompact(
     header,
     normalizeContext([...chain, ...inputItems(request.input ?? undefined)]),
   );
-  const inputTokens = counted.state.headerTokens + counted.state.itemTokens;
-  const figures: TurnFigures = {
-    inputTokens,
-    contextTokens: inputTokens,
-    tokenizedTokens: counted.tokenized,
-    compaction: null,
-  };
+  const figures = countedFigures(counted);
+  const { inputTokens } = figures;
   if (inputTokens > deps.contextWindow) return { kind: 'refused', refusal: refusals.contextLengthExceeded(), figures };
   const cachedTokens = Math.min(inputTokens, deps.promptCache.longestPrefix(counted.keys, counted.cumulative));
   deps.promptCache.insert(counted.keys, counted.cumulative);

@@ -93,19 +93,20 @@ function countContext(input: TurnInput, header: string): { counted: CountedConte
   };
 }
 
+/** What counting a request's context found, before anything is compacted. */
+export function countedFigures(counted: CountedContext): TurnFigures {
+  const inputTokens = counted.state.headerTokens + counted.state.itemTokens;
+  return { inputTokens, contextTokens: inputTokens, tokenizedTokens: counted.tokenized, compaction: null };
+}
+
 /** Runs one response: counts its context, asks the scripted model, streams the answer at the simulated pace. */
 export async function runTurn(deps: TurnDeps, input: TurnInput, sink: TurnSink): Promise<TurnOutcome> {
   const started = performance.now();
   const { request } = input;
   const header = renderHeader(request.instructions, request.tools);
   const { counted, base } = countContext(input, header);
-  const inputTokens = counted.state.headerTokens + counted.state.itemTokens;
-  const figures: TurnFigures = {
-    inputTokens,
-    contextTokens: inputTokens,
-    tokenizedTokens: counted.tokenized,
-    compaction: null,
-  };
+  const figures = countedFigures(counted);
+  const { inputTokens } = figures;
   if (inputTokens > deps.contextWindow)
     return { kind: 'refused', ...refusals.contextLengthExceeded(), retryAfterS: undefined, figures };
   const fromConnection = base ? (base.header === header ? base.headerTokens : 0) + base.itemTokens : 0;

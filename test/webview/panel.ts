@@ -105,6 +105,14 @@ export class Panel {
     await this.page.evaluate(() => (globalThis as unknown as HookedWindow).__loopwire.clearPosted());
   }
 
+  /** What the page posts because of `act`: nothing before it counts, and it is read once all has rendered. */
+  async postedBy(act: () => Promise<void>): Promise<ViewMessage[]> {
+    await this.clearPosted();
+    await act();
+    await this.delivered();
+    return this.posted();
+  }
+
   async waitForPosted(match: (message: ViewMessage) => boolean, timeoutMs = 5_000): Promise<ViewMessage> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {

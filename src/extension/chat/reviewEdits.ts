@@ -119,6 +119,18 @@ async function planReverts(
   return makePlan(files);
 }
 
+/** One hunk of an edit with its state, if a review action may still act on it. */
+function reviewable(edit: ReviewedEdit, path: string, hunkId: string) {
+  const file = edit.files.find((f) => f.path === path);
+  const hunk = file?.hunks.find((h) => h.id === hunkId);
+  const states = edit.states.get(path);
+  const state = states?.get(hunkId);
+  if (!file || !hunk || !states || state === undefined) throw new ReviewRefused(`No such hunk in ${path}.`);
+  if (state === 'edited')
+    throw new ReviewRefused(`${path}: the lines of that hunk changed since; edit them in the editor instead.`);
+  return { file, hunk, states, state };
+}
+
 /** Takes one hunk back. */
 export async function rejectHunk(
   workspace: Workspace,
@@ -126,16 +138,11 @@ export async function rejectHunk(
   path: string,
   hunkId: string,
 ): Promise<void> {
-  const file = edit.files.find((f) => f.path === path);
-  const hunk = file?.hunks.find((h) => h.id === hunkId);
-  const state = edit.states.get(path)?.get(hunkId);
-  if (!file || !hunk || state === undefined) throw new ReviewRefused(`No such hunk in ${path}.`);
+  const { file, hunk, states, state } = reviewable(edit, path, hunkId);
   if (state === 'rejected') return;
-  if (state === 'edited')
-    throw new ReviewRefused(`${path}: the lines of that hunk changed since; edit them in the editor instead.`);
   const plan = await planReverts(workspace, [{ edit, file, hunks: [hunk] }]);
   await workspace.applyPlan(plan);
-  edit.states.get(path)?.set(hunkId, 'rejected');
+  states.set(hunkId, 'rejected');
 }
 
 /**
@@ -148,13 +155,7 @@ export async function acceptHunk(
   path: string,
   hunkId: string,
 ): Promise<void> {
-  const file = edit.files.find((f) => f.path === path);
-  const hunk = file?.hunks.find((h) => h.id === hunkId);
-  const states = edit.states.get(path);
-  const state = states?.get(hunkId);
-  if (!file || !hunk || !states || state === undefined) throw new ReviewRefused(`No such hunk in ${path}.`);
-  if (state === 'edited')
-    throw new ReviewRefused(`${path}: the lines of that hunk changed since; edit them in the editor instead.`);
+  const { file, hunk, states, state } = reviewable(edit, path, hunkId);
   if (state === 'rejected') {
     const current = await workspace.tryReadFile(path);
     const applied = applyHunk(hunk, current?.text ?? '', file.format);

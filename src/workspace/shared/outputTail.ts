@@ -1,3 +1,5 @@
+import type { TaskRun } from '../workspace';
+
 // A task's output as the model gets it: the last part only (a build can print megabytes), decoded as UTF-8
 // across chunk boundaries, with terminal colour codes removed.
 
@@ -42,4 +44,15 @@ export class OutputTail {
     }
     return new TextDecoder('utf-8', { fatal: false }).decode(bytes).replace(ANSI, '').replace(/\r\n/g, '\n');
   }
+}
+
+/** A finished run as the tools report it, its output this tail. */
+export function finishedRun(tail: OutputTail, exitCode: number | null, timedOut: boolean, startedAt: number): TaskRun {
+  return {
+    exitCode,
+    output: tail.text(),
+    outputTruncated: tail.truncated,
+    timedOut,
+    durationMs: Date.now() - startedAt,
+  };
 }

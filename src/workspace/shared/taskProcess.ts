@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { TaskRun } from '../workspace';
-import { OutputTail } from './outputTail';
+import { OutputTail, finishedRun } from './outputTail';
 import type { TaskSpec } from './taskDiscovery';
 
 // Runs one task as VS Code would (a shell for shell tasks, the executable itself for process tasks) in its
@@ -53,13 +53,7 @@ export function runTaskProcess(
       child.stdout.destroy();
       child.stderr.destroy();
       if (failure !== undefined) tail.push(Buffer.from(failure));
-      resolve({
-        exitCode,
-        output: tail.text(),
-        outputTruncated: tail.truncated,
-        timedOut,
-        durationMs: Date.now() - started,
-      });
+      resolve(finishedRun(tail, exitCode, timedOut, started));
     };
     const take = (chunk: Buffer) => {
       tail.push(chunk);

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { TaskRun } from '../workspace';
 import type { TaskRunner } from '../shared/diskFolder';
-import { OutputTail, TASK_OUTPUT_TAIL_BYTES } from '../shared/outputTail';
+import { OutputTail, TASK_OUTPUT_TAIL_BYTES, finishedRun } from '../shared/outputTail';
 import type { TaskSpec } from '../shared/taskDiscovery';
 import { runTaskProcess } from '../shared/taskProcess';
 import { stopBelow } from './processTree';
@@ -223,13 +223,7 @@ class CommandTerminals {
         for (const listener of listeners) listener.dispose();
         await Promise.race([reading, delay(DRAIN_MS)]);
         if (note !== undefined) tail.push(Buffer.from(note));
-        resolve({
-          exitCode,
-          output: tail.text(),
-          outputTruncated: tail.truncated,
-          timedOut,
-          durationMs: Date.now() - started,
-        });
+        resolve(finishedRun(tail, exitCode, timedOut, started));
       };
       const listeners = [
         // The first execution that starts in this terminal (reserved for this command) is this command's;

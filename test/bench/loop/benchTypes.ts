@@ -44,10 +44,17 @@ export interface Goal {
   detail: string;
 }
 
+export interface BenchMachine {
+  cpus: number;
+  cpu_model: string;
+  node: string;
+  platform: string;
+}
+
 export interface BenchResults {
   started_at: string;
   quick: boolean;
-  machine: { cpus: number; cpu_model: string; node: string; platform: string };
+  machine: BenchMachine;
   /** Every simulated constant, printed so that nothing flatters a mode unseen. */
   simulation: { prefill_us_per_token: number; prompt_cache: string; tps_values: number[]; tool_output_bytes: number };
   runs: RunRow[];
@@ -122,7 +129,7 @@ export interface LongModeResult {
 
 export interface LongResults {
   started_at: string;
-  machine: BenchResults['machine'];
+  machine: BenchMachine;
   simulation: {
     tps: number;
     prefill_us_per_token: number;

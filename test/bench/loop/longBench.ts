@@ -7,6 +7,7 @@ import type { LongModeResult, LongResults, LongTurn, ModeId } from './benchTypes
 import { compactionPhases, longTurns } from './longPhases';
 import { startObservedServer } from './serverProcess';
 import { MODULE_BYTES, longPrompt, longScenario, writeWorkspace } from './workload';
+import { thisMachine } from './machine';
 
 // `npm run bench -- --long`: one long task — whole-module reads that outgrow a 40,000-token window three
 // times — for ws-chained and http-full, with the agent asking the server to compact past 80 % of it. Each
@@ -76,12 +77,7 @@ export async function runLongBench(options: { quick: boolean; json: string | und
   });
   const results: LongResults = {
     started_at: started.toISOString(),
-    machine: {
-      cpus: os.cpus().length,
-      cpu_model: os.cpus()[0]?.model ?? 'unknown',
-      node: process.version,
-      platform: `${process.platform} ${process.arch}`,
-    },
+    machine: thisMachine(),
     simulation: {
       tps: TPS,
       prefill_us_per_token: PREFILL_US,

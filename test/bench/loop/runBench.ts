@@ -14,6 +14,7 @@ import { renderReport } from './htmlReport';
 import { runLongBench } from './longBench';
 import { startServerProcess } from './serverProcess';
 import { MODULE_BYTES, benchScenarios, scalingPrompt, taskPrompt, writeWorkspace } from './workload';
+import { thisMachine } from './machine';
 
 const { values: flags } = parseArgs({
   options: {
@@ -134,12 +135,7 @@ async function main(): Promise<void> {
   const results: BenchResults = {
     started_at: started.toISOString(),
     quick,
-    machine: {
-      cpus: os.cpus().length,
-      cpu_model: os.cpus()[0]?.model ?? 'unknown',
-      node: process.version,
-      platform: `${process.platform} ${process.arch}`,
-    },
+    machine: thisMachine(),
     simulation: {
       prefill_us_per_token: PREFILL_US,
       prompt_cache: 'item-granular prefix cache, hit by every transport alike; only uncached input tokens pay prefill',

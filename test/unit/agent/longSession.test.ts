@@ -1,58 +1,22 @@
 import * as assert from 'node:assert/strict';
 import { Transcript } from '../../../src/agent';
-import type { ScenarioFile } from '../../../src/server';
 import { eventsOf, useAgentBench } from './agentHarness';
+import { HUGE_PROMPT, LONG_PROMPT, LONG_READS as READS, longFiles, longScenario } from './longScenario';
 
 // Long sessions against the bundled backend with a small window: the agent asks the server to compact past
 // its threshold and keeps chaining on the same socket; a context that overflows at once is compacted on
 // request and sent again; with compaction off the task stops with the API's error. Everything real: the
 // server tokenizes, compacts and refuses as it does for any client.
 
-const READS = 12;
-const PROMPT = 'read every part';
-
-/** About 700 tokens each. */
-const fileText = (n: number, lines = 36) =>
-  Array.from({ length: lines }, (_, i) => `export const value${n}_${i} = compute(${n}, ${i}); // part ${n}`).join('\n');
-
-const files: Record<string, string> = Object.fromEntries([
-  ...Array.from({ length: READS }, (_, i): [string, string] => [`src/part${i + 1}.ts`, fileText(i + 1)]),
-  ['src/huge.ts', fileText(99, 110)],
-]);
-
-const readSteps = (paths: string[]) =>
-  paths.map((path) => ({ output: [{ type: 'function_call' as const, name: 'read_file', arguments: { path } }] }));
-
-const scenario: ScenarioFile = {
-  scenarios: [
-    {
-      name: 'long',
-      match: `^${PROMPT}$`,
-      steps: [
-        ...readSteps(Array.from({ length: READS }, (_, i) => `src/part${i + 1}.ts`)),
-        { output: [{ type: 'message', text: 'Read every part.' }] },
-      ],
-    },
-    {
-      name: 'huge',
-      match: '^read the huge one$',
-      steps: [
-        ...readSteps(['src/part1.ts', 'src/part2.ts', 'src/huge.ts']),
-        { output: [{ type: 'message', text: 'Read the huge one.' }] },
-      ],
-    },
-  ],
-};
-
 describe('agent: long sessions in a context window, compacted over the same socket', function () {
   this.timeout(60_000);
-  const bench = useAgentBench(scenario, files, { contextWindow: 4_000 });
+  const bench = useAgentBench(longScenario, longFiles, { contextWindow: 4_000 });
   const plan = { window: 4_000, compactThreshold: 2_400 };
 
   it('compacts past the threshold and keeps chaining: every step runs, nothing is refused', async () => {
     const { agent } = await bench.agent({ context: plan });
     await agent.start();
-    const done = await agent.run(PROMPT);
+    const done = await agent.run(LONG_PROMPT);
     assert.equal(done.status, 'completed', done.reason);
     const compactions = eventsOf(bench.events, 'compacted');
     assert.ok(compactions.length >= 2, `compacted ${compactions.length} times`);
@@ -79,7 +43,7 @@ describe('agent: long sessions in a context window, compacted over the same sock
   it('compacts on request when a tool output overflows the window at once, and sends the turn again', async () => {
     const { agent, transcript } = await bench.agent({ context: { window: 4_000, compactThreshold: 3_500 } });
     await agent.start();
-    const done = await agent.run('read the huge one');
+    const done = await agent.run(HUGE_PROMPT);
     assert.equal(done.status, 'completed', done.reason);
     const compactions = eventsOf(bench.events, 'compacted');
     assert.equal(compactions[0]?.how, 'request', 'the overflow was compacted on request first');
@@ -95,7 +59,7 @@ describe('agent: long sessions in a context window, compacted over the same sock
   it('with compaction off, stops with a clear context_length_exceeded', async () => {
     const { agent } = await bench.agent({ context: { window: 4_000, compactThreshold: undefined } });
     await agent.start();
-    const done = await agent.run(PROMPT);
+    const done = await agent.run(LONG_PROMPT);
     assert.equal(done.status, 'failed');
     assert.match(done.reason, /no longer fits the model's context window of 4000 tokens, and compaction is off/);
     assert.deepEqual(
@@ -107,7 +71,7 @@ describe('agent: long sessions in a context window, compacted over the same sock
   it('resumes a compacted session on a new socket: the full resend is the compacted context', async () => {
     const first = await bench.agent({ context: plan, maxTurns: 8 });
     await first.agent.start();
-    const stopped = await first.agent.run(PROMPT);
+    const stopped = await first.agent.run(LONG_PROMPT);
     assert.equal(stopped.status, 'stopped');
     assert.ok(eventsOf(bench.events, 'compacted').length >= 1);
     first.transport.close(false);

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { compactTokens, groupedTokens, meterLine, meterText } from '../../../src/protocol/contextMeter';
 import type { ChatEntry, ContextMeter, HostMessage } from '../../../src/protocol/chatView';
-import type { ScenarioFile } from '../../../src/server';
 import { useAgentBench } from '../agent/agentHarness';
+import { HUGE_PROMPT, LONG_PROMPT, LONG_READS as READS, longFiles, longScenario } from '../agent/longScenario';
 import { useChatBench } from './chatHarness';
 
 // The panel's side of long sessions (issue 22): the token meter the host sends after each turn and keeps in
@@ -10,41 +10,7 @@ import { useChatBench } from './chatHarness';
 // the real server with a small window, as test/unit/agent/longSession.test.ts runs it: the server tokenizes,
 // compacts and refuses as it does for any client.
 
-const READS = 12;
 const WINDOW = 4_000;
-
-/** About 700 tokens each. */
-const fileText = (n: number, lines = 36) =>
-  Array.from({ length: lines }, (_, i) => `export const value${n}_${i} = compute(${n}, ${i}); // part ${n}`).join('\n');
-
-const files: Record<string, string> = Object.fromEntries([
-  ...Array.from({ length: READS }, (_, i): [string, string] => [`src/part${i + 1}.ts`, fileText(i + 1)]),
-  ['src/huge.ts', fileText(99, 110)],
-]);
-
-const readSteps = (paths: string[]) =>
-  paths.map((path) => ({ output: [{ type: 'function_call' as const, name: 'read_file', arguments: { path } }] }));
-
-const scenario: ScenarioFile = {
-  scenarios: [
-    {
-      name: 'long',
-      match: '^read every part$',
-      steps: [
-        ...readSteps(Array.from({ length: READS }, (_, i) => `src/part${i + 1}.ts`)),
-        { output: [{ type: 'message', text: 'Read every part.' }] },
-      ],
-    },
-    {
-      name: 'huge',
-      match: '^read the huge one$',
-      steps: [
-        ...readSteps(['src/part1.ts', 'src/part2.ts', 'src/huge.ts']),
-        { output: [{ type: 'message', text: 'Read the huge one.' }] },
-      ],
-    },
-  ],
-};
 
 const MARKER = /^Context compacted( on request)? \(([\d,]+) → ([\d,]+) tokens\)$/;
 const number = (text: string) => Number(text.replace(/,/g, ''));
@@ -79,7 +45,7 @@ describe('token meter: the words it shows', () => {
 
 describe('chat panel host: the token meter and the compaction marker', function () {
   this.timeout(60_000);
-  const bench = useAgentBench(scenario, files, { contextWindow: WINDOW });
+  const bench = useAgentBench(longScenario, longFiles, { contextWindow: WINDOW });
   const ui = useChatBench(bench);
 
   const meters = () => ui.sent.flatMap((m) => (m.type === 'context' ? [m.context] : []));
@@ -90,7 +56,7 @@ describe('chat panel host: the token meter and the compaction marker', function 
   it('sends the meter after each turn and a marker per compaction; the state and a reload keep both', async () => {
     ui.context = { window: WINDOW, compactThreshold: 2_400 };
     const chat = ui.controller();
-    const outcome = await chat.ask('read every part');
+    const outcome = await chat.ask(LONG_PROMPT);
     assert.equal(outcome.ok, true, outcome.text);
 
     // One meter per turn (and one more at each compaction), all of the window the agent manages.
@@ -139,7 +105,7 @@ describe('chat panel host: the token meter and the compaction marker', function 
   it('marks a compaction on request: a tool output overflowed the window at once', async () => {
     ui.context = { window: WINDOW, compactThreshold: 3_500 };
     const chat = ui.controller();
-    const outcome = await chat.ask('read the huge one');
+    const outcome = await chat.ask(HUGE_PROMPT);
     assert.equal(outcome.ok, true, outcome.text);
     const [first] = markers(chat.model.all);
     assert.match(first?.text ?? '', /^Context compacted on request \([\d,]+ → [\d,]+ tokens\)$/);
@@ -150,7 +116,7 @@ describe('chat panel host: the token meter and the compaction marker', function 
   it('with compaction off, the meter fills and the task stops with context_length_exceeded', async () => {
     ui.context = { window: WINDOW, compactThreshold: undefined };
     const chat = ui.controller();
-    const outcome = await chat.ask('read every part');
+    const outcome = await chat.ask(LONG_PROMPT);
     assert.equal(outcome.status, 'failed');
     assert.deepEqual(markers(chat.model.all), []);
     const errors = chat.model.all.flatMap((e) => (e.kind === 'notice' && e.level === 'error' ? [e.text] : []));

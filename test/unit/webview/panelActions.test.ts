@@ -33,20 +33,15 @@ describe('chat panel in Chromium: what the user does posts the right message', f
     assert.equal(proposed.diff?.[0]?.hunks.length, 4, 'the host sent the whole proposed diff');
   });
 
+  const expectPost = async (panel: Panel, act: () => Promise<void>, expected: ViewMessage[]) =>
+    assert.deepEqual(await panel.postedBy(act), expected);
+
   async function panelWith(shown: ChatEntry[], running = false): Promise<Panel> {
     const panel = await chromium.open('dark');
     panel.post({ type: 'state', sessionId: 'actions', entries: shown, hasOlder: false, running, banner: null });
     await panel.delivered();
     await panel.clearPosted();
     return panel;
-  }
-
-  /** Does `act`, then expects the page to have posted exactly `expected`. */
-  async function expectPost(panel: Panel, act: () => Promise<void>, expected: ViewMessage[]): Promise<void> {
-    await panel.clearPosted();
-    await act();
-    await panel.delivered();
-    assert.deepEqual(await panel.posted(), expected);
   }
 
   it('review card: Accept and Reject per hunk, Undo all of this turn, Open in diff editor', async () => {

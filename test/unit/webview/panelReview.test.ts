@@ -52,18 +52,14 @@ describe('chat panel in Chromium: approvals that say what they do, review that f
   this.timeout(20_000);
   const chromium = useChromium();
 
+  const expectPost = async (panel: Panel, act: () => Promise<void>, expected: ViewMessage[]) =>
+    assert.deepEqual(await panel.postedBy(act), expected);
+
   async function panelWith(...entries: ToolEntry[]): Promise<Panel> {
     const panel = await chromium.open('dark');
     panel.post({ type: 'state', sessionId: 'review', entries, hasOlder: false, running: true, banner: null });
     await panel.delivered();
     return panel;
-  }
-
-  async function expectPost(panel: Panel, act: () => Promise<void>, expected: ViewMessage[]): Promise<void> {
-    await panel.clearPosted();
-    await act();
-    await panel.delivered();
-    assert.deepEqual(await panel.posted(), expected);
   }
 
   it('a task’s approval: the action with its code, the command before it runs, Run / Allow tasks for this chat / Skip', async () => {
