@@ -121,6 +121,8 @@ export class Agent {
       await this.settlePending(signal);
       if (prompt !== undefined) transcript.append({ type: 'message', role: 'user', content: prompt });
       let readyAt = performance.now();
+      /** When the previous turn's response ended, less the approval waits of its calls since. */
+      let previousEndAt: number | undefined;
       for (let turnOfTask = 1; ; turnOfTask++) {
         if (turnOfTask > maxTurns) return finish('stopped', `the turn limit (${maxTurns}) was reached`);
         const turn = ++this.turns;
@@ -155,6 +157,7 @@ export class Agent {
           overheadBeforeMs: Math.max(0, outcome.firstSentAt - readyAt),
           overheadAfterMs:
             timing.firstStartAt === undefined ? null : Math.max(0, timing.firstStartAt - outcome.completedAt),
+          gapMs: previousEndAt === undefined ? null : Math.max(0, outcome.firstSentAt - previousEndAt),
           bytesSent: outcome.bytesSent,
           bytesReceived: outcome.bytesReceived,
           inputTokens: usage?.input_tokens ?? 0,
@@ -167,6 +170,7 @@ export class Agent {
         };
         emit({ type: 'turn_finished', metrics });
         readyAt = performance.now();
+        previousEndAt = outcome.completedAt + timing.approvalMs;
         if (signal.aborted) throw new TurnCancelled();
         if (calls.length === 0) {
           if (outcome.response.status === 'incomplete') {

@@ -26,6 +26,12 @@ export const TurnMetrics = z.object({
   overheadBeforeMs: z.number().nonnegative(),
   /** Client overhead after the response: `response.completed` → the first tool started (null: no tool). */
   overheadAfterMs: z.number().nonnegative().nullable(),
+  /**
+   * The client's whole turnaround before this request: the previous response's terminal event → this request
+   * on the wire, its tool calls and everything around them included, approval waits not (null on a task's
+   * first turn). For a read of a small file it is the loop's floor: the bench's gap.
+   */
+  gapMs: z.number().nonnegative().nullable(),
   bytesSent: z.int().nonnegative(),
   bytesReceived: z.int().nonnegative(),
   inputTokens: z.int().nonnegative(),

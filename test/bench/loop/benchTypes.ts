@@ -13,6 +13,11 @@ export interface RunRow {
   /** Per-turn client overhead (tool result ready → request on the wire, plus completed → tool started). */
   overhead_p50_ms: number;
   overhead_p99_ms: number;
+  /**
+   * The tool-to-request gap: a response's terminal event → the next request on the wire, the tool call (a
+   * read of a ~10 KB file) and everything the client does around it included. Median over turns 2 on.
+   */
+  gap_p50_ms: number;
   bytes_sent_per_turn: number;
   /** The server's own work per turn: decode, validate, load state, render and tokenize. */
   server_ms_per_turn: number;

@@ -212,9 +212,17 @@ function table<T>(cols: Col<T>[], rows: T[]): string {
 const RUN_COLS: Col<RunRow>[] = [
   ['mode', '', (x) => x.mode],
   ...(['tps', 'tool_calls', 'repetitions'] as const).map((k) => intCol<RunRow>(k)),
-  ...(['wall_ms', 'wall_min_ms', 'wall_max_ms', 'overhead_p50_ms', 'overhead_p99_ms', 'ttft_p50_ms'] as const).map(
-    (k) => msCol<RunRow>(k),
-  ),
+  ...(
+    [
+      'wall_ms',
+      'wall_min_ms',
+      'wall_max_ms',
+      'overhead_p50_ms',
+      'overhead_p99_ms',
+      'gap_p50_ms',
+      'ttft_p50_ms',
+    ] as const
+  ).map((k) => msCol<RunRow>(k)),
   msCol('server_ms_per_turn'),
   kbCol('bytes_sent_per_turn'),
   intCol('history_tokens', 'tokens'),

@@ -59,6 +59,7 @@ function run(mode: ModeId, tps: number, calls: number, seed: number): RunRow {
     wall_ms: wall,
     overhead_p50_ms: overhead,
     overhead_p99_ms: overhead * 1.6 + 0.2,
+    gap_p50_ms: overhead + 0.3,
     bytes_sent_per_turn: Math.round(mean((h) => bytesSent(mode, h))),
     server_ms_per_turn: server,
     history_tokens: historyAt(calls) + 40,

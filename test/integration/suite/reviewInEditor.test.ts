@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { placement, removedHover } from '../../../src/extension/review/editorMarks';
 import { KEEP_COMMAND, UNDO_COMMAND } from '../../../src/extension/review/reviewCommands';
-import { eventually, loopwire, writeFixture } from './support';
+import { eventually, loopwire, spiesReachTheExtension, writeFixture } from './support';
 
 // The chat's review in the editor: after an agent edit through the chat, the changed lines of the file carry
 // Keep / Undo lenses (and the marks drawn with them), which act like the panel's Accept / Reject, follow the
@@ -141,7 +141,8 @@ describe('review in the editor', function () {
       await eventually(async () => (await lenses(uri)).length === 0, { message: 'no lenses on the user’s line' });
       await run(stale);
       assert.equal(document.lineAt(1).text, 'const rate = 0.3;', 'nothing was written');
-      assert.equal(warnings.length, 1, `one warning (${warnings.join(' | ')})`);
+      // The warning reaches a spy only where the suite shares the extension's API object.
+      if (spiesReachTheExtension()) assert.equal(warnings.length, 1, `one warning (${warnings.join(' | ')})`);
     } finally {
       window.showWarningMessage = showWarning;
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');

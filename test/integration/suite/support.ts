@@ -17,6 +17,16 @@ export async function loopwire(): Promise<LoopwireApi> {
   return extension.activate();
 }
 
+/**
+ * Whether a spy this suite sets on the `vscode` API sees the extension's calls. VS Code gives each extension
+ * its own API object, chosen by the path of the module that requires it: the suite's files share the
+ * extension's only when they lie inside its folder (the checkout's run), not beside an unpacked .vsix.
+ */
+export function spiesReachTheExtension(): boolean {
+  const folder = vscode.extensions.getExtension('loopwire.loopwire')?.extensionPath;
+  return folder !== undefined && !path.relative(folder, __dirname).startsWith('..');
+}
+
 /** Writes `text` to `rel` under the fixture folder, making folders; returns its URI. */
 export async function writeFixture(rel: string, text: string): Promise<vscode.Uri> {
   const file = path.join(fixture(), ...rel.split('/'));

@@ -63,6 +63,15 @@ describe('agent: one WebSocket, chained turns', () => {
       metrics.slice(1).every((m) => m.itemsSent === 1),
       'one function_call_output per later turn',
     );
+    // The turnaround before each later request covers its tool call, so it is never below the tool's time.
+    assert.equal(metrics[0]?.gapMs, null, 'no turnaround before the first request');
+    for (const [i, m] of metrics.slice(1).entries()) {
+      const before = metrics[i];
+      assert.ok(
+        m.gapMs !== null && before !== undefined && m.gapMs >= before.toolMs,
+        `turn ${m.turn}: gap ${m.gapMs} ms, tool ${before?.toolMs} ms`,
+      );
+    }
     assert.deepEqual(
       bench.turns.map((turn) => turn.chainedFrom),
       bench.turns.map((_, i) => (i === 0 ? 'none' : 'connection')),

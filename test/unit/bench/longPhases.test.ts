@@ -93,6 +93,7 @@ describe('bench: the long mode, before and after each compaction', () => {
       approvalMs: 0,
       overheadBeforeMs: 0.25,
       overheadAfterMs: n === 2 ? null : 0.5,
+      gapMs: null,
       bytesSent: 100 * n,
       bytesReceived: 10,
       inputTokens: 1000 * n,

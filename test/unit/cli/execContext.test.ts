@@ -78,6 +78,7 @@ const metrics = (turn: number, contextTokens: number, extra: Partial<TurnMetrics
     approvalMs: 0,
     overheadBeforeMs: 0.1,
     overheadAfterMs: 0.1,
+    gapMs: null,
     bytesSent: 2048,
     bytesReceived: 4096,
     inputTokens: contextTokens,
