@@ -36,7 +36,7 @@ async function readDisk(root: string, paths: readonly string[]): Promise<Disk | 
   const disk: Disk = { snapshots: new Map(), files: new Map() };
   const byReal = new Map<string, string>();
   for (const relative of paths) {
-    const target = await resolveTarget(root, relative);
+    const target = resolveTarget(root, relative);
     if (!target.ok) return `refused '${relative}': ${target.reason}.`;
     const other = byReal.get(target.real);
     if (other !== undefined) return `'${relative}' and '${other}' are the same file; name it once.`;

@@ -16,7 +16,7 @@ const hasGitSegment = (relative: string) => relative.split(/[\\/]+/).some((part)
  * Where `relative` (a path from the patch) lives under `root` (already a real path). Refused: empty,
  * absolute, with a `..` segment, under `.git/`, or leading out of `root` through a symlink.
  */
-export async function resolveTarget(root: string, relative: string): Promise<Target> {
+export function resolveTarget(root: string, relative: string): Target {
   if (relative === '' || relative.includes('\0')) return { ok: false, reason: 'an empty or malformed path' };
   if (path.isAbsolute(relative) || path.win32.isAbsolute(relative)) {
     return { ok: false, reason: 'an absolute path (paths are relative to the patch folder)' };
@@ -26,7 +26,7 @@ export async function resolveTarget(root: string, relative: string): Promise<Tar
   if (hasGitSegment(relative)) return { ok: false, reason: 'a path under .git/' };
   let real: string;
   try {
-    real = await realLocation(path.resolve(root, relative));
+    real = realLocation(path.resolve(root, relative));
   } catch (error) {
     return {
       ok: false,

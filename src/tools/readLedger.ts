@@ -10,9 +10,13 @@ import type { WorkspaceFile } from '../workspace';
 export const LEDGER_TEXT_BYTES = 32 * 1024 * 1024;
 
 interface Entry {
-  stamp: ReadStamp;
+  version: string | number;
+  /** The text's hash: computed when first asked for, or when the text is dropped (a read does not pay it). */
+  hash?: string;
   text?: string;
 }
+
+const hashOf = (entry: Entry): string => (entry.hash ??= hashText(entry.text ?? ''));
 
 export class ReadLedger {
   private readonly entries = new Map<string, Entry>();
@@ -23,26 +27,26 @@ export class ReadLedger {
   /** The model saw `file` as it is now (a read, or the text it just wrote). */
   record(file: Pick<WorkspaceFile, 'path' | 'text' | 'version'>): void {
     this.forget(file.path);
-    this.entries.set(file.path, { stamp: { hash: hashText(file.text), version: file.version }, text: file.text });
+    this.entries.set(file.path, { version: file.version, text: file.text });
     this.textChars += file.text.length;
     for (const entry of this.entries.values()) {
       if (this.textChars <= this.textLimit) break;
       if (entry.text === undefined || entry.text === file.text) continue;
+      hashOf(entry);
       this.textChars -= entry.text.length;
       delete entry.text;
     }
   }
 
   stamp(path: string): ReadStamp | undefined {
-    return this.entries.get(path)?.stamp;
+    const entry = this.entries.get(path);
+    return entry && { hash: hashOf(entry), version: entry.version };
   }
 
   /** The text the model last saw of `path`, as a snapshot with the version it had, if still kept. */
   seen(path: string): FileSnapshot | undefined {
     const entry = this.entries.get(path);
-    return entry?.text === undefined
-      ? undefined
-      : { text: entry.text, ...(entry.stamp.version === undefined ? {} : { version: entry.stamp.version }) };
+    return entry?.text === undefined ? undefined : { text: entry.text, version: entry.version };
   }
 
   /** A file deleted or moved away is no longer known. */
@@ -54,7 +58,8 @@ export class ReadLedger {
 
   /** Whether the model's last sight of `path` is `file` as it is now. */
   isCurrent(file: Pick<WorkspaceFile, 'path' | 'text' | 'version'>): boolean {
-    const stamp = this.entries.get(file.path)?.stamp;
-    return stamp !== undefined && stamp.version === file.version && stamp.hash === hashText(file.text);
+    const entry = this.entries.get(file.path);
+    if (entry === undefined || entry.version !== file.version) return false;
+    return entry.text === file.text || hashOf(entry) === hashText(file.text);
   }
 }

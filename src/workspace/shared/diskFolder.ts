@@ -83,14 +83,14 @@ export class DiskFolder {
   async readFile(given: string, read: ReadNow<{ text: string }> = readFromDisk): Promise<WorkspaceFile> {
     const file = await this.tryReadFile(given, read);
     if (!file) {
-      const rel = (await locateReal(this.root, given, false)).path;
+      const rel = locateReal(this.root, given, false).path;
       throw new WorkspaceError('not_found', `${rel} does not exist; find_files can list what does.`, rel);
     }
     return file;
   }
 
   async tryReadFile(given: string, read: ReadNow<{ text: string }> = readFromDisk): Promise<WorkspaceFile | undefined> {
-    const where = await locateReal(this.root, given, false);
+    const where = locateReal(this.root, given, false);
     const now = await read(where);
     return now && { path: where.path, text: now.text, version: hashText(now.text) };
   }
@@ -141,7 +141,7 @@ export class DiskFolder {
   async runCommand(command: string, options: CommandOptions): Promise<TaskRun> {
     if (command.trim() === '') throw new WorkspaceError('invalid_query', 'The command is empty.');
     const given = options.workdir?.trim().replace(/^\.\/?$/, '') ?? '';
-    const where = given === '' ? { path: '', real: this.root } : await locateReal(this.root, given, false);
+    const where = given === '' ? { path: '', real: this.root } : locateReal(this.root, given, false);
     const stat = await fs.stat(where.real).catch(() => undefined);
     if (!stat?.isDirectory())
       throw new WorkspaceError(

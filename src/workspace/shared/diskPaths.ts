@@ -1,4 +1,4 @@
-import * as fs from 'node:fs/promises';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isGitInternal, normalizeWorkspacePath } from '../workspacePath';
 import { WorkspaceError } from '../workspaceError';
@@ -10,13 +10,17 @@ import { WorkspaceError } from '../workspaceError';
 const isMissing = (error: unknown) =>
   typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'ENOENT';
 
-/** The real path of `candidate`, or of its deepest existing ancestor with the rest appended. */
-export async function realLocation(candidate: string): Promise<string> {
+/**
+ * The real path of `candidate`, or of its deepest existing ancestor with the rest appended. Resolved in one
+ * synchronous call: it runs before every read and write, and on a local disk the thread pool's round trip
+ * costs several times the call itself (about 0.1 ms against 10 µs here, more with a busy socket).
+ */
+export function realLocation(candidate: string): string {
   const rest: string[] = [];
   let current = candidate;
   for (;;) {
     try {
-      return path.join(await fs.realpath(current), ...rest.reverse());
+      return path.join(fs.realpathSync.native(current), ...rest.reverse());
     } catch (error) {
       if (!isMissing(error)) throw error;
       const parent = path.dirname(current);
@@ -39,13 +43,13 @@ export interface Located {
 }
 
 /** `given` under `root` (a real path), refused when it leads out; `forWrite` also refuses `.git/`. */
-export async function locateReal(root: string, given: string, forWrite: boolean): Promise<Located> {
+export function locateReal(root: string, given: string, forWrite: boolean): Located {
   const rel = normalizeWorkspacePath(given, root.split(path.sep).join('/'));
   if (forWrite && isGitInternal(rel))
     throw new WorkspaceError('git_internal', `'${rel}' is inside .git/; the agent does not write there.`, rel);
   let real: string;
   try {
-    real = await realLocation(path.join(root, ...rel.split('/')));
+    real = realLocation(path.join(root, ...rel.split('/')));
   } catch (error) {
     throw new WorkspaceError('io_error', `'${rel}' cannot be resolved: ${(error as Error).message}`, rel);
   }

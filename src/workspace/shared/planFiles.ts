@@ -45,7 +45,7 @@ export class PlanFiles<T extends { text: string }> {
   }
 
   private async claim(given: string): Promise<Claimed<T>> {
-    const where = await locateReal(this.root, given, true);
+    const where = locateReal(this.root, given, true);
     const other = this.claimed.get(where.real);
     if (other !== undefined && other !== where.path)
       throw new WorkspaceError(

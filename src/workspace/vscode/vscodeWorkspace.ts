@@ -188,18 +188,20 @@ export class VscodeWorkspace implements Port.Workspace {
     return dirty;
   }
 
-  async diagnostics(given?: string): Promise<Port.Diagnostic[]> {
+  diagnostics(given?: string): Promise<Port.Diagnostic[]> {
     let entries: ReadonlyArray<readonly [vscode.Uri, readonly vscode.Diagnostic[]]>;
     if (given === undefined) entries = vscode.languages.getDiagnostics();
     else {
-      const uri = vscode.Uri.file((await locateReal(this.root, given, false)).real);
+      const uri = vscode.Uri.file(locateReal(this.root, given, false).real);
       entries = [[uri, vscode.languages.getDiagnostics(uri)]];
     }
     const inRoot = (uri: vscode.Uri) =>
       uri.scheme === 'file' && (uri.fsPath === this.root || uri.fsPath.startsWith(`${this.root}/`));
-    return entries
-      .filter(([uri]) => inRoot(uri))
-      .flatMap(([uri, list]) => list.map((diagnostic) => toDiagnostic(this.relative(uri), diagnostic)));
+    return Promise.resolve(
+      entries
+        .filter(([uri]) => inRoot(uri))
+        .flatMap(([uri, list]) => list.map((diagnostic) => toDiagnostic(this.relative(uri), diagnostic))),
+    );
   }
 
   listTasks(): Promise<Port.TaskList> {

@@ -25,6 +25,8 @@ export const MODES: Record<ModeId, { transport: 'ws' | 'http'; store: boolean; c
 export interface TaskFigures {
   wallMs: number;
   turns: TurnMetrics[];
+  /** The turnaround before each request that followed a single read_file call: the gap the bench reports. */
+  readGapsMs: number[];
   serverMsPerTurn: number;
   clientCpuMs: number;
   serverCpuMs: number;
@@ -39,8 +41,11 @@ export async function runBenchTask(
   context?: ContextPlan,
 ): Promise<TaskFigures> {
   const turns: TurnMetrics[] = [];
+  /** The tools each turn's response called, by turn. */
+  const called = new Map<number, string[]>();
   const emit = (event: AgentEvent) => {
     if (event.type === 'turn_finished') turns.push(event.metrics);
+    else if (event.type === 'tool_started') called.set(event.turn, [...(called.get(event.turn) ?? []), event.name]);
   };
   const { transport, store, chain } = MODES[mode];
   const session = new SessionTransport({ endpoint: server.url, apiKey: TOKEN, transport, store, chain, emit });
@@ -73,9 +78,11 @@ export async function runBenchTask(
   if (done.status !== 'completed') throw new Error(`${mode}: ${done.reason}`);
   const serverTurns = Math.max(1, after.turns - before.turns);
   const work = (s: typeof before) => s.work.parseMs + s.work.loadMs + s.work.workMs;
+  const afterOneRead = (turn: number) => called.get(turn)?.join() === 'read_file';
   return {
     wallMs: done.wallMs,
     turns,
+    readGapsMs: turns.flatMap((m) => (m.gapMs !== null && afterOneRead(m.turn - 1) ? [m.gapMs] : [])),
     serverMsPerTurn: (work(after) - work(before)) / serverTurns,
     clientCpuMs: (cpu.user + cpu.system) / 1000,
     serverCpuMs: server.cpuMs() - serverCpu,

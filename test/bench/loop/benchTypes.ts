@@ -14,8 +14,8 @@ export interface RunRow {
   overhead_p50_ms: number;
   overhead_p99_ms: number;
   /**
-   * The tool-to-request gap: a response's terminal event → the next request on the wire, the tool call (a
-   * read of a ~10 KB file) and everything the client does around it included. Median over turns 2 on.
+   * The tool-to-request gap: a response's terminal event → the next request on the wire, its one call (a
+   * read of a ~10 KB file) and everything the client does around it included; median over those turns.
    */
   gap_p50_ms: number;
   bytes_sent_per_turn: number;

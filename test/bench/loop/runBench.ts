@@ -174,7 +174,7 @@ function row(mode: ModeId, tps: number, toolCalls: number, reps: Awaited<ReturnT
     wall_ms: median(walls),
     overhead_p50_ms: median(overheads),
     overhead_p99_ms: quantile(overheads, 0.99),
-    gap_p50_ms: median(turns.flatMap((m) => (m.gapMs === null ? [] : [m.gapMs]))),
+    gap_p50_ms: median(reps.flatMap((rep) => rep.readGapsMs)),
     bytes_sent_per_turn: median(turns.map((m) => m.bytesSent)),
     server_ms_per_turn: median(reps.map((rep) => rep.serverMsPerTurn)),
     history_tokens: median(last),
