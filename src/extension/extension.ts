@@ -31,7 +31,7 @@ function loadSession(
       if (event.type === 'turn_finished') {
         const m = event.metrics;
         log.info(
-          `turn ${m.turn} over ${m.transport}${m.chained ? ' (chained)' : ''}: overhead ${(m.overheadBeforeMs + (m.overheadAfterMs ?? 0)).toFixed(2)} ms, first event ${m.timeToFirstEventMs.toFixed(1)} ms, model ${m.modelMs.toFixed(1)} ms, tools ${m.toolMs.toFixed(1)} ms, ${m.bytesSent} B sent, ${m.inputTokens} input tokens (${m.cachedTokens} cached)`,
+          `turn ${m.turn} over ${m.transport}${m.chained ? ' (chained)' : ''}: overhead ${(m.overheadBeforeMs + (m.overheadAfterMs ?? 0)).toFixed(2)} ms,${m.gapMs === null ? '' : ` gap ${m.gapMs.toFixed(2)} ms,`} first event ${m.timeToFirstEventMs.toFixed(1)} ms, model ${m.modelMs.toFixed(1)} ms, tools ${m.toolMs.toFixed(1)} ms, ${m.bytesSent} B sent, ${m.inputTokens} input tokens (${m.cachedTokens} cached)`,
         );
       } else if (event.type === 'error') log.warn(`${event.code}: ${event.message}`);
     }),

@@ -32,12 +32,20 @@ export interface LoopwireSettings {
   contextWindow: number | undefined;
   /** Compact past this share of the window (`loopwire.compactAt`, 0.8); 0: never. */
   compactAt: number;
+  /** Model responses one task may take before it stops (`loopwire.maxTurns`). */
+  maxTurns: number;
   /** `ask`: the editor's tools (`vscode.lm.tools`, where there are any) are offered too, each call approved as a task. */
   externalTools: 'off' | 'ask';
 }
 
 const oneOf = <T extends string>(value: unknown, allowed: readonly T[], fallback: T): T =>
   typeof value === 'string' && (allowed as readonly string[]).includes(value) ? (value as T) : fallback;
+
+/**
+ * A task of dozens of tool calls is the loop's everyday work (a 50-call task takes 51 responses): the
+ * limit only stops a model that goes round in circles.
+ */
+export const DEFAULT_MAX_TURNS = 100;
 
 export function readSettings(folder: vscode.WorkspaceFolder | undefined): LoopwireSettings {
   const config = vscode.workspace.getConfiguration('loopwire', folder);
@@ -62,6 +70,7 @@ export function readSettings(folder: vscode.WorkspaceFolder | undefined): Loopwi
     contextWindow: positiveInteger(config.get<unknown>('contextWindow', 0)),
     compactAt: share(config.get<unknown>('compactAt', DEFAULT_COMPACT_AT)),
     externalTools: oneOf(config.get('externalTools'), ['off', 'ask'] as const, 'ask'),
+    maxTurns: positiveInteger(config.get<unknown>('maxTurns', DEFAULT_MAX_TURNS)) ?? DEFAULT_MAX_TURNS,
   };
 }
 

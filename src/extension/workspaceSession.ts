@@ -130,6 +130,7 @@ export class WorkspaceSession implements vscode.Disposable {
       model: settings.model,
       modelOptions: modelOptionsFrom(settings.modelOptions),
       context: { window: settings.contextWindow, compactAt: settings.compactAt },
+      maxTurns: settings.maxTurns,
       transcript,
       tools: { workspace, reads: this.reads },
       registry,

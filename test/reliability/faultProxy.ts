@@ -178,7 +178,10 @@ class Link {
   kill(): void {
     if (this.dead) return;
     this.dead = true;
-    if (!this.client.destroyed) this.client.resetAndDestroy();
+    // Once the client's side was ended (a FIN queued) there is no reset to send, and Node 20 never settles a
+    // reset that races its shutdown: the process then spins at exit. A plain destroy ends such a socket.
+    if (this.client.writableEnded) this.client.destroy();
+    else if (!this.client.destroyed) this.client.resetAndDestroy();
     this.upstream.destroy();
     this.proxy.forget(this);
   }

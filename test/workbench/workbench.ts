@@ -57,6 +57,8 @@ export interface Workbench {
   page: Page;
   /** The demo copy the workbench has open. */
   workspace: string;
+  /** code-server's user data (its logs/ hold the extension host's output channels). */
+  userData: string;
   /** The chat panel's page (the webview's inner frame), found again if VS Code replaced it. */
   panel(timeoutMs?: number): Promise<Frame>;
   /** Developer: Reload Window, then the Loopwire panel again (a new extension host, a new webview). */
@@ -305,19 +307,30 @@ async function showLoopwire(page: Page, step: (what: string) => void): Promise<v
   await page.mouse.move(VIEWPORT.width / 2, VIEWPORT.height - 5);
 }
 
+export interface WorkbenchOptions {
+  /** Fills the folder the workbench opens (its .vscode/settings.json included); by default a demo copy. */
+  workspace?: (folder: string) => void;
+  /** Where the logs go; by default test-artifacts/workbench. */
+  artifacts?: string;
+}
+
 /**
- * code-server, then Chromium on its workbench with the demo copy open and the Loopwire view shown. On any
- * failure everything started so far is stopped again.
+ * code-server, then Chromium on its workbench with the demo copy (or the given workspace) open and the
+ * Loopwire view shown. On any failure everything started so far is stopped again.
  */
-export async function startWorkbench(): Promise<Workbench> {
+export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Workbench> {
   requireFiles();
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const artifacts = options.artifacts ?? ARTIFACTS;
+  fs.mkdirSync(artifacts, { recursive: true });
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-workbench-'));
   const workspace = path.join(work, 'demo-workspace');
-  copyDemo(workspace);
+  if (options.workspace) {
+    fs.mkdirSync(workspace, { recursive: true });
+    options.workspace(workspace);
+  } else copyDemo(workspace);
   installExtension(path.join(work, 'extensions'));
-  const log = fs.createWriteStream(path.join(ARTIFACTS, 'code-server.log'));
-  const pageLog = fs.createWriteStream(path.join(ARTIFACTS, 'page.log'));
+  const log = fs.createWriteStream(path.join(artifacts, 'code-server.log'));
+  const pageLog = fs.createWriteStream(path.join(artifacts, 'page.log'));
   let server: ChildProcess | undefined;
   let browser: Browser | undefined;
   const offHostRequests: string[] = [];
@@ -381,6 +394,7 @@ export async function startWorkbench(): Promise<Workbench> {
     const workbench: Workbench = {
       page,
       workspace,
+      userData: path.join(work, 'user-data'),
       offHostRequests,
       pageErrors,
       async panel(timeoutMs = 60_000) {
@@ -411,7 +425,7 @@ export async function startWorkbench(): Promise<Workbench> {
       },
       command: (title) => runCommand(page, title),
       async screenshot(name, options = {}) {
-        const file = path.join(ARTIFACTS, `${name}.png`);
+        const file = path.join(artifacts, `${name}.png`);
         if (options.sidebar) await page.locator('.part.sidebar').screenshot({ path: file });
         else await page.screenshot({ path: file });
         return file;

@@ -11,7 +11,7 @@ import { type BackendInfo, type ChatEntry, type HostMessage, ViewMessage } from 
 import type { TaskInfo, Workspace } from '../../workspace';
 import { approvalAsk } from './approvalAsk';
 import { ChatModel } from './chatModel';
-import { type ChatSnapshot, currentChat, loadSnapshot, saveSnapshot, setCurrentChat } from './chatSnapshot';
+import { type ChatSnapshot, SnapshotWriter, currentChat, loadSnapshot, setCurrentChat } from './chatSnapshot';
 import { ReviewBook } from './reviewBook';
 import { ReviewRefused } from './reviewEdits';
 import { listSessions, sessionFile } from './sessionHistory';
@@ -78,10 +78,14 @@ export class ChatController {
   private saveTimer: NodeJS.Timeout | undefined;
   /** Disposed: the snapshot keeps what it had (a task running then shows as interrupted). */
   private closed = false;
+  private readonly snapshots: SnapshotWriter;
   private readonly changedFiles = new Set<string>();
   private refreshTimer: { promise: Promise<void>; timer: NodeJS.Timeout } | undefined;
 
   constructor(private readonly backend: ChatBackend) {
+    this.snapshots = SnapshotWriter.of(backend.sessionsDir, (error) =>
+      this.backend.log(`chat panel: could not save the chat: ${messageOf(error)}`),
+    );
     this.model = new ChatModel(
       (message) => {
         this.post?.(message);
@@ -183,6 +187,8 @@ export class ChatController {
   newChat(): void {
     this.stop();
     this.saveNow();
+    // On disk before the chat is left: History may reopen it at once.
+    this.snapshots.flush();
     this.transcript = undefined;
     this.agent = undefined;
     this.allowed.clear();
@@ -219,8 +225,9 @@ export class ChatController {
   }
 
   dispose(): void {
-    // Written before the task is stopped: after a reload it shows as interrupted, with Resume.
+    // Written before the task is stopped, and at once: after a reload it shows as interrupted, with Resume.
     this.saveNow();
+    this.snapshots.flush();
     this.closed = true;
     clearTimeout(this.saveTimer);
     if (this.refreshTimer) clearTimeout(this.refreshTimer.timer);
@@ -405,6 +412,8 @@ export class ChatController {
   /** Shows session `id` as it was: its snapshot when there is one, else what its transcript holds. */
   private async restore(id: string): Promise<void> {
     const transcript = Transcript.load(sessionFile(this.backend.sessionsDir, id));
+    // The chat being left, or this very one, may still be on its way to the disk.
+    this.snapshots.flush();
     const { snapshot, problem } = loadSnapshot(this.backend.sessionsDir, id);
     if (problem) this.backend.log(`chat panel: ${problem}`);
     this.transcript = transcript;
@@ -446,7 +455,7 @@ export class ChatController {
       allowed: [...this.allowed],
       ...(this.model.context ? { context: this.model.context } : {}),
     };
-    this.forget(() => saveSnapshot(this.backend.sessionsDir, snapshot));
+    void this.snapshots.save(snapshot);
   }
 
   /** A write the panel can do without (a full disk): logged, never in the user's way. */

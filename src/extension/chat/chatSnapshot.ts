@@ -8,7 +8,9 @@ import { EditedFile } from '../../protocol/edits';
 // (durations, outputs, diffs), the reviews (to Accept / Reject / Undo against the files as they are now),
 // what the user allowed for the chat, and whether a task was running (it shows as interrupted, with
 // Resume). The transcript stays the record of the conversation; this is how it looked. Written whole and
-// atomically (a temporary file renamed over it), at most once a second while a task streams.
+// atomically (a temporary file renamed over it), at most once a second while a task streams, off the
+// extension host's thread (SnapshotWriter): a long chat's snapshot is megabytes, and it is written as a
+// prompt is sent, when nothing should stand between the Send and the request.
 
 export const ChatSnapshot = z.object({
   version: z.literal(1),
@@ -43,8 +45,84 @@ function writeAtomically(file: string, text: string): void {
   fs.renameSync(temporary, file);
 }
 
-export function saveSnapshot(dir: string, snapshot: ChatSnapshot): void {
-  writeAtomically(snapshotFile(dir, snapshot.sessionId), JSON.stringify(snapshot));
+/**
+ * Writes the snapshots of one sessions folder, for every chat of this process that keeps its chats there.
+ * Each entry is serialised once: an entry object is replaced, never changed, once it no longer streams, so
+ * its JSON is kept by identity. Writes go one at a time, each file's newest text last, the texts saved
+ * meanwhile skipped; `flush` puts every newest text on disk at once (before a chat is shown, or as the
+ * window closes).
+ */
+export class SnapshotWriter {
+  private static readonly byFolder = new Map<string, SnapshotWriter>();
+  private readonly serialised = new WeakMap<ChatEntry, string>();
+  /** Each file's newest text not known to be on disk. */
+  private readonly pending = new Map<string, string>();
+  private writing: Promise<void> | undefined;
+  /** Counts flushes: a write begun before one must not rename its older text over the flushed file. */
+  private flushes = 0;
+
+  private constructor(
+    private readonly dir: string,
+    private readonly failed: (error: unknown) => void,
+  ) {}
+
+  /** The writer of sessions folder `dir` (one per folder, so that no chat reads another's stale copy). */
+  static of(dir: string, failed: (error: unknown) => void): SnapshotWriter {
+    let writer = SnapshotWriter.byFolder.get(dir);
+    if (!writer) SnapshotWriter.byFolder.set(dir, (writer = new SnapshotWriter(dir, failed)));
+    return writer;
+  }
+
+  /** Queues `snapshot` to be written; resolves once nothing newer waits. */
+  save(snapshot: ChatSnapshot): Promise<void> {
+    this.pending.set(snapshotFile(this.dir, snapshot.sessionId), this.serialise(snapshot));
+    this.writing ??= this.drain();
+    return this.writing;
+  }
+
+  /** Writes every newest text now, synchronously, that may not be on disk yet. */
+  flush(): void {
+    this.flushes++;
+    for (const [file, text] of this.pending) {
+      this.pending.delete(file);
+      try {
+        writeAtomically(file, text);
+      } catch (error) {
+        this.failed(error);
+      }
+    }
+  }
+
+  private async drain(): Promise<void> {
+    for (let next = this.pending.entries().next(); !next.done; next = this.pending.entries().next()) {
+      const [file, text] = next.value;
+      const flushes = this.flushes;
+      const temporary = `${file}.${process.pid}.tmp`;
+      try {
+        await fs.promises.mkdir(path.dirname(file), { recursive: true });
+        await fs.promises.writeFile(temporary, text);
+        // Checked and renamed in one turn of the loop: no flush can come between.
+        if (flushes === this.flushes) fs.renameSync(temporary, file);
+        else fs.rmSync(temporary, { force: true });
+      } catch (error) {
+        this.failed(error);
+      }
+      if (this.pending.get(file) === text) this.pending.delete(file);
+    }
+    this.writing = undefined;
+  }
+
+  private serialise(snapshot: ChatSnapshot): string {
+    const { entries, ...rest } = snapshot;
+    const parts = entries.map((entry) => {
+      const known = this.serialised.get(entry);
+      if (known !== undefined) return known;
+      const text = JSON.stringify(entry);
+      if (!('streaming' in entry && entry.streaming)) this.serialised.set(entry, text);
+      return text;
+    });
+    return `${JSON.stringify(rest).slice(0, -1)},"entries":[${parts.join(',')}]}`;
+  }
 }
 
 /** The snapshot of session `id`, or why there is none usable (missing: undefined reason). */

@@ -1,6 +1,6 @@
 // The agent-loop benchmark's report: one self-contained HTML page (inline CSS and hand-written SVG, no
 // scripts, no external assets) from what `--json FILE` writes (benchTypes.ts). Charts: svgCharts.ts.
-import type { BenchResults, RunRow, ScalingPoint } from './benchTypes';
+import type { BenchResults, Goal, RunRow, ScalingPoint } from './benchTypes';
 import { type Bar, type SeriesStyle, SVG_CSS, barChart, esc, hbarChart, legend, lineChart } from './svgCharts';
 
 const MODE_ORDER: string[] = ['http-full', 'http-chained', 'ws-full', 'ws-chained'];
@@ -14,7 +14,8 @@ const STYLES: Record<string, SeriesStyle> = {
 const styleOf = (mode: string): SeriesStyle =>
   STYLES[mode] ?? { label: mode, color: '#777777', dash: '4 2', marker: 'circle', hatch: 'solid' };
 
-const CSS = `
+/** The report pages' styles (this report's and the panel bench's). */
+export const REPORT_CSS = `
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif; color: #222;
   background: #fff; max-width: 900px; margin: 24px auto; padding: 0 16px; line-height: 1.45; font-size: 14px; }
 h1 { font-size: 22px; margin: 0 0 8px; } h2 { font-size: 17px; margin: 28px 0 8px; border-bottom: 1px solid #ddd; }
@@ -91,8 +92,13 @@ function summary(r: BenchResults): string {
 }
 
 function goals(r: BenchResults): string {
-  if (!r.goals.length) return note('No goals were recorded.');
-  const rows = r.goals.map(
+  return goalList(r.goals);
+}
+
+/** Goals as met / missed rows. */
+export function goalList(list: readonly Goal[]): string {
+  if (!list.length) return note('No goals were recorded.');
+  const rows = list.map(
     (g) =>
       `<li class="${g.met ? 'met' : 'missed'}"><span class="badge">${g.met ? '✓ met' : '✗ missed'}</span><span><span class="name">${esc(g.name)}</span> — <span class="detail">${esc(g.detail)}</span></span></li>`,
   );
@@ -273,7 +279,7 @@ export function renderReport(results: BenchResults): string {
   const title = 'Loopwire agent loop: HTTP against WebSocket';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)}</title><style>${CSS}</style></head>
+<title>${esc(title)}</title><style>${REPORT_CSS}</style></head>
 <body>
 <h1>${esc(title)}</h1>
 ${summary(results)}

@@ -1,7 +1,8 @@
 // `npm run bench`: HTTP against WebSocket agent loops, side by side, in one run on one machine moment.
 // Modes are interleaved within each repetition (the machine is shared and noisy); figures are medians, with
 // the spread printed. Usage: npm run bench -- [--quick] [--json FILE] [--html FILE]; `--long` runs the
-// long-task mode instead (longBench.ts): a task compacted on the way, its turns before and after each compaction.
+// long-task mode instead (longBench.ts): a task compacted on the way, its turns before and after each compaction;
+// `--panel` the chat panel in the real workbench (../panel/panelBench.ts).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -11,6 +12,7 @@ import { runBenchTask } from './benchTask';
 import type { BenchResults, Goal, ModeId, RunRow, ScalingPoint } from './benchTypes';
 import { loopbackRtt } from './floor';
 import { renderReport } from './htmlReport';
+import { runPanelBench } from '../panel/panelBench';
 import { runLongBench } from './longBench';
 import { startServerProcess } from './serverProcess';
 import { MODULE_BYTES, benchScenarios, scalingPrompt, taskPrompt, writeWorkspace } from './workload';
@@ -20,6 +22,8 @@ const { values: flags } = parseArgs({
   options: {
     quick: { type: 'boolean' },
     long: { type: 'boolean' },
+    panel: { type: 'boolean' },
+    profile: { type: 'boolean' },
     json: { type: 'string' },
     html: { type: 'string' },
   },
@@ -295,7 +299,12 @@ function printTable(results: BenchResults): void {
   for (const goal of results.goals) console.log(`  ${goal.met ? 'met   ' : 'MISSED'} ${goal.name}: ${goal.detail}`);
 }
 
-(flags.long ? runLongBench({ quick, json: flags.json }) : main()).catch((error: unknown) => {
+(flags.panel
+  ? runPanelBench({ json: flags.json, html: flags.html, profile: flags.profile ?? false })
+  : flags.long
+    ? runLongBench({ quick, json: flags.json })
+    : main()
+).catch((error: unknown) => {
   console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
   process.exit(1);
 });

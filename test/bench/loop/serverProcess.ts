@@ -18,10 +18,11 @@ export interface ServerProcess {
   close(): Promise<void>;
 }
 
-export async function startServerProcess(args: string[]): Promise<ServerProcess> {
+/** `auth: false` serves without a token (the panel bench's extension, which has no API key, is the client). */
+export async function startServerProcess(args: string[], options: { auth?: boolean } = {}): Promise<ServerProcess> {
   const bin = path.join(repoRoot, 'dist/cli/loopwire-server.js');
   if (!fs.existsSync(bin)) throw new Error(`${bin} is missing: run npm run build first`);
-  return launch([bin, '--token', TOKEN, ...args]);
+  return launch([bin, ...(options.auth === false ? [] : ['--token', TOKEN]), ...args]);
 }
 
 /** What the long mode's server is started with (observedServerMain.ts reads it as JSON). */

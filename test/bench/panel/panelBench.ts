@@ -1,0 +1,264 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { CDPSession, Frame, Page } from 'playwright-core';
+import { startWorkbench, until } from '../../workbench/workbench';
+import type { Goal } from '../loop/benchTypes';
+import { thisMachine } from '../loop/machine';
+import { startServerProcess } from '../loop/serverProcess';
+import { ARM_PROBE, INSTALL_PROBE, type ProbeReport, READ_PROBE } from './pageProbe';
+import { renderPanelReport } from './panelReport';
+import type { PanelResults, PanelRun } from './panelTypes';
+import { READS, WARM_UP_PROMPT, doneText, panelScenarios, runPrompt, writePanelWorkspace } from './panelWorkload';
+
+// `npm run bench -- --panel`: the loop where a VS Code user sees it. The real workbench (code-server from
+// the headless host, as the workbench suite runs it) in headless Chromium, Loopwire installed from dist/,
+// the chat panel open, the bundled server in its own process at 4,000 tokens/s. After a warm-up prompt (the
+// socket open and warm), the 50-call task runs RUNS times in one conversation, typed into the panel's
+// prompt as a person would. Measured from inside: the extension host's per-turn figures from its own log
+// (the line it writes for every turn), and the page's long tasks, frame times, Send → first token painted
+// and JS heap from a probe in the panel's frame (pageProbe.ts).
+
+const ROOT = path.resolve(__dirname, '../../..');
+const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'bench-panel');
+const TPS = 4000;
+const PREFILL_US = 10;
+/** Four runs of ~53 entries each: over the 200 the heap figure is taken at. */
+const RUNS = 4;
+const HEAP_AFTER_ENTRIES = 200;
+
+const median = (values: readonly number[]) => quantile(values, 0.5);
+function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const at = (sorted.length - 1) * q;
+  const lo = Math.floor(at);
+  return (sorted[lo] as number) + ((sorted[Math.ceil(at)] as number) - (sorted[lo] as number)) * (at - lo);
+}
+
+/** Types `prompt` into the panel, sends it with Enter, and waits for the answer that says `done`. */
+async function ask(panel: Frame, prompt: string, done: string): Promise<number> {
+  const box = panel.locator('textarea.prompt');
+  await box.fill(prompt);
+  const started = Date.now();
+  await box.press('Enter');
+  await panel.locator('.entry.assistant:not(.streaming)', { hasText: done }).waitFor({ timeout: 180_000 });
+  return Date.now() - started;
+}
+
+/** The extension's log (its LogOutputChannel's file under code-server's logs), for the per-turn lines. */
+function hostLog(userData: string): string {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (/Loopwire\.log$/.test(entry.name)) found.push(full);
+    }
+  };
+  walk(path.join(userData, 'logs'));
+  return found.map((file) => fs.readFileSync(file, 'utf8')).join('\n');
+}
+
+interface HostTurn {
+  overheadMs: number;
+  gapMs: number | undefined;
+}
+
+/** The `turn N over ws …: overhead X ms, gap Y ms, …` lines (extension.ts writes one per turn). */
+function hostTurns(log: string): HostTurn[] {
+  return [...log.matchAll(/turn \d+ over \w+[^:]*: overhead ([\d.]+) ms,(?: gap ([\d.]+) ms,)?/g)].map((m) => ({
+    overheadMs: Number(m[1]),
+    gapMs: m[2] === undefined ? undefined : Number(m[2]),
+  }));
+}
+
+/**
+ * A DevTools session on the renderer that runs the panel: DevTools attaches to out-of-process frames only,
+ * and the panel's page sits inside the webview's frame (same process), so the nearest one up that takes it.
+ */
+async function devtoolsFor(page: Page, panel: Frame): Promise<CDPSession | undefined> {
+  for (let frame: Frame | null = panel; frame; frame = frame.parentFrame()) {
+    const session = await page
+      .context()
+      .newCDPSession(frame)
+      .catch(() => undefined);
+    if (session) return session;
+  }
+  return undefined;
+}
+
+/** The panel renderer's JS heap after a garbage collection, in MB: from DevTools, else performance.memory. */
+async function pageHeapMb(devtools: CDPSession | undefined, panel: Frame): Promise<{ mb: number; source: string }> {
+  if (devtools) {
+    await devtools.send('HeapProfiler.collectGarbage');
+    const { usedSize } = await devtools.send('Runtime.getHeapUsage');
+    return {
+      mb: usedSize / 1024 / 1024,
+      source: "DevTools Runtime.getHeapUsage after a collection (the webview's renderer)",
+    };
+  }
+  const used = await panel.evaluate<number>('performance.memory ? performance.memory.usedJSHeapSize : NaN');
+  return { mb: used / 1024 / 1024, source: 'performance.memory.usedJSHeapSize (no collection first)' };
+}
+
+function goals(p: PanelResults['panel']): Goal[] {
+  const ms = (v: number) => `${v.toFixed(v < 1 ? 3 : 1)} ms`;
+  return [
+    {
+      name: 'host per-turn client overhead, median ≤ 0.5 ms',
+      met: p.host_overhead_p50_ms <= 0.5,
+      detail: ms(p.host_overhead_p50_ms),
+    },
+    {
+      name: 'no long task (≥ 50 ms) in the page',
+      met: p.long_tasks_over_50ms === 0,
+      detail: `${p.long_tasks_over_50ms} long tasks${p.long_task_max_ms > 0 ? `, the longest ${ms(p.long_task_max_ms)}` : ''}`,
+    },
+    { name: 'frame time while streaming, p95 ≤ 16.7 ms', met: p.frame_p95_ms <= 16.7, detail: ms(p.frame_p95_ms) },
+    {
+      name: 'Send → first token painted ≤ 30 ms (warm socket)',
+      met: p.send_to_first_token_ms <= 30,
+      detail: `${ms(p.send_to_first_token_ms)} (median of ${p.runs.length}: ${p.runs.map((r) => r.send_to_first_token_ms.toFixed(1)).join(', ')})`,
+    },
+    {
+      name: `page JS heap after ${HEAP_AFTER_ENTRIES} entries ≤ 50 MB`,
+      met: p.page_heap_mb <= 50,
+      detail: `${p.page_heap_mb.toFixed(1)} MB (${p.entries} entries shown)`,
+    },
+  ];
+}
+
+function print(results: PanelResults): void {
+  const p = results.panel;
+  console.log(
+    `panel: ${p.tool_calls} tool calls at ${p.tps} tok/s, ${p.runs.length} runs in one conversation (the workbench in headless Chromium)`,
+  );
+  for (const run of p.runs)
+    console.log(
+      `  run ${run.run}: ${(run.wall_ms / 1000).toFixed(2)} s, first token ${run.send_to_first_token_ms.toFixed(1)} ms, frames ${run.frames} (p95 ${run.frame_p95_ms.toFixed(1)} ms), long tasks ${run.long_tasks}`,
+    );
+  console.log(
+    `host: overhead p50 ${p.host_overhead_p50_ms.toFixed(3)} ms, gap p50 ${p.host_gap_p50_ms.toFixed(3)} ms over ${p.host_turns} turns`,
+  );
+  console.log(`page: heap ${p.page_heap_mb.toFixed(1)} MB (${p.page_heap_source}), ${p.entries} entries shown`);
+  console.log('\ngoals');
+  for (const goal of results.goals) console.log(`  ${goal.met ? 'met   ' : 'MISSED'} ${goal.name}: ${goal.detail}`);
+}
+
+export async function runPanelBench(options: {
+  json: string | undefined;
+  html: string | undefined;
+  /** Writes a CPU profile of the page for each run (test-artifacts/bench-panel/page-run-N.cpuprofile). */
+  profile: boolean;
+}): Promise<void> {
+  const started = new Date();
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-bench-panel-'));
+  const scenarioFile = path.join(base, 'scenarios.json');
+  fs.writeFileSync(scenarioFile, JSON.stringify(panelScenarios()));
+  const server = await startServerProcess(
+    ['--scenario', scenarioFile, '--tps', String(TPS), '--prefill-us-per-token', String(PREFILL_US)],
+    { auth: false },
+  );
+  const runs: PanelRun[] = [];
+  const reports: ProbeReport[] = [];
+  let heap: { mb: number; source: string } = { mb: Number.NaN, source: 'not measured' };
+  let turns: HostTurn[] = [];
+  try {
+    log('  starting the workbench (code-server, Chromium)…');
+    const workbench = await startWorkbench({
+      workspace: (folder) => writePanelWorkspace(folder, server.url),
+      artifacts: ARTIFACTS,
+    });
+    try {
+      const panel = await workbench.panel();
+      const devtools = await devtoolsFor(workbench.page, panel);
+      await panel.evaluate(INSTALL_PROBE);
+      log('  warm-up prompt (the socket opens, the session loads)');
+      await ask(panel, WARM_UP_PROMPT, 'Ready.');
+      const warmTurns = hostTurns(hostLog(workbench.userData)).length;
+      for (let run = 1; run <= RUNS; run++) {
+        await panel.evaluate(ARM_PROBE);
+        if (options.profile) await devtools?.send('Profiler.enable');
+        if (options.profile) await devtools?.send('Profiler.start');
+        const wallMs = await ask(panel, runPrompt(run), doneText(run));
+        if (options.profile && devtools) {
+          const { profile } = await devtools.send('Profiler.stop');
+          fs.writeFileSync(path.join(ARTIFACTS, `page-run-${run}.cpuprofile`), JSON.stringify(profile));
+        }
+        // The last frames of the answer, then the recording.
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        const report = await panel.evaluate<ProbeReport>(READ_PROBE);
+        reports.push(report);
+        const dts = report.frames.map((f) => f.dt);
+        runs.push({
+          run,
+          wall_ms: wallMs,
+          send_to_first_token_ms: report.sendToFirstTokenMs ?? Number.NaN,
+          frames: dts.length,
+          frame_p50_ms: median(dts),
+          frame_p95_ms: quantile(dts, 0.95),
+          long_tasks: report.longTasks.length,
+          entries: report.entries,
+        });
+        log(`  run ${run}: ${(wallMs / 1000).toFixed(2)} s, ${report.entries} entries shown`);
+        if (run === 1) await workbench.screenshot('panel-after-run-1', { sidebar: true });
+      }
+      await workbench.screenshot('panel-after-all-runs');
+      heap = await pageHeapMb(devtools, panel);
+      // The host writes its log lines a moment after the turns.
+      turns = await until(
+        'the extension host to log every turn',
+        () => {
+          const all = hostTurns(hostLog(workbench.userData)).slice(warmTurns);
+          return all.length >= RUNS * (READS + 2) ? all : undefined;
+        },
+        10_000,
+      ).catch(() => hostTurns(hostLog(workbench.userData)).slice(warmTurns));
+    } catch (error) {
+      await workbench.screenshot('failed').catch(() => undefined);
+      throw error;
+    } finally {
+      await workbench.close();
+    }
+  } finally {
+    await server.close();
+    fs.rmSync(base, { recursive: true, force: true });
+  }
+  const frames = reports.flatMap((r) => r.frames.map((f) => f.dt));
+  const longTasks = reports.flatMap((r) => r.longTasks);
+  // As in the CLI bench: the turns after a tool result (each run's first turn carries the prompt).
+  const measured = turns.filter((t) => t.gapMs !== undefined);
+  const results: PanelResults = {
+    started_at: started.toISOString(),
+    machine: thisMachine(),
+    panel: {
+      tps: TPS,
+      tool_calls: READS + 1,
+      host_overhead_p50_ms: median(measured.map((t) => t.overheadMs)),
+      long_tasks_over_50ms: longTasks.length,
+      frame_p95_ms: quantile(frames, 0.95),
+      send_to_first_token_ms: median(runs.map((r) => r.send_to_first_token_ms)),
+      page_heap_mb: heap.mb,
+      host_gap_p50_ms: median(measured.flatMap((t) => (t.gapMs === undefined ? [] : [t.gapMs]))),
+      host_turns: measured.length,
+      long_task_max_ms: Math.max(0, ...longTasks.map((t) => t.duration)),
+      frame_p50_ms: median(frames),
+      page_heap_source: heap.source,
+      entries: reports.at(-1)?.entries ?? 0,
+      runs,
+      frame_samples: reports.map((r) => r.frames),
+      long_task_samples: reports.map((r) => r.longTasks),
+    },
+    goals: [],
+  };
+  results.goals = goals(results.panel);
+  print(results);
+  const json = options.json ?? path.join(ROOT, 'bench-report', 'panel.json');
+  const html = options.html ?? path.join(ROOT, 'bench-report', 'panel.html');
+  for (const file of [json, html]) fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  fs.writeFileSync(json, `${JSON.stringify(results, null, 2)}\n`);
+  fs.writeFileSync(html, renderPanelReport(results));
+  console.log(`\nreport: ${html}\njson: ${json}\nscreenshots: ${path.relative(ROOT, ARTIFACTS)}/`);
+}

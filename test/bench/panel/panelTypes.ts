@@ -1,0 +1,53 @@
+import type { BenchMachine, Goal } from '../loop/benchTypes';
+import type { FrameSample } from './pageProbe';
+
+// What `npm run bench -- --panel --json FILE` writes. The `panel` object's first seven fields are a contract
+// (issue 24: checks outside this repository read them); the others may grow.
+
+export interface PanelRun {
+  run: number;
+  /** Enter in the prompt → the answer shown, as the driver saw it. */
+  wall_ms: number;
+  send_to_first_token_ms: number;
+  /** Animation frames recorded from Send to the answer. */
+  frames: number;
+  frame_p50_ms: number;
+  frame_p95_ms: number;
+  long_tasks: number;
+  /** Entries the page showed at the run's end. */
+  entries: number;
+}
+
+export interface PanelFigures {
+  tps: number;
+  tool_calls: number;
+  /** The extension host's per-turn client overhead (tool result ready → request on the wire, plus completed →
+   * tool started), median over the turns after a tool result: the CLI bench's definition. */
+  host_overhead_p50_ms: number;
+  /** Long tasks in the panel's page from Send to answer, over every run. */
+  long_tasks_over_50ms: number;
+  /** requestAnimationFrame deltas in the page while it streams, 95th percentile over every run. */
+  frame_p95_ms: number;
+  /** Enter in the prompt → the first model text of that prompt painted, median over the runs (warm socket). */
+  send_to_first_token_ms: number;
+  /** The panel frame's JS heap after the runs (over 200 entries), after a collection. */
+  page_heap_mb: number;
+  /** The host's tool-to-request gap: a response's end → the next request on the wire, the tool included. */
+  host_gap_p50_ms: number;
+  host_turns: number;
+  long_task_max_ms: number;
+  frame_p50_ms: number;
+  page_heap_source: string;
+  entries: number;
+  runs: PanelRun[];
+  /** Every frame of every run (time since Send, delta, entries shown): the report's chart. */
+  frame_samples: FrameSample[][];
+  long_task_samples: { start: number; duration: number }[][];
+}
+
+export interface PanelResults {
+  started_at: string;
+  machine: BenchMachine;
+  panel: PanelFigures;
+  goals: Goal[];
+}

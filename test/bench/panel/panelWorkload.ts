@@ -1,0 +1,99 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { ScenarioFile } from '../../../src/server';
+import { writeWorkspace } from '../loop/workload';
+
+// What the panel bench asks of the extension: the CLI bench's workspace (60 modules of ~10 KB), and one
+// task of 50 tool calls as the issue describes it — a sentence, 49 whole-module reads, a 50 KB new file
+// written with apply_patch (its live diff streams into the panel), a markdown answer. Each run writes its
+// own file (`panel run 3` → src/generated_3.ts), so the task can run again in the same conversation.
+
+export const READS = 49;
+/** Bytes of the file the patch adds. */
+export const PATCH_BYTES = 50 * 1024;
+export const WARM_UP_PROMPT = 'panel warm up';
+export const runPrompt = (run: number) => `panel run ${run}`;
+/** Text of each run's answer, by which the bench knows the run is over. */
+export const doneText = (run: number) => `Panel run ${run} is done`;
+
+function patchInput(): string {
+  const lines = ['*** Begin Patch', '*** Add File: src/generated_{{1}}.ts'];
+  let bytes = 0;
+  for (let i = 0; bytes < PATCH_BYTES; i++) {
+    const line =
+      i % 6 === 0
+        ? `export function route${i}(request: Request, context: Context): Response {`
+        : i % 6 === 5
+          ? '}'
+          : `  const field${i} = context.lookup('generated_${i}') ?? request.value${i} * ${i};`;
+    lines.push(`+${line}`);
+    bytes += line.length + 1;
+  }
+  lines.push('*** End Patch');
+  return lines.join('\n');
+}
+
+const ANSWER = `## Panel run {{1}} is done
+
+I read the ${READS} modules and added **src/generated_{{1}}.ts** (${PATCH_BYTES / 1024} KB):
+
+- every handler looks its keys up in the context first;
+- it falls back to the request's fields, multiplied by the handler's index;
+- the new routes follow the same pattern.
+
+\`\`\`ts
+export function route0(request: Request, context: Context): Response {
+  const field1 = context.lookup('generated_1') ?? request.value1 * 1;
+}
+\`\`\`
+
+Run the tests to check the new file compiles with the rest.`;
+
+export function panelScenarios(): ScenarioFile {
+  const read = (i: number) => ({
+    type: 'function_call' as const,
+    name: 'read_file',
+    arguments: { path: `src/module_${i}.ts` },
+  });
+  return {
+    scenarios: [
+      {
+        name: 'panel-warm-up',
+        match: `^${WARM_UP_PROMPT}$`,
+        steps: [{ output: [{ type: 'message', text: 'Ready.' }] }],
+      },
+      {
+        name: 'panel-run',
+        match: '^panel run (\\d+)$',
+        steps: [
+          {
+            output: [{ type: 'message', text: 'Reading the handlers to see how requests are served.' }, read(0)],
+          },
+          ...Array.from({ length: READS - 1 }, (_, i) => ({ output: [read(i + 1)] })),
+          { output: [{ type: 'custom_tool_call', name: 'apply_patch', input: patchInput() }] },
+          { output: [{ type: 'message', text: ANSWER }] },
+        ],
+      },
+    ],
+  };
+}
+
+/** The workspace the workbench opens: the modules, and settings that point Loopwire at the bench's server. */
+export function writePanelWorkspace(folder: string, endpoint: string): void {
+  writeWorkspace(folder);
+  const settings = path.join(folder, '.vscode', 'settings.json');
+  fs.mkdirSync(path.dirname(settings), { recursive: true });
+  fs.writeFileSync(
+    settings,
+    `${JSON.stringify(
+      {
+        'loopwire.endpoint': endpoint,
+        'loopwire.transport': 'ws',
+        // Fifty calls and a write: nothing waits for a person.
+        'loopwire.approval': 'all',
+      },
+      null,
+      2,
+    )}\n`,
+  );
+}
