@@ -1,14 +1,21 @@
 import type { DiffFile, HunkState, ToolEntry, ViewMessage } from '../protocol/chatView';
 import type { DiffHunk } from '../protocol/edits';
+import { FOLDED_DIFF_LINES, STREAMING_TAIL_LINES } from './diffLimits';
 import { button, h } from './dom';
 
 // An edit's diff on its card: file by file, hunk by hunk, in the lines the edit engine computed (never a
-// whole-file diff). While the call streams, the last file shows as pending; once applied, each hunk has its
-// own Accept and Reject, and the file can be opened in VS Code's diff editor.
+// whole-file diff). While the call streams, the last file shows as pending, and only its newest lines: the
+// card is drawn again at each update (twenty a second), and a 50 KB file drawn whole each time would hold
+// the page; the whole diff is drawn once the call is complete. Once applied, each hunk has its own Accept
+// and Reject, and the file can be opened in VS Code's diff editor.
 
 export type Post = (message: ViewMessage) => void;
 
 type LineKind = 'context' | 'removed' | 'added';
+
+
+/** Files whose whole diff the user asked for (`callId\0path`), kept while the page lives. */
+const unfolded = new Set<string>();
 
 const STATE_LABELS: Record<Exclude<HunkState, 'applied'>, string> = {
   accepted: 'Accepted',
@@ -67,7 +74,29 @@ function sharedContext(previous: DiffHunk | undefined, hunk: DiffHunk): number {
   return Math.max(0, Math.min(overlap, hunk.contextBefore.length));
 }
 
-function hunkView(entry: ToolEntry, file: DiffFile, index: number, post: Post): HTMLElement {
+/** Lines a hunk draws (its header aside), the context it shares with a neighbour left out. */
+function drawnLines(file: DiffFile, index: number): number {
+  const hunk = file.hunks[index] as DiffHunk;
+  const next = file.hunks[index + 1];
+  return (
+    hunk.contextBefore.length -
+    sharedContext(file.hunks[index - 1], hunk) +
+    hunk.oldLines.length +
+    hunk.newLines.length +
+    hunk.contextAfter.length -
+    (next ? sharedContext(hunk, next) : 0)
+  );
+}
+
+/** `skip`: how many of its first lines the hunk leaves out (the streaming tail); `take`: how many it draws. */
+function hunkView(
+  entry: ToolEntry,
+  file: DiffFile,
+  index: number,
+  post: Post,
+  skip = 0,
+  take = Number.POSITIVE_INFINITY,
+): HTMLElement {
   const hunk = file.hunks[index] as DiffHunk;
   const state = file.states?.[hunk.id];
   const path = file.moveTo ?? file.path;
@@ -117,10 +146,14 @@ function hunkView(entry: ToolEntry, file: DiffFile, index: number, post: Post): 
     h(
       'div',
       { class: 'hunk-body', attrs: { role: 'group', 'aria-label': `Lines ${hunk.newStart}–${newAfter - 1}` } },
-      ...contextBefore.map((text, i) => line('context', text, start.old + i, start.new + i)),
-      ...hunk.oldLines.map((text, i) => line('removed', text, hunk.oldStart + i, undefined)),
-      ...hunk.newLines.map((text, i) => line('added', text, undefined, hunk.newStart + i)),
-      ...contextAfter.map((text, i) => line('context', text, oldAfter + i, newAfter + i)),
+      ...[
+        ...contextBefore.map((text, i) => () => line('context', text, start.old + i, start.new + i)),
+        ...hunk.oldLines.map((text, i) => () => line('removed', text, hunk.oldStart + i, undefined)),
+        ...hunk.newLines.map((text, i) => () => line('added', text, undefined, hunk.newStart + i)),
+        ...contextAfter.map((text, i) => () => line('context', text, oldAfter + i, newAfter + i)),
+      ]
+        .slice(skip, skip + take)
+        .map((draw) => draw()),
     ),
   );
 }
@@ -144,42 +177,98 @@ const OP_LABELS: Record<DiffFile['op'], string> = {
   update: '',
 };
 
-export function diffView(entry: ToolEntry, files: readonly DiffFile[], post: Post): HTMLElement {
-  return h(
-    'div',
-    { class: 'diff' },
-    ...files.map((file) => {
-      const reviewing = file.states !== undefined;
-      const { added, removed } = counts(file);
-      const name = file.moveTo ? `${file.path} → ${file.moveTo}` : file.path;
-      const header = h(
-        'div',
-        { class: 'file-header' },
-        h('span', { class: 'codicon codicon-file', attrs: { 'aria-hidden': 'true' } }),
-        h('span', { class: 'file-name' }, name),
-        OP_LABELS[file.op] ? h('span', { class: 'file-op' }, OP_LABELS[file.op]) : undefined,
-        h('span', { class: 'file-stat added' }, `+${added}`),
-        h('span', { class: 'file-stat removed' }, `−${removed}`),
-        file.pending && entry.status === 'streaming' ? h('span', { class: 'file-pending' }, 'writing…') : undefined,
-      );
-      if (reviewing && file.op !== 'delete')
-        header.append(
-          button(
-            'Open in diff editor',
-            () => post({ type: 'openDiff', callId: entry.id, path: file.moveTo ?? file.path }),
-            {
-              icon: 'diff',
-              kind: 'icon',
-            },
-          ),
-        );
-      return h(
-        'section',
-        { class: 'file', attrs: { 'aria-label': `Changes to ${name}` } },
-        header,
-        file.error ? h('div', { class: 'file-error', attrs: { role: 'alert' } }, file.error) : undefined,
-        ...file.hunks.map((_hunk, index) => hunkView(entry, file, index, post)),
-      );
-    }),
+/** The hunks of a file up to FOLDED_DIFF_LINES lines, and a button that shows the rest (unless unfolded). */
+function foldedHunks(entry: ToolEntry, file: DiffFile, post: Post): HTMLElement[] {
+  const key = `${entry.id}\0${file.moveTo ?? file.path}`;
+  const lines = file.hunks.map((_hunk, index) => drawnLines(file, index));
+  const total = lines.reduce((sum, n) => sum + n, 0);
+  if (total <= FOLDED_DIFF_LINES || unfolded.has(key))
+    return file.hunks.map((_hunk, index) => hunkView(entry, file, index, post));
+  const shown: HTMLElement[] = [];
+  let room = FOLDED_DIFF_LINES;
+  for (const [index, count] of lines.entries()) {
+    if (room <= 0) break;
+    const hunk = hunkView(entry, file, index, post);
+    // A hunk cut short: its first lines only.
+    const body = hunk.querySelector('.hunk-body');
+    if (count > room && body)
+      while (body.childElementCount > room && body.lastElementChild) body.lastElementChild.remove();
+    shown.push(hunk);
+    room -= count;
+  }
+  const more = button(
+    `Show all ${total} lines`,
+    () => {
+      unfolded.add(key);
+      more.closest('section.file')?.replaceWith(fileView(entry, file, post));
+    },
+    { icon: 'unfold', kind: 'secondary', title: 'Draw the whole diff here (Open in diff editor shows it too)' },
   );
+  shown.push(h('div', { class: 'diff-more' }, `${total - FOLDED_DIFF_LINES} more lines`, more));
+  return shown;
+}
+
+/** The newest STREAMING_TAIL_LINES lines of a file being written, after a line that counts the others. */
+function streamingTail(entry: ToolEntry, file: DiffFile, post: Post): HTMLElement[] {
+  const lines = file.hunks.map((_hunk, index) => drawnLines(file, index));
+  let hidden = Math.max(0, lines.reduce((sum, n) => sum + n, 0) - STREAMING_TAIL_LINES);
+  const shown: HTMLElement[] = [];
+  if (hidden > 0)
+    shown.push(
+      h(
+        'div',
+        { class: 'diff-earlier' },
+        `${hidden} line${hidden === 1 ? '' : 's'} above: the whole diff shows once the call is complete`,
+      ),
+    );
+  file.hunks.forEach((_hunk, index) => {
+    const count = lines[index] as number;
+    if (hidden >= count) {
+      hidden -= count;
+      return;
+    }
+    shown.push(hunkView(entry, file, index, post, hidden));
+    hidden = 0;
+  });
+  return shown;
+}
+
+function fileView(entry: ToolEntry, file: DiffFile, post: Post): HTMLElement {
+  const reviewing = file.states !== undefined;
+  const { added, removed } = counts(file);
+  const name = file.moveTo ? `${file.path} → ${file.moveTo}` : file.path;
+  const header = h(
+    'div',
+    { class: 'file-header' },
+    h('span', { class: 'codicon codicon-file', attrs: { 'aria-hidden': 'true' } }),
+    h('span', { class: 'file-name' }, name),
+    OP_LABELS[file.op] ? h('span', { class: 'file-op' }, OP_LABELS[file.op]) : undefined,
+    h('span', { class: 'file-stat added' }, `+${added}`),
+    h('span', { class: 'file-stat removed' }, `−${removed}`),
+    file.pending && entry.status === 'streaming' ? h('span', { class: 'file-pending' }, 'writing…') : undefined,
+  );
+  if (reviewing && file.op !== 'delete')
+    header.append(
+      button(
+        'Open in diff editor',
+        () => post({ type: 'openDiff', callId: entry.id, path: file.moveTo ?? file.path }),
+        {
+          icon: 'diff',
+          kind: 'icon',
+        },
+      ),
+    );
+  return h(
+    'section',
+    { class: 'file', attrs: { 'aria-label': `Changes to ${name}` } },
+    header,
+    file.error ? h('div', { class: 'file-error', attrs: { role: 'alert' } }, file.error) : undefined,
+    ...(file.pending && entry.status === 'streaming'
+      ? streamingTail(entry, file, post)
+      : foldedHunks(entry, file, post)),
+  );
+}
+
+export function diffView(entry: ToolEntry, files: readonly DiffFile[], post: Post): HTMLElement {
+  return h('div', { class: 'diff' }, ...files.map((file) => fileView(entry, file, post)));
 }

@@ -48,6 +48,7 @@ const transcript = new Transcript({
     prompt.focus();
   },
   changed: (before, after) => announce(before, after),
+  added: () => reportShown(),
 });
 const bannerArea = h('div', { class: 'banner-area', attrs: { role: 'status' } });
 const announcer = h('div', { class: 'visually-hidden', attrs: { 'aria-live': 'polite' } });
@@ -216,8 +217,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       showContext(message.context);
       return reportShown();
     case 'entry':
-      if (transcript.upsert(message.entry)) reportShown();
-      return;
+      return transcript.upsert(message.entry);
     case 'text':
       return transcript.appendText(message.id, message.delta);
     case 'running':

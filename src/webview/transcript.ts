@@ -5,6 +5,10 @@ import { welcomeView } from './welcome';
 // The conversation as the page shows it: a window of the newest entries (older ones leave the DOM and come
 // back with "Show earlier"), then a "Working…" row while the agent runs with nothing else visibly moving,
 // then the prompts queued behind the running task. An empty chat shows the welcome instead.
+//
+// The host sends many changes a frame while a task runs (fifty fast reads, a live diff): they are kept and
+// put into the page together, once per animation frame, with one look at the scroll position before and one
+// scroll after. Applied one by one, each would lay the whole conversation out twice.
 
 /** Entries kept in the page; older ones leave the DOM and come back with "Show earlier". */
 const MAX_SHOWN = 200;
@@ -21,6 +25,8 @@ export interface TranscriptHooks {
   example(prompt: string): void;
   /** An entry shown changed (for the screen reader's announcements). */
   changed(before: ChatEntry, after: ChatEntry): void;
+  /** New entries went into the page (the host is told how many it shows). */
+  added(): void;
 }
 
 const isQueued = (entry: ChatEntry) => entry.kind === 'user' && entry.queued === true;
@@ -51,8 +57,13 @@ export class Transcript {
   private running = false;
   private backend: BackendInfo | undefined;
   private welcome: HTMLElement | undefined;
+  /** Text grown in entries shown, re-rendered at the next frame. */
   private readonly dirty = new Set<string>();
+  /** New and changed entries, put into the page at the next frame (the newest of each). */
+  private readonly pending = new Map<string, ChatEntry>();
   private frame = 0;
+  /** Where the page last scrolled to the end (undefined: it never did, or the conversation was replaced). */
+  private pinnedAt: number | undefined;
   private readonly olderButton: HTMLButtonElement;
   private readonly working = h(
     'div',
@@ -85,6 +96,7 @@ export class Transcript {
     this.order = [];
     this.queued = [];
     this.dirty.clear();
+    this.pending.clear();
     this.hasOlder = false;
     this.welcome = undefined;
     this.element.replaceChildren();
@@ -92,42 +104,28 @@ export class Transcript {
     for (const entry of entries) if (isQueued(entry)) this.add(entry, true);
     this.setOlder(older || this.hasOlder);
     this.update();
-    this.element.scrollTop = this.element.scrollHeight;
+    this.scrollToEnd();
   }
 
-  /** A new or changed entry; true when it is new. */
-  upsert(entry: ChatEntry): boolean {
-    const current = this.shown.get(entry.id);
-    if (!current) {
-      this.keepBottom(() => this.add(entry));
-      this.update();
-      return true;
-    }
-    this.keepBottom(() => {
-      if (isQueued(current.entry) !== isQueued(entry)) {
-        // A queued prompt whose turn came (or the reverse): it moves to its place.
-        this.remove(entry.id);
-        this.add(entry);
-        return;
-      }
-      const element = this.hooks.render(entry);
-      current.element.replaceWith(element);
-      this.shown.set(entry.id, { entry, element });
-      this.dirty.delete(entry.id);
-    });
-    this.update();
-    this.hooks.changed(current.entry, entry);
-    return false;
+  /** A new or changed entry, shown at the next frame. */
+  upsert(entry: ChatEntry): void {
+    this.pending.set(entry.id, entry);
+    this.schedule();
   }
 
   /** Streamed text is re-rendered once per frame, and only the entries that grew: never the whole transcript. */
   appendText(id: string, delta: string): void {
+    const waiting = this.pending.get(id);
+    if (waiting?.kind === 'assistant' || waiting?.kind === 'thinking') {
+      this.pending.set(id, { ...waiting, text: waiting.text + delta });
+      return;
+    }
     const current = this.shown.get(id);
     if (current?.entry.kind !== 'assistant' && current?.entry.kind !== 'thinking') return;
     const first = current.entry.text === '';
     current.entry = { ...current.entry, text: current.entry.text + delta };
     this.dirty.add(id);
-    if (this.frame === 0) this.frame = requestAnimationFrame(() => this.flush());
+    this.schedule();
     // The first words of an answer are what the "Working…" row waited for.
     if (first) this.update();
   }
@@ -153,14 +151,25 @@ export class Transcript {
     this.update();
   }
 
+  /**
+   * Whether the reader follows the end: the scroll is where the page last put it (entries below may have
+   * grown since: off-screen ones are laid out only as they come near), or near the end.
+   */
   private nearBottom(): boolean {
-    return this.element.scrollHeight - this.element.scrollTop - this.element.clientHeight < 48;
+    const top = this.element.scrollTop;
+    if (this.pinnedAt !== undefined && Math.abs(top - this.pinnedAt) < 2) return true;
+    return this.element.scrollHeight - top - this.element.clientHeight < 48;
   }
 
-  private keepBottom(update: () => void): void {
+  private keepBottom(update: (stick: boolean) => void): void {
     const stick = this.nearBottom();
-    update();
-    if (stick) this.element.scrollTop = this.element.scrollHeight;
+    update(stick);
+    if (stick) this.scrollToEnd();
+  }
+
+  private scrollToEnd(): void {
+    this.element.scrollTop = this.element.scrollHeight;
+    this.pinnedAt = this.element.scrollTop;
   }
 
   private setOlder(value: boolean): void {
@@ -203,8 +212,11 @@ export class Transcript {
     this.queued = this.queued.filter((other) => other !== id);
   }
 
-  /** The rows that depend on the whole: the welcome of an empty chat, the "Working…" row. */
-  private update(): void {
+  /**
+   * The rows that depend on the whole: the welcome of an empty chat, the "Working…" row. `follow: false`
+   * inside a flush, which keeps the bottom itself.
+   */
+  private update(follow = true): void {
     const empty = this.shown.size === 0 && !this.hasOlder;
     if (empty && !this.welcome) {
       this.welcome = welcomeView(this.backend, (prompt) => this.hooks.example(prompt));
@@ -220,16 +232,26 @@ export class Transcript {
         break;
       }
     if (working === this.working.isConnected) return;
-    this.keepBottom(() => {
+    const place = () => {
       if (!working) return this.working.remove();
       const first = this.queued[0];
       this.element.insertBefore(this.working, first === undefined ? null : (this.shown.get(first)?.element ?? null));
-    });
+    };
+    if (follow) this.keepBottom(place);
+    else place();
   }
 
+  private schedule(): void {
+    if (this.frame === 0) this.frame = requestAnimationFrame(() => this.flush());
+  }
+
+  /** This frame's changes, put into the page between one read of the scroll position and one scroll. */
   private flush(): void {
     this.frame = 0;
-    this.keepBottom(() => {
+    let added = false;
+    this.keepBottom((stick) => {
+      for (const entry of this.pending.values()) added = this.apply(entry, stick) || added;
+      this.pending.clear();
       for (const id of this.dirty) {
         const current = this.shown.get(id);
         if (!current) continue;
@@ -241,6 +263,29 @@ export class Transcript {
         current.element = element;
       }
       this.dirty.clear();
+      this.update(false);
     });
+    if (added) this.hooks.added();
+  }
+
+  /** One entry into the page; true when it is new. `trim`: the reader follows the end. */
+  private apply(entry: ChatEntry, trim: boolean): boolean {
+    const current = this.shown.get(entry.id);
+    if (!current) {
+      this.add(entry, trim);
+      return true;
+    }
+    if (isQueued(current.entry) !== isQueued(entry)) {
+      // A queued prompt whose turn came (or the reverse): it moves to its place.
+      this.remove(entry.id);
+      this.add(entry, trim);
+    } else {
+      const element = this.hooks.render(entry);
+      current.element.replaceWith(element);
+      this.shown.set(entry.id, { entry, element });
+      this.dirty.delete(entry.id);
+    }
+    this.hooks.changed(current.entry, entry);
+    return false;
   }
 }

@@ -12,11 +12,17 @@ export interface FrameSample {
 }
 
 export interface ProbeReport {
-  /** Long tasks (each ≥ 50 ms by definition) since the probe was armed: start (since Send) and duration. */
-  longTasks: { start: number; duration: number }[];
+  /**
+   * Long tasks (each ≥ 50 ms by definition) since the probe was armed: start (since Send), duration, and
+   * whose they were (`self`: the panel's page; `same-origin-ancestor`: the workbench around it, whose
+   * event loop a code-server webview shares).
+   */
+  longTasks: { start: number; duration: number; name: string }[];
   frames: FrameSample[];
   /** Send → the frame after the first model text of this prompt was in the page. */
   sendToFirstTokenMs: number | null;
+  /** Send → the prompt's own entry in the page (the host's echo): the round trip through the workbench. */
+  sendToEchoMs: number | null;
   entries: number;
 }
 
@@ -24,7 +30,7 @@ export interface ProbeReport {
 export const INSTALL_PROBE = `(() => {
   if (window.__panelBench) return;
   const state = {
-    armed: false, sendAt: null, firstTokenAt: null, assistantsBefore: 0,
+    armed: false, sendAt: null, firstTokenAt: null, echoAt: null, assistantsBefore: 0, usersBefore: 0,
     longTasks: [], frames: [], last: performance.now(),
   };
   window.__panelBench = state;
@@ -34,7 +40,8 @@ export const INSTALL_PROBE = `(() => {
     .observe(document.body, { childList: true, subtree: true });
   new PerformanceObserver((list) => {
     for (const task of list.getEntries())
-      if (state.sendAt !== null) state.longTasks.push({ start: task.startTime - state.sendAt, duration: task.duration });
+      if (state.sendAt !== null)
+        state.longTasks.push({ start: task.startTime - state.sendAt, duration: task.duration, name: task.name });
   }).observe({ type: 'longtask' });
   const tick = (now) => {
     if (state.sendAt !== null) state.frames.push({ t: now - state.sendAt, dt: now - state.last, entries: shown });
@@ -43,12 +50,15 @@ export const INSTALL_PROBE = `(() => {
   };
   requestAnimationFrame(tick);
   const assistants = () => [...document.querySelectorAll('.transcript .entry.assistant')];
+  const users = () => document.querySelectorAll('.transcript .entry.user').length;
   const sent = () => {
     if (!state.armed || state.sendAt !== null) return;
     state.sendAt = performance.now();
     state.assistantsBefore = assistants().length;
+    state.usersBefore = users();
     // The first model text of this prompt: an assistant entry beyond those there were, with text in it.
     const watch = new MutationObserver(() => {
+      if (state.echoAt === null && users() > state.usersBefore) state.echoAt = performance.now();
       const fresh = assistants().slice(state.assistantsBefore).find((el) => (el.textContent || '').trim() !== '');
       if (!fresh) return;
       watch.disconnect();
@@ -73,7 +83,7 @@ export const INSTALL_PROBE = `(() => {
 /** Starts a new recording at the next Send. */
 export const ARM_PROBE = `(() => {
   const state = window.__panelBench;
-  Object.assign(state, { armed: true, sendAt: null, firstTokenAt: null, longTasks: [], frames: [] });
+  Object.assign(state, { armed: true, sendAt: null, firstTokenAt: null, echoAt: null, longTasks: [], frames: [] });
 })()`;
 
 /** The recording since the last Send, and the probe disarmed. */
@@ -84,6 +94,7 @@ export const READ_PROBE = `(() => {
     longTasks: state.longTasks,
     frames: state.frames,
     sendToFirstTokenMs: state.firstTokenAt === null || state.sendAt === null ? null : state.firstTokenAt - state.sendAt,
+    sendToEchoMs: state.echoAt === null || state.sendAt === null ? null : state.echoAt - state.sendAt,
     entries: document.querySelectorAll('.transcript .entry').length,
   };
   state.sendAt = null;

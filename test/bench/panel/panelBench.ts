@@ -26,6 +26,8 @@ const PREFILL_US = 10;
 /** Four runs of ~53 entries each: over the 200 the heap figure is taken at. */
 const RUNS = 4;
 const HEAP_AFTER_ENTRIES = 200;
+/** How far an on-time frame's requestAnimationFrame delta may read over 16.67 ms (see goals). */
+const FRAME_CLOCK_STEP_MS = 0.2;
 
 const median = (values: readonly number[]) => quantile(values, 0.5);
 function quantile(values: readonly number[], q: number): number {
@@ -63,13 +65,18 @@ function hostLog(userData: string): string {
 interface HostTurn {
   overheadMs: number;
   gapMs: number | undefined;
+  /** Request on the wire → the first event of its response. */
+  firstEventMs: number;
 }
 
 /** The `turn N over ws …: overhead X ms, gap Y ms, …` lines (extension.ts writes one per turn). */
 function hostTurns(log: string): HostTurn[] {
-  return [...log.matchAll(/turn \d+ over \w+[^:]*: overhead ([\d.]+) ms,(?: gap ([\d.]+) ms,)?/g)].map((m) => ({
+  return [
+    ...log.matchAll(/turn \d+ over \w+[^:]*: overhead ([\d.]+) ms,(?: gap ([\d.]+) ms,)? first event ([\d.]+) ms/g),
+  ].map((m) => ({
     overheadMs: Number(m[1]),
     gapMs: m[2] === undefined ? undefined : Number(m[2]),
+    firstEventMs: Number(m[3]),
   }));
 }
 
@@ -77,13 +84,14 @@ function hostTurns(log: string): HostTurn[] {
  * A DevTools session on the renderer that runs the panel: DevTools attaches to out-of-process frames only,
  * and the panel's page sits inside the webview's frame (same process), so the nearest one up that takes it.
  */
-async function devtoolsFor(page: Page, panel: Frame): Promise<CDPSession | undefined> {
-  for (let frame: Frame | null = panel; frame; frame = frame.parentFrame()) {
+async function devtoolsFor(page: Page, panel: Frame): Promise<{ session: CDPSession; depth: number } | undefined> {
+  let depth = 0;
+  for (let frame: Frame | null = panel; frame; frame = frame.parentFrame(), depth++) {
     const session = await page
       .context()
       .newCDPSession(frame)
       .catch(() => undefined);
-    if (session) return session;
+    if (session) return { session, depth };
   }
   return undefined;
 }
@@ -102,6 +110,9 @@ async function pageHeapMb(devtools: CDPSession | undefined, panel: Frame): Promi
   return { mb: used / 1024 / 1024, source: 'performance.memory.usedJSHeapSize (no collection first)' };
 }
 
+/** A long task the panel's page ran (not the workbench around it, nor one it cannot name). */
+const ownTask = (task: { name: string }) => task.name === 'self';
+
 function goals(p: PanelResults['panel']): Goal[] {
   const ms = (v: number) => `${v.toFixed(v < 1 ? 3 : 1)} ms`;
   return [
@@ -113,9 +124,15 @@ function goals(p: PanelResults['panel']): Goal[] {
     {
       name: 'no long task (≥ 50 ms) in the page',
       met: p.long_tasks_over_50ms === 0,
-      detail: `${p.long_tasks_over_50ms} long tasks${p.long_task_max_ms > 0 ? `, the longest ${ms(p.long_task_max_ms)}` : ''}`,
+      detail: `${p.long_tasks_over_50ms} of the panel's own${p.long_task_max_ms > 0 ? `, the longest ${ms(p.long_task_max_ms)}` : ''}; ${p.long_tasks_of_workbench} more of the workbench, whose thread a code-server webview shares`,
     },
-    { name: 'frame time while streaming, p95 ≤ 16.7 ms', met: p.frame_p95_ms <= 16.7, detail: ms(p.frame_p95_ms) },
+    {
+      // A 60 Hz frame is 16.67 ms; requestAnimationFrame's times come in 0.1 ms steps, so an on-time frame
+      // reads 16.6 or 16.8 ms: a frame that missed its turn reads 33 ms.
+      name: 'frame time while streaming, p95 ≤ 16.7 ms (one 60 Hz frame, ±0.2 ms clock step)',
+      met: p.frame_p95_ms <= 16.7 + FRAME_CLOCK_STEP_MS,
+      detail: `${ms(p.frame_p95_ms)} (p50 ${ms(p.frame_p50_ms)}; ${p.frames_over_25ms} of ${p.frames_recorded} frames over 25 ms)`,
+    },
     {
       name: 'Send → first token painted ≤ 30 ms (warm socket)',
       met: p.send_to_first_token_ms <= 30,
@@ -124,7 +141,7 @@ function goals(p: PanelResults['panel']): Goal[] {
     {
       name: `page JS heap after ${HEAP_AFTER_ENTRIES} entries ≤ 50 MB`,
       met: p.page_heap_mb <= 50,
-      detail: `${p.page_heap_mb.toFixed(1)} MB (${p.entries} entries shown)`,
+      detail: `${p.page_heap_mb.toFixed(1)} MB (${p.entries} entries shown): the whole renderer, which in code-server the panel shares with the workbench (${p.page_heap_before_mb.toFixed(1)} MB after the warm-up); the entries add ${(p.page_heap_mb - p.page_heap_before_mb).toFixed(1)} MB`,
     },
   ];
 }
@@ -136,12 +153,14 @@ function print(results: PanelResults): void {
   );
   for (const run of p.runs)
     console.log(
-      `  run ${run.run}: ${(run.wall_ms / 1000).toFixed(2)} s, first token ${run.send_to_first_token_ms.toFixed(1)} ms, frames ${run.frames} (p95 ${run.frame_p95_ms.toFixed(1)} ms), long tasks ${run.long_tasks}`,
+      `  run ${run.run}: ${(run.wall_ms / 1000).toFixed(2)} s, first token ${run.send_to_first_token_ms.toFixed(1)} ms (prompt echoed ${run.send_to_echo_ms.toFixed(1)} ms), frames ${run.frames} (p95 ${run.frame_p95_ms.toFixed(1)} ms), long tasks ${run.long_tasks}`,
     );
   console.log(
-    `host: overhead p50 ${p.host_overhead_p50_ms.toFixed(3)} ms, gap p50 ${p.host_gap_p50_ms.toFixed(3)} ms over ${p.host_turns} turns`,
+    `host: overhead p50 ${p.host_overhead_p50_ms.toFixed(3)} ms, gap p50 ${p.host_gap_p50_ms.toFixed(3)} ms over ${p.host_turns} turns; a prompt's request → first event ${p.host_first_event_of_prompt_ms.map((v) => v.toFixed(1)).join(', ')} ms`,
   );
-  console.log(`page: heap ${p.page_heap_mb.toFixed(1)} MB (${p.page_heap_source}), ${p.entries} entries shown`);
+  console.log(
+    `page: heap ${p.page_heap_mb.toFixed(1)} MB after the runs, ${p.page_heap_before_mb.toFixed(1)} MB after the warm-up (${p.page_heap_source}), ${p.entries} entries shown`,
+  );
   console.log('\ngoals');
   for (const goal of results.goals) console.log(`  ${goal.met ? 'met   ' : 'MISSED'} ${goal.name}: ${goal.detail}`);
 }
@@ -164,6 +183,7 @@ export async function runPanelBench(options: {
   const runs: PanelRun[] = [];
   const reports: ProbeReport[] = [];
   let heap: { mb: number; source: string } = { mb: Number.NaN, source: 'not measured' };
+  let heapBefore = heap;
   let turns: HostTurn[] = [];
   try {
     log('  starting the workbench (code-server, Chromium)…');
@@ -173,10 +193,13 @@ export async function runPanelBench(options: {
     });
     try {
       const panel = await workbench.panel();
-      const devtools = await devtoolsFor(workbench.page, panel);
+      const attached = await devtoolsFor(workbench.page, panel);
+      const devtools = attached?.session;
+      log(`  DevTools on the renderer ${attached ? `of the frame ${attached.depth} above the panel's` : ': none'}`);
       await panel.evaluate(INSTALL_PROBE);
       log('  warm-up prompt (the socket opens, the session loads)');
       await ask(panel, WARM_UP_PROMPT, 'Ready.');
+      heapBefore = await pageHeapMb(devtools, panel);
       const warmTurns = hostTurns(hostLog(workbench.userData)).length;
       for (let run = 1; run <= RUNS; run++) {
         await panel.evaluate(ARM_PROBE);
@@ -196,10 +219,11 @@ export async function runPanelBench(options: {
           run,
           wall_ms: wallMs,
           send_to_first_token_ms: report.sendToFirstTokenMs ?? Number.NaN,
+          send_to_echo_ms: report.sendToEchoMs ?? Number.NaN,
           frames: dts.length,
           frame_p50_ms: median(dts),
           frame_p95_ms: quantile(dts, 0.95),
-          long_tasks: report.longTasks.length,
+          long_tasks: report.longTasks.filter(ownTask).length,
           entries: report.entries,
         });
         log(`  run ${run}: ${(wallMs / 1000).toFixed(2)} s, ${report.entries} entries shown`);
@@ -227,7 +251,8 @@ export async function runPanelBench(options: {
     fs.rmSync(base, { recursive: true, force: true });
   }
   const frames = reports.flatMap((r) => r.frames.map((f) => f.dt));
-  const longTasks = reports.flatMap((r) => r.longTasks);
+  const allLongTasks = reports.flatMap((r) => r.longTasks);
+  const longTasks = allLongTasks.filter(ownTask);
   // As in the CLI bench: the turns after a tool result (each run's first turn carries the prompt).
   const measured = turns.filter((t) => t.gapMs !== undefined);
   const results: PanelResults = {
@@ -238,14 +263,19 @@ export async function runPanelBench(options: {
       tool_calls: READS + 1,
       host_overhead_p50_ms: median(measured.map((t) => t.overheadMs)),
       long_tasks_over_50ms: longTasks.length,
+      long_tasks_of_workbench: allLongTasks.length - longTasks.length,
       frame_p95_ms: quantile(frames, 0.95),
       send_to_first_token_ms: median(runs.map((r) => r.send_to_first_token_ms)),
       page_heap_mb: heap.mb,
       host_gap_p50_ms: median(measured.flatMap((t) => (t.gapMs === undefined ? [] : [t.gapMs]))),
       host_turns: measured.length,
+      host_first_event_of_prompt_ms: turns.filter((t) => t.gapMs === undefined).map((t) => t.firstEventMs),
       long_task_max_ms: Math.max(0, ...longTasks.map((t) => t.duration)),
       frame_p50_ms: median(frames),
       page_heap_source: heap.source,
+      page_heap_before_mb: heapBefore.mb,
+      frames_recorded: frames.length,
+      frames_over_25ms: frames.filter((dt) => dt > 25).length,
       entries: reports.at(-1)?.entries ?? 0,
       runs,
       frame_samples: reports.map((r) => r.frames),

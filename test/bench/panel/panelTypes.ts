@@ -9,6 +9,8 @@ export interface PanelRun {
   /** Enter in the prompt → the answer shown, as the driver saw it. */
   wall_ms: number;
   send_to_first_token_ms: number;
+  /** Send → the prompt's entry in the page: the page → host → page round trip through the workbench. */
+  send_to_echo_ms: number;
   /** Animation frames recorded from Send to the answer. */
   frames: number;
   frame_p50_ms: number;
@@ -24,7 +26,7 @@ export interface PanelFigures {
   /** The extension host's per-turn client overhead (tool result ready → request on the wire, plus completed →
    * tool started), median over the turns after a tool result: the CLI bench's definition. */
   host_overhead_p50_ms: number;
-  /** Long tasks in the panel's page from Send to answer, over every run. */
+  /** Long tasks of the panel's page itself (attribution `self`) from Send to answer, over every run. */
   long_tasks_over_50ms: number;
   /** requestAnimationFrame deltas in the page while it streams, 95th percentile over every run. */
   frame_p95_ms: number;
@@ -35,14 +37,23 @@ export interface PanelFigures {
   /** The host's tool-to-request gap: a response's end → the next request on the wire, the tool included. */
   host_gap_p50_ms: number;
   host_turns: number;
+  /** Each run's first request (the prompt's): on the wire → the first event of its response, in ms. */
+  host_first_event_of_prompt_ms: number[];
   long_task_max_ms: number;
+  /** Long tasks of the rest of the thread: in code-server the webview shares the workbench's event loop. */
+  long_tasks_of_workbench: number;
   frame_p50_ms: number;
   page_heap_source: string;
+  /** The same heap after the warm-up prompt, before the runs: what the conversation adds is the difference. */
+  page_heap_before_mb: number;
+  frames_recorded: number;
+  /** Frames that took more than one and a half 60 Hz frames: a stutter someone sees. */
+  frames_over_25ms: number;
   entries: number;
   runs: PanelRun[];
   /** Every frame of every run (time since Send, delta, entries shown): the report's chart. */
   frame_samples: FrameSample[][];
-  long_task_samples: { start: number; duration: number }[][];
+  long_task_samples: { start: number; duration: number; name: string }[][];
 }
 
 export interface PanelResults {
