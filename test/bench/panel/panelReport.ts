@@ -1,5 +1,6 @@
 import { REPORT_CSS, goalList } from '../loop/htmlReport';
 import { type SeriesStyle, esc, legend, lineChart, niceTicks } from '../loop/svgCharts';
+import type { FrameSample } from './pageProbe';
 import type { PanelResults } from './panelTypes';
 
 // The panel bench's report: one self-contained page with the goals, the runs, and the page's frame times
@@ -17,48 +18,77 @@ const styleOf = (i: number): SeriesStyle =>
 
 const fixed = (v: number, digits: number) => (Number.isFinite(v) ? v.toFixed(digits) : '—');
 
+/** One value per frame of each run, over the time since Send (the two charts share their x axis). */
+function overTime(
+  samples: FrameSample[][],
+  xTicks: number[],
+  chart: {
+    title: string;
+    height: number;
+    yTitle: string;
+    unit: string;
+    digits: number;
+    refLines: { y: number; label: string }[];
+  },
+  points: (frames: FrameSample[]) => FrameSample[],
+  value: (frame: FrameSample) => number,
+): string {
+  return lineChart({
+    title: chart.title,
+    width: 860,
+    height: chart.height,
+    series: samples.map((frames, i) => ({
+      style: styleOf(i),
+      points: points(frames).map((f) => ({ x: f.t / 1000, y: value(f) })),
+    })),
+    xLog: false,
+    xTicks,
+    formatX: (v) => `${v} s`,
+    xTitle: 'time since Send (s)',
+    yTitle: chart.yTitle,
+    refLines: chart.refLines,
+    pointTitle: (s, x, y) => `${s.label}: ${y.toFixed(chart.digits)} ${chart.unit} at ${x.toFixed(2)} s`,
+  });
+}
+
 function charts(r: PanelResults): string {
   const samples = r.panel.frame_samples;
   if (samples.every((frames) => frames.length === 0)) return '<p class="note">No frames were recorded.</p>';
-  const end = Math.max(...samples.flatMap((frames) => frames.map((f) => f.t / 1000)));
-  const xTicks = niceTicks(end, 8);
-  const styles = samples.map((_, i) => styleOf(i));
-  const frameTimes = lineChart({
-    title: 'Frame time in the panel while it streams',
-    width: 860,
-    height: 300,
-    series: samples.map((frames, i) => ({
-      style: styleOf(i),
-      points: frames.map((f) => ({ x: f.t / 1000, y: f.dt })),
-    })),
-    xLog: false,
+  const xTicks = niceTicks(Math.max(...samples.flatMap((frames) => frames.map((f) => f.t / 1000))), 8);
+  const frameTimes = overTime(
+    samples,
     xTicks,
-    formatX: (v) => `${v} s`,
-    xTitle: 'time since Send (s)',
-    yTitle: 'frame (ms)',
-    refLines: [{ y: 16.7, label: '16.7 ms (60 frames/s)' }],
-    pointTitle: (s, x, y) => `${s.label}: ${y.toFixed(1)} ms at ${x.toFixed(2)} s`,
-  });
-  const entries = lineChart({
-    title: 'Entries the page shows (the stream arriving)',
-    width: 860,
-    height: 200,
-    series: samples.map((frames, i) => ({
-      style: styleOf(i),
-      // One point per change is enough for a step line.
-      points: frames
-        .filter((f, j) => j === 0 || f.entries !== frames[j - 1]?.entries || j === frames.length - 1)
-        .map((f) => ({ x: f.t / 1000, y: f.entries })),
-    })),
-    xLog: false,
+    {
+      title: 'Frame time in the panel while it streams',
+      height: 300,
+      yTitle: 'frame (ms)',
+      unit: 'ms',
+      digits: 1,
+      refLines: [{ y: 16.7, label: '16.7 ms (60 frames/s)' }],
+    },
+    (frames) => frames,
+    (f) => f.dt,
+  );
+  const entries = overTime(
+    samples,
     xTicks,
-    formatX: (v) => `${v} s`,
-    xTitle: 'time since Send (s)',
-    yTitle: 'entries',
-    refLines: [],
-    pointTitle: (s, x, y) => `${s.label}: ${y} entries at ${x.toFixed(2)} s`,
-  });
-  return `${legend(styles, 'line', 'frames')}${frameTimes}${entries}`;
+    {
+      title: 'Entries the page shows (the stream arriving)',
+      height: 200,
+      yTitle: 'entries',
+      unit: 'entries',
+      digits: 0,
+      refLines: [],
+    },
+    // One point per change is enough for a step line.
+    (frames) => frames.filter((f, j) => j === 0 || f.entries !== frames[j - 1]?.entries || j === frames.length - 1),
+    (f) => f.entries,
+  );
+  return `${legend(
+    samples.map((_, i) => styleOf(i)),
+    'line',
+    'frames',
+  )}${frameTimes}${entries}`;
 }
 
 function runsTable(r: PanelResults): string {
