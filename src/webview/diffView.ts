@@ -13,7 +13,6 @@ export type Post = (message: ViewMessage) => void;
 
 type LineKind = 'context' | 'removed' | 'added';
 
-
 /** Files whose whole diff the user asked for (`callId\0path`), kept while the page lives. */
 const unfolded = new Set<string>();
 
