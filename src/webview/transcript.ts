@@ -12,6 +12,8 @@ import { welcomeView } from './welcome';
 
 /** Entries kept in the page; older ones leave the DOM and come back with "Show earlier". */
 const MAX_SHOWN = 200;
+/** Frames a conversation put in whole may take to find its end (see settleAtEnd). */
+const SETTLE_FRAMES = 10;
 
 interface Shown {
   entry: ChatEntry;
@@ -105,6 +107,22 @@ export class Transcript {
     this.setOlder(older || this.hasOlder);
     this.update();
     this.scrollToEnd();
+    this.settleAtEnd(SETTLE_FRAMES);
+  }
+
+  /**
+   * A conversation put in whole opens at its end, but its entries take their real height only as they are
+   * laid out near the view (the ones above were guessed): for a few frames, while the reader has not
+   * scrolled and the height still changes, the end is found again.
+   */
+  private settleAtEnd(frames: number): void {
+    const height = this.element.scrollHeight;
+    requestAnimationFrame(() => {
+      if (this.pinnedAt === undefined || Math.abs(this.element.scrollTop - this.pinnedAt) >= 2) return;
+      if (this.element.scrollHeight === height && frames < SETTLE_FRAMES) return;
+      this.scrollToEnd();
+      if (frames > 1) this.settleAtEnd(frames - 1);
+    });
   }
 
   /** A new or changed entry, shown at the next frame. */

@@ -327,6 +327,16 @@ describe('Loopwire in the VS Code workbench', function () {
       /Fixed\./,
       'the answer is there',
     );
+    // It opens at its end, the answer in view, however tall its entries turn out once laid out.
+    await until(
+      'the reloaded chat scrolled to its end',
+      () =>
+        panel.evaluate<true | undefined>(
+          `(() => { const t = document.querySelector('.transcript');
+            return t.scrollHeight - t.scrollTop - t.clientHeight < 48 || undefined; })()`,
+        ),
+      10_000,
+    );
     await workbench.screenshot('reloaded');
     // The editor's Undo left src/cart.js unsaved (the window kept the buffer): the review works on the
     // buffer, as the editor shows it.
