@@ -34,17 +34,15 @@ export const INSTALL_PROBE = `(() => {
     longTasks: [], frames: [], last: performance.now(),
   };
   window.__panelBench = state;
-  const entries = () => document.querySelectorAll('.transcript .entry').length;
-  let shown = entries();
-  new MutationObserver(() => { shown = entries(); })
-    .observe(document.body, { childList: true, subtree: true });
+  // Counted once a frame, while recording: the probe's own work stays out of what it measures.
+  const entries = () => document.querySelectorAll('.transcript > .entry').length;
   new PerformanceObserver((list) => {
     for (const task of list.getEntries())
       if (state.sendAt !== null)
         state.longTasks.push({ start: task.startTime - state.sendAt, duration: task.duration, name: task.name });
   }).observe({ type: 'longtask' });
   const tick = (now) => {
-    if (state.sendAt !== null) state.frames.push({ t: now - state.sendAt, dt: now - state.last, entries: shown });
+    if (state.sendAt !== null) state.frames.push({ t: now - state.sendAt, dt: now - state.last, entries: entries() });
     state.last = now;
     requestAnimationFrame(tick);
   };

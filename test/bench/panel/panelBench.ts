@@ -44,7 +44,13 @@ async function ask(panel: Frame, prompt: string, done: string): Promise<number> 
   await box.fill(prompt);
   const started = Date.now();
   await box.press('Enter');
-  await panel.locator('.entry.assistant:not(.streaming)', { hasText: done }).waitFor({ timeout: 180_000 });
+  // Polled four times a second on the last answer alone: a locator filtering every entry by its text, ten
+  // times a second, would be work the page's figures count. (Evaluated through DevTools: the page's CSP
+  // refuses the eval that waitForFunction would use.)
+  const answered = `(() => { const answers = document.querySelectorAll('.transcript > .entry.assistant:not(.streaming)');
+    const last = answers[answers.length - 1];
+    return last !== undefined && (last.textContent || '').includes(${JSON.stringify(done)}) ? true : undefined; })()`;
+  await until(`the answer "${done}"`, () => panel.evaluate<true | undefined>(answered), 180_000, 250);
   return Date.now() - started;
 }
 
@@ -103,7 +109,7 @@ async function pageHeapMb(devtools: CDPSession | undefined, panel: Frame): Promi
     const { usedSize } = await devtools.send('Runtime.getHeapUsage');
     return {
       mb: usedSize / 1024 / 1024,
-      source: "DevTools Runtime.getHeapUsage after a collection (the webview's renderer)",
+      source: 'DevTools Runtime.getHeapUsage after a collection (the renderer the panel runs in)',
     };
   }
   const used = await panel.evaluate<number>('performance.memory ? performance.memory.usedJSHeapSize : NaN');
@@ -195,7 +201,11 @@ export async function runPanelBench(options: {
       const panel = await workbench.panel();
       const attached = await devtoolsFor(workbench.page, panel);
       const devtools = attached?.session;
-      log(`  DevTools on the renderer ${attached ? `of the frame ${attached.depth} above the panel's` : ': none'}`);
+      log(
+        attached
+          ? `  DevTools on the renderer of the frame ${attached.depth} above the panel's`
+          : '  no DevTools session: the heap from performance.memory',
+      );
       await panel.evaluate(INSTALL_PROBE);
       log('  warm-up prompt (the socket opens, the session loads)');
       await ask(panel, WARM_UP_PROMPT, 'Ready.');
