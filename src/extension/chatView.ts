@@ -28,7 +28,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     view.webview.html = chatHtml({
       cspSource: view.webview.cspSource,
       scriptUri: asUri('dist', 'webview.js'),
-      styleUris: [asUri('dist', 'codicons', 'codicon.css'), asUri('media', 'chat.css'), asUri('media', 'diff.css')],
+      styleUris: [
+        asUri('dist', 'codicons', 'codicon.css'),
+        asUri('media', 'chat.css'),
+        asUri('media', 'toolCard.css'),
+        asUri('media', 'diff.css'),
+      ],
       nonce: randomBytes(16).toString('base64'),
     });
     const subscriptions = [

@@ -1,6 +1,6 @@
 import type { ApprovalRequest } from '../../agent';
 import type { ApprovalAsk, DiffFile } from '../../protocol/chatView';
-import type { TaskInfo } from '../../workspace';
+import type { TaskInfo, Workspace } from '../../workspace';
 
 // What an approval card says before a call runs: the action in words ("Run task `npm: test` — `node
 // --test`", "Apply edit to `src/cart.js`") and what it will run or change, so Allow is an informed click.
@@ -97,5 +97,14 @@ function jsonArguments(input: string): Record<string, unknown> {
     return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
   } catch {
     return {};
+  }
+}
+
+/** The workspace's task `label` (its command, for the approval card), if it is found. */
+export async function taskNamed(workspace: () => Promise<Workspace>, label: string): Promise<TaskInfo | undefined> {
+  try {
+    return (await (await workspace()).listTasks()).tasks.find((task) => task.label === label);
+  } catch {
+    return undefined;
   }
 }

@@ -1,16 +1,10 @@
-import {
-  type Agent,
-  type AgentEvent,
-  type ApprovalMode,
-  type ApprovalPolicy,
-  type ApprovalRequest,
-  Transcript,
-  policyFor,
-} from '../../agent';
-import { type BackendInfo, type ChatEntry, type HostMessage, ViewMessage } from '../../protocol/chatView';
-import type { TaskInfo, Workspace } from '../../workspace';
-import { approvalAsk } from './approvalAsk';
+import { type Agent, type AgentEvent, type ApprovalPolicy, Transcript, policyFor } from '../../agent';
+import { type HostMessage, ViewMessage } from '../../protocol/chatView';
+import { approvalAsk, taskNamed } from './approvalAsk';
+import { ChangedFiles } from './changedFiles';
 import { ChatModel } from './chatModel';
+import type { ChatBackend, ChatOutcome } from './chatPort';
+import { needsResume, settled } from './chatRestore';
 import { type ChatSnapshot, SnapshotWriter, currentChat, loadSnapshot, setCurrentChat } from './chatSnapshot';
 import { ReviewBook } from './reviewBook';
 import { ReviewRefused } from './reviewEdits';
@@ -21,43 +15,13 @@ import { transcriptEntries } from './transcriptEntries';
 // socket), the model of what the panel shows, the review of what edits wrote, and the answers to what the
 // user clicks. It outlives the webview: a hidden or reloaded panel asks for the state again and a stream in
 // progress goes on. A reloaded window finds the conversation again (chatSnapshot.ts): its cards, its live
-// reviews, and a task cut short offered for Resume. Plain Node, behind `ChatBackend`: tested without VS Code.
+// reviews, and a task cut short offered for Resume. Plain Node, behind `ChatBackend` (chatPort.ts): tested
+// without VS Code.
 
-export interface ChatBackend {
-  workspace(): Promise<Workspace>;
-  /** An agent for this transcript on the window's socket, its events sent to `emit` (and the session's listeners). */
-  agent(transcript: Transcript, approvals: ApprovalPolicy, emit: (event: AgentEvent) => void): Promise<Agent>;
-  /** Runs after the session's tasks already queued (one conversation at a time on the default lane). */
-  enqueue<T>(run: () => Promise<T>): Promise<T>;
-  /** A new transcript for a chat. */
-  newTranscript(): Transcript;
-  /** Where transcripts are kept. */
-  sessionsDir: string;
-  approvalMode(): ApprovalMode;
-  /** Asked when no panel is there to show Apply / Skip. */
-  askElsewhere(request: ApprovalRequest): Promise<boolean>;
-  /** Shows `before` against the file as it is now (VS Code's diff editor, keeping focus). */
-  openDiff(path: string, before: string, title: string): Promise<void>;
-  log(line: string): void;
-  /** A task started or the last one ended; a transcript now exists (the window's context keys follow). */
-  changed?(state: { busy: boolean; hasTranscript: boolean }): void;
-  /** Opens a workspace file in the editor, at a line and column when given (a path clicked in the panel). */
-  openFile?(path: string, line?: number, column?: number): Promise<void>;
-  /** Which backend the chat talks to (the empty chat says so). */
-  backendInfo?(): BackendInfo;
-}
+export type { ChatBackend, ChatOutcome } from './chatPort';
 
 /** How long the snapshot may lag the panel while a task streams. */
 const SAVE_INTERVAL_MS = 1_000;
-/** Files' changes are read after this quiet time (an editor's undo fires several events). */
-const REFRESH_DELAY_MS = 100;
-
-/** How a prompt sent through the chat ended: the answer's text, for callers such as the quick fix. */
-export interface ChatOutcome {
-  ok: boolean;
-  status: 'completed' | 'failed' | 'stopped' | 'cancelled';
-  text: string;
-}
 
 export class ChatController {
   readonly model: ChatModel;
@@ -79,8 +43,7 @@ export class ChatController {
   /** Disposed: the snapshot keeps what it had (a task running then shows as interrupted). */
   private closed = false;
   private readonly snapshots: SnapshotWriter;
-  private readonly changedFiles = new Set<string>();
-  private refreshTimer: { promise: Promise<void>; timer: NodeJS.Timeout } | undefined;
+  private readonly changedFiles: ChangedFiles;
 
   constructor(private readonly backend: ChatBackend) {
     this.snapshots = SnapshotWriter.of(backend.sessionsDir, (error) =>
@@ -99,6 +62,7 @@ export class ChatController {
       (callId, diff) => this.model.updateTool(callId, { diff }),
     );
     this.reviews.onChange(() => this.scheduleSave());
+    this.changedFiles = new ChangedFiles(() => backend.workspace(), this.reviews);
     this.restored = this.restoreCurrent();
   }
 
@@ -149,7 +113,7 @@ export class ChatController {
         case 'loadOlder':
           return this.send({ type: 'older', ...this.model.olderThan(message.before) });
         case 'hunk':
-          return await this.hunk(message.callId, message.path, message.hunkId, message.action);
+          return await this.reviewHunk(message.callId, message.path, message.hunkId, message.action);
         case 'undoTurn':
           return await this.undoTurn(message.turn);
         case 'openDiff':
@@ -208,20 +172,8 @@ export class ChatController {
    * Files changed outside the review (the editor's undo, a save, the user's typing), by absolute path:
    * the hunks of those files read their states again. Resolves once they have.
    */
-  async filesChanged(absolutePaths: readonly string[]): Promise<void> {
-    if (this.reviews.size === 0) return;
-    for (const file of absolutePaths) this.changedFiles.add(file);
-    if (!this.refreshTimer) {
-      let timer: NodeJS.Timeout | undefined;
-      const promise = new Promise<void>((resolve) => {
-        timer = setTimeout(() => {
-          this.refreshTimer = undefined;
-          void this.refreshChanged().finally(resolve);
-        }, REFRESH_DELAY_MS);
-      });
-      this.refreshTimer = { promise, timer: timer as NodeJS.Timeout };
-    }
-    await this.refreshTimer.promise;
+  filesChanged(absolutePaths: readonly string[]): Promise<void> {
+    return this.changedFiles.add(absolutePaths);
   }
 
   dispose(): void {
@@ -230,7 +182,7 @@ export class ChatController {
     this.snapshots.flush();
     this.closed = true;
     clearTimeout(this.saveTimer);
-    if (this.refreshTimer) clearTimeout(this.refreshTimer.timer);
+    this.changedFiles.dispose();
     // A call waiting for approval stays unanswered: the window is going, and a "declined" in the transcript
     // would stop the Resume from asking again.
     this.approvals.clear();
@@ -318,22 +270,14 @@ export class ChatController {
       if (this.allowed.has(request.effect)) return true;
       if (!this.post) return this.backend.askElsewhere(request);
       const entry = this.model.tool(request.callId);
-      const task = request.effect === 'task' ? await this.task(entry?.summary ?? '') : undefined;
+      const task =
+        request.effect === 'task' ? await taskNamed(() => this.backend.workspace(), entry?.summary ?? '') : undefined;
       const ask = approvalAsk(request, entry?.summary ?? '', entry?.diff, task);
       return new Promise<boolean>((resolve) => {
         this.approvals.set(request.callId, { resolve, effect: request.effect });
         this.model.updateTool(request.callId, { status: 'approval', ask });
       });
     });
-  }
-
-  /** The workspace's task `label` (its command, for the approval card), if it is found. */
-  private async task(label: string): Promise<TaskInfo | undefined> {
-    try {
-      return (await (await this.backend.workspace()).listTasks()).tasks.find((task) => task.label === label);
-    } catch {
-      return undefined;
-    }
   }
 
   private answer(callId: string, allow: boolean, forChat: boolean): void {
@@ -348,10 +292,6 @@ export class ChatController {
     this.saveNow();
     for (const [waiting, other] of [...this.approvals])
       if (other.effect === asked.effect) this.answer(waiting, true, false);
-  }
-
-  private async hunk(callId: string, path: string, hunkId: string, action: 'accept' | 'reject'): Promise<void> {
-    await this.reviews.hunk(callId, path, hunkId, action);
   }
 
   private async undoTurn(turn: number): Promise<void> {
@@ -372,20 +312,6 @@ export class ChatController {
   private async openFile(path: string, line?: number, column?: number): Promise<void> {
     if (!this.backend.openFile) throw new ReviewRefused('Files cannot be opened from here.');
     await this.backend.openFile(path, line, column);
-  }
-
-  private async refreshChanged(): Promise<void> {
-    const changed = new Set(this.changedFiles);
-    this.changedFiles.clear();
-    const workspace = await this.backend.workspace();
-    const paths = this.reviews.paths().filter((path) => {
-      try {
-        return changed.has(workspace.locate(path).absolute);
-      } catch {
-        return false;
-      }
-    });
-    if (paths.length > 0) await this.reviews.refresh(paths);
   }
 
   private async openSession(id: string): Promise<void> {
@@ -466,33 +392,6 @@ export class ChatController {
       this.backend.log(`chat panel: could not save the chat: ${messageOf(error)}`);
     }
   }
-}
-
-/** A transcript that stopped mid-task: a prompt or a tool's answer without a response, or calls without answers. */
-function needsResume(transcript: Transcript): boolean {
-  if (transcript.pendingCalls().length > 0) return true;
-  const last = transcript.items.at(-1) as { type?: unknown; role?: unknown } | undefined;
-  if (!last) return false;
-  return !(last.type === 'message' || last.type === undefined) || last.role !== 'assistant';
-}
-
-const CUT_SHORT = 'Interrupted: the window closed before this call finished.';
-
-/** Entries saved mid-task, as they are after it: nothing streams or waits any more. */
-function settled(entries: readonly ChatEntry[]): ChatEntry[] {
-  return entries.map((entry) => {
-    if ((entry.kind === 'assistant' || entry.kind === 'thinking') && entry.streaming)
-      return { ...entry, streaming: false };
-    if (entry.kind === 'user' && entry.queued) {
-      const { queued: _queued, ...rest } = entry;
-      return { ...rest, text: `${rest.text}\n\n*(Not sent: the window closed while it waited.)*` };
-    }
-    if (entry.kind === 'tool' && ['streaming', 'approval', 'running'].includes(entry.status)) {
-      const { ask: _ask, ...rest } = entry;
-      return { ...rest, status: 'failed' as const, output: entry.output ?? CUT_SHORT };
-    }
-    return entry;
-  });
 }
 
 function messageOf(error: unknown): string {

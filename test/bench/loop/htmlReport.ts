@@ -270,25 +270,37 @@ function setup(r: BenchResults): string {
     ['started_at', r.started_at],
     ['quick', String(r.quick)],
   ];
+  return keyValueTable(rows);
+}
+
+/** Name / value rows, both as text. */
+export function keyValueTable(rows: readonly (readonly [string, string])[]): string {
   const body = rows.map(([k, v]) => `<tr><td class="text">${esc(k)}</td><td class="text">${esc(v)}</td></tr>`);
   return `<table><tbody>${body.join('')}</tbody></table>`;
 }
 
-/** The whole report page for `results`. */
-export function renderReport(results: BenchResults): string {
-  const title = 'Loopwire agent loop: HTTP against WebSocket';
+/** A self-contained report page: `title` as its title and heading, then `body` (HTML). */
+export function reportPage(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(title)}</title><style>${REPORT_CSS}</style></head>
 <body>
 <h1>${esc(title)}</h1>
-${summary(results)}
+${body}
+</body></html>
+`;
+}
+
+/** The whole report page for `results`. */
+export function renderReport(results: BenchResults): string {
+  return reportPage(
+    'Loopwire agent loop: HTTP against WebSocket',
+    `${summary(results)}
 <h2>Goals</h2>${goals(results)}
 <h2>Per-turn overhead against history size</h2>${chartA(results)}
 <h2>Wall time per task</h2>${chartB(results)}
 <h2>Bytes sent per turn</h2>${chartC(results)}
 ${tables(results)}
-<h2>Setup</h2>${setup(results)}
-</body></html>
-`;
+<h2>Setup</h2>${setup(results)}`,
+  );
 }

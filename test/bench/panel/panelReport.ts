@@ -1,4 +1,4 @@
-import { REPORT_CSS, goalList } from '../loop/htmlReport';
+import { goalList, keyValueTable, reportPage } from '../loop/htmlReport';
 import { type SeriesStyle, esc, legend, lineChart, niceTicks } from '../loop/svgCharts';
 import type { FrameSample } from './pageProbe';
 import type { PanelResults } from './panelTypes';
@@ -126,22 +126,15 @@ function figures(r: PanelResults): string {
     ['machine', `${r.machine.cpus} × ${r.machine.cpu_model}, ${r.machine.platform}, Node ${r.machine.node}`],
     ['started_at', r.started_at],
   ];
-  return `<table><tbody>${rows
-    .map(([k, v]) => `<tr><td class="text">${esc(k)}</td><td class="text">${esc(v)}</td></tr>`)
-    .join('')}</tbody></table>`;
+  return keyValueTable(rows);
 }
 
 export function renderPanelReport(results: PanelResults): string {
-  const title = 'Loopwire in the chat panel: a 50-call task at 4,000 tokens/s';
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)}</title><style>${REPORT_CSS}</style></head>
-<body>
-<h1>${esc(title)}</h1>
-<h2>Goals</h2>${goalList(results.goals)}
+  return reportPage(
+    'Loopwire in the chat panel: a 50-call task at 4,000 tokens/s',
+    `<h2>Goals</h2>${goalList(results.goals)}
 <h2>Figures</h2>${figures(results)}
 <h2>Frames against the stream</h2>${charts(results)}
-<h2>Runs</h2>${runsTable(results)}
-</body></html>
-`;
+<h2>Runs</h2>${runsTable(results)}`,
+  );
 }

@@ -1,98 +1,18 @@
 import * as assert from 'node:assert/strict';
-import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { DEFAULT_SCENARIOS } from '../../../src/server';
 import { ECHO_SCENARIO, WsClient, finalResponse, post } from '../server/support/harness';
 import { repoRoot, runProcess } from '../support/runProcess';
+import { type Running, URL_LINE, freePort, launch, runToEnd, useServerBin } from './serverBin';
 
-// `loopwire-server` as a user runs it: the built bundle, a child process, real flags, real signals.
-
-const bin = path.join(repoRoot, 'dist/cli/loopwire-server.js');
-
-interface Running {
-  url: string;
-  child: ChildProcessWithoutNullStreams;
-  stdout: () => string;
-  stderr: () => string;
-  /** Resolves once the process has exited and its output is all read. */
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-const running: Running[] = [];
-
-/** This process's environment without the token variable, plus `extra`. */
-function envWith(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = { ...process.env, ...extra };
-  if (!('LOOPWIRE_SERVER_TOKEN' in extra)) delete env.LOOPWIRE_SERVER_TOKEN;
-  return env;
-}
-
-/** Starts the bin and waits for the first line on stdout: the base URL. */
-async function launch(args: string[], env: Record<string, string> = {}): Promise<Running> {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot, env: envWith(env) });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('close', (code, signal) => resolve({ code, signal })),
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL on stdout within 10 s; stderr: ${stderr}`)), 10_000);
-    child.stdout.on('data', () => {
-      const end = stdout.indexOf('\n');
-      if (end < 0) return;
-      clearTimeout(timer);
-      resolve(stdout.slice(0, end));
-    });
-    void exited.then(({ code }) => {
-      clearTimeout(timer);
-      reject(new Error(`exited (${code}) before printing its URL; stderr: ${stderr}`));
-    });
-  });
-  const handle = { url, child, stdout: () => stdout, stderr: () => stderr, exited };
-  running.push(handle);
-  return handle;
-}
-
-/** Runs the bin to completion (for the refusals). */
-const runToEnd = (args: string[]) => runProcess(process.execPath, [bin, ...args]);
-
-/** Runs the bin to completion with `env` added to a token-free environment. */
-const runWithEnv = (args: string[], env: Record<string, string>) =>
-  runProcess(process.execPath, [bin, ...args], '', envWith(env));
-
-/** A port nothing listens on right now. */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-const URL_LINE = /^http:\/\/127\.0\.0\.1:(\d+)\/v1$/;
+// `loopwire-server` as a user runs it: the built bundle, a child process, real flags, real signals. The
+// token's sources: loopwireServerToken.test.ts.
 
 describe('cli: loopwire-server', function () {
   let dir: string;
-
-  before(function () {
-    if (fs.existsSync(bin)) return;
-    // `npm test` builds first; a bare mocha run builds the bundles here.
-    this.timeout(120_000);
-    execFileSync(process.execPath, ['esbuild.js'], { cwd: repoRoot, stdio: 'inherit' });
-  });
-  beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-cli-'))));
-  afterEach(async () => {
-    for (const { child, exited } of running.splice(0)) {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      await exited;
-    }
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  useServerBin((folder) => (dir = folder));
 
   it('prints exactly its base URL as the first stdout line, nothing before or after it; logs go to stderr', async () => {
     const server = await launch(['--scenario', ECHO_SCENARIO]);
@@ -303,86 +223,6 @@ describe('cli: loopwire-server', function () {
       assert.match(result.stderr, message);
       assert.doesNotMatch(result.stderr, /usage:/, 'a bad file is not a usage error');
       assert.equal(result.stdout, '');
-    });
-  });
-
-  describe('the token, kept off the command line', () => {
-    /** 401 without the bearer token, 200 with it: the server requires exactly `token`. */
-    async function requires(server: Running, token: string): Promise<void> {
-      const body = { model: 'm', store: false, input: 'echo hi' };
-      assert.equal((await post(`${server.url}/responses`, body)).status, 401);
-      assert.equal((await post(`${server.url}/responses`, body, { authorization: 'Bearer wrong' })).status, 401);
-      const ok = await post(`${server.url}/responses`, body, { authorization: `Bearer ${token}` });
-      assert.equal(ok.status, 200, ok.text);
-    }
-
-    it('--token-file: the first line of the file, trimmed; stderr names the source, never the token', async () => {
-      const file = path.join(dir, 'token');
-      fs.writeFileSync(file, '  from-the-file \r\nsecond line ignored\n');
-      const server = await launch(['--scenario', ECHO_SCENARIO, '--token-file', file]);
-      await requires(server, 'from-the-file');
-      assert.match(
-        server.stderr(),
-        new RegExp(`every request needs the bearer token from --token-file ${escape(file)}\n`),
-      );
-      assert.doesNotMatch(server.stderr(), /from-the-file/);
-    });
-
-    it('LOOPWIRE_SERVER_TOKEN: used when no flag gives one; either flag wins over it', async () => {
-      const file = path.join(dir, 'token');
-      fs.writeFileSync(file, 'file-token\n');
-      const env = { LOOPWIRE_SERVER_TOKEN: ' env-token\n' };
-      const [fromEnv, fileWins, flagWins] = await Promise.all([
-        launch(['--scenario', ECHO_SCENARIO], env),
-        launch(['--scenario', ECHO_SCENARIO, '--token-file', file], env),
-        launch(['--scenario', ECHO_SCENARIO, '--token', 'flag-token'], env),
-      ]);
-      assert.ok(fromEnv && fileWins && flagWins);
-      await requires(fromEnv, 'env-token');
-      assert.match(fromEnv.stderr(), /every request needs the bearer token from LOOPWIRE_SERVER_TOKEN\n/);
-      await requires(fileWins, 'file-token');
-      await requires(flagWins, 'flag-token');
-      assert.match(flagWins.stderr(), /every request needs the bearer token from --token\n/);
-    });
-
-    it('a missing or empty token file, or an empty variable: exit code 1 with the reason, no usage', async () => {
-      const empty = path.join(dir, 'empty');
-      fs.writeFileSync(empty, '');
-      const blankFirst = path.join(dir, 'blank-first');
-      fs.writeFileSync(blankFirst, '   \nthe-token-on-line-two\n');
-      const missing = path.join(dir, 'missing');
-      const cases: [string[], Record<string, string>, RegExp][] = [
-        [
-          ['--token-file', missing],
-          {},
-          new RegExp(`^loopwire-server: --token-file ${escape(missing)}: cannot read: ENOENT`),
-        ],
-        [['--token-file', dir], {}, new RegExp(`^loopwire-server: --token-file ${escape(dir)}: cannot read: EISDIR`)],
-        [['--token-file', empty], {}, /: its first line is empty; put the token there\n/],
-        [['--token-file', blankFirst], {}, /: its first line is empty; put the token there\n/],
-        [[], { LOOPWIRE_SERVER_TOKEN: '  ' }, /^loopwire-server: LOOPWIRE_SERVER_TOKEN is set but empty; unset it/],
-      ];
-      const results = await Promise.all(cases.map(([args, env]) => runWithEnv(args, env)));
-      cases.forEach(([args, , reason], index) => {
-        const result = results[index];
-        assert.ok(result);
-        assert.equal(result.code, 1, `${args.join(' ')}: ${result.stderr}`);
-        assert.match(result.stderr, reason);
-        assert.doesNotMatch(result.stderr, /usage:/);
-        assert.equal(result.stdout, '');
-      });
-    });
-
-    it('--help offers --token-file and the variable, and warns that --token shows in the process list', async () => {
-      const help = await runToEnd(['--help']);
-      assert.equal(help.code, 0);
-      assert.match(help.stdout, /\[--token-file FILE \| --token T\]/);
-      assert.match(help.stdout, /\n {2}--token-file FILE {11}require "Authorization: Bearer T"/);
-      assert.match(help.stdout, /read it in the process list: prefer --token-file or LOOPWIRE_SERVER_TOKEN\n/);
-      assert.match(
-        help.stdout,
-        /\nEnvironment:\n {2}LOOPWIRE_SERVER_TOKEN {7}the token, when neither --token-file nor --token is given\n/,
-      );
     });
   });
 

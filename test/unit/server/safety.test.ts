@@ -11,10 +11,12 @@ import {
   refusedUpgrade,
   useServer,
 } from './support/harness';
+import { fromOrigin } from './support/originRefusal';
 import { storyScenario } from './support/scenarios';
 
 // Safe by default: the token, no browser Origin, size limits, and bad input answered with the API's error
-// shape, never a crash, and never at the cost of another connection.
+// shape, never a crash, and never at the cost of another connection. Without a token:
+// safetyWithoutToken.test.ts.
 
 const TOKEN = 'safety-token';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
@@ -29,14 +31,6 @@ const UNAUTHORIZED = {
     param: null,
   },
 };
-const fromOrigin = (origin: string) => ({
-  error: {
-    type: 'invalid_request_error',
-    code: 'origin_not_allowed',
-    message: `loopwire-server refuses requests from web pages (Origin: ${origin}): a page must not drive a local agent backend.`,
-    param: null,
-  },
-});
 const TOO_LARGE = {
   error: {
     type: 'invalid_request_error',
@@ -377,29 +371,5 @@ describe('safety: a server started with a token and small limits', () => {
       ['invalid_json', 'invalid_frame'],
     );
     assert.equal(finalResponse(await bad.turn({ model: 'm', store: false, input: 'echo hi' })).status, 'completed');
-  });
-});
-
-describe('safety: without a token', () => {
-  const harness = useServer();
-
-  it('binds loopback by default', () => {
-    assert.match(harness.url, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
-  });
-
-  it('any bearer (or none) is served, but a browser Origin is still refused on both transports', async () => {
-    assert.equal((await post(`${harness.url}/responses`, { model: 'm', input: 'echo hi' })).status, 200);
-    assert.equal(
-      (await post(`${harness.url}/responses`, { model: 'm', input: 'echo hi' }, { authorization: 'Bearer anything' }))
-        .status,
-      200,
-    );
-    const reply = await post(`${harness.url}/responses`, { model: 'm', input: 'echo hi' }, { origin: 'null' });
-    assert.equal(reply.status, 403);
-    assert.deepEqual(JSON.parse(reply.text), fromOrigin('null'));
-    assert.deepEqual(await refusedUpgrade(harness.url, { origin: 'https://example.com' }), {
-      status: 403,
-      body: fromOrigin('https://example.com'),
-    });
   });
 });

@@ -1,0 +1,37 @@
+import type { Agent, AgentEvent, ApprovalMode, ApprovalPolicy, ApprovalRequest, Transcript } from '../../agent';
+import type { BackendInfo } from '../../protocol/chatView';
+import type { Workspace } from '../../workspace';
+
+// What the chat panel's host side (chatController.ts) needs of the window around it, and what it answers:
+// plain types, so that it is tested without VS Code (chatBackend.ts is the window's side).
+
+export interface ChatBackend {
+  workspace(): Promise<Workspace>;
+  /** An agent for this transcript on the window's socket, its events sent to `emit` (and the session's listeners). */
+  agent(transcript: Transcript, approvals: ApprovalPolicy, emit: (event: AgentEvent) => void): Promise<Agent>;
+  /** Runs after the session's tasks already queued (one conversation at a time on the default lane). */
+  enqueue<T>(run: () => Promise<T>): Promise<T>;
+  /** A new transcript for a chat. */
+  newTranscript(): Transcript;
+  /** Where transcripts are kept. */
+  sessionsDir: string;
+  approvalMode(): ApprovalMode;
+  /** Asked when no panel is there to show Apply / Skip. */
+  askElsewhere(request: ApprovalRequest): Promise<boolean>;
+  /** Shows `before` against the file as it is now (VS Code's diff editor, keeping focus). */
+  openDiff(path: string, before: string, title: string): Promise<void>;
+  log(line: string): void;
+  /** A task started or the last one ended; a transcript now exists (the window's context keys follow). */
+  changed?(state: { busy: boolean; hasTranscript: boolean }): void;
+  /** Opens a workspace file in the editor, at a line and column when given (a path clicked in the panel). */
+  openFile?(path: string, line?: number, column?: number): Promise<void>;
+  /** Which backend the chat talks to (the empty chat says so). */
+  backendInfo?(): BackendInfo;
+}
+
+/** How a prompt sent through the chat ended: the answer's text, for callers such as the quick fix. */
+export interface ChatOutcome {
+  ok: boolean;
+  status: 'completed' | 'failed' | 'stopped' | 'cancelled';
+  text: string;
+}
