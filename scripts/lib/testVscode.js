@@ -11,6 +11,26 @@ const { root } = require('./provision');
 const sharedHost = path.resolve(root, '..', 'shared', 'vscode-host');
 
 /**
+ * The environment without what `npm test` itself put there. install.sh runs npm again, on Node 24, to
+ * install code-server; that npm reads `npm_config_*` variables as its own configuration, so the outer npm's
+ * `npm_config_user_agent` ("npm/10 node/v20 …") reached code-server's postinstall, which refused Node 20.
+ * Gone too: npm's other variables and the `node_modules/.bin` and node-gyp folders it adds to PATH.
+ */
+function withoutNpm(env) {
+  const clean = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (/^npm_/i.test(name) || name === 'INIT_CWD' || name === 'NODE') continue;
+    clean[name] = value;
+  }
+  const pathKey = Object.keys(clean).find((name) => name.toUpperCase() === 'PATH') ?? 'PATH';
+  clean[pathKey] = (clean[pathKey] ?? '')
+    .split(path.delimiter)
+    .filter((dir) => dir && !/[\\/]node_modules[\\/]\.bin$/.test(dir) && !/node-gyp-bin$/.test(dir))
+    .join(path.delimiter);
+  return clean;
+}
+
+/**
  * Resolves to `{ executable, from, workbench }` (`workbench`: code-server is installed, for the workbench suite), or to undefined after saying in one line why there is none.
  * `who` names the script in its lines; install logs go to `logDir`.
  */
@@ -28,6 +48,7 @@ async function testVscode(who, logDir, env = process.env) {
       name: 'vscode host',
       command: 'bash',
       args: [install],
+      env: withoutNpm(env),
       log: path.join(logDir, 'vscode-host-install.log'),
     });
     // Its code-server also serves the workbench that test/workbench drives.
@@ -57,4 +78,4 @@ async function download(who) {
   }
 }
 
-module.exports = { testVscode };
+module.exports = { testVscode, withoutNpm };

@@ -19,6 +19,9 @@ const { mochaTally, mochaFailures } = require('../../scripts/lib/mochaTally') as
   mochaFailures: (output: string) => string;
 };
 const { formatDuration } = require('../../scripts/lib/phases') as { formatDuration: (ms: number) => string };
+const { withoutNpm } = require('../../scripts/lib/testVscode') as {
+  withoutNpm: (env: NodeJS.ProcessEnv) => NodeJS.ProcessEnv;
+};
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const SPEC_RUN = [
@@ -52,6 +55,26 @@ describe('scripts: the phases of npm test and CI', () => {
     assert.match(shown, /^ {2}2 passing \(3s\)/);
     assert.match(shown, /AssertionError: expected 1, got null/);
     assert.doesNotMatch(shown, /noise/);
+  });
+
+  it('runs the VS Code host’s install.sh without what npm test’s own npm put in the environment', () => {
+    // The inner npm (Node 24, installing code-server) took the outer one's user agent as its configuration,
+    // and code-server's postinstall refused "node/v20".
+    const clean = withoutNpm({
+      PATH: ['/work/loopwire/node_modules/.bin', '/usr/lib/node_modules/npm/bin/node-gyp-bin', '/usr/bin'].join(
+        path.delimiter,
+      ),
+      HOME: '/root',
+      VSCODE_HOST_HOME: '/cache',
+      npm_config_user_agent: 'npm/10.8.2 node/v20.20.2 linux x64 workspaces/false',
+      npm_config_nodedir: '/usr',
+      NPM_CONFIG_PREFIX: '/usr/local',
+      npm_lifecycle_event: 'test',
+      npm_node_execpath: '/usr/bin/node',
+      INIT_CWD: '/work/loopwire',
+      NODE: '/usr/bin/node',
+    });
+    assert.deepEqual(clean, { PATH: '/usr/bin', HOME: '/root', VSCODE_HOST_HOME: '/cache' });
   });
 
   it('writes durations as people read them', () => {
