@@ -23,6 +23,8 @@ export class ResponseStore {
   private readonly memory = new Map<string, StoredResponse>();
   /** Ids on disk, oldest first (only with a directory). */
   private readonly onDisk = new Set<string>();
+  /** The newest file's modification time (ms): each file written gets a later one. */
+  private newest = 0;
 
   private constructor(
     private readonly dir: string | undefined,
@@ -51,7 +53,10 @@ export class ResponseStore {
           at: (await fs.promises.stat(path.join(dir, name))).mtimeMs,
         })),
       );
-      for (const { id } of dated.sort((a, b) => a.at - b.at)) store.onDisk.add(id);
+      for (const { id, at } of dated.sort((a, b) => a.at - b.at)) {
+        store.onDisk.add(id);
+        store.newest = Math.max(store.newest, at);
+      }
     }
     return store;
   }
@@ -64,6 +69,11 @@ export class ResponseStore {
     const file = this.file(id);
     const temp = `${file}.${process.pid}.tmp`;
     await fs.promises.writeFile(temp, text);
+    // The order of the files is the order of eviction after a restart. The file system's clock is coarse
+    // (a few ms), so two files written in a row could share a time and come back in any order: each file is
+    // dated at least 1 ms after the one before.
+    this.newest = Math.max(Date.now(), this.newest + 1);
+    await fs.promises.utimes(temp, this.newest / 1000, this.newest / 1000);
     await fs.promises.rename(temp, file);
     this.onDisk.delete(id);
     this.onDisk.add(id);

@@ -219,6 +219,21 @@ describe('store: on disk (--store-dir)', () => {
     assert.equal((await get(made[2]?.id ?? '')).status, 200);
   });
 
+  it('after a restart, evicts in the order written, however close together the files were written', async () => {
+    // The file system dates files by a coarse clock: a burst of writes shares a modification time.
+    await start({ storedResponses: 12 });
+    const made = [];
+    for (let i = 0; i < 12; i++) made.push(await create({ input: `burst ${i}` }));
+    const dated = made.map((r) => fs.statSync(path.join(dir, `${r.id}.json`)).mtimeMs);
+    dated.slice(1).forEach((at, i) => assert.ok(at > (dated[i] ?? 0), `file ${i + 1} dated after file ${i}`));
+    for (const evicted of made.slice(0, 6)) {
+      await restart({ storedResponses: 12 });
+      await create({ input: 'one more' });
+      assert.equal((await get(evicted.id)).status, 404, `${made.indexOf(evicted)} went first`);
+      assert.equal(files().length, 12);
+    }
+  });
+
   it('evicts the oldest file past the cap, across restarts too, even one loaded into memory after a restart', async () => {
     await start({ storedResponses: 2 });
     const a = await create({ input: 'one' });
