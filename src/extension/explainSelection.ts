@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { codeBlock } from './codeBlock';
 import { selectedLines } from './selectedLines';
 
 // "Explain Selection": the selected code, where it is, and a request for an explanation — no edits asked.
@@ -14,14 +15,11 @@ export function explainPrompt(document: vscode.TextDocument, selection: vscode.R
   const text = document.getText(selection);
   const shown =
     text.length > MAX_SELECTION ? `${text.slice(0, MAX_SELECTION)}\n… (cut; read the file for the rest)` : text;
-  const fence = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
   const { first, last } = selectedLines(selection);
   const lines = first === last ? `line ${first}` : `lines ${first}–${last}`;
   return [
     `Explain this code from ${where}, ${lines}. Do not change any file.`,
     '',
-    `${fence}${document.languageId}`,
-    shown,
-    fence,
+    codeBlock(shown, document.languageId),
   ].join('\n');
 }

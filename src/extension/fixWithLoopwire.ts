@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { codeBlock } from './codeBlock';
 
 // "Fix with Loopwire": a quick fix offered only where a diagnostic is, which starts a task scoped to that
 // diagnostic — its message, where it is, and the code around it — on the window's session.
@@ -41,6 +42,7 @@ export function fixPrompt(document: vscode.TextDocument, range: vscode.Range, me
     `Fix this problem in ${where} at line ${range.start.line + 1}, column ${range.start.character + 1}: ${message}`,
     '',
     'The code around it:',
-    lines.join('\n'),
+    '',
+    codeBlock(lines.join('\n')),
   ].join('\n');
 }

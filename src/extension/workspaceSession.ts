@@ -17,6 +17,7 @@ import { windowChatBackend } from './chatBackend';
 import { reviewInEditor } from './review/reviewInEditor';
 import type { Workspace } from '../workspace';
 import { MultiRootWorkspace } from '../workspace/multiRootWorkspace';
+import type { CommandPath } from '../workspace/vscode/commandTerminal';
 import { VscodeWorkspace } from '../workspace/vscode/vscodeWorkspace';
 import { SessionBackend } from './sessionBackend';
 import { readSettings } from './settings';
@@ -28,6 +29,12 @@ import { TaskQueue } from './taskQueue';
 // default lane run one at a time.
 
 /** The window's folders, for a transcript's header. */
+/** How a shell command ran, for the log (where the user looks when a command's output is not what they expect). */
+const RUN_WAY: Record<CommandPath, string> = {
+  'shell-integration': 'by shell integration',
+  pseudoterminal: 'as a child process shown in a pseudoterminal (no shell integration in time)',
+};
+
 const folderPaths = () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath).join(', ');
 
 export interface TaskOutcome {
@@ -95,7 +102,10 @@ export class WorkspaceSession implements vscode.Disposable {
       const folders = vscode.workspace.workspaceFolders ?? [];
       if (folders.length === 0) throw new Error('Open a folder first: Loopwire works on a workspace folder.');
       const open = (folder: vscode.WorkspaceFolder) =>
-        VscodeWorkspace.open(folder.uri, { saveAfterEdit: readSettings(folder).saveAfterEdit });
+        VscodeWorkspace.open(folder.uri, {
+          saveAfterEdit: readSettings(folder).saveAfterEdit,
+          commandTerminal: { onRun: (way) => this.log.info(`exec_command: in the Loopwire terminal, ${RUN_WAY[way]}`) },
+        });
       if (folders.length === 1) return open(folders[0] as vscode.WorkspaceFolder);
       const roots = await Promise.all(
         folders.map(async (folder) => ({ name: folder.name, workspace: await open(folder) })),

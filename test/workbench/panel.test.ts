@@ -109,6 +109,13 @@ describe('Loopwire in the VS Code workbench', function () {
       );
       if (approvals.length === 0) {
         assert.equal(name, 'run_task', 'the scenario starts with the tests');
+        // The approval says what it will run, and the card waits for the user (not "writing…").
+        assert.equal(
+          await card.locator('.approval-action').textContent(),
+          'Run task npm: test — node --test',
+          'the task and its command',
+        );
+        assert.equal(await card.locator('.tool-status').textContent(), 'waiting for you');
         await workbench.screenshot('task-approval-run-task');
         await sleep(APPROVAL_WAIT_MS); // The wait that the durations must leave out.
       }
@@ -162,9 +169,14 @@ describe('Loopwire in the VS Code workbench', function () {
     );
     assert.match(result.answer, /Fixed\./);
     assert.match(result.answer, /npm test passes/);
+    // The model's reasoning summaries, folded under Thinking.
+    const panelNow = await workbench.panel();
+    const thinking = panelNow.locator('details.entry.thinking');
+    assert.ok((await thinking.count()) > 0, 'a Thinking section');
+    assert.equal(await thinking.first().locator('summary').textContent(), 'Thinking');
+    assert.match((await thinking.first().textContent()) ?? '', /failing test/);
 
-    const panel = await workbench.panel();
-    const card = entry(panel, result.patch.id);
+    const card = entry(panelNow, result.patch.id);
     await card.locator('.tool-card.status-done').waitFor();
     assert.equal(await card.locator('.file-name').textContent(), 'src/cart.js');
     assert.ok((await card.locator('.line.removed .code').textContent())?.includes(BROKEN), 'the removed line');

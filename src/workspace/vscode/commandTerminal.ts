@@ -6,7 +6,6 @@ import type { TaskSpec } from '../shared/taskDiscovery';
 import { runTaskProcess } from '../shared/taskProcess';
 import { stopBelow } from './processTree';
 import {
-  type ShellExecution,
   type ShellIntegrationApi,
   integratesShell,
   shellIntegrationApi,
@@ -210,8 +209,6 @@ class CommandTerminals {
     const started = Date.now();
     const tail = new OutputTail();
     return new Promise<TaskRun>((resolve) => {
-      let execution: ShellExecution | undefined;
-      let reading: Promise<void> = Promise.resolve();
       let timedOut = false;
       let settled = false;
       let ended: (exitCode: number | undefined) => void = () => undefined;
@@ -226,15 +223,6 @@ class CommandTerminals {
         resolve(finishedRun(tail, exitCode, timedOut, started));
       };
       const listeners = [
-        // The first execution that starts in this terminal (reserved for this command) is this command's;
-        // its output is read from the start event on, before any of it arrives.
-        api.onDidStartTerminalShellExecution((event) => {
-          if (event.terminal !== slot.terminal || execution !== undefined) return;
-          execution = event.execution;
-          reading = (async () => {
-            for await (const data of event.execution.read()) tail.push(Buffer.from(data));
-          })().catch(() => undefined);
-        }),
         api.onDidEndTerminalShellExecution((event) => {
           if (event.terminal !== slot.terminal || event.execution !== execution) return;
           ended(event.exitCode);
@@ -248,7 +236,14 @@ class CommandTerminals {
         timedOut = true;
         void this.stop(slot.terminal, end).then(() => finish(null));
       }, timeoutMs);
-      integration.executeCommand(line);
+      // Read at once, as the API asks: VS Code keeps an execution's output only for streams that exist when it
+      // arrives. Read from the start event instead, the output of a quick command could come in the same
+      // batch of messages as its start, before the stream was listening (`echo hi` then showed no output
+      // in code-server, whose messages cross a WebSocket).
+      const execution = integration.executeCommand(line);
+      const reading = (async () => {
+        for await (const data of execution.read()) tail.push(Buffer.from(data));
+      })().catch(() => undefined);
     });
   }
 

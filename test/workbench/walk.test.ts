@@ -1,0 +1,257 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Frame, Locator, Page } from 'playwright-core';
+import { ARTIFACTS, type Workbench, startWorkbench, until } from './workbench';
+
+// The rest of issue 21's walk, in the real workbench (code-server in headless Chromium, `loopwire.approval:
+// ask`, a fresh demo copy): what panel.test.ts's task does not pass through — the empty chat, Explain
+// Selection from the editor, a shell command and a prompt queued behind it, a path in a tool's output, the quick fix and the diff editor's before side, and the backend's port. One workbench for
+// the file; the tests run in order, each on the conversation the one before left. Screenshots and logs go
+// to test-artifacts/workbench/walk/.
+
+/** Its own folder: the harness's logs have the same names as panel.test.ts's. */
+const WALK_ARTIFACTS = path.join(ARTIFACTS, 'walk');
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Monaco draws spaces as no-break spaces. */
+const text = async (locator: Locator) => ((await locator.textContent()) ?? '').replace(/\u00a0/g, ' ');
+
+describe('Loopwire in the VS Code workbench: the walk', function () {
+  this.timeout(120_000);
+  let workbench: Workbench;
+
+  before(async function () {
+    this.timeout(300_000);
+    workbench = await startWorkbench({ artifacts: WALK_ARTIFACTS });
+  });
+
+  after(async function () {
+    this.timeout(60_000);
+    await workbench?.close();
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && workbench) {
+      const name = `failed-${this.currentTest.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`;
+      await workbench.screenshot(name).catch(() => undefined);
+    }
+  });
+
+  const shot = (name: string) => workbench.screenshot(name);
+
+  /** A workbench command by its title, run where the focus is now (an editor keeps its selection). */
+  async function commandHere(page: Page, title: string): Promise<void> {
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`>${title}`);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
+    await page.keyboard.press('Enter');
+  }
+
+  /** The editor on `file` (Quick Open), focused, once it shows `expected`. */
+  async function openFile(file: string, expected: string): Promise<Locator> {
+    const { page } = workbench;
+    await page.locator('.part.editor').click();
+    await page.keyboard.press('Control+P');
+    const quickOpen = page.locator('.quick-input-widget input');
+    await quickOpen.waitFor({ state: 'visible' });
+    await quickOpen.fill(file);
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: path.basename(file) })
+      .first()
+      .waitFor();
+    await page.keyboard.press('Enter');
+    const tab = page.locator('.part.editor .tab.active', { hasText: path.basename(file) });
+    await tab.waitFor();
+    const lines = page.locator('.part.editor .editor-group-container.active .monaco-editor .view-lines').first();
+    await until(`${file} in the editor`, async () => ((await text(lines)).includes(expected) ? true : undefined));
+    await lines.click();
+    return lines;
+  }
+
+  /** Ctrl+G to `where` (`10`, `3:28`) in the focused editor. */
+  async function goTo(where: string): Promise<void> {
+    const { page } = workbench;
+    await page.keyboard.press('Control+G');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`:${where}`);
+    await page.keyboard.press('Enter');
+    await input.waitFor({ state: 'hidden' });
+  }
+
+  async function send(panel: Frame, prompt: string): Promise<void> {
+    const box = panel.locator('textarea.prompt');
+    await box.fill(prompt);
+    await box.press('Enter');
+  }
+
+  /** The tool card waiting for Allow, with its entry's id. */
+  async function waitingCard(panel: Frame): Promise<{ id: string; card: Locator }> {
+    const waiting = panel.locator('.entry.tool:has(.tool-card.status-approval)').first();
+    await waiting.waitFor({ timeout: 60_000 });
+    const id = (await waiting.getAttribute('data-id')) ?? '';
+    assert.ok(id, 'a tool entry has its id');
+    return { id, card: panel.locator(`.entry[data-id="${id}"]`) };
+  }
+
+  it('an empty chat offers example prompts, names the offline backend, and there is one New Chat control', async function () {
+    const panel = await workbench.panel();
+    const welcome = panel.locator('.welcome');
+    await welcome.waitFor({ state: 'visible' });
+    assert.equal(await welcome.locator('button.example').count(), 3, 'three example prompts');
+    assert.match(await text(welcome.locator('.welcome-backend.offline')), /^Offline: the built-in scripted backend/);
+    // A click puts the example in the prompt box, for the user to send or change.
+    await welcome.locator('button.example', { hasText: 'Fix the failing test.' }).click();
+    assert.equal(await panel.locator('textarea.prompt').inputValue(), 'Fix the failing test.');
+    await panel.locator('textarea.prompt').fill('');
+    // New Chat once: in the view's title bar, not again in the panel.
+    const titleActions = workbench.page.locator('.part.sidebar .title-actions .action-label[aria-label^="New Chat"]');
+    assert.equal(await titleActions.count(), 1, 'New Chat in the view title');
+    assert.equal(await panel.getByRole('button', { name: /new chat/i }).count(), 0, 'no second New Chat in the panel');
+    await shot('welcome');
+  });
+
+  it('Explain Selection shows the selection as code and names exactly the lines selected', async function () {
+    const { page } = workbench;
+    await openFile('src/cart.js', 'function applyDiscount');
+    // Lines 10–14, selected the usual way: from the start of line 10 down to the start of line 15.
+    await goTo('10');
+    for (let i = 0; i < 5; i++) await page.keyboard.press('Shift+ArrowDown');
+    await commandHere(page, 'Loopwire: Explain Selection');
+    const panel = await workbench.panel();
+    const bubble = panel.locator('.entry.user .bubble').last();
+    await bubble.waitFor();
+    assert.match(await text(bubble), /^Explain this code from src\/cart\.js, lines 10–14\. Do not change any file\./);
+    const code = bubble.locator('pre code');
+    assert.equal(await code.count(), 1, 'the selection is one code block');
+    const selected = await text(code);
+    assert.match(selected, /^\/\*\* Takes `percent` percent/);
+    assert.match(selected, /throw new RangeError/);
+    assert.doesNotMatch(selected, /return roundCents/, 'line 15 was not selected');
+    assert.doesNotMatch(await text(bubble), /```/, 'no raw fences');
+    await panel.locator('.entry.assistant:not(.streaming)').last().waitFor({ timeout: 60_000 });
+    await shot('explain-selection');
+  });
+
+  it('runs a command in the Loopwire terminal after showing it; a prompt sent meanwhile waits at the end, queued', async function () {
+    const panel = await workbench.panel();
+    await send(panel, 'run: echo walked through');
+    const { id, card } = await waitingCard(panel);
+    assert.equal(await text(card.locator('.tool-name')), 'exec_command');
+    assert.equal(await text(card.locator('.tool-status')), 'waiting for you');
+    assert.equal(await text(card.locator('.approval-action')), 'Run command echo walked through');
+    assert.equal(await text(card.locator('.approval-detail')), '$ echo walked through\n(in the workspace root)');
+    assert.equal(await text(card.locator('button[data-action="allow"]')), 'Run');
+    assert.equal(await text(card.locator('button[data-action="allow-chat"]')), 'Allow tasks for this chat');
+
+    await send(panel, 'list tasks');
+    const queued = panel.locator('.entry.user.queued');
+    await queued.waitFor();
+    assert.match(await text(queued), /Queued/);
+    const last = await panel.evaluate<string | null>(
+      `(() => { const entries = document.querySelectorAll('.transcript .entry'); return entries[entries.length - 1].getAttribute('data-id'); })()`,
+    );
+    assert.equal(last, await queued.getAttribute('data-id'), 'the queued prompt is shown last, after the waiting card');
+    await shot('queued');
+
+    await card.locator('button[data-action="allow"]').click();
+    await card.locator('.tool-card.status-done').waitFor({ timeout: 60_000 });
+    await card.locator('.tool-output summary').click();
+    const output = await text(card.locator('.tool-output pre'));
+    assert.match(output, /^The command finished with exit code 0 after/, output);
+    assert.match(output, /^walked through$/m, output);
+    // Then the queued prompt runs: no longer marked, answered after the command's answer.
+    await until('the queued prompt to run', async () => ((await queued.count()) === 0 ? true : undefined), 60_000);
+    const tasksCard = panel.locator('.entry.tool', { has: panel.locator('.tool-name', { hasText: 'list_tasks' }) });
+    await tasksCard.locator('.tool-card.status-done').waitFor({ timeout: 60_000 });
+    const order = await panel.evaluate<string[]>(
+      `[...document.querySelectorAll('.transcript .entry')].map((e) => e.getAttribute('data-id'))`,
+    );
+    assert.ok(order.indexOf(id) < order.indexOf((await tasksCard.getAttribute('data-id')) ?? ''), order.join(' '));
+    // The command ran where the user can see it, in a terminal named Loopwire, which Loopwire did not show.
+    const { page } = workbench;
+    assert.equal(await page.locator('.part.panel .terminal-wrapper').count(), 0, 'no terminal shown by Loopwire');
+    await page.locator('.part.editor').click();
+    await commandHere(page, 'View: Toggle Terminal');
+    await until('the Loopwire terminal', async () =>
+      /Loopwire/.test(await text(page.locator('.part.panel'))) ? true : undefined,
+    );
+    await shot('command');
+  });
+
+  it('a path:line in a tool’s output opens the file at that line', async function () {
+    const panel = await workbench.panel();
+    await send(panel, 'search for applyDiscount');
+    const card = panel.locator('.entry.tool', { has: panel.locator('.tool-name', { hasText: 'search_text' }) }).last();
+    await card.locator('.tool-card.status-done').waitFor({ timeout: 60_000 });
+    await card.locator('.tool-output summary').click();
+    const link = card.locator('.tool-output a.path-link', { hasText: /^src\/cart\.js:11/ }).first();
+    await link.click();
+    const { page } = workbench;
+    await page.locator('.part.editor .tab.active', { hasText: 'cart.js' }).waitFor();
+    const position = page.locator('.statusbar-item', { hasText: /^Ln \d+, Col \d+/ }).first();
+    await until('the cursor on line 11', async () => (/^Ln 11,/.test(await text(position)) ? true : undefined));
+    await shot('path-link');
+  });
+
+  it('the quick fix on a JSON error, and its diff editor adds no problem of the before side', async function () {
+    const { page } = workbench;
+    await openFile('config/shipping.json', 'freeShippingFrom');
+    // The JSON language server reports the doubled comma.
+    await page.locator('.part.editor .editor-group-container.active .squiggly-error').first().waitFor();
+    await goTo('3:28');
+    await page.keyboard.press('Control+.');
+    const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Fix with Loopwire' }).first();
+    await fix.waitFor();
+    await shot('quick-fix-menu');
+    await fix.click();
+    const panel = await workbench.panel();
+    const bubble = panel.locator('.entry.user .bubble', {
+      hasText: 'Fix this problem in config/shipping.json at line 3',
+    });
+    await bubble.waitFor();
+    // The lines around the problem, as code: numbered, indented as in the file.
+    assert.match(await text(bubble.locator('pre code')), /^ {3}3 \|   "freeShippingFrom": 5000,,$/m);
+    const { card } = await waitingCard(panel);
+    assert.equal(await text(card.locator('.tool-status')), 'waiting for you', 'not "writing…"');
+    assert.match(await text(card.locator('.approval-action')), /^Apply edit to config\/shipping\.json/);
+    await card.locator('button[data-action="allow"]').click();
+    await card.locator('.tool-card.status-done').waitFor({ timeout: 60_000 });
+    await card.getByRole('button', { name: 'Open in diff editor' }).click();
+    await page.locator('.part.editor .monaco-diff-editor').first().waitFor();
+    // The after side parses; the before side is the broken file, which must not be diagnosed. A language
+    // server answers within a second or two; give it longer, then look at Problems.
+    await sleep(4_000);
+    await page.keyboard.press('Control+Shift+M');
+    const problems = page.locator('.markers-panel-container');
+    await problems.waitFor({ state: 'visible' });
+    await until('Problems to settle', async () => ((await text(problems)).trim() === '' ? undefined : true));
+    const shown = await text(problems);
+    assert.doesNotMatch(shown, /expected/i, `no parse error of the before side in Problems: ${shown}`);
+    await shot('diff-editor-problems');
+  });
+
+  it('the embedded backend’s port is not forwarded', async function () {
+    const { page } = workbench;
+    await page.locator('.part.editor').click();
+    await commandHere(page, 'Ports: Focus on Ports View');
+    const ports = page.locator('.part.panel');
+    await until('the Ports view', async () => ((await text(ports)).includes('Forward a Port') ? true : undefined));
+    const shown = await text(ports);
+    assert.doesNotMatch(shown, /Code Extension Host|Auto Forwarded/, shown);
+    await shot('ports');
+  });
+
+  it('writes the walk’s page errors and off-host requests: none', function () {
+    fs.writeFileSync(
+      path.join(WALK_ARTIFACTS, 'walk.json'),
+      `${JSON.stringify({ pageErrors: workbench.pageErrors, offHostRequests: workbench.offHostRequests }, null, 2)}\n`,
+    );
+    assert.deepEqual(workbench.offHostRequests, []);
+    assert.deepEqual(workbench.pageErrors, []);
+  });
+});
