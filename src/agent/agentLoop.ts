@@ -92,6 +92,7 @@ export class Agent {
       instructions,
       tools: toolSpecs,
       promptCacheKey: this.options.transcript.header.id,
+      emit: this.options.emit,
       ...(extra ? { extra } : {}),
       ...(lane === undefined ? {} : { lane }),
     });
@@ -201,6 +202,7 @@ export class Agent {
       tools: toolSpecs,
       items,
       promptCacheKey: this.options.transcript.header.id,
+      emit: this.options.emit,
       ...(extra ? { extra } : {}),
       ...(lane === undefined ? {} : { lane }),
       ...(context?.compactThreshold === undefined ? {} : { compactThreshold: context.compactThreshold }),

@@ -51,6 +51,12 @@ export interface TurnRequest {
   promptCacheKey?: string;
   /** Ask the server to compact past this many tokens of context (`context_management`); absent: never. */
   compactThreshold?: number;
+  /**
+   * Where the turn's own events go — its deltas, a discarded output, a retry: the conversation's sink, which
+   * may not be the session's (the extension's chat panel listens to its conversation only). The session's
+   * sink when not given; the socket's and the transport's events always go there.
+   */
+  emit?: AgentEventSink;
 }
 
 export interface TurnOutcome {

@@ -80,6 +80,7 @@ export class SessionTransport {
   /** Runs one turn to its completed response, retrying faults. Throws {@link AgentStop} or {@link TurnCancelled}. */
   async run(turn: number, request: TurnRequest, signal: AbortSignal): Promise<TurnOutcome> {
     const lane = request.lane ?? DEFAULT_LANE;
+    const emit = request.emit ?? this.opts.emit;
     let bytesSent = 0;
     let bytesReceived = 0;
     let firstSentAt: number | undefined;
@@ -96,7 +97,7 @@ export class SessionTransport {
         if (chain) input = context.slice(chain.itemCount);
         const body = this.body(request, input, chain?.responseId);
         result = channel
-          ? await this.exchangeWs(channel, turn, body, request.lane, signal, this.opts.emit)
+          ? await this.exchangeWs(channel, turn, body, request.lane, signal, emit)
           : await httpAttempt({
               endpoint: this.opts.endpoint,
               turn,
@@ -104,7 +105,7 @@ export class SessionTransport {
               headers: requestHeaders(this.opts.apiKey, this.opts.headers),
               signal,
               idleTimeoutMs: this.opts.idleTimeoutMs,
-              emit: this.opts.emit,
+              emit,
               onCancel: () => this.chains.broken(DEFAULT_LANE),
             });
       } catch (error) {
@@ -143,8 +144,8 @@ export class SessionTransport {
           completedAt: now,
         };
       }
-      if (assembler.started) this.opts.emit({ type: 'output_discarded', turn, reason: describeFault(step.fault) });
-      await this.recover(turn, attempt, lane, transport, step.fault, signal);
+      if (assembler.started) emit({ type: 'output_discarded', turn, reason: describeFault(step.fault) });
+      await this.recover(turn, attempt, lane, transport, step.fault, signal, emit);
     }
   }
 
@@ -191,6 +192,7 @@ export class SessionTransport {
     transport: 'ws' | 'http',
     fault: TransportFault,
     signal: AbortSignal,
+    emit: AgentEventSink,
   ): Promise<void> {
     const action = actionFor(fault, transport, this.opts.transport, this.reached);
     const reason = describeFault(fault);
@@ -219,7 +221,7 @@ export class SessionTransport {
       });
     }
     const delayMs = retryDelayMs(action.delayMs, attempt, this.opts.backoffBaseMs, this.opts.backoffMaxMs);
-    this.opts.emit({ type: 'retry', turn, attempt: attempt + 1, reason, delayMs, fullContext: true });
+    emit({ type: 'retry', turn, attempt: attempt + 1, reason, delayMs, fullContext: true });
     if (delayMs > 0) await waitToRetry(delayMs, signal);
   }
 

@@ -215,7 +215,7 @@ describe('Loopwire in the VS Code workbench: the walk', function () {
     });
     await bubble.waitFor();
     // The lines around the problem, as code: numbered, indented as in the file.
-    assert.match(await text(bubble.locator('pre code')), /^ {3}3 \|   "freeShippingFrom": 5000,,$/m);
+    assert.match(await text(bubble.locator('pre code')), /^ {3}3 \| {3}"freeShippingFrom": 5000,,$/m);
     const { card } = await waitingCard(panel);
     assert.equal(await text(card.locator('.tool-status')), 'waiting for you', 'not "writing…"');
     assert.match(await text(card.locator('.approval-action')), /^Apply edit to config\/shipping\.json/);

@@ -82,9 +82,23 @@ async function showLoopwire(page: Page, step: (what: string) => void): Promise<v
   );
   if (shown) {
     step('Loopwire in the activity bar');
-    // A click on the item of the view already shown would hide it.
-    if ((await page.locator('.part.sidebar .composite.title h2', { hasText: /Loopwire/i }).count()) === 0)
-      await item.click();
+    const showing = async () =>
+      (await page.locator('.part.sidebar .composite.title h2', { hasText: /Loopwire/i }).count()) > 0;
+    // After a reload the workbench restores its layout on its own time: a click on the item of a view that is
+    // about to show would hide it again. So the side bar gets a moment first, and the item is clicked again
+    // whenever a click left the view hidden.
+    await until('the side bar to settle', async () => ((await showing()) ? true : undefined), 3_000).catch(
+      () => undefined,
+    );
+    let clickedAt = 0;
+    await until('the Loopwire view in the side bar', async () => {
+      if (await showing()) return true;
+      if (Date.now() - clickedAt > 2_000) {
+        clickedAt = Date.now();
+        await item.click();
+      }
+      return undefined;
+    });
   } else {
     step('no Loopwire item in the activity bar: running Loopwire: New Chat');
     await runCommand(page, 'Loopwire: New Chat');
