@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
-import { ARTIFACTS, type Workbench, startWorkbench, until } from './workbench';
+import { useWorkbench } from './suite';
+import { ARTIFACTS, type Workbench, until } from './workbench';
 
 // The chat panel where users see it: in the real VS Code workbench (code-server in headless Chromium), at
 // the side bar's default width, with `loopwire.approval: ask`, on a fresh copy of the demo workspace. One
@@ -60,23 +61,9 @@ describe('Loopwire in the VS Code workbench', function () {
   let run: Promise<TaskRun> | undefined;
   const original = fs.readFileSync(path.join(__dirname, '..', '..', 'demo', 'workspace', 'src', 'cart.js'), 'utf8');
 
-  before(async function () {
-    // code-server's start and the workbench's first load take most of a minute on a busy two-core machine.
-    this.timeout(300_000);
-    workbench = await startWorkbench();
+  useWorkbench((started) => {
+    workbench = started;
     cart = path.join(workbench.workspace, 'src', 'cart.js');
-  });
-
-  after(async function () {
-    this.timeout(60_000);
-    await workbench?.close();
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && workbench) {
-      const name = `failed-${this.currentTest.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`;
-      await workbench.screenshot(name).catch(() => undefined);
-    }
   });
 
   /** Sends the prompt and clicks Apply on every card that asks, until the answer has come. */

@@ -1,8 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Frame, Locator, Page } from 'playwright-core';
-import { ARTIFACTS, type Workbench, startWorkbench, until } from './workbench';
+import type { Frame, Locator } from 'playwright-core';
+import { useWorkbench } from './suite';
+import { ARTIFACTS, type Workbench, commandHere, until } from './workbench';
 
 // The rest of issue 21's walk, in the real workbench (code-server in headless Chromium, `loopwire.approval:
 // ask`, a fresh demo copy): what panel.test.ts's task does not pass through — the empty chat, Explain
@@ -22,34 +23,9 @@ describe('Loopwire in the VS Code workbench: the walk', function () {
   this.timeout(120_000);
   let workbench: Workbench;
 
-  before(async function () {
-    this.timeout(300_000);
-    workbench = await startWorkbench({ artifacts: WALK_ARTIFACTS });
-  });
-
-  after(async function () {
-    this.timeout(60_000);
-    await workbench?.close();
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && workbench) {
-      const name = `failed-${this.currentTest.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`;
-      await workbench.screenshot(name).catch(() => undefined);
-    }
-  });
+  useWorkbench((started) => (workbench = started), { artifacts: WALK_ARTIFACTS });
 
   const shot = (name: string) => workbench.screenshot(name);
-
-  /** A workbench command by its title, run where the focus is now (an editor keeps its selection). */
-  async function commandHere(page: Page, title: string): Promise<void> {
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill(`>${title}`);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
-    await page.keyboard.press('Enter');
-  }
 
   /** The editor on `file` (Quick Open), focused, once it shows `expected`. */
   async function openFile(file: string, expected: string): Promise<Locator> {

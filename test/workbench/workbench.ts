@@ -64,6 +64,11 @@ async function findPanel(page: Page): Promise<Frame | undefined> {
 /** Runs a command from the command palette by its title, with the focus on the workbench. */
 async function runCommand(page: Page, title: string): Promise<void> {
   await page.locator('.part.editor').click();
+  await commandHere(page, title);
+}
+
+/** A workbench command by its title, run where the focus is now (an editor keeps its selection). */
+export async function commandHere(page: Page, title: string): Promise<void> {
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
