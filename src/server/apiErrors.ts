@@ -67,6 +67,15 @@ export const refusals = {
       `No tool call found for ${kind === 'function_call_output' ? 'function call output' : 'custom tool call output'} with call_id ${callId}.`,
       'input',
     ),
+  /** A generating request whose context holds a call with no output after it (the API's words). */
+  noToolOutput: (kind: 'function_call' | 'custom_tool_call', callId: string): Refusal =>
+    refusal(
+      400,
+      ErrorType.invalidRequest,
+      null,
+      `No tool output found for ${kind === 'function_call' ? 'function call' : 'custom tool call'} ${callId}.`,
+      'input',
+    ),
   /**
    * A replayed reasoning item's `encrypted_content` that this server did not issue, or issued for another
    * item. The API names the item by id, or by the content cut short when the item has none; `param` is null.

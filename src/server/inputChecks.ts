@@ -71,6 +71,25 @@ export function checkInput(context: readonly AnyInputItem[], input: readonly Any
 }
 
 /**
+ * A generating request asks the model to go on from its context (the chain's items, then `input`): every tool
+ * call there must have its output after it, or the API refuses the request. The first call left unanswered.
+ */
+export function unansweredCall(context: readonly AnyInputItem[], input: readonly AnyInputItem[]): Refusal | undefined {
+  const key = (type: CallType, callId: string) => `${type}\u0000${callId}`;
+  const open = new Map<string, { type: CallType; callId: string }>();
+  for (const items of [context, input])
+    for (const item of items) {
+      const type = field(item, 'type');
+      if (type === 'function_call' || type === 'custom_tool_call') {
+        const callId = String(field(item, 'call_id'));
+        if (!open.has(key(type, callId))) open.set(key(type, callId), { type, callId });
+      } else if (isOutputType(type)) open.delete(key(ANSWERS[type], String(field(item, 'call_id'))));
+    }
+  const [first] = open.values();
+  return first ? refusals.noToolOutput(first.type, first.callId) : undefined;
+}
+
+/**
  * A replayed reasoning or compaction item: its `encrypted_content`, when it has one, must be what this server
  * issued for it (`open` reads that kind's seal). A compaction's is required by its schema.
  */

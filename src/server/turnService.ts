@@ -11,7 +11,7 @@ import { contextManagementRefusal } from './compaction';
 import type { ConnectionCache } from './connectionCache';
 import type { ContextState } from './contextState';
 import type { FaultQueue } from './faults';
-import { checkInput } from './inputChecks';
+import { checkInput, unansweredCall } from './inputChecks';
 import type { ResponseStore, StoredResponse } from './responseStore';
 import { type TurnDeps, type TurnFigures, type TurnOutcome, inputItems, runTurn } from './responseTurn';
 import type { TurnSink } from './turnEmitter';
@@ -58,8 +58,8 @@ export class TurnService {
   /**
    * Runs `request`. `cache` is the socket's (absent over HTTP). An unknown `previous_response_id` is refused
    * with the exact error of docs/protocol.md §3.3 before anything runs (`not_found`), and so is input the
-   * API would refuse in that context (`invalid`): a tool output answering no call, a reasoning item's
-   * `encrypted_content` this server did not issue.
+   * API would refuse in that context (`invalid`): a tool output answering no call, a call left with no output
+   * (when the request generates), a reasoning item's `encrypted_content` this server did not issue.
    */
   async run(
     request: ResponseRequest,
@@ -87,7 +87,10 @@ export class TurnService {
       if (!base && !reloaded) return this.notFound(transport, options.parseMs, previousId);
     }
     const loadMs = performance.now() - loadStarted;
-    const invalid = checkInput(base?.items ?? reloaded ?? [], inputItems(request.input));
+    const context = base?.items ?? reloaded ?? [];
+    const input = inputItems(request.input);
+    const invalid =
+      checkInput(context, input) ?? (request.generate === false ? undefined : unansweredCall(context, input));
     if (invalid) {
       this.observe(this.record(transport, options.parseMs, loadMs, chainedFrom, { kind: 'invalid' }));
       return { kind: 'invalid', refusal: invalid };

@@ -1,64 +1,12 @@
 import * as assert from 'node:assert/strict';
-import OpenAI from 'openai';
-import { AnyServerEvent } from '../../../src/protocol';
-import { type ScenarioFile, loadScenarioFile } from '../../../src/server';
-import { openReasoning, sealReasoning } from '../../../src/server/reasoningSeal';
-import { parses } from '../protocol/parses';
-import { SdkSocket } from './support/sdkSocket';
-import { ECHO_SCENARIO, type WireEvent, WsClient, finalResponse, post, useServer } from './support/harness';
+import { loadScenarioFile } from '../../../src/server';
+import { ECHO_SCENARIO, WsClient, finalResponse, post, useServer } from './support/harness';
+import { type ApiError, type Item, THINK, invalid, sealed, tampered, user } from './support/strictFixtures';
 
 // The backend is as strict as the API on what the API refuses, always (there is no lenient mode): every
 // suite's client runs against these checks. Each refusal has the API's shape over HTTP (status and body)
 // and over WebSocket (an `error` event, the socket left open and usable).
 
-type Item = Record<string, unknown>;
-interface ApiError {
-  type: string;
-  code: string | null;
-  message: string;
-  param: string | null;
-}
-
-const THINK: ScenarioFile = {
-  scenarios: [
-    {
-      name: 'think',
-      match: 'think first',
-      steps: [
-        {
-          output: [
-            { type: 'reasoning', summary: ['Look at the file.', 'Then run it.'] },
-            { type: 'function_call', name: 'exec_command', arguments: { cmd: 'ls' } },
-          ],
-        },
-        { output: [{ type: 'message', text: 'Done thinking.' }] },
-      ],
-    },
-    {
-      name: 'patch',
-      match: 'patch it',
-      steps: [
-        { output: [{ type: 'custom_tool_call', name: 'apply_patch', input: '*** Begin Patch\n*** End Patch' }] },
-        { output: [{ type: 'message', text: 'Patched.' }] },
-      ],
-    },
-  ],
-};
-
-const user = (content: string): Item => ({ role: 'user', content });
-const invalid = (code: string | null, message: string, param: string | null): ApiError => ({
-  type: 'invalid_request_error',
-  code,
-  message,
-  param,
-});
-/** `text` with the character in its middle changed. */
-function flipMiddle(text: string): string {
-  const at = Math.floor(text.length / 2);
-  return text.slice(0, at) + (text[at] === 'A' ? 'B' : 'A') + text.slice(at + 1);
-}
-const sealed = sealReasoning('rs_issued', ['Look at the file.']);
-const tampered = flipMiddle(sealed);
 const CANNOT_OPEN = 'Encrypted content could not be decrypted or parsed.';
 
 /** A replayed reasoning item whose `encrypted_content` must be refused, and why. */
@@ -158,16 +106,36 @@ const REFUSED: { name: string; body: Item; error: ApiError }[] = [
       null,
     ),
   },
+  {
+    name: 'a function_call with no output after it',
+    body: {
+      model: 'm',
+      input: [
+        user('echo hi'),
+        { type: 'function_call', call_id: 'call_open', name: 'exec_command', arguments: '{"cmd":"echo hi"}' },
+      ],
+    },
+    error: invalid(null, 'No tool output found for function call call_open.', 'input'),
+  },
+  {
+    name: 'a custom_tool_call with no output after it, its neighbour answered',
+    body: {
+      model: 'm',
+      input: [
+        user('patch it'),
+        { type: 'function_call', call_id: 'call_done', name: 'exec_command', arguments: '{"cmd":"ls"}' },
+        {
+          type: 'custom_tool_call',
+          call_id: 'call_patch',
+          name: 'apply_patch',
+          input: '*** Begin Patch\n*** End Patch',
+        },
+        { type: 'function_call_output', call_id: 'call_done', output: 'a.txt\n' },
+      ],
+    },
+    error: invalid(null, 'No tool output found for custom tool call call_patch.', 'input'),
+  },
 ];
-
-/** A reasoning item as the server sent it: its id, summary texts and encrypted_content. */
-interface ReasoningOut {
-  type: 'reasoning';
-  id: string;
-  summary: { type: string; text: string }[];
-  encrypted_content: string;
-  status: string;
-}
 
 describe('strict backend: what the API refuses, refused the same way', () => {
   const harness = useServer(() => ({ scenarios: [loadScenarioFile(ECHO_SCENARIO), THINK] }));
@@ -225,10 +193,11 @@ describe('strict backend: what the API refuses, refused the same way', () => {
     assert.deepEqual(bare.output, []);
     const empty = finalResponse(await client.turn({ model: 'm', store: false, generate: false, input: [] }));
     assert.deepEqual(empty.output, []);
-    const asked = finalResponse(await client.turn({ model: 'm', store: false, input: 'echo hi' }));
+    // A response that ended in a message (one that ended in a call needs its output: refused below).
+    const asked = finalResponse(await client.turn({ model: 'm', store: false, input: 'say hello' }));
     const continued = await client.turn({ model: 'm', store: false, previous_response_id: asked.id, input: [] });
     assert.equal(finalResponse(continued).status, 'completed');
-    const stored = JSON.parse((await post(responses(), { model: 'm', input: 'echo hi' })).text) as { id: string };
+    const stored = JSON.parse((await post(responses(), { model: 'm', input: 'say hello' })).text) as { id: string };
     const overHttp = await post(responses(), { model: 'm', previous_response_id: stored.id, input: [] });
     assert.equal(overHttp.status, 200, overHttp.text);
   });
@@ -287,6 +256,45 @@ describe('strict backend: what the API refuses, refused the same way', () => {
     assert.equal(fromStore.status, 200, fromStore.text);
   });
 
+  it('a turn continuing a response that ended in calls must answer them: refused on a socket and over HTTP', async () => {
+    const client = await openWs();
+    const calling = async () => {
+      const response = finalResponse(await client.turn({ model: 'm', store: false, input: 'echo hi' }));
+      const call = response.output[0] as { type: string; call_id: string };
+      assert.equal(call.type, 'function_call');
+      return { id: response.id, callId: call.call_id };
+    };
+    // Each refusal evicts the response it continued (§3.6): a new one for each case.
+    for (const input of [[], [user('go on')]]) {
+      const first = await calling();
+      assert.deepEqual(await client.turn({ model: 'm', store: false, previous_response_id: first.id, input }), [
+        {
+          type: 'error',
+          status: 400,
+          error: invalid(null, `No tool output found for function call ${first.callId}.`, 'input'),
+        },
+      ]);
+    }
+    // A warm-up generates nothing: it may carry the context as it is.
+    const warm = await client.turn({
+      model: 'm',
+      store: false,
+      generate: false,
+      previous_response_id: (await calling()).id,
+      input: [],
+    });
+    assert.equal(finalResponse(warm).status, 'completed');
+    const stored = JSON.parse((await post(responses(), { model: 'm', input: 'echo hi' })).text) as {
+      id: string;
+      output: { call_id: string }[];
+    };
+    const overHttp = await post(responses(), { model: 'm', previous_response_id: stored.id, input: [user('go on')] });
+    assert.equal(overHttp.status, 400, overHttp.text);
+    assert.deepEqual(JSON.parse(overHttp.text), {
+      error: invalid(null, `No tool output found for function call ${stored.output[0]?.call_id}.`, 'input'),
+    });
+  });
+
   it('WebSocket: a chained turn answering a call its parent never made is refused, and evicts that parent (§3.6)', async () => {
     const client = await openWs();
     const first = finalResponse(await client.turn({ model: 'm', store: false, input: 'echo hi' }));
@@ -316,168 +324,5 @@ describe('strict backend: what the API refuses, refused the same way', () => {
       ],
     });
     assert.equal(finalResponse(resent).status, 'completed');
-  });
-});
-
-describe('strict backend: reasoning items and their encrypted_content', () => {
-  const harness = useServer(() => ({ scenarios: [THINK] }));
-  const sockets: WsClient[] = [];
-  const openWs = async () => {
-    const client = await WsClient.open(harness.url);
-    sockets.push(client);
-    return client;
-  };
-  afterEach(() => sockets.splice(0).forEach((client) => client.close()));
-  const responses = () => `${harness.url}/responses`;
-
-  it('sealing is deterministic, bound to the id and summary, and opens only unaltered', () => {
-    assert.equal(sealReasoning('rs_a', ['one', 'two']), sealReasoning('rs_a', ['one', 'two']));
-    assert.notEqual(sealReasoning('rs_a', ['one']), sealReasoning('rs_b', ['one']));
-    assert.notEqual(sealReasoning('rs_a', ['one']), sealReasoning('rs_a', ['one', '']));
-    assert.match(sealed, /^lw1\.[A-Za-z0-9_-]+$/);
-    assert.deepEqual(openReasoning(sealed), { id: 'rs_issued', summary: ['Look at the file.'] });
-    for (const bad of [
-      tampered,
-      sealed.slice(0, -1),
-      `${sealed}A`,
-      sealed.replace(/^lw1\./, 'lw2.'),
-      `${sealed.slice(0, 10)}=${sealed.slice(11)}`,
-      'lw1.',
-      '',
-      'gAAAAABo9x==',
-    ])
-      assert.equal(openReasoning(bad), undefined, bad);
-  });
-
-  it('a reasoning item streams its summary parts; encrypted_content is on the finished item only', async () => {
-    const client = await openWs();
-    const frames = await client.turn({ model: 'm', store: false, input: 'think first' });
-    for (const frame of frames) parses(AnyServerEvent, frame);
-    // The reasoning item's events, runs of deltas counted once.
-    const ofReasoning = frames
-      .filter((frame) => frame.output_index === 0)
-      .map((frame) => frame.type)
-      .filter((type, index, all) => type !== 'response.reasoning_summary_text.delta' || all[index - 1] !== type);
-    const part = [
-      'response.reasoning_summary_part.added',
-      'response.reasoning_summary_text.delta',
-      'response.reasoning_summary_text.done',
-      'response.reasoning_summary_part.done',
-    ];
-    assert.deepEqual(ofReasoning, ['response.output_item.added', ...part, ...part, 'response.output_item.done']);
-    const added = frames.find((frame) => frame.type === 'response.output_item.added')?.item as Item;
-    assert.equal(added.encrypted_content, undefined, 'not on output_item.added');
-    const done = frames.find((frame) => frame.type === 'response.output_item.done')?.item as ReasoningOut;
-    const final = finalResponse(frames).output[0] as ReasoningOut;
-    assert.deepEqual(final, done);
-    assert.equal(done.status, 'completed');
-    assert.equal(done.encrypted_content, sealReasoning(done.id, ['Look at the file.', 'Then run it.']));
-  });
-
-  it('populated with or without include, over HTTP too (as the SDK says the API does)', async () => {
-    for (const extra of [{}, { include: ['reasoning.encrypted_content'] }, { store: true }]) {
-      const reply = await post(responses(), { model: 'm', store: false, input: 'think first', ...extra });
-      assert.equal(reply.status, 200, reply.text);
-      const item = (JSON.parse(reply.text) as { output: ReasoningOut[] }).output[0];
-      assert.ok(item);
-      assert.equal(item.encrypted_content, sealReasoning(item.id, ['Look at the file.', 'Then run it.']));
-    }
-  });
-
-  it('replayed as issued: accepted on an HTTP full resend and on a new socket; tampered: refused', async () => {
-    const first = JSON.parse(
-      (
-        await post(responses(), {
-          model: 'm',
-          store: false,
-          include: ['reasoning.encrypted_content'],
-          input: 'think first',
-        })
-      ).text,
-    ) as { output: Item[] };
-    const [reasoning, call] = first.output as [ReasoningOut, { call_id: string }];
-    const history = (items: Item[]) => [
-      user('think first'),
-      ...items,
-      { type: 'function_call_output', call_id: call.call_id, output: 'a.ts\n' },
-    ];
-    const again = await post(responses(), { model: 'm', store: false, input: history(first.output) });
-    assert.equal(again.status, 200, again.text);
-    assert.equal(
-      (JSON.parse(again.text) as { output: { content: { text: string }[] }[] }).output[0]?.content[0]?.text,
-      'Done thinking.',
-    );
-    // A client that strips the summary but keeps the id and content is fine: the content is what counts.
-    const stripped = { ...reasoning, summary: [] };
-    assert.equal((await post(responses(), { model: 'm', store: false, input: history([stripped, call]) })).status, 200);
-    const client = await openWs();
-    assert.equal(
-      finalResponse(await client.turn({ model: 'm', store: false, input: history(first.output) })).status,
-      'completed',
-    );
-    const forged = { ...reasoning, encrypted_content: flipMiddle(reasoning.encrypted_content) };
-    const refused = await client.turn({ model: 'm', store: false, input: history([forged, call]) });
-    assert.equal((refused[0] as WireEvent & { error: ApiError }).error.code, 'invalid_encrypted_content');
-    assert.equal(
-      finalResponse(await client.turn({ model: 'm', store: false, input: history(first.output) })).status,
-      'completed',
-    );
-  });
-
-  it('the official SDK replays reasoning over HTTP and ResponsesWS, and gets BadRequestError for an orphan output', async () => {
-    const sdk = new OpenAI({ apiKey: 'sk-local', baseURL: harness.url, maxRetries: 0 });
-    const first = await sdk.responses.create({
-      model: 'm',
-      store: false,
-      include: ['reasoning.encrypted_content'],
-      input: 'think first',
-    });
-    const reasoning = first.output[0];
-    const call = first.output[1];
-    assert.ok(reasoning?.type === 'reasoning' && call?.type === 'function_call');
-    assert.equal(reasoning.encrypted_content, sealReasoning(reasoning.id, ['Look at the file.', 'Then run it.']));
-    const input: OpenAI.Responses.ResponseInput = [
-      { role: 'user', content: 'think first' },
-      ...(first.output as OpenAI.Responses.ResponseInputItem[]),
-      { type: 'function_call_output', call_id: call.call_id, output: 'a.ts\n' },
-    ];
-    assert.equal((await sdk.responses.create({ model: 'm', store: false, input })).output_text, 'Done thinking.');
-    const socket = new SdkSocket(harness.url);
-    try {
-      assert.equal((await socket.turn({ model: 'm', store: false, input })).status, 'completed');
-      await assert.rejects(
-        socket.turn({
-          model: 'm',
-          store: false,
-          input: [
-            { role: 'user', content: 'think first' },
-            { type: 'function_call_output', call_id: 'call_x', output: '' },
-          ],
-        }),
-        (error: Error) => {
-          assert.match(error.message, /No tool call found for function call output with call_id call_x\./);
-          return true;
-        },
-      );
-      assert.equal((await socket.turn({ model: 'm', store: false, input })).status, 'completed', 'still usable');
-    } finally {
-      socket.close();
-    }
-    await assert.rejects(
-      sdk.responses.create({
-        model: 'm',
-        input: [
-          { role: 'user', content: 'think first' },
-          { type: 'function_call_output', call_id: 'call_x', output: '' },
-        ],
-      }),
-      (error: unknown) => {
-        assert.ok(error instanceof OpenAI.BadRequestError);
-        assert.equal(error.status, 400);
-        assert.equal(error.param, 'input');
-        assert.equal(error.message, '400 No tool call found for function call output with call_id call_x.');
-        return true;
-      },
-    );
   });
 });
