@@ -182,7 +182,11 @@ export class Transcript {
   private keepBottom(update: (stick: boolean) => void): void {
     const stick = this.nearBottom();
     update(stick);
-    if (stick) this.scrollToEnd();
+    if (!stick) return;
+    this.scrollToEnd();
+    // What was just put in was measured at its placeholder height (content-visibility): once this frame has
+    // laid it out for real, the end is found again (a card that grew to ask for Apply shows its buttons).
+    this.settleAtEnd(2);
   }
 
   private scrollToEnd(): void {

@@ -109,6 +109,19 @@ describe('Loopwire in the VS Code workbench', function () {
       if (name === 'apply_patch') {
         // The proposed diff, before anything is written.
         await card.locator('.diff .line.added').first().waitFor();
+        // The card grew as it came to ask: the panel follows it to its end, its buttons in view.
+        const allow = card.locator('.approval button[data-action="allow"]');
+        await until(
+          'Apply in view without a scroll',
+          async () => {
+            const [button, sidebar] = await Promise.all([
+              allow.boundingBox(),
+              workbench.page.locator('.part.sidebar').boundingBox(),
+            ]);
+            return button && sidebar && button.y + button.height <= sidebar.y + sidebar.height ? true : undefined;
+          },
+          5_000,
+        );
         await workbench.screenshot('task-approval');
         assert.ok(fs.readFileSync(cart, 'utf8').includes(BROKEN), 'nothing is written before Apply');
       }

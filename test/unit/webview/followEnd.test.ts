@@ -1,0 +1,77 @@
+import * as assert from 'node:assert/strict';
+import type { ChatEntry, ToolEntry } from '../../../src/protocol/chatView';
+import { useChromium } from '../../webview/chromium';
+
+// A reader at the end of the conversation stays there when an entry grows: the card that now waits for
+// Apply shows its buttons without a scroll. Entries are laid out only near the view (content-visibility),
+// so one put in is first measured at its placeholder height; the page finds the end again once the frame
+// has laid it out for real.
+
+const prompt: ChatEntry = { kind: 'user', id: 'user:1', text: 'Fix the failing test.' };
+const answer = (n: number): ChatEntry => ({
+  kind: 'assistant',
+  id: `text:${n}`,
+  text: `Step ${n}: `.concat('read the module and the test that fails. '.repeat(6)),
+  streaming: false,
+});
+
+function patchCard(status: ToolEntry['status']): ToolEntry {
+  const lines = Array.from({ length: 24 }, (_, i) => `  const value${i} = compute(${i}, percent / 100);`);
+  return {
+    kind: 'tool',
+    id: 'call_patch',
+    turn: 1,
+    name: 'apply_patch',
+    summary: 'src/cart.js',
+    status,
+    diff: [
+      {
+        path: 'src/cart.js',
+        op: 'update',
+        hunks: [
+          {
+            id: 'h1',
+            oldStart: 10,
+            oldLines: ['  return 0;'],
+            newStart: 10,
+            newLines: lines,
+            contextBefore: [],
+            contextAfter: [],
+          },
+        ],
+        pending: status !== 'done',
+      },
+    ],
+    ...(status === 'approval'
+      ? { ask: { action: 'Apply edit to `src/cart.js`', detail: 'update src/cart.js', effect: 'write' as const } }
+      : {}),
+  };
+}
+
+describe('chat panel in Chromium: following the end', function () {
+  this.timeout(20_000);
+  const chromium = useChromium();
+
+  it('a card that grows as it waits for Apply is shown to its end, buttons included', async () => {
+    const panel = await chromium.open('dark');
+    const entries = [prompt, ...Array.from({ length: 8 }, (_, i) => answer(i + 1))];
+    panel.post({ type: 'state', sessionId: 'follow', entries, hasOlder: false, running: true, banner: null });
+    await panel.delivered();
+    panel.post({ type: 'entry', entry: patchCard('streaming') });
+    await panel.delivered();
+    panel.post({ type: 'entry', entry: patchCard('approval') });
+    await panel.delivered();
+    const left = () =>
+      panel.page.evaluate<number>(
+        `(() => { const t = document.querySelector('.transcript'); return t.scrollHeight - t.scrollTop - t.clientHeight; })()`,
+      );
+    // A few frames for the layout to settle, as a reader would see it.
+    await panel.page.waitForTimeout(200);
+    assert.ok((await left()) < 2, `${await left()} px of the conversation below the view`);
+    const apply = panel.page.locator('.approval button[data-action="allow"]');
+    assert.ok(await apply.isVisible());
+    const box = await apply.boundingBox();
+    const view = panel.page.viewportSize();
+    assert.ok(box && view && box.y + box.height <= view.height, 'Apply is inside the view');
+  });
+});
