@@ -4,11 +4,15 @@
 // first model text of that prompt painted. It is a script string, not a function: nothing a compiler adds
 // to a function (helpers, renamed names) can break it in the page.
 
-/** One frame as the page saw it: when it started (ms since Send), how long since the last, entries shown. */
+/**
+ * One frame as the page saw it: when it started (ms since Send), how long since the last, entries shown, and
+ * the lines of a live diff on show (a card whose call the model is still writing).
+ */
 export interface FrameSample {
   t: number;
   dt: number;
   entries: number;
+  live: number;
 }
 
 export interface ProbeReport {
@@ -36,13 +40,14 @@ export const INSTALL_PROBE = `(() => {
   window.__panelBench = state;
   // Counted once a frame, while recording: the probe's own work stays out of what it measures.
   const entries = () => document.querySelectorAll('.transcript > .entry').length;
+  const live = () => document.querySelectorAll('.tool-card.status-streaming .hunk-body .line').length;
   new PerformanceObserver((list) => {
     for (const task of list.getEntries())
       if (state.sendAt !== null)
         state.longTasks.push({ start: task.startTime - state.sendAt, duration: task.duration, name: task.name });
   }).observe({ type: 'longtask' });
   const tick = (now) => {
-    if (state.sendAt !== null) state.frames.push({ t: now - state.sendAt, dt: now - state.last, entries: entries() });
+    if (state.sendAt !== null) state.frames.push({ t: now - state.sendAt, dt: now - state.last, entries: entries(), live: live() });
     state.last = now;
     requestAnimationFrame(tick);
   };

@@ -159,7 +159,7 @@ function print(results: PanelResults): void {
   );
   for (const run of p.runs)
     console.log(
-      `  run ${run.run}: ${(run.wall_ms / 1000).toFixed(2)} s, first token ${run.send_to_first_token_ms.toFixed(1)} ms (prompt echoed ${run.send_to_echo_ms.toFixed(1)} ms), frames ${run.frames} (p95 ${run.frame_p95_ms.toFixed(1)} ms), long tasks ${run.long_tasks}`,
+      `  run ${run.run}: ${(run.wall_ms / 1000).toFixed(2)} s, first token ${run.send_to_first_token_ms.toFixed(1)} ms (prompt echoed ${run.send_to_echo_ms.toFixed(1)} ms), frames ${run.frames} (p95 ${run.frame_p95_ms.toFixed(1)} ms), long tasks ${run.long_tasks}, live diff in ${run.live_diff_frames} frames (up to ${run.live_diff_lines_max} lines)`,
     );
   console.log(
     `host: overhead p50 ${p.host_overhead_p50_ms.toFixed(3)} ms, gap p50 ${p.host_gap_p50_ms.toFixed(3)} ms over ${p.host_turns} turns; a prompt's request → first event ${p.host_first_event_of_prompt_ms.map((v) => v.toFixed(1)).join(', ')} ms`,
@@ -234,6 +234,8 @@ export async function runPanelBench(options: {
           frame_p50_ms: median(dts),
           frame_p95_ms: quantile(dts, 0.95),
           long_tasks: report.longTasks.filter(ownTask).length,
+          live_diff_frames: report.frames.filter((f) => f.live > 0).length,
+          live_diff_lines_max: Math.max(0, ...report.frames.map((f) => f.live)),
           entries: report.entries,
         });
         log(`  run ${run}: ${(wallMs / 1000).toFixed(2)} s, ${report.entries} entries shown`);

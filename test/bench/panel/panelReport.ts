@@ -92,7 +92,17 @@ function charts(r: PanelResults): string {
 }
 
 function runsTable(r: PanelResults): string {
-  const head = ['run', 'wall s', 'first token ms', 'frames', 'frame p50 ms', 'frame p95 ms', 'long tasks', 'entries'];
+  const head = [
+    'run',
+    'wall s',
+    'first token ms',
+    'frames',
+    'frame p50 ms',
+    'frame p95 ms',
+    'long tasks',
+    'live diff frames',
+    'entries',
+  ];
   const rows = r.panel.runs.map((run) =>
     [
       String(run.run),
@@ -102,6 +112,7 @@ function runsTable(r: PanelResults): string {
       fixed(run.frame_p50_ms, 1),
       fixed(run.frame_p95_ms, 1),
       String(run.long_tasks),
+      String(run.live_diff_frames),
       String(run.entries),
     ]
       .map((cell) => `<td>${esc(cell)}</td>`)

@@ -16,6 +16,9 @@ export interface PanelRun {
   frame_p50_ms: number;
   frame_p95_ms: number;
   long_tasks: number;
+  /** Frames that showed a live diff (the patch's lines while the model wrote them), and the most lines shown. */
+  live_diff_frames: number;
+  live_diff_lines_max: number;
   /** Entries the page showed at the run's end. */
   entries: number;
 }

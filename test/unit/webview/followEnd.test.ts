@@ -74,4 +74,30 @@ describe('chat panel in Chromium: following the end', function () {
     const view = panel.page.viewportSize();
     assert.ok(box && view && box.y + box.height <= view.height, 'Apply is inside the view');
   });
+
+  it('a long answer streamed after big cards leaves the reader at its last line', async () => {
+    const panel = await chromium.open('dark');
+    const entries = [prompt, ...Array.from({ length: 40 }, (_, i) => answer(i + 1))];
+    panel.post({ type: 'state', sessionId: 'stream', entries, hasOlder: false, running: true, banner: null });
+    await panel.delivered();
+    // A card that grows as it is written, then the answer, a few words a frame.
+    panel.post({ type: 'entry', entry: patchCard('streaming') });
+    panel.post({ type: 'entry', entry: patchCard('done') });
+    await panel.delivered(1);
+    const text = '## Done\n\n'.concat(
+      Array.from({ length: 30 }, (_, i) => `- point ${i}: the handler looks its keys up first.`).join('\n'),
+    );
+    panel.post({ type: 'entry', entry: { kind: 'assistant', id: 'text:end', text: '', streaming: true } });
+    for (let at = 0; at < text.length; at += 40) {
+      panel.post({ type: 'text', id: 'text:end', delta: text.slice(at, at + 40) });
+      if (at % 200 === 0) await panel.delivered(1);
+    }
+    panel.post({ type: 'entry', entry: { kind: 'assistant', id: 'text:end', text, streaming: false } });
+    await panel.delivered();
+    await panel.page.waitForTimeout(200);
+    const left = await panel.page.evaluate<number>(
+      `(() => { const t = document.querySelector('.transcript'); return t.scrollHeight - t.scrollTop - t.clientHeight; })()`,
+    );
+    assert.ok(left < 2, `${left} px of the answer below the view`);
+  });
 });
