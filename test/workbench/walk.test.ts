@@ -123,6 +123,10 @@ describe('Loopwire in the VS Code workbench: the walk', function () {
     assert.equal(await text(card.locator('.approval-detail')), '$ echo walked through\n(in the workspace root)');
     assert.equal(await text(card.locator('button[data-action="allow"]')), 'Run');
     assert.equal(await text(card.locator('button[data-action="allow-chat"]')), 'Allow tasks for this chat');
+    // One Stop while it runs: the panel's, not another in the view's title bar.
+    const titleStop = workbench.page.locator('.part.sidebar .title-actions .action-label[aria-label^="Stop"]');
+    assert.equal(await titleStop.count(), 0, 'no Stop in the view title');
+    assert.equal(await panel.getByRole('button', { name: 'Stop' }).count(), 1, 'Stop in the panel');
 
     await send(panel, 'list tasks');
     const queued = panel.locator('.entry.user.queued');
