@@ -28,13 +28,13 @@ import { TaskQueue } from './taskQueue';
 // panel's conversation (chatBackend.ts). Created on first use, so activation costs nothing; tasks on the
 // default lane run one at a time.
 
-/** The window's folders, for a transcript's header. */
 /** How a shell command ran, for the log (where the user looks when a command's output is not what they expect). */
 const RUN_WAY: Record<CommandPath, string> = {
   'shell-integration': 'by shell integration',
   pseudoterminal: 'as a child process shown in a pseudoterminal (no shell integration in time)',
 };
 
+/** The window's folders, for a transcript's header. */
 const folderPaths = () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath).join(', ');
 
 export interface TaskOutcome {
