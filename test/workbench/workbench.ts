@@ -13,7 +13,6 @@ import {
   startCodeServer,
   stopProcessGroup,
 } from './codeServer';
-
 import { until } from './until';
 
 // The chat panel where users see it: the real VS Code workbench, served by code-server (codeServer.ts), in
