@@ -187,6 +187,22 @@ describe('chat panel host: the conversation, live diff, review and history', fun
     assert.match(bench.read('notes.txt'), /line three/);
   });
 
+  it('Stop while a call waits for Apply: the call is declined, never run, and the next prompt goes on', async () => {
+    ui.mode = 'ask';
+    const chat = ui.controller();
+    const stopped = chat.ask('edit the notes');
+    await eventually(() => card(chat).status === 'approval', { message: 'the approval card' });
+    await chat.receive({ type: 'stop' });
+    assert.equal((await stopped).status, 'cancelled');
+    assert.equal(card(chat).status, 'declined');
+    // The call is answered before the next request: the backend, as strict as the API, would refuse a
+    // context holding a call with no output ("No tool output found for custom tool call …").
+    const next = await chat.ask('say hello');
+    assert.equal(next.ok, true, next.text);
+    assert.equal(next.text, 'Hello again.');
+    assert.equal(bench.read('notes.txt'), ORIGINAL, 'the stopped edit never ran');
+  });
+
   it('lists past chats and reopens one with its conversation, continuing it', async () => {
     const first = ui.controller();
     await first.ask('edit the notes');
