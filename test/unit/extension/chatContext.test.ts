@@ -54,7 +54,7 @@ describe('chat panel host: the token meter and the compaction marker', function 
     entries.filter((e): e is Extract<ChatEntry, { kind: 'notice' }> => e.kind === 'notice' && MARKER.test(e.text));
 
   it('sends the meter after each turn and a marker per compaction; the state and a reload keep both', async () => {
-    ui.context = { window: WINDOW, compactThreshold: 2_400 };
+    ui.context = { window: WINDOW, compactAt: 0.6 };
     const chat = ui.controller();
     const outcome = await chat.ask(LONG_PROMPT);
     assert.equal(outcome.ok, true, outcome.text);
@@ -103,7 +103,7 @@ describe('chat panel host: the token meter and the compaction marker', function 
   });
 
   it('marks a compaction on request: a tool output overflowed the window at once', async () => {
-    ui.context = { window: WINDOW, compactThreshold: 3_500 };
+    ui.context = { window: WINDOW, compactAt: 0.875 };
     const chat = ui.controller();
     const outcome = await chat.ask(HUGE_PROMPT);
     assert.equal(outcome.ok, true, outcome.text);
@@ -114,7 +114,7 @@ describe('chat panel host: the token meter and the compaction marker', function 
   });
 
   it('with compaction off, the meter fills and the task stops with context_length_exceeded', async () => {
-    ui.context = { window: WINDOW, compactThreshold: undefined };
+    ui.context = { window: WINDOW, compactAt: 0 };
     const chat = ui.controller();
     const outcome = await chat.ask(LONG_PROMPT);
     assert.equal(outcome.status, 'failed');

@@ -1,15 +1,15 @@
 import * as path from 'node:path';
 import {
-  Agent,
+  type AgentEvent,
+  type AgentSession,
+  type AgentSpec,
   type ApprovalRequest,
-  type ContextPlan,
-  SessionTransport,
   Transcript,
-  modelFields,
+  createAgentSession,
 } from '../../../src/agent';
 import { type ChatBackend, ChatController } from '../../../src/extension/chat/chatController';
 import { type HostMessage, HostMessage as HostMessageSchema } from '../../../src/protocol/chatView';
-import { ReadLedger, toolsFor } from '../../../src/tools';
+import { ReadLedger } from '../../../src/tools';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
 import type { AgentBench } from '../agent/agentHarness';
 
@@ -24,14 +24,16 @@ export interface ChatBench {
   asked: ApprovalRequest[];
   logged: string[];
   mode: 'ask' | 'all' | 'read-only';
-  /** The context window and compaction threshold the chat's agents manage (default: none; reset per test). */
-  context?: ContextPlan | undefined;
+  /** The context window and where the chat's agents compact (default: the model's; reset per test). */
+  context?: AgentSpec['context'];
+  /** The session's own events (the extension's status bar gets these): never a conversation's turns. */
+  sessionEvents: AgentEvent[];
   /** A controller as a window makes one: a second on the same bench is the window after a reload. */
   controller(): ChatController;
 }
 
 export function useChatBench(bench: AgentBench): ChatBench {
-  let transports: SessionTransport[] = [];
+  let agentSessions: AgentSession[] = [];
   const chats: ChatController[] = [];
   const state = {} as ChatBench;
   state.controller = () => {
@@ -40,24 +42,21 @@ export function useChatBench(bench: AgentBench): ChatBench {
     let workspace: Promise<NodeWorkspace> | undefined;
     const backend: ChatBackend = {
       workspace: () => (workspace ??= NodeWorkspace.open(bench.dir)),
+      // Wired as the extension wires it (WorkspaceSession.agentFor): one session with its own sink (the status
+      // bar's), each conversation's agent with the chat's.
       agent: async (transcript, approvals, emit) => {
-        const transport = new SessionTransport({
+        const session = createAgentSession({
           endpoint: bench.server.url,
           apiKey: 'test-token',
           transport: 'ws',
-          emit,
+          emit: (event) => state.sessionEvents.push(event),
         });
-        transports.push(transport);
-        const agent = new Agent({
-          transport,
+        agentSessions.push(session);
+        const agent = session.agent({
+          model: 'gpt-5.5',
           transcript,
           tools: { workspace: await backend.workspace(), reads: new ReadLedger() },
-          model: 'gpt-5.5',
-          instructions: 'You are a test agent.',
-          toolSpecs: toolsFor('gpt-5.5'),
           approvals,
-          // As the extension asks: reasoning summaries on (`reasoning.summary: "auto"`).
-          extra: modelFields('gpt-5.5'),
           emit,
           ...(state.context ? { context: state.context } : {}),
         });
@@ -70,7 +69,7 @@ export function useChatBench(bench: AgentBench): ChatBench {
         return next;
       },
       newTranscript: () => {
-        const id = `chat-${Date.now()}-${transports.length}`;
+        const id = `chat-${Date.now()}-${agentSessions.length}`;
         return Transcript.create(
           { id, createdAt: new Date().toISOString(), workspace: bench.dir, model: 'gpt-5.5' },
           path.join(sessions, `${id}.jsonl`),
@@ -111,11 +110,12 @@ export function useChatBench(bench: AgentBench): ChatBench {
     state.logged = [];
     state.mode = 'all';
     state.context = undefined;
-    transports = [];
+    state.sessionEvents = [];
+    agentSessions = [];
   });
   afterEach(() => {
     for (const chat of chats.splice(0)) chat.dispose();
-    for (const transport of transports) transport.close(false);
+    for (const session of agentSessions) session.close(false);
   });
   return state;
 }
