@@ -275,7 +275,7 @@ export class ChatController {
       const ask = approvalAsk(request, entry?.summary ?? '', entry?.diff, task);
       return new Promise<boolean>((resolve) => {
         this.approvals.set(request.callId, { resolve, effect: request.effect });
-        this.model.updateTool(request.callId, { status: 'approval', ask });
+        this.model.asking(request.callId, ask);
       });
     });
   }

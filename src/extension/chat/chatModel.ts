@@ -1,9 +1,17 @@
 import type { AgentEvent } from '../../agent';
-import type { Banner, ChatEntry, ContextMeter, DiffFile, HostMessage, ToolEntry } from '../../protocol/chatView';
-import type { EditedFile } from '../../protocol/edits';
+import type {
+  ApprovalAsk,
+  Banner,
+  ChatEntry,
+  ContextMeter,
+  DiffFile,
+  HostMessage,
+  ToolEntry,
+} from '../../protocol/chatView';
 import { groupedTokens } from '../../protocol/contextMeter';
 import { BUILTIN_TOOLS, type ToolRegistry } from '../../tools';
 import { LiveDiff, type ReadText } from './liveDiff';
+import { reviewFiles } from './reviewFiles';
 
 // The conversation as the panel shows it, built from the agent's events: the host keeps it (a hidden panel
 // or a reloaded window asks for it again) and sends the webview only what changed — a text delta per token,
@@ -18,18 +26,6 @@ const cut = (text: string) =>
   text.length > OUTPUT_SHOWN
     ? `${text.slice(0, OUTPUT_SHOWN)}\n… (${text.length - OUTPUT_SHOWN} more characters)`
     : text;
-
-/** A review card's files from what an edit wrote: every hunk applied, each with its own buttons. */
-export function reviewFiles(edits: readonly EditedFile[]): DiffFile[] {
-  return edits.map((file) => ({
-    path: file.path,
-    op: file.op,
-    ...(file.movedFrom === undefined ? {} : { moveTo: file.path, path: file.movedFrom }),
-    hunks: file.hunks,
-    pending: false,
-    states: Object.fromEntries(file.hunks.map((hunk) => [hunk.id, 'applied' as const])),
-  }));
-}
 
 export class ChatModel {
   private entries: ChatEntry[] = [];
@@ -124,6 +120,14 @@ export class ChatModel {
   updateTool(callId: string, change: Partial<Omit<ToolEntry, 'kind' | 'id'>>): void {
     const entry = this.tool(callId);
     if (entry) this.replace({ ...entry, ...change });
+  }
+
+  /** A call asking for approval, perhaps again (a Resume): an earlier end's output and duration no longer hold. */
+  asking(callId: string, ask: ApprovalAsk): void {
+    const entry = this.tool(callId);
+    if (!entry) return;
+    const { output: _output, durationMs: _duration, ...rest } = entry;
+    this.replace({ ...rest, status: 'approval', ask });
   }
 
   /** A tool card's approval answered: its status, and its ask gone. */

@@ -1,7 +1,7 @@
 import type { DiffFile, HunkState } from '../../protocol/chatView';
 import type { EditedFile } from '../../protocol/edits';
 import type { Workspace } from '../../workspace';
-import { reviewFiles } from './chatModel';
+import { reviewFiles } from './reviewFiles';
 import {
   ReviewRefused,
   type ReviewedEdit,

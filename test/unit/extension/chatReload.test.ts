@@ -126,6 +126,7 @@ describe('chat panel host: reloads, review that follows the files, approvals, qu
     // Resume: the task that never ran asks again; the patch is not applied again.
     await chat.receive({ type: 'retry' });
     const task = await waitingFor(chat, 'run_task');
+    assert.equal(task.output, undefined, 'asking again, the card no longer says it was interrupted');
     await chat.receive({ type: 'approval', callId: task.id, allow: true });
     await eventually(() => chat.model.all.some((e) => e.kind === 'assistant' && e.text === 'Fixed and checked.'), {
       message: 'the resumed task finishes',

@@ -4,8 +4,17 @@ import { AnyServerEvent } from '../../../src/protocol';
 import { openReasoning, sealReasoning } from '../../../src/server/reasoningSeal';
 import { parses } from '../protocol/parses';
 import { SdkSocket } from './support/sdkSocket';
-import { type WireEvent, WsClient, finalResponse, post, useServer } from './support/harness';
-import { type ApiError, type Item, THINK, flipMiddle, sealed, tampered, user } from './support/strictFixtures';
+import { type WireEvent, finalResponse, post } from './support/harness';
+import {
+  type ApiError,
+  type Item,
+  THINK,
+  flipMiddle,
+  sealed,
+  tampered,
+  user,
+  useStrictServer,
+} from './support/strictFixtures';
 
 // Reasoning items as the API treats them: their summaries stream, the finished item carries an
 // encrypted_content that this server sealed, and a replay is accepted only as issued.
@@ -20,15 +29,7 @@ interface ReasoningOut {
 }
 
 describe('strict backend: reasoning items and their encrypted_content', () => {
-  const harness = useServer(() => ({ scenarios: [THINK] }));
-  const sockets: WsClient[] = [];
-  const openWs = async () => {
-    const client = await WsClient.open(harness.url);
-    sockets.push(client);
-    return client;
-  };
-  afterEach(() => sockets.splice(0).forEach((client) => client.close()));
-  const responses = () => `${harness.url}/responses`;
+  const { harness, openWs, responses } = useStrictServer(() => [THINK]);
 
   it('sealing is deterministic, bound to the id and summary, and opens only unaltered', () => {
     assert.equal(sealReasoning('rs_a', ['one', 'two']), sealReasoning('rs_a', ['one', 'two']));

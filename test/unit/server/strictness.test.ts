@@ -1,7 +1,16 @@
 import * as assert from 'node:assert/strict';
 import { loadScenarioFile } from '../../../src/server';
-import { ECHO_SCENARIO, WsClient, finalResponse, post, useServer } from './support/harness';
-import { type ApiError, type Item, THINK, invalid, sealed, tampered, user } from './support/strictFixtures';
+import { ECHO_SCENARIO, finalResponse, post } from './support/harness';
+import {
+  type ApiError,
+  type Item,
+  THINK,
+  invalid,
+  sealed,
+  tampered,
+  user,
+  useStrictServer,
+} from './support/strictFixtures';
 
 // The backend is as strict as the API on what the API refuses, always (there is no lenient mode): every
 // suite's client runs against these checks. Each refusal has the API's shape over HTTP (status and body)
@@ -138,15 +147,7 @@ const REFUSED: { name: string; body: Item; error: ApiError }[] = [
 ];
 
 describe('strict backend: what the API refuses, refused the same way', () => {
-  const harness = useServer(() => ({ scenarios: [loadScenarioFile(ECHO_SCENARIO), THINK] }));
-  const sockets: WsClient[] = [];
-  const openWs = async () => {
-    const client = await WsClient.open(harness.url);
-    sockets.push(client);
-    return client;
-  };
-  afterEach(() => sockets.splice(0).forEach((client) => client.close()));
-  const responses = () => `${harness.url}/responses`;
+  const { openWs, responses } = useStrictServer(() => [loadScenarioFile(ECHO_SCENARIO), THINK]);
 
   for (const { name, body, error } of REFUSED) {
     it(`HTTP: ${name} → 400 with the API's error body`, async () => {

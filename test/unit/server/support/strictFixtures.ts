@@ -1,5 +1,6 @@
-import { type ScenarioFile } from '../../../../src/server';
+import type { ScenarioFile } from '../../../../src/server';
 import { sealReasoning } from '../../../../src/server/reasoningSeal';
+import { WsClient, useServer } from './harness';
 
 // What the strictness suites share: a scenario that reasons and calls tools, items as a client writes them,
 // the API's error body, and an encrypted_content this server issued (and one altered).
@@ -53,3 +54,19 @@ export function flipMiddle(text: string): string {
 }
 export const sealed = sealReasoning('rs_issued', ['Look at the file.']);
 export const tampered = flipMiddle(sealed);
+
+/** A server for the suite, the sockets each test opens (closed after it), and the HTTP endpoint. */
+export function useStrictServer(scenarios: () => ScenarioFile[]) {
+  const harness = useServer(() => ({ scenarios: scenarios() }));
+  const sockets: WsClient[] = [];
+  afterEach(() => sockets.splice(0).forEach((client) => client.close()));
+  return {
+    harness,
+    openWs: async () => {
+      const client = await WsClient.open(harness.url);
+      sockets.push(client);
+      return client;
+    },
+    responses: () => `${harness.url}/responses`,
+  };
+}
