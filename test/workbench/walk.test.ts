@@ -7,9 +7,10 @@ import { ARTIFACTS, type Workbench, commandHere, until } from './workbench';
 
 // The rest of issue 21's walk, in the real workbench (code-server in headless Chromium, `loopwire.approval:
 // ask`, a fresh demo copy): what panel.test.ts's task does not pass through — the empty chat, Explain
-// Selection from the editor, a shell command and a prompt queued behind it, a path in a tool's output, the quick fix and the diff editor's before side, and the backend's port. One workbench for
-// the file; the tests run in order, each on the conversation the one before left. Screenshots and logs go
-// to test-artifacts/workbench/walk/.
+// Selection from the editor, a shell command and a prompt queued behind it, a path in a tool's output, the
+// quick fix and the diff editor's before side, and the backend's port. One workbench for the file; the tests
+// run in order, each on the conversation the one before left. Screenshots and logs go to
+// test-artifacts/workbench/walk/.
 
 /** Its own folder: the harness's logs have the same names as panel.test.ts's. */
 const WALK_ARTIFACTS = path.join(ARTIFACTS, 'walk');
