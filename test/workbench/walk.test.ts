@@ -157,7 +157,7 @@ describe('Loopwire in the VS Code workbench: the walk', function () {
     const { page } = workbench;
     assert.equal(await page.locator('.part.panel .terminal-wrapper').count(), 0, 'no terminal shown by Loopwire');
     await page.locator('.part.editor').click();
-    await commandHere(page, 'View: Toggle Terminal');
+    await commandHere(page, 'Terminal: Focus Terminal');
     await until('the Loopwire terminal', async () =>
       /Loopwire/.test(await text(page.locator('.part.panel'))) ? true : undefined,
     );
