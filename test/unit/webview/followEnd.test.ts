@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { ChatEntry, ToolEntry } from '../../../src/protocol/chatView';
 import { useChromium } from '../../webview/chromium';
+import type { Panel } from '../../webview/panel';
 
 // A reader at the end of the conversation stays there when an entry grows: the card that now waits for
 // Apply shows its buttons without a scroll. Entries are laid out only near the view (content-visibility),
@@ -48,26 +49,42 @@ function patchCard(status: ToolEntry['status']): ToolEntry {
   };
 }
 
+/** Pixels of the conversation below the view, once a few frames have let the layout settle. */
+async function belowView(panel: Panel): Promise<number> {
+  await panel.page.waitForTimeout(200);
+  return panel.page.evaluate<number>(
+    `(() => { const t = document.querySelector('.transcript'); return t.scrollHeight - t.scrollTop - t.clientHeight; })()`,
+  );
+}
+
 describe('chat panel in Chromium: following the end', function () {
   this.timeout(20_000);
   const chromium = useChromium();
 
-  it('a card that grows as it waits for Apply is shown to its end, buttons included', async () => {
+  /** A panel showing the prompt and `answers` answers, the reader at the end, a task running. */
+  async function conversation(answers: number): Promise<Panel> {
     const panel = await chromium.open('dark');
-    const entries = [prompt, ...Array.from({ length: 8 }, (_, i) => answer(i + 1))];
-    panel.post({ type: 'state', sessionId: 'follow', entries, hasOlder: false, running: true, banner: null });
+    const entries = [prompt, ...Array.from({ length: answers }, (_, i) => answer(i + 1))];
+    panel.post({
+      type: 'state',
+      sessionId: `follow-${answers}`,
+      entries,
+      hasOlder: false,
+      running: true,
+      banner: null,
+    });
     await panel.delivered();
+    return panel;
+  }
+
+  it('a card that grows as it waits for Apply is shown to its end, buttons included', async () => {
+    const panel = await conversation(8);
     panel.post({ type: 'entry', entry: patchCard('streaming') });
     await panel.delivered();
     panel.post({ type: 'entry', entry: patchCard('approval') });
     await panel.delivered();
-    const left = () =>
-      panel.page.evaluate<number>(
-        `(() => { const t = document.querySelector('.transcript'); return t.scrollHeight - t.scrollTop - t.clientHeight; })()`,
-      );
-    // A few frames for the layout to settle, as a reader would see it.
-    await panel.page.waitForTimeout(200);
-    assert.ok((await left()) < 2, `${await left()} px of the conversation below the view`);
+    const left = await belowView(panel);
+    assert.ok(left < 2, `${left} px of the conversation below the view`);
     const apply = panel.page.locator('.approval button[data-action="allow"]');
     assert.ok(await apply.isVisible());
     const box = await apply.boundingBox();
@@ -76,10 +93,7 @@ describe('chat panel in Chromium: following the end', function () {
   });
 
   it('a long answer streamed after big cards leaves the reader at its last line', async () => {
-    const panel = await chromium.open('dark');
-    const entries = [prompt, ...Array.from({ length: 40 }, (_, i) => answer(i + 1))];
-    panel.post({ type: 'state', sessionId: 'stream', entries, hasOlder: false, running: true, banner: null });
-    await panel.delivered();
+    const panel = await conversation(40);
     // A card that grows as it is written, then the answer, a few words a frame.
     panel.post({ type: 'entry', entry: patchCard('streaming') });
     panel.post({ type: 'entry', entry: patchCard('done') });
@@ -94,10 +108,7 @@ describe('chat panel in Chromium: following the end', function () {
     }
     panel.post({ type: 'entry', entry: { kind: 'assistant', id: 'text:end', text, streaming: false } });
     await panel.delivered();
-    await panel.page.waitForTimeout(200);
-    const left = await panel.page.evaluate<number>(
-      `(() => { const t = document.querySelector('.transcript'); return t.scrollHeight - t.scrollTop - t.clientHeight; })()`,
-    );
+    const left = await belowView(panel);
     assert.ok(left < 2, `${left} px of the answer below the view`);
   });
 });
