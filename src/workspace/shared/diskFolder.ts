@@ -22,6 +22,7 @@ import { ripgrepSearch } from './ripgrepSearch';
 import { type TaskSpec, discoverTasks } from './taskDiscovery';
 import { runTaskProcess } from './taskProcess';
 import { type DiskText, readDiskText } from './textFiles';
+import { userShell } from './userShell';
 
 // One workspace folder on this machine's disk, as both adapters use it: paths checked against its real
 // path, files read as exact text, listing and search honouring .gitignore (ripgrep, or the JavaScript
@@ -31,13 +32,6 @@ import { type DiskText, readDiskText } from './textFiles';
 /** Runs one discovered task (the VS Code adapter runs them in a terminal the user can watch). */
 export type TaskRunner = (task: TaskSpec, timeoutMs: number) => Promise<TaskRun>;
 
-/** The user's shell and how it is given one command line. */
-export function userShell(): { shell: string; shellArgs: string[] } {
-  if (process.platform === 'win32')
-    return { shell: process.env['ComSpec'] ?? 'cmd.exe', shellArgs: ['/d', '/s', '/c'] };
-  return { shell: process.env['SHELL'] || '/bin/sh', shellArgs: ['-c'] };
-}
-
 export interface DiskFolderOptions {
   /** The ripgrep binary, or undefined for the JavaScript search. */
   ripgrep: string | undefined;
@@ -45,6 +39,8 @@ export interface DiskFolderOptions {
   runTask?: TaskRunner;
   /** How a shell command (`runCommand`) is run; by default like a task. */
   runCommand?: TaskRunner;
+  /** The shell chosen for commands, asked at each one (VS Code's default terminal shell); else the user's. */
+  commandShell?: () => string | undefined;
 }
 
 /** A file as it is on disk: its exact text, bytes and mode. */
@@ -62,6 +58,7 @@ export class DiskFolder {
     readonly ripgrep: string | undefined,
     private readonly taskRunner: TaskRunner = runTaskProcess,
     private readonly commandRunner: TaskRunner = runTaskProcess,
+    private readonly commandShell: () => string | undefined = () => undefined,
   ) {
     this.name = path.basename(root);
   }
@@ -71,7 +68,14 @@ export class DiskFolder {
     const stat = real === undefined ? undefined : await fs.stat(real);
     if (real === undefined || !stat?.isDirectory())
       throw new WorkspaceError('not_found', `${root} is not a folder; a workspace is a folder.`);
-    return new DiskFolder(path.resolve(root), real, options.ripgrep, options.runTask, options.runCommand);
+    return new DiskFolder(
+      path.resolve(root),
+      real,
+      options.ripgrep,
+      options.runTask,
+      options.runCommand,
+      options.commandShell,
+    );
   }
 
   /** The port's `locate`: the path as `readFile` normalises it, under the folder as opened. */
@@ -149,16 +153,16 @@ export class DiskFolder {
         `${where.path === '' ? 'The workspace root' : where.path} is not a folder; workdir names a folder of the workspace.`,
         where.path,
       );
-    return this.commandRunner(commandTask(command, where.real), options.timeoutMs);
+    return this.commandRunner(commandTask(command, where.real, this.commandShell()), options.timeoutMs);
   }
 }
 
-/** A shell command as a task to run: in `cwd`, in the user's shell. */
-export function commandTask(command: string, cwd: string): TaskSpec {
+/** A shell command as a task to run: in `cwd`, in the user's shell (or the one `chosen`). */
+export function commandTask(command: string, cwd: string, chosen?: string): TaskSpec {
   return {
     label: command,
     detail: command,
-    run: { kind: 'shell', line: command, ...userShell() },
+    run: { kind: 'shell', line: command, ...userShell(chosen) },
     cwd,
     env: {},
     dependsOn: [],

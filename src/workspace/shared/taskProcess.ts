@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import type { TaskRun } from '../workspace';
 import { OutputTail, finishedRun } from './outputTail';
 import type { TaskSpec } from './taskDiscovery';
+import { userShell } from './userShell';
 
 // Runs one task as VS Code would (a shell for shell tasks, the executable itself for process tasks) in its
 // own process group, so that a timeout stops everything it started, not only the shell.
@@ -28,10 +29,8 @@ export function runTaskProcess(
   const [file, args] =
     task.run.kind === 'process'
       ? [task.run.file, task.run.args]
-      : [
-          task.run.shell ?? (process.platform === 'win32' ? 'cmd.exe' : '/bin/sh'),
-          [...(task.run.shellArgs ?? [process.platform === 'win32' ? '/c' : '-c']), task.run.line],
-        ];
+      : // A shell task that names no shell runs in the user's, as VS Code runs it in the default one.
+        [task.run.shell ?? userShell().shell, [...(task.run.shellArgs ?? userShell().shellArgs), task.run.line]];
   return new Promise((resolve) => {
     const tail = new OutputTail();
     const child = spawn(file, args, {

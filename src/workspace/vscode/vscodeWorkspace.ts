@@ -59,6 +59,8 @@ export class VscodeWorkspace implements Port.Workspace {
       ripgrep: await findBundledRipgrep(vscode.env.appRoot),
       runTask: terminalTaskRunner(scope),
       runCommand: commandTerminalRunner(options.commandTerminal),
+      // The shell of the user's terminals (terminal.integrated.defaultProfile, else as VS Code detects it).
+      commandShell: () => vscode.env.shell || undefined,
     });
     return new VscodeWorkspace(rootUri, disk.root, disk, {
       saveAfterEdit: options.saveAfterEdit ?? true,

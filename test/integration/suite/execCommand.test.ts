@@ -43,7 +43,7 @@ for (const mode of ['auto', 'pseudoterminal'] as const) {
 
     after(() => {
       // Which way the host ran them, for the log of the run.
-      console.log(`    exec_command (${mode}) ran by: ${[...seen].join(', ') || 'nothing'}`);
+      console.log(`    exec_command (${mode}) ran by: ${[...seen].join(', ') || 'nothing'}, shell ${vscode.env.shell}`);
     });
 
     it('reports the exit code and output, in workdir, in a terminal named Loopwire', async () => {
