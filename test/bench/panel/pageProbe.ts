@@ -23,10 +23,16 @@ export interface ProbeReport {
    */
   longTasks: { start: number; duration: number; name: string }[];
   frames: FrameSample[];
-  /** Send → the frame after the first model text of this prompt was in the page. */
+  /** Send → the first model text of this prompt painted (the end of the frame that put it in the page). */
   sendToFirstTokenMs: number | null;
   /** Send → the prompt's own entry in the page (the host's echo): the round trip through the workbench. */
   sendToEchoMs: number | null;
+  /** Send → the host's echo of the prompt arrives in the page (a message): page → host → page, nothing drawn. */
+  sendToEchoMessageMs: number | null;
+  /** Send → the first message with model text arrives: the trips, the host's start of the task, the model. */
+  sendToFirstTextMessageMs: number | null;
+  /** Send → that text is in the page's DOM (the page applies messages at its next animation frame). */
+  sendToFirstTextInPageMs: number | null;
   entries: number;
 }
 
@@ -34,8 +40,9 @@ export interface ProbeReport {
 export const INSTALL_PROBE = `(() => {
   if (window.__panelBench) return;
   const state = {
-    armed: false, sendAt: null, firstTokenAt: null, echoAt: null, assistantsBefore: 0, usersBefore: 0,
-    longTasks: [], frames: [], last: performance.now(),
+    armed: false, sendAt: null, firstTokenAt: null, echoAt: null, echoMessageAt: null, textMessageAt: null,
+    textInPageAt: null, assistantsBefore: 0, usersBefore: 0, longTasks: [], frames: [], last: performance.now(),
+    inFrame: false,
   };
   window.__panelBench = state;
   // Counted once a frame, while recording: the probe's own work stays out of what it measures.
@@ -52,6 +59,23 @@ export const INSTALL_PROBE = `(() => {
     requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
+  // Whether the page is inside a frame's animation frame callbacks: what it changes there is painted at the end
+  // of that same frame. Cleared by a microtask queued after the callback, so a MutationObserver notified of
+  // the callback's changes (an earlier microtask) still sees it set.
+  const pageFrame = window.requestAnimationFrame.bind(window);
+  window.requestAnimationFrame = (callback) => pageFrame((time) => {
+    state.inFrame = true;
+    try { callback(time); } finally { queueMicrotask(() => { state.inFrame = false; }); }
+  });
+  // Messages from the host, as they arrive (before the page draws them): the prompt's echo, the first text.
+  window.addEventListener('message', (event) => {
+    if (state.sendAt === null) return;
+    const data = event.data || {};
+    const now = performance.now();
+    if (state.echoMessageAt === null && data.type === 'entry' && data.entry && data.entry.kind === 'user') state.echoMessageAt = now;
+    const text = data.type === 'text' || (data.type === 'entry' && data.entry && data.entry.kind === 'assistant' && data.entry.text);
+    if (state.textMessageAt === null && text) state.textMessageAt = now;
+  }, true);
   const assistants = () => [...document.querySelectorAll('.transcript .entry.assistant')];
   const users = () => document.querySelectorAll('.transcript .entry.user').length;
   const sent = () => {
@@ -65,13 +89,17 @@ export const INSTALL_PROBE = `(() => {
       const fresh = assistants().slice(state.assistantsBefore).find((el) => (el.textContent || '').trim() !== '');
       if (!fresh) return;
       watch.disconnect();
-      // The rendering step that paints it runs next; a message posted from its animation frame callback is
-      // handled once that frame's paint is done.
-      requestAnimationFrame(() => {
+      state.textInPageAt = performance.now();
+      // A message posted now is handled after the current task; posted inside a frame's callbacks, that is
+      // once this frame is painted. Put in the page outside a frame, the text is painted by the next one: the
+      // message is posted from that frame's callback.
+      const painted = () => {
         const channel = new MessageChannel();
         channel.port1.onmessage = () => { state.firstTokenAt = performance.now(); };
         channel.port2.postMessage(null);
-      });
+      };
+      if (state.inFrame) painted();
+      else pageFrame(painted);
     });
     watch.observe(document.body, { childList: true, subtree: true, characterData: true });
   };
@@ -86,18 +114,25 @@ export const INSTALL_PROBE = `(() => {
 /** Starts a new recording at the next Send. */
 export const ARM_PROBE = `(() => {
   const state = window.__panelBench;
-  Object.assign(state, { armed: true, sendAt: null, firstTokenAt: null, echoAt: null, longTasks: [], frames: [] });
+  Object.assign(state, {
+    armed: true, sendAt: null, firstTokenAt: null, echoAt: null, echoMessageAt: null, textMessageAt: null,
+    textInPageAt: null, longTasks: [], frames: [],
+  });
 })()`;
 
 /** The recording since the last Send, and the probe disarmed. */
 export const READ_PROBE = `(() => {
   const state = window.__panelBench;
   state.armed = false;
+  const since = (at) => (at === null || state.sendAt === null ? null : at - state.sendAt);
   const report = {
     longTasks: state.longTasks,
     frames: state.frames,
-    sendToFirstTokenMs: state.firstTokenAt === null || state.sendAt === null ? null : state.firstTokenAt - state.sendAt,
-    sendToEchoMs: state.echoAt === null || state.sendAt === null ? null : state.echoAt - state.sendAt,
+    sendToFirstTokenMs: since(state.firstTokenAt),
+    sendToEchoMs: since(state.echoAt),
+    sendToEchoMessageMs: since(state.echoMessageAt),
+    sendToFirstTextMessageMs: since(state.textMessageAt),
+    sendToFirstTextInPageMs: since(state.textInPageAt),
     entries: document.querySelectorAll('.transcript .entry').length,
   };
   state.sendAt = null;

@@ -11,6 +11,12 @@ export interface PanelRun {
   send_to_first_token_ms: number;
   /** Send → the prompt's entry in the page: the page → host → page round trip through the workbench. */
   send_to_echo_ms: number;
+  /** Where the first token's time goes, each from Send: the prompt's echo arrives in the page as a message
+   * (the round trip alone), the first model text arrives (the host started the task and the model answered),
+   * that text is in the page's DOM (at the page's next animation frame); painted is send_to_first_token_ms. */
+  send_to_echo_message_ms: number;
+  send_to_first_text_message_ms: number;
+  send_to_first_text_in_page_ms: number;
   /** Animation frames recorded from Send to the answer. */
   frames: number;
   frame_p50_ms: number;
