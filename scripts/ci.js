@@ -4,6 +4,7 @@
 //            the plain `ci: N passed, N failed` line that CI's reader counts.
 'use strict';
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { nodePhase, runPhase, runScript, say } = require('./lib/phases');
 
@@ -12,7 +13,12 @@ const artifacts = path.join(root, 'test-artifacts');
 const readJson = (file) => JSON.parse(fs.readFileSync(file, 'utf8'));
 
 async function install() {
-  say(`ci: node ${process.version}, ${process.platform}`);
+  // What the suites may depend on and a CI job may lack (its extension host once ran without $SHELL).
+  const env = (name) => process.env[name] || '(unset)';
+  say(
+    `ci: node ${process.version}, ${process.platform}, ${os.cpus().length} cpus, uid ${process.getuid?.() ?? '-'}, ` +
+      `SHELL ${env('SHELL')}, HOME ${env('HOME')}, LANG ${env('LANG')}, TERM ${env('TERM')}`,
+  );
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const result = await runPhase({
     name: 'npm ci',
