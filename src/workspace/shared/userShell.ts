@@ -1,10 +1,10 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-// The shell the agent's commands (`exec_command`) run in: the user's, found as VS Code finds the default
-// shell of its terminals (an explicit choice, else $SHELL, else the login shell of the account), so that a
-// process started without $SHELL (a service, a CI job, an extension host launched by another program) still
-// runs the user's bash or zsh rather than `sh`.
+// The shell the agent's commands (`exec_command`) and shell tasks that name none run in: the user's, found
+// as VS Code finds the default shell of its terminals (an explicit choice, else $SHELL, else the account's
+// login shell), so that a process started without $SHELL (a service, a CI job, an extension host launched by
+// another program) still runs the user's bash or zsh rather than `sh`.
 
 export interface UserShell {
   shell: string;
