@@ -27,6 +27,11 @@ async function main(): Promise<number> {
   const executable = process.env['VSCODE_EXECUTABLE'];
   const extensionPath = process.env['LOOPWIRE_EXTENSION_PATH'];
   let passed = false;
+  // The host runs as a VS Code server started without a locale does (a container, a CI job): VS Code gives its
+  // terminals LANG=en_US.UTF-8, which such a machine may lack, and the shell integration of the window's first
+  // terminal then reports its first command lines cut short ("/u"). exec_command must finish all the same
+  // (commandTerminal.ts); here the contract suite's first commands meet it on every run.
+  for (const name of ['LANG', 'LANGUAGE', 'LC_ALL', 'LC_CTYPE', 'LC_MESSAGES']) delete process.env[name];
   try {
     await runTests({
       ...(executable ? { vscodeExecutablePath: path.resolve(executable) } : {}),

@@ -6,6 +6,7 @@ import type { TaskSpec } from '../shared/taskDiscovery';
 import { runTaskProcess } from '../shared/taskProcess';
 import { stopBelow } from './processTree';
 import {
+  type ShellExecution,
   type ShellIntegrationApi,
   integratesShell,
   shellIntegrationApi,
@@ -213,18 +214,37 @@ class CommandTerminals {
       let settled = false;
       let ended: (exitCode: number | undefined) => void = () => undefined;
       const end = new Promise<number | undefined>((resolveEnd) => (ended = resolveEnd));
+      // The execution VS Code runs our line as: the one executeCommand returned, or, where the command line the
+      // shell reported did not match the one sent (a window's first terminal reported "/u" for a whole line,
+      // with LANG and TERM unset), one VS Code made itself. The terminal is ours while it is busy, so an
+      // execution that starts in it before ours does is our command.
+      let ownStarted = false;
+      let adopted: ShellExecution | undefined;
+      const readings: Promise<void>[] = [];
+      const readFrom = (source: ShellExecution) =>
+        readings.push(
+          (async () => {
+            for await (const data of source.read()) tail.push(Buffer.from(data));
+          })().catch(() => undefined),
+        );
       const finish = async (exitCode: number | null, note?: string) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         for (const listener of listeners) listener.dispose();
-        await Promise.race([reading, delay(DRAIN_MS)]);
+        await Promise.race([Promise.all(readings), delay(DRAIN_MS)]);
         if (note !== undefined) tail.push(Buffer.from(note));
         resolve(finishedRun(tail, exitCode, timedOut, started));
       };
       const listeners = [
+        api.onDidStartTerminalShellExecution((event) => {
+          if (event.terminal !== slot.terminal || ownStarted || adopted) return;
+          if (event.execution === execution) ownStarted = true;
+          else readFrom((adopted = event.execution));
+        }),
         api.onDidEndTerminalShellExecution((event) => {
-          if (event.terminal !== slot.terminal || event.execution !== execution) return;
+          if (event.terminal !== slot.terminal) return;
+          if (event.execution !== execution && event.execution !== adopted) return;
           ended(event.exitCode);
           if (!timedOut) void finish(event.exitCode ?? null);
         }),
@@ -241,9 +261,7 @@ class CommandTerminals {
       // batch of messages as its start, before the stream was listening (`echo hi` then showed no output
       // in code-server, whose messages cross a WebSocket).
       const execution = integration.executeCommand(line);
-      const reading = (async () => {
-        for await (const data of execution.read()) tail.push(Buffer.from(data));
-      })().catch(() => undefined);
+      readFrom(execution);
     });
   }
 
