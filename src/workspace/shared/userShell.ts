@@ -4,7 +4,9 @@ import * as path from 'node:path';
 // The shell the agent's commands (`exec_command`) and shell tasks that name none run in: the user's, found
 // as VS Code finds the default shell of its terminals (an explicit choice, else $SHELL, else the account's
 // login shell), so that a process started without $SHELL (a service, a CI job, an extension host launched by
-// another program) still runs the user's bash or zsh rather than `sh`.
+// another program) still runs the user's bash or zsh rather than `sh`. Only POSIX shells are taken: the model
+// writes its commands for one (Codex's tools run them in bash or zsh), and fish or PowerShell as the
+// terminal's shell would parse them otherwise.
 
 export interface UserShell {
   shell: string;
@@ -12,7 +14,7 @@ export interface UserShell {
   shellArgs: string[];
 }
 
-/** Where the environment and account give no usable shell. */
+/** Where the environment and account give no POSIX shell. */
 const FALLBACK_SHELL = '/bin/sh';
 
 /**
@@ -21,7 +23,7 @@ const FALLBACK_SHELL = '/bin/sh';
  */
 export function userShell(chosen?: string, env: NodeJS.ProcessEnv = process.env): UserShell {
   if (process.platform === 'win32') return { shell: env['ComSpec'] ?? 'cmd.exe', shellArgs: ['/d', '/s', '/c'] };
-  const shell = [chosen, env['SHELL'], loginShell()].find((candidate) => candidate && canRunCommands(candidate));
+  const shell = [chosen, env['SHELL'], loginShell()].find((candidate) => candidate && isPosixShell(candidate));
   return { shell: shell ?? FALLBACK_SHELL, shellArgs: ['-c'] };
 }
 
@@ -34,7 +36,10 @@ function loginShell(): string | undefined {
   }
 }
 
-/** Accounts without a login have `false` or `nologin` as their shell: they refuse every command. */
-function canRunCommands(shell: string): boolean {
-  return !/^(false|nologin)$/.test(path.basename(shell));
+/**
+ * A shell that takes the model's commands as written: the POSIX family. Not `false` or `nologin` (accounts
+ * without a login refuse every command), nor fish, PowerShell or nushell (another language).
+ */
+function isPosixShell(shell: string): boolean {
+  return /^(bash|zsh|sh|dash|ksh|ksh93|mksh|ash)$/.test(path.basename(shell));
 }

@@ -66,8 +66,8 @@ export function shellIntegrationApi(): ShellIntegrationApi | undefined {
 
 /**
  * Whether commands for `shell` can go through its interactive session: a POSIX shell (its quoting and
- * `< /dev/null` are what `terminalCommandLine` writes) that VS Code injects shell integration into. fish,
- * PowerShell, cmd and plain `sh` (no integration) run in the pseudoterminal.
+ * `< /dev/null` are what `terminalCommandLine` writes) that VS Code injects shell integration into. `sh`,
+ * dash, ksh (no integration) and cmd run in the pseudoterminal; fish and PowerShell are never chosen (userShell.ts).
  */
 export function integratesShell(shell: string): boolean {
   return process.platform !== 'win32' && /^(bash|zsh)$/.test(path.basename(shell));

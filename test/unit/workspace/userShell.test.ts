@@ -4,12 +4,12 @@ import { userShell } from '../../../src/workspace/shared/userShell';
 import { toolBench } from '../tools/toolHarness';
 
 // Which shell runs the agent's commands: the one chosen (VS Code's default terminal shell), else $SHELL,
-// else the account's login shell, as VS Code finds it; never a shell that refuses commands. A process
+// else the account's login shell, as VS Code finds it; only POSIX shells, never one that refuses commands. A process
 // started without $SHELL (CI ran the extension host so) must still get the user's bash, not `sh`.
 
 const login = (() => {
   const shell = os.userInfo().shell;
-  return shell && !/\/(false|nologin)$/.test(shell) ? shell : '/bin/sh';
+  return shell && /\/(bash|zsh|sh|dash|ksh)$/.test(shell) ? shell : '/bin/sh';
 })();
 
 describe('userShell', () => {
@@ -24,9 +24,12 @@ describe('userShell', () => {
     assert.equal(userShell(undefined, {}).shell, login);
   });
 
-  it('passes over shells that refuse every command', () => {
+  it('passes over shells that refuse every command, and those of another language than the model writes', () => {
     assert.equal(userShell('/usr/sbin/nologin', { SHELL: '/bin/false' }).shell, login);
     assert.equal(userShell('/bin/false', { SHELL: '/bin/bash' }).shell, '/bin/bash');
+    assert.equal(userShell('/usr/bin/pwsh', { SHELL: '/usr/bin/fish' }).shell, login);
+    assert.equal(userShell('/usr/bin/fish', { SHELL: '/usr/bin/zsh' }).shell, '/usr/bin/zsh');
+    assert.equal(userShell('/opt/homebrew/bin/nu', { SHELL: '/bin/dash' }).shell, '/bin/dash');
   });
 
   it('runs exec_command in the login shell when the process has no $SHELL', async function () {
