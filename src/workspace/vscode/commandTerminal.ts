@@ -215,9 +215,9 @@ class CommandTerminals {
       let ended: (exitCode: number | undefined) => void = () => undefined;
       const end = new Promise<number | undefined>((resolveEnd) => (ended = resolveEnd));
       // The execution VS Code runs our line as: the one executeCommand returned, or, where the command line the
-      // shell reported did not match the one sent (a window's first terminal reported "/u" for a whole line,
-      // with LANG and TERM unset), one VS Code made itself. The terminal is ours while it is busy, so an
-      // execution that starts in it before ours does is our command.
+      // shell reported did not match the one sent, one VS Code made itself (in a window whose server started
+      // without LANG, the first terminal reported "/u" for a whole line). The terminal is ours while it is
+      // busy, so an execution that starts in it before ours does is our command.
       let ownStarted = false;
       let adopted: ShellExecution | undefined;
       const readings: Promise<void>[] = [];
