@@ -32,6 +32,38 @@ export interface RunRow {
   uncached_tokens_per_turn: number;
   client_cpu_ms: number;
   server_cpu_ms: number;
+  /** The network the cell ran over (`--network`); absent in results written before the flag. */
+  network?: RunNetwork;
+}
+
+/** A network the bench runs over: loopback, or a user's line emulated by netemProxy.ts (`--network wan`). */
+export interface NetworkProfile {
+  name: 'loopback' | 'wan';
+  /** The round trip added, ms (0 on loopback). */
+  rtt_ms: number;
+  /** Client → server rate, Mbit/s; null: no limit. */
+  uplink_mbit: number | null;
+  /** Server → client rate, Mbit/s; null: no limit. */
+  downlink_mbit: number | null;
+}
+
+/** A cell's network: its profile, and what crossed the proxy per task (medians; null on loopback: no proxy). */
+export interface RunNetwork extends NetworkProfile {
+  /** TCP connections opened per task: over HTTP, whether the client kept its connection between turns. */
+  connections_per_task: number | null;
+  /** Bytes client → server per task, headers and framing included. */
+  bytes_up_per_task: number | null;
+  bytes_down_per_task: number | null;
+}
+
+/** One cell on one profile, for the side-by-side table: its modes' wall times and the ratio the goal judges. */
+export interface NetworkComparison {
+  profile: NetworkProfile['name'];
+  tps: number;
+  tool_calls: number;
+  wall_ms: Partial<Record<ModeId, number>>;
+  /** 1 − ws-chained / http-full wall time; null when a mode did not run. */
+  ws_chained_faster: number | null;
 }
 
 /** Per-turn overhead at one history size (the scaling sweep). */
@@ -70,6 +102,10 @@ export interface BenchResults {
   floor_rtt_turn_payload_us: number;
   floor_turn_payload_bytes: number;
   goals: Goal[];
+  /** The profiles run (`--network`), each with the round trip measured through it; absent in older results. */
+  networks?: Array<NetworkProfile & { measured_rtt_ms: number | null }>;
+  /** Every cell on every profile, side by side. */
+  network_comparison?: NetworkComparison[];
 }
 
 // The long-task mode (`npm run bench -- --long`): one task whose context crosses the compaction threshold
