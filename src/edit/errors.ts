@@ -11,7 +11,7 @@ export type EditErrorCode =
   | 'invalid_edit'
   /** The lines or old_string are not in the file; the message shows the closest real text. */
   | 'no_match'
-  /** The lines or old_string match more than one place; the message names each line. */
+  /** An edit_file old_string matches more than one place; the message names each (apply_patch takes the first). */
   | 'ambiguous_match'
   /** Two chunks of one file claim the same lines. */
   | 'overlapping_chunks'

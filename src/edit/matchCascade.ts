@@ -1,6 +1,6 @@
 // The matching cascade: the same lines compared ever more loosely. Each level is tried only when every
-// stricter level found nothing, and a level that finds several places is ambiguous: a looser one would
-// only find more.
+// stricter level found nothing. edit_file needs its one place (a level that finds several is ambiguous: a
+// looser one would only find more); apply_patch takes the first place after the previous chunk, as Codex.
 
 /** How loosely a match was found, strictest first. */
 export type MatchLevel = 'exact' | 'trailing_whitespace' | 'whitespace' | 'unicode';

@@ -60,10 +60,18 @@ export function planOp(op: PatchOp, files: FileSnapshots, open = false): Result<
           { path: op.moveTo },
         );
       }
-      const resolved = resolveChunks(op.path, op.chunks, readLines(snapshot.text).lines, open);
+      const { lines, format } = readLines(snapshot.text);
+      const resolved = resolveChunks(op.path, op.chunks, lines, open);
       if (!resolved.ok) return resolved;
+      const { splices, matches } = resolved.value;
+      // As Codex: a file its chunks update ends with a line break, even one that had none (the format has
+      // no way to say otherwise). In the plan's lines, which keep the file's format, that is an empty line
+      // added at the end, so the hunks, their review and their inverse all show it.
+      if (!format.finalNewline && lines.length > 0 && matches.length > 0) {
+        splices.push({ start: lines.length, deleteCount: 0, insert: [''] });
+      }
       const moveTo = op.moveTo !== undefined && op.moveTo !== op.path ? op.moveTo : undefined;
-      return ok(updateEntry(op.path, snapshot, resolved.value.splices, { moveTo, matches: resolved.value.matches }));
+      return ok(updateEntry(op.path, snapshot, splices, { moveTo, matches }));
     }
   }
 }

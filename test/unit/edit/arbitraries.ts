@@ -80,12 +80,14 @@ export function changedLines(lines: readonly string[], changes: readonly GenChan
   return out;
 }
 
-/** The text of `file` with its lines replaced by `lines`, in the same format (as far as its text shows it). */
+/**
+ * The text an apply_patch update makes of `file` with its lines replaced by `lines`: its BOM and line
+ * ending (as far as its text shows them), and, as Codex, a line break at the end even where it had none.
+ */
 export function withLines(file: GenFile, lines: readonly string[]): string {
-  const finalNewline = file.lines.length === 0 ? true : file.finalNewline;
   // A file with no line ending at all shows none to keep: new lines get LF.
   const eol = file.text.includes('\n') ? file.eol : '\n';
-  return (file.bom ? '\uFEFF' : '') + lines.join(eol) + (finalNewline && lines.length > 0 ? eol : '');
+  return (file.bom ? '\uFEFF' : '') + lines.join(eol) + (lines.length > 0 ? eol : '');
 }
 
 /**
