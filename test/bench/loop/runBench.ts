@@ -2,7 +2,9 @@
 // Modes are interleaved within each repetition (the machine is shared and noisy); figures are medians, with
 // the spread printed. Usage: npm run bench -- [--quick] [--json FILE] [--html FILE]; `--long` runs the
 // long-task mode instead (longBench.ts): a task compacted on the way, its turns before and after each compaction;
-// `--panel` the chat panel in the real workbench (../panel/panelBench.ts).
+// `--panel` the chat panel in the real workbench (../panel/panelBench.ts). `--network wan` runs the comparison
+// through a user's line (a round trip and an uplink rate, netemProxy.ts), `--network both` that and loopback
+// side by side in one run.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -10,6 +12,10 @@ import { parseArgs } from 'node:util';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
 import { runBenchTask } from './benchTask';
 import type { BenchResults, Goal, ModeId, RunRow, ScalingPoint } from './benchTypes';
+import type { NetemCounters } from './netemProxy';
+import { networkProfiles } from './networkProfile';
+import { type Route, openRoute, runNetwork } from './networkRoute';
+import { compareNetworks, judgedProfile, networkLines, runsOn } from './networkTable';
 import { loopbackRtt } from './floor';
 import { renderReport } from './htmlReport';
 import { runPanelBench } from '../panel/panelBench';
@@ -26,6 +32,10 @@ const { values: flags } = parseArgs({
     profile: { type: 'boolean' },
     json: { type: 'string' },
     html: { type: 'string' },
+    network: { type: 'string' },
+    'rtt-ms': { type: 'string' },
+    'uplink-mbit': { type: 'string' },
+    'downlink-mbit': { type: 'string' },
   },
 });
 const quick = flags.quick ?? false;
@@ -60,6 +70,8 @@ const overheadOf = (m: { overheadBeforeMs: number; overheadAfterMs: number | nul
 
 async function main(): Promise<void> {
   const started = new Date();
+  const profiles = networkProfiles(flags);
+  const networks: NonNullable<BenchResults['networks']> = [];
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-bench-'));
   const dir = path.join(base, 'workspace');
   writeWorkspace(dir);
@@ -79,29 +91,50 @@ async function main(): Promise<void> {
         '--prefill-us-per-token',
         String(PREFILL_US),
       ]);
+      const routes: Route[] = [];
       try {
+        for (const profile of profiles) routes.push(await openRoute(server, profile));
+        if (networks.length === 0)
+          for (const route of routes) networks.push({ ...route.profile, measured_rtt_ms: await route.measureRttMs() });
         // One unmeasured task per mode first: the JIT and the server's caches warm up alike for all.
-        for (const mode of modes) await runBenchTask(mode, server, workspace, taskPrompt(cells[0]?.[1] ?? 20));
+        for (const route of routes)
+          for (const mode of modes) await runBenchTask(mode, route.server, workspace, taskPrompt(cells[0]?.[1] ?? 20));
         for (const [, toolCalls, repetitions] of cells.filter((c) => c[0] === tps)) {
-          const figures = new Map<ModeId, Awaited<ReturnType<typeof runBenchTask>>[]>();
+          const figures = new Map<string, Awaited<ReturnType<typeof runBenchTask>>[]>();
+          const wires = new Map<string, Array<NetemCounters | null>>();
           for (let rep = 0; rep < repetitions; rep++) {
             // Interleaved, and rotated each repetition, so no mode always runs first.
             const order = modes.map((_, i) => modes[(i + rep) % modes.length] as ModeId);
-            for (const mode of order) {
-              const result = await runBenchTask(mode, server, workspace, taskPrompt(toolCalls));
-              figures.set(mode, [...(figures.get(mode) ?? []), result]);
-              log(
-                `  ${String(tps).padStart(4)} tok/s ${toolCalls} calls rep ${rep + 1} ${mode.padEnd(12)} ${(result.wallMs / 1000).toFixed(2)} s`,
-              );
-            }
+            // The networks take turns too: a noisy moment of the machine falls on both alike.
+            for (const route of routes.map((_, i) => routes[(i + rep) % routes.length] as Route))
+              for (const mode of order) {
+                const key = `${route.profile.name} ${mode}`;
+                const { value: result, wire } = await route.counted((via) =>
+                  runBenchTask(mode, via, workspace, taskPrompt(toolCalls)),
+                );
+                figures.set(key, [...(figures.get(key) ?? []), result]);
+                wires.set(key, [...(wires.get(key) ?? []), wire]);
+                log(
+                  `  ${String(tps).padStart(4)} tok/s ${toolCalls} calls rep ${rep + 1} ${routes.length > 1 ? `${route.profile.name.padEnd(8)} ` : ''}${mode.padEnd(12)} ${(result.wallMs / 1000).toFixed(2)} s`,
+                );
+              }
           }
-          for (const mode of modes) runs.push(row(mode, tps, toolCalls, figures.get(mode) ?? []));
+          for (const route of routes)
+            for (const mode of modes) {
+              const key = `${route.profile.name} ${mode}`;
+              runs.push({
+                ...row(mode, tps, toolCalls, figures.get(key) ?? []),
+                network: runNetwork(route.profile, wires.get(key) ?? []),
+              });
+            }
         }
       } finally {
+        for (const route of routes) await route.close();
         await server.close();
       }
     }
-    if (SIZES.length > 0) {
+    // The sweep measures the client's own overhead against history size, which no network changes: on loopback.
+    if (SIZES.length > 0 && profiles.some((p) => p.name === 'loopback')) {
       const server = await startServerProcess([
         '--scenario',
         scenarioFile,
@@ -152,6 +185,8 @@ async function main(): Promise<void> {
     floor_rtt_turn_payload_us: floorTurn,
     floor_turn_payload_bytes: turnPayload,
     goals: [],
+    networks,
+    network_comparison: compareNetworks(runs),
   };
   results.goals = goals(results);
   printTable(results);
@@ -161,7 +196,8 @@ async function main(): Promise<void> {
   }
   const html = flags.html ?? path.resolve(__dirname, '../../../bench-report/report.html');
   fs.mkdirSync(path.dirname(html), { recursive: true });
-  fs.writeFileSync(html, renderReport(results));
+  // The report draws one row per mode and cell: the judged network's.
+  fs.writeFileSync(html, renderReport({ ...results, runs: runsOn(runs, judgedProfile(runs)) }));
   console.log(`\nreport: ${html}${flags.json ? `\njson: ${flags.json}` : ''}`);
 }
 
@@ -194,23 +230,29 @@ function row(mode: ModeId, tps: number, toolCalls: number, reps: Awaited<ReturnT
 
 function goals(results: BenchResults): Goal[] {
   const out: Goal[] = [];
+  // The end-to-end goals are judged on the user's line where it ran; loopback's ratios are printed beside them.
+  const judged = judgedProfile(results.runs);
+  const on = judged === 'loopback' ? '' : `${judged}: `;
+  const judgedRuns = runsOn(results.runs, judged);
+  // The client's own overhead is the same on any line; judged where the floor is measured, loopback, if it ran.
+  const clientRuns = runsOn(results.runs, 'loopback').length > 0 ? runsOn(results.runs, 'loopback') : judgedRuns;
   const at = (mode: ModeId, tps: number, calls: number) =>
-    results.runs.find((r) => r.mode === mode && r.tps === tps && r.tool_calls === calls);
-  for (const calls of [...new Set(results.runs.filter((r) => r.tps === 1000).map((r) => r.tool_calls))]) {
+    judgedRuns.find((r) => r.mode === mode && r.tps === tps && r.tool_calls === calls);
+  for (const calls of [...new Set(judgedRuns.filter((r) => r.tps === 1000).map((r) => r.tool_calls))]) {
     const ws = at('ws-chained', 1000, calls);
     const full = at('http-full', 1000, calls);
     const chained = at('http-chained', 1000, calls);
     if (ws && full) {
       const faster = 1 - ws.wall_ms / full.wall_ms;
       out.push({
-        name: `1,000 tok/s, ${calls} calls: ws-chained ≥ 40% faster than http-full`,
+        name: `${on}1,000 tok/s, ${calls} calls: ws-chained ≥ 40% faster than http-full`,
         met: faster >= 0.4,
         detail: `${(faster * 100).toFixed(1)}% faster (${(ws.wall_ms / 1000).toFixed(2)} s against ${(full.wall_ms / 1000).toFixed(2)} s)`,
       });
     }
     if (ws && chained)
       out.push({
-        name: `1,000 tok/s, ${calls} calls: ws-chained faster than http-chained`,
+        name: `${on}1,000 tok/s, ${calls} calls: ws-chained faster than http-chained`,
         met: ws.wall_ms < chained.wall_ms,
         detail: `${(ws.wall_ms / 1000).toFixed(2)} s against ${(chained.wall_ms / 1000).toFixed(2)} s`,
       });
@@ -226,13 +268,13 @@ function goals(results: BenchResults): Goal[] {
       met: last.overhead_p50_ms <= 1.2 * first.overhead_p50_ms,
       detail: `${first.overhead_p50_ms.toFixed(3)} ms at ${first.history_tokens} tokens, ${last.overhead_p50_ms.toFixed(3)} ms at ${last.history_tokens} (${(last.overhead_p50_ms / first.overhead_p50_ms).toFixed(2)}×)`,
     });
-  const wsOverhead = median(results.runs.filter((r) => r.mode === 'ws-chained').map((r) => r.overhead_p50_ms));
+  const wsOverhead = median(clientRuns.filter((r) => r.mode === 'ws-chained').map((r) => r.overhead_p50_ms));
   out.push({
     name: 'ws-chained per-turn client overhead, median ≤ 1 ms',
     met: wsOverhead <= 1,
     detail: `${wsOverhead.toFixed(3)} ms`,
   });
-  const wsGap = median(results.runs.filter((r) => r.mode === 'ws-chained').map((r) => r.gap_p50_ms));
+  const wsGap = median(clientRuns.filter((r) => r.mode === 'ws-chained').map((r) => r.gap_p50_ms));
   out.push({
     name: 'ws-chained tool-to-request gap (a ~10 KB read and the next request), median ≤ 1 ms',
     met: wsGap <= 1,
@@ -264,7 +306,7 @@ function printTable(results: BenchResults): void {
     'cpu c/s ms',
   ];
   const rows = results.runs.map((r) => [
-    r.mode,
+    r.network && r.network.name !== 'loopback' ? `${r.mode}@${r.network.name}` : r.mode,
     String(r.tps),
     String(r.tool_calls),
     (r.wall_ms / 1000).toFixed(2),
@@ -289,6 +331,7 @@ function printTable(results: BenchResults): void {
         `  ${p.mode.padEnd(12)} ${String(p.history_tokens).padStart(7)} tokens  ${p.overhead_p50_ms.toFixed(3)} ms  ${(p.bytes_sent_per_turn / 1024).toFixed(1)} KB/turn  server ${p.server_ms_per_turn.toFixed(2)} ms/turn`,
       );
   }
+  if (judgedProfile(results.runs) !== 'loopback') for (const text of networkLines(results)) console.log(text);
   console.log(
     `\nloopback WebSocket round trip: ${results.floor_rtt_us.toFixed(0)} µs (4 KB), ${results.floor_rtt_turn_payload_us.toFixed(0)} µs (${results.floor_turn_payload_bytes} B, the mean ws-chained turn)`,
   );
