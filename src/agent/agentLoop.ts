@@ -10,6 +10,7 @@ import {
 import { BUILTIN_TOOLS, type ToolContext, type ToolRegistry } from '../tools';
 import type { ApprovalPolicy } from './approvals';
 import type { ContextPlan } from './contextWindow';
+import { type ProjectInstructions, projectInstructionsUpdate } from './projectInstructions';
 import { instructionsItem } from './requestBody';
 import type { AgentEvent, AgentEventSink, TurnMetrics } from './events';
 import type { SessionTransport, TurnOutcome, TurnRequest } from './sessionTransport';
@@ -48,8 +49,21 @@ export interface AgentOptions {
    * server to compact past it, and a context that overflowed anyway is compacted on request and sent again.
    */
   context?: ContextPlan;
+  /**
+   * Read before every request: what the front end chose since (a picker in the panel) — the model, its tools
+   * and fields, its window. It takes effect at the next request, on the same chain; absent: the above.
+   */
+  choices?: () => RequestChoices;
+  /**
+   * Read at the start of each task with a prompt: the project's instructions (AGENTS.md…), added to the
+   * transcript before the prompt when new or changed (projectInstructions.ts); undefined sends none.
+   */
+  projectInstructions?: () => Promise<ProjectInstructions | undefined>;
   emit: AgentEventSink;
 }
+
+/** What a request is sent with that the user may change between two requests of one conversation. */
+export type RequestChoices = Pick<AgentOptions, 'model' | 'toolSpecs' | 'extra' | 'context'>;
 
 export type DoneEvent = Extract<AgentEvent, { type: 'done' }>;
 
@@ -86,7 +100,8 @@ export class Agent {
 
   /** Opens and warms up the session's connection. */
   start(): Promise<void> {
-    const { model, instructions, toolSpecs, extra, lane } = this.options;
+    const { instructions, lane } = this.options;
+    const { model, toolSpecs, extra } = this.current();
     return this.options.transport.start({
       model,
       instructions,
@@ -120,7 +135,12 @@ export class Agent {
     };
     try {
       await this.settlePending(signal);
-      if (prompt !== undefined) transcript.append({ type: 'message', role: 'user', content: prompt });
+      if (prompt !== undefined) {
+        const project = await this.options.projectInstructions?.();
+        const update = project ? projectInstructionsUpdate(project, transcript.items) : undefined;
+        if (update) transcript.append(update);
+        transcript.append({ type: 'message', role: 'user', content: prompt });
+      }
       let readyAt = performance.now();
       /** When the previous turn's response ended, less the approval waits of its calls since. */
       let previousEndAt: number | undefined;
@@ -141,6 +161,7 @@ export class Agent {
         this.toolCalls += calls.length;
         const timing = await this.runner.runAll(turn, calls, signal);
         const usage = outcome.response.usage;
+        const plan = this.current().context;
         const metrics: TurnMetrics = {
           turn,
           transport: outcome.transport,
@@ -166,7 +187,7 @@ export class Agent {
           outputTokens: usage?.output_tokens ?? 0,
           itemsSent: outcome.itemsSent,
           contextTokens: compactedTokens ?? (usage?.input_tokens ?? 0) + (usage?.output_tokens ?? 0),
-          ...(this.options.context ? { contextWindow: this.options.context.window } : {}),
+          ...(plan ? { contextWindow: plan.window } : {}),
           ...(compacted ? { compacted } : {}),
         };
         emit({ type: 'turn_finished', metrics });
@@ -195,7 +216,8 @@ export class Agent {
 
   /** The turn's request as it stands in the transcript. */
   private turnRequest(items: readonly AnyInputItem[]): TurnRequest {
-    const { model, instructions, toolSpecs, extra, lane, context } = this.options;
+    const { instructions, lane } = this.options;
+    const { model, toolSpecs, extra, context } = this.current();
     return {
       model,
       instructions,
@@ -215,7 +237,8 @@ export class Agent {
    * it — and sent once more; with compaction off, or overflowing again, the task stops saying so.
    */
   private async request(turn: number, signal: AbortSignal): Promise<TurnOutcome> {
-    const { transcript, transport, context } = this.options;
+    const { transcript, transport } = this.options;
+    const { context } = this.current();
     try {
       return await transport.run(turn, this.turnRequest(transcript.items), signal);
     } catch (error) {
@@ -250,6 +273,11 @@ export class Agent {
         throw again;
       }
     }
+  }
+
+  /** What this request goes with: the front end's choices now, else those the agent was built with. */
+  private current(): RequestChoices {
+    return this.options.choices?.() ?? this.options;
   }
 
   /** The instructions once more after a compaction (it keeps user messages only), as the context's developer item. */

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { BUILTIN_TOOLS, type ToolContext, type ToolRegistry } from '../tools';
-import { Agent } from './agentLoop';
+import { Agent, type RequestChoices } from './agentLoop';
 import type { ApprovalPolicy } from './approvals';
 import type { AgentEventSink } from './events';
 import { DEFAULT_INSTRUCTIONS } from './instructions';
 import { type ModelOptions, modelFields } from './modelOptions';
 import { contextPlan } from './contextWindow';
+import type { ProjectInstructions } from './projectInstructions';
 import { SessionTransport, type TransportMode } from './sessionTransport';
 import { Transcript } from './transcript';
 
@@ -70,6 +71,14 @@ export interface AgentSpec {
    * share of it (0.8, the default) or a percentage; 0 turns compaction off.
    */
   context?: { window?: number | undefined; compactAt?: number | undefined } | undefined;
+  /**
+   * Read before every request: the model and its options as the user chose them since (the panel's pickers
+   * write settings), each field given winning over `model` and `modelOptions`. The next request goes with
+   * them, on the same chain (`previous_response_id` does not depend on the model or its fields).
+   */
+  choices?: (() => { model?: string | undefined; modelOptions?: Partial<ModelOptions> | undefined }) | undefined;
+  /** The project's instructions, read at the start of each task (`findProjectInstructions`); absent: none. */
+  projectInstructions?: (() => Promise<ProjectInstructions | undefined>) | undefined;
   emit: AgentEventSink;
 }
 
@@ -93,25 +102,45 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
   return {
     transport,
     agent: (spec) => {
-      const model = spec.model ?? DEFAULT_MODEL;
       const registry = spec.registry ?? BUILTIN_TOOLS;
+      // What a model and its options make of a request: its tools, fields and window.
+      const choicesOf = (model: string, modelOptions: Partial<ModelOptions> | undefined): RequestChoices => ({
+        model,
+        toolSpecs: registry.offer(model, { capabilities: spec.tools.workspace.capabilities }),
+        extra: modelFields(model, modelOptions),
+        context: contextPlan(model, {
+          ...(spec.context?.window === undefined ? {} : { window: spec.context.window }),
+          ...(spec.context?.compactAt === undefined ? {} : { compactAt: spec.context.compactAt }),
+        }),
+      });
+      const built = choicesOf(spec.model ?? DEFAULT_MODEL, spec.modelOptions);
+      const chosen = spec.choices;
+      let last = { key: '', choices: built };
       return new Agent({
         transport,
         transcript: spec.transcript,
         tools: spec.tools,
         registry,
-        model,
+        ...built,
         instructions: DEFAULT_INSTRUCTIONS,
-        toolSpecs: registry.offer(model, { capabilities: spec.tools.workspace.capabilities }),
         approvals: spec.approvals,
-        extra: modelFields(model, spec.modelOptions),
         emit: spec.emit,
         ...(spec.maxTurns === undefined ? {} : { maxTurns: spec.maxTurns }),
         ...(spec.lane === undefined ? {} : { lane: spec.lane }),
-        context: contextPlan(model, {
-          ...(spec.context?.window === undefined ? {} : { window: spec.context.window }),
-          ...(spec.context?.compactAt === undefined ? {} : { compactAt: spec.context.compactAt }),
-        }),
+        ...(chosen
+          ? {
+              choices: () => {
+                const now = chosen();
+                const model = now.model ?? spec.model ?? DEFAULT_MODEL;
+                const modelOptions = { ...spec.modelOptions, ...now.modelOptions };
+                // Built again only when something changed: the tools' JSON Schemas are not free.
+                const key = JSON.stringify([model, modelOptions]);
+                if (key !== last.key) last = { key, choices: choicesOf(model, modelOptions) };
+                return last.choices;
+              },
+            }
+          : {}),
+        ...(spec.projectInstructions ? { projectInstructions: spec.projectInstructions } : {}),
       });
     },
     close: (announce) => transport.close(announce),

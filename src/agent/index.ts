@@ -1,6 +1,6 @@
 // The agent core: the loop, its session transport (one socket, rotated), the transcript and the events.
 // Plain Node; the editor is reached only through the Workspace port the tools are given.
-export { Agent, type AgentOptions, type DoneEvent } from './agentLoop';
+export { Agent, type AgentOptions, type DoneEvent, type RequestChoices } from './agentLoop';
 export {
   APPROVAL_MODES,
   type ApprovalMode,
@@ -34,6 +34,16 @@ export {
   modelFields,
   modelOptionsFrom,
 } from './modelOptions';
+export {
+  AGENTS_FILE,
+  COPILOT_FILE,
+  type InstructionFile,
+  PROJECT_INSTRUCTIONS_MAX_BYTES,
+  type ProjectInstructions,
+  findProjectInstructions,
+  isProjectInstructions,
+  projectInstructionsUpdate,
+} from './projectInstructions';
 export { USER_AGENT, WEBSOCKET_BETA } from './requestBody';
 export {
   type SessionOptions,

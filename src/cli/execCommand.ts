@@ -13,6 +13,7 @@ import {
   type TransportMode,
   contextWindowFor,
   createAgentSession,
+  findProjectInstructions,
   isApprovalMode,
   newTranscript,
   policyFor,
@@ -23,6 +24,7 @@ import { NodeWorkspace } from '../workspace/node/nodeWorkspace';
 import { type CliIo, ExitCode, errorMessage } from './cliIo';
 import { contextFlagOptions, contextFlagsUsage, parseContextFlags } from './contextFlags';
 import { ExecRenderer } from './execRenderer';
+import { projectInstructionsLine } from './instructionsLine';
 import { type ExecTools, mcpFlagOptions, mcpFlagsUsage, mcpServersOf, startExecTools } from './mcpSetup';
 import { modelFlagOptions, modelFlagsUsage, parseModelFlags } from './modelFlags';
 
@@ -239,6 +241,12 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
       ),
       maxTurns,
       context,
+      // AGENTS.md and the like, read as the extension reads them (projectInstructions.ts), said on stderr.
+      projectInstructions: async () => {
+        const found = await findProjectInstructions([workspace.root]);
+        if (!flags.json) io.stderr(projectInstructionsLine(found));
+        return found;
+      },
       emit,
     });
     await agent.start();

@@ -86,7 +86,15 @@ async function postResponse(ctx: HttpContext, conn: string, req: IncomingMessage
   const started = performance.now();
   const json = decodeJson(body.toString('utf8'));
   const previous = json.ok ? previousIdOf(json.value) : null;
-  ctx.wireLog.record({ conn, transport: 'http', dir: 'in', type, bytes: body.length, previous_response_id: previous });
+  ctx.wireLog.record({
+    conn,
+    transport: 'http',
+    dir: 'in',
+    type,
+    bytes: body.length,
+    previous_response_id: previous,
+    ...(json.ok ? ctx.wireLog.bodyOf(json.value) : {}),
+  });
   if (!json.ok) return sendError(ctx, conn, res, refusals.invalidBody(json.error));
   const parsed = parseWire(ResponseRequest, json.value);
   if (!parsed.ok) return sendError(ctx, conn, res, refusals.invalidBody(parsed.error));

@@ -24,6 +24,11 @@ export interface ServerOptions {
   storeDir?: string;
   /** Append the wire log (one JSON line per request, event and frame) to this file. */
   logFile?: string;
+  /**
+   * Each request's line of the wire log also carries the request as received (`body`): what a test or a bug
+   * report needs to see what the model was sent. Off by default: a full context is large.
+   */
+  logBodies?: boolean;
   /** WebSocket connection age limit in seconds (the API's is 60 minutes). */
   maxConnectionS?: number;
   /**
@@ -89,6 +94,7 @@ export interface ResolvedOptions {
   prefillUsPerToken: number;
   storeDir: string | undefined;
   logFile: string | undefined;
+  logBodies: boolean;
   maxConnectionS: number;
   contextWindow: number;
   log: (line: string) => void;
@@ -110,6 +116,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     prefillUsPerToken: Math.max(0, options.prefillUsPerToken ?? DEFAULTS.prefillUsPerToken),
     storeDir: options.storeDir,
     logFile: options.logFile,
+    logBodies: options.logBodies ?? false,
     maxConnectionS: positive('maxConnectionS', options.maxConnectionS ?? DEFAULTS.maxConnectionS),
     contextWindow: Math.ceil(positive('contextWindow', options.contextWindow ?? DEFAULTS.contextWindow)),
     log: options.log ?? (() => undefined),

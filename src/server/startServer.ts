@@ -64,7 +64,11 @@ export async function startServer(options: StartOptions = {}): Promise<LoopwireS
       observe?.(record);
     },
   );
-  const wireLog = new WireLog(resolved.logFile, (error) => resolved.log(`wire log: ${error.message}`));
+  const wireLog = new WireLog(
+    resolved.logFile,
+    (error) => resolved.log(`wire log: ${error.message}`),
+    resolved.logBodies,
+  );
   const connections = new Set<WsConnection>();
   const stats = (): ServerStats => ({
     connections: connections.size,

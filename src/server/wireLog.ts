@@ -20,13 +20,23 @@ export interface WireRecord {
 export class WireLog {
   private readonly stream: fs.WriteStream | undefined;
 
-  constructor(file: string | undefined, onError: (error: Error) => void) {
+  /** `bodies`: request lines carry the request itself (`body`), ServerOptions.logBodies. */
+  constructor(
+    file: string | undefined,
+    onError: (error: Error) => void,
+    private readonly bodies = false,
+  ) {
     this.stream = file ? fs.createWriteStream(file, { flags: 'a' }) : undefined;
     this.stream?.on('error', onError);
   }
 
   get enabled(): boolean {
     return this.stream !== undefined;
+  }
+
+  /** `{ body }` for a request's line when bodies are logged, else nothing. */
+  bodyOf(body: unknown): { body?: unknown } {
+    return this.bodies && this.stream ? { body } : {};
   }
 
   record(record: WireRecord): void {

@@ -88,7 +88,12 @@ export class WsConnection {
     const text = Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
     const json = decodeJson(text);
     const type = json.ok ? typeOf(json.value) : 'invalid';
-    this.logIn(type, bytes, type === 'response.create' && json.ok ? previousIdOf(json.value) : undefined);
+    this.logIn(
+      type,
+      bytes,
+      type === 'response.create' && json.ok ? previousIdOf(json.value) : undefined,
+      type === 'response.create' && json.ok ? this.ctx.wireLog.bodyOf(json.value) : {},
+    );
     if (!json.ok) return this.refuse(refusals.invalidBody(json.error));
     switch (type) {
       case 'response.create':
@@ -223,7 +228,7 @@ export class WsConnection {
       this.ctx.wireLog.record({ conn: this.id, transport: 'ws', dir: 'out', type, bytes: Buffer.byteLength(text) });
   }
 
-  private logIn(type: string, bytes: number, previous: string | null | undefined): void {
+  private logIn(type: string, bytes: number, previous: string | null | undefined, body: { body?: unknown } = {}): void {
     this.ctx.wireLog.record({
       conn: this.id,
       transport: 'ws',
@@ -231,6 +236,7 @@ export class WsConnection {
       type,
       bytes,
       ...(previous === undefined ? {} : { previous_response_id: previous }),
+      ...body,
     });
   }
 
