@@ -6,6 +6,7 @@
 const esbuild = require('esbuild');
 const fs = require('node:fs');
 const path = require('node:path');
+const { ranksBeside } = require('./scripts/lib/ranksBeside');
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -27,6 +28,19 @@ const nodeDefaults = {
   external: wsOptional,
   // ESM builds first: jsonc-parser's `main` is a UMD wrapper whose dynamic requires a bundle cannot follow.
   mainFields: ['module', 'main'],
+};
+
+/**
+ * `loopwire.ts`'s `import('./xCommand')` stays a run-time load of the bundle `dist/cli/xCommand.js` (with
+ * dynamic import unsupported, esbuild turns it into a `require`, the CommonJS loader's quicker path).
+ */
+const lazyCommands = {
+  name: 'lazy-commands',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/\w+Command$/ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: `${args.path}.js`, external: true } : undefined,
+    );
+  },
 };
 
 /** One entry per shipped artifact. */
@@ -60,13 +74,25 @@ const targets = [
     sourcesContent: false,
     logLevel: 'warning',
   },
-  // The bins of package.json, named as they are run.
+  // The bins of package.json, named as they are run. `loopwire` is a small dispatcher: each command is
+  // its own bundle beside it (below), required when that command runs, so a start reads and compiles
+  // only what the command uses (`--help` none of it, `apply-patch` the edit engine alone).
   ...Object.entries({ loopwire: 'loopwire.ts', 'loopwire-server': 'loopwireServer.ts' }).map(([bin, entry]) => ({
     ...nodeDefaults,
     entryPoints: [`src/cli/${entry}`],
     outfile: `dist/cli/${bin}.js`,
     banner: { js: '#!/usr/bin/env node' },
+    // The tokenizer's ranks go to a JSON file beside the bins, read on first use (scripts/lib/ranksBeside.js).
+    plugins: bin === 'loopwire' ? [lazyCommands, ranksBeside] : [ranksBeside],
+    ...(bin === 'loopwire' ? { supported: { 'dynamic-import': false } } : {}),
   })),
+  {
+    // The commands `loopwire` loads on demand, one self-contained bundle each, named as their sources.
+    ...nodeDefaults,
+    entryPoints: findFiles(path.join('src', 'cli'), 'Command.ts'),
+    outdir: path.join('dist', 'cli'),
+    plugins: [ranksBeside],
+  },
 ];
 
 /** Every file under `dir` whose name ends with `suffix`, sorted, so the bundle list is deterministic. */
@@ -129,7 +155,7 @@ async function main() {
   fs.rmSync(path.join(__dirname, tests ? 'dist-test' : 'dist'), { recursive: true, force: true });
   if (!tests) copyCodicons();
   const contexts = await Promise.all(
-    outputs.map((target) => esbuild.context({ ...target, plugins: [markExecutable] })),
+    outputs.map((target) => esbuild.context({ ...target, plugins: [...(target.plugins ?? []), markExecutable] })),
   );
   if (watch) {
     await Promise.all(contexts.map((context) => context.watch()));

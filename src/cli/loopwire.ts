@@ -1,39 +1,51 @@
-import { applyPatchCommand, applyPatchUsage } from './applyPatchCommand';
-import { demoCommand, demoUsage } from './demoCommand';
-import { execCommand, execUsage } from './execCommand';
 import { type CliIo, ExitCode, VERSION, runMain } from './cliIo';
-import { toolCommand, toolUsage } from './toolCommand';
-import { validateCommand, validateUsage } from './validateCommand';
 
-/** One entry per subcommand. */
-const COMMANDS: Record<
-  string,
-  { summary: string; usage: string; run: (argv: string[], io: CliIo) => Promise<ExitCode> }
-> = {
+/** What a subcommand's module gives: its usage text and the function that runs it. */
+interface Command {
+  usage: string;
+  run: (argv: string[], io: CliIo) => Promise<ExitCode>;
+}
+
+/**
+ * One entry per subcommand. Each module is loaded only when its command runs (or its usage is asked for):
+ * the bundle builds each one beside this bin (esbuild.js), so `--help` reads none of them and
+ * `apply-patch` only the edit engine, not the agent, the server or the tokenizer.
+ */
+const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   exec: {
     summary: 'run a task to completion on a folder (offline by default, against the bundled server)',
-    usage: execUsage,
-    run: execCommand,
+    load: async () => {
+      const m = await import('./execCommand');
+      return { usage: m.execUsage, run: (argv, io) => m.execCommand(argv, io) };
+    },
   },
   demo: {
     summary: 'run the demo task (fix a failing test) on a copy of the demo workspace',
-    usage: demoUsage,
-    run: demoCommand,
+    load: async () => {
+      const m = await import('./demoCommand');
+      return { usage: m.demoUsage, run: m.demoCommand };
+    },
   },
   validate: {
     summary: 'check Responses API wire data (requests, events, items) against the protocol schemas',
-    usage: validateUsage,
-    run: validateCommand,
+    load: async () => {
+      const m = await import('./validateCommand');
+      return { usage: m.validateUsage, run: m.validateCommand };
+    },
   },
   'apply-patch': {
     summary: 'apply an apply_patch patch from stdin to the files under --cwd, all or nothing',
-    usage: applyPatchUsage,
-    run: applyPatchCommand,
+    load: async () => {
+      const m = await import('./applyPatchCommand');
+      return { usage: m.applyPatchUsage, run: m.applyPatchCommand };
+    },
   },
   tool: {
     summary: "run one of the agent's tools on a folder (find_files, read_file, run_task, …)",
-    usage: toolUsage,
-    run: toolCommand,
+    load: async () => {
+      const m = await import('./toolCommand');
+      return { usage: m.toolUsage, run: m.toolCommand };
+    },
   },
 };
 
@@ -61,7 +73,7 @@ async function main(argv: string[], io: CliIo): Promise<ExitCode> {
   }
   if (first === '-h' || first === '--help' || first === 'help') {
     const topic = first === 'help' && rest[0] !== undefined ? COMMANDS[rest[0]] : undefined;
-    io.stdout(topic ? topic.usage : usage);
+    io.stdout(topic ? (await topic.load()).usage : usage);
     return ExitCode.ok;
   }
   if (first === '-v' || first === '--version') {
@@ -73,7 +85,7 @@ async function main(argv: string[], io: CliIo): Promise<ExitCode> {
     io.stderr(`loopwire: unknown command '${first}'\n\n${usage}`);
     return ExitCode.usage;
   }
-  return command.run(rest, io);
+  return (await command.load()).run(rest, io);
 }
 
 runMain(main);

@@ -1,4 +1,4 @@
-import { decodeGenerator, encode } from 'gpt-tokenizer/encoding/o200k_base';
+import { decodeGenerator, encode } from './tokenizer';
 
 /** Text split at token boundaries (pieces that are whole characters), with its token count. */
 export function tokenPieces(text: string): { pieces: string[]; tokens: number } {

@@ -1,5 +1,5 @@
 import * as crypto from 'node:crypto';
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { countTokens } from './tokenizer';
 import type { AnyInputItem, AnyTool } from '../protocol';
 import { openCompaction } from './compactionSeal';
 

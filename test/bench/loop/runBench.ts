@@ -2,9 +2,9 @@
 // Modes are interleaved within each repetition (the machine is shared and noisy); figures are medians, with
 // the spread printed. Usage: npm run bench -- [--quick] [--json FILE] [--html FILE]; `--long` runs the
 // long-task mode instead (longBench.ts): a task compacted on the way, its turns before and after each compaction;
-// `--panel` the chat panel in the real workbench (../panel/panelBench.ts). `--network wan` runs the comparison
-// through a user's line (a round trip and an uplink rate, netemProxy.ts), `--network both` that and loopback
-// side by side in one run.
+// `--panel` the chat panel in the real workbench (../panel/panelBench.ts); `--startup` the bins' start beside
+// Node's own (../startup/startupBench.ts). `--network wan` runs the comparison through a user's line (a round
+// trip and an uplink rate, netemProxy.ts), `--network both` that and loopback side by side in one run.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -19,6 +19,7 @@ import { compareNetworks, judgedProfile, networkLines, runsOn } from './networkT
 import { loopbackRtt } from './floor';
 import { renderReport } from './htmlReport';
 import { runPanelBench } from '../panel/panelBench';
+import { runStartupBench } from '../startup/startupBench';
 import { runLongBench } from './longBench';
 import { startServerProcess } from './serverProcess';
 import { MODULE_BYTES, benchScenarios, scalingPrompt, taskPrompt, writeWorkspace } from './workload';
@@ -29,6 +30,7 @@ const { values: flags } = parseArgs({
     quick: { type: 'boolean' },
     long: { type: 'boolean' },
     panel: { type: 'boolean' },
+    startup: { type: 'boolean' },
     profile: { type: 'boolean' },
     json: { type: 'string' },
     html: { type: 'string' },
@@ -342,11 +344,13 @@ function printTable(results: BenchResults): void {
   for (const goal of results.goals) console.log(`  ${goal.met ? 'met   ' : 'MISSED'} ${goal.name}: ${goal.detail}`);
 }
 
-(flags.panel
-  ? runPanelBench({ json: flags.json, html: flags.html, profile: flags.profile ?? false })
-  : flags.long
-    ? runLongBench({ quick, json: flags.json })
-    : main()
+(flags.startup
+  ? runStartupBench({ quick, json: flags.json })
+  : flags.panel
+    ? runPanelBench({ json: flags.json, html: flags.html, profile: flags.profile ?? false })
+    : flags.long
+      ? runLongBench({ quick, json: flags.json })
+      : main()
 ).catch((error: unknown) => {
   console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
   process.exit(1);
