@@ -82,6 +82,12 @@ const textOf = (item: AnyOutputItem): string | undefined => {
     .join('');
 };
 
+/** A message's `phase` (`commentary`, `final_answer`), where the server gave one. */
+const phaseOf = (item: AnyOutputItem): string | undefined => {
+  const message = OutputMessage.safeParse(item);
+  return message.success ? (message.data.phase ?? undefined) : undefined;
+};
+
 export class Agent {
   private turns = 0;
   private toolCalls = 0;
@@ -155,7 +161,9 @@ export class Agent {
         const compactedTokens = compacted ? this.afterCompaction(turn, outcome) : undefined;
         for (const item of outcome.output) {
           const text = textOf(item);
-          if (text !== undefined && text !== '') emit({ type: 'message', turn, text });
+          const phase = phaseOf(item);
+          if (text !== undefined && text !== '')
+            emit({ type: 'message', turn, text, ...(phase === undefined ? {} : { phase }) });
         }
         const calls = callsIn(outcome.output);
         this.toolCalls += calls.length;
@@ -183,7 +191,7 @@ export class Agent {
           bytesSent: outcome.bytesSent,
           bytesReceived: outcome.bytesReceived,
           inputTokens: usage?.input_tokens ?? 0,
-          cachedTokens: usage?.input_tokens_details.cached_tokens ?? 0,
+          cachedTokens: usage?.input_tokens_details?.cached_tokens ?? 0,
           outputTokens: usage?.output_tokens ?? 0,
           itemsSent: outcome.itemsSent,
           contextTokens: compactedTokens ?? (usage?.input_tokens ?? 0) + (usage?.output_tokens ?? 0),

@@ -60,8 +60,17 @@ export const AgentEvent = z.discriminatedUnion('type', [
     reason: z.string().optional(),
   }),
   z.object({ type: z.literal('turn_started'), turn: z.int().positive() }),
-  /** Answer text as the model writes it. */
-  z.object({ type: z.literal('text_delta'), turn: z.int().positive(), itemId: z.string(), delta: z.string() }),
+  /**
+   * Answer text as the model writes it. `phase` is the message's, where the server says: `commentary` for a
+   * progress note between tool calls, `final_answer` for the answer.
+   */
+  z.object({
+    type: z.literal('text_delta'),
+    turn: z.int().positive(),
+    itemId: z.string(),
+    delta: z.string(),
+    phase: z.string().optional(),
+  }),
   z.object({ type: z.literal('reasoning_delta'), turn: z.int().positive(), itemId: z.string(), delta: z.string() }),
   /** A tool call's arguments (function) or input (custom) as they stream: the live diff's source. */
   z.object({
@@ -75,8 +84,8 @@ export const AgentEvent = z.discriminatedUnion('type', [
   }),
   /** A response's partial output was thrown away (the socket dropped mid-stream): consumers reset what they showed. */
   z.object({ type: z.literal('output_discarded'), turn: z.int().positive(), reason: z.string() }),
-  /** The whole answer message of a turn, once complete. */
-  z.object({ type: z.literal('message'), turn: z.int().positive(), text: z.string() }),
+  /** A whole message of a turn, once complete; `phase: "commentary"` for a progress note, not the answer. */
+  z.object({ type: z.literal('message'), turn: z.int().positive(), text: z.string(), phase: z.string().optional() }),
   z.object({
     type: z.literal('tool_started'),
     turn: z.int().positive(),

@@ -1,7 +1,7 @@
-import { HttpErrorBody, decodeWire } from '../protocol';
+import { type ErrorDetails, HttpErrorBody, decodeWire } from '../protocol';
 import type { AgentEventSink } from './events';
 import { type AssemblerStep, ResponseAssembler } from './responseAssembler';
-import { type TransportFault, TurnCancelled, isUnreachable, parseRetryAfter } from './transportFault';
+import { type TransportFault, TurnCancelled, isUnreachable, serverDelayMs } from './transportFault';
 import type { Attempt } from './wsExchange';
 
 // One `POST /v1/responses` with `stream: true`: the SSE events go through the same assembler as WebSocket
@@ -20,6 +20,16 @@ export interface HttpOutcome {
   bytesReceived: number;
   /** When the request was handed to the socket (performance.now()). */
   sentAt: number;
+}
+
+/** The headers of an error answer that say when to retry (names lower-case, as `Headers` gives them). */
+function retryHeaders(headers: Headers): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name of ['retry-after', 'retry-after-ms']) {
+    const value = headers.get(name);
+    if (value !== null) kept[name] = value;
+  }
+  return kept;
 }
 
 const fault = (value: TransportFault): AssemblerStep & { kind: 'fault' } => ({ kind: 'fault', fault: value });
@@ -112,21 +122,22 @@ export async function exchangeHttp(request: HttpExchange, assembler: ResponseAss
       }
       bytesReceived += Buffer.byteLength(text);
       const body = decodeWire(HttpErrorBody, text);
-      const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-      const error = body.ok
-        ? { status: response.status, ...body.value.error }
-        : { status: response.status, type: undefined, code: null, message: text.slice(0, 500), param: null };
+      const headers = retryHeaders(response.headers);
+      const error: ErrorDetails = body.ok
+        ? {
+            status: response.status,
+            type: body.value.error.type,
+            code: body.value.error.code ?? null,
+            message: body.value.error.message,
+            param: body.value.error.param ?? null,
+            headers,
+          }
+        : { status: response.status, type: undefined, code: null, message: text.slice(0, 500), param: null, headers };
       return {
         step: fault({
           kind: 'api_error',
-          error: {
-            status: error.status,
-            type: error.type,
-            code: error.code,
-            message: error.message,
-            param: error.param,
-          },
-          retryAfterMs,
+          error,
+          retryAfterMs: serverDelayMs(headers, error.message),
           midStream: false,
         }),
         bytesReceived,

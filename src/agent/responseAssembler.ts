@@ -5,11 +5,10 @@ import {
   type ResponseObject,
   ResponseObject as ResponseObjectSchema,
   errorDetails,
-  isWsErrorEvent,
   parseWire,
 } from '../protocol';
 import type { AgentEventSink } from './events';
-import { type TransportFault, parseRetryAfter } from './transportFault';
+import { type TransportFault, serverDelayMs } from './transportFault';
 
 // One response's events, however they travel (WebSocket frames, SSE `data:`): deltas go out as agent
 // events as they arrive, finished items are kept by output index, and the terminal event settles it.
@@ -22,25 +21,34 @@ export type AssemblerStep =
 
 const CONTINUE: AssemblerStep = { kind: 'continue' };
 
+/** What the stream said of one output item, by `output_index`. */
 interface ItemInfo {
+  /** The id its first event gave it: every later event of the item is told by this one, whatever id it carries. */
+  id: string;
   name: string;
-  kind: 'function' | 'custom';
+  kind: 'function' | 'custom' | undefined;
   callId: string | undefined;
+  /** A message's `phase` (`commentary` for a progress note), when the server says. */
+  phase: string | undefined;
 }
 
 type EventRecord = Record<string, unknown> & { type: string };
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const index = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
 
 export class ResponseAssembler {
   /** When the first event and the first output delta arrived (performance.now()), if they have. */
   firstEventAt: number | undefined;
   firstDeltaAt: number | undefined;
   private readonly done = new Map<number, AnyOutputItem>();
-  private readonly calls = new Map<string, ItemInfo>();
+  /**
+   * Item state by `output_index`, never by `item_id`: a server may rename an item between its events (GitHub
+   * Copilot's Responses API gives every event a new id), and the index is what stays.
+   */
+  private readonly items = new Map<number, ItemInfo>();
   private malformed = 0;
-  /** The id `response.created` announced: the terminal event must carry the same one. */
-  private responseId: string | undefined;
 
   constructor(
     private readonly turn: number,
@@ -66,11 +74,8 @@ export class ResponseAssembler {
     }
     const event = value as EventRecord;
     switch (event.type) {
-      case 'response.created':
-        this.responseId ??= str((event.response as { id?: unknown } | undefined)?.id);
-        return CONTINUE;
       case 'response.output_item.added':
-        this.noteItem(event.item);
+        this.noteItem(event.output_index, event.item);
         return CONTINUE;
       case 'response.output_text.delta':
         return this.delta(event, 'text_delta');
@@ -94,24 +99,49 @@ export class ResponseAssembler {
     }
   }
 
-  private noteItem(item: unknown): void {
-    if (typeof item !== 'object' || item === null) return;
+  private noteItem(at: unknown, item: unknown): void {
+    const position = index(at);
+    if (position === undefined || typeof item !== 'object' || item === null) return;
     const record = item as Record<string, unknown>;
-    const id = str(record.id);
     const type = record.type;
-    if (id === undefined || (type !== 'function_call' && type !== 'custom_tool_call')) return;
-    this.calls.set(id, {
+    this.items.set(position, {
+      id: str(record.id) ?? `item_${position}`,
       name: str(record.name) ?? '',
-      kind: type === 'function_call' ? 'function' : 'custom',
+      kind: type === 'function_call' ? 'function' : type === 'custom_tool_call' ? 'custom' : undefined,
       callId: str(record.call_id),
+      phase: type === 'message' ? str(record.phase) : undefined,
     });
+  }
+
+  /** The item an event belongs to: the one its `output_index` names, first met here when none was added. */
+  private itemOf(event: EventRecord): ItemInfo {
+    const position = index(event.output_index) ?? -1;
+    let info = this.items.get(position);
+    if (!info) {
+      info = {
+        id: str(event.item_id) ?? `item_${position}`,
+        name: '',
+        kind: undefined,
+        callId: undefined,
+        phase: undefined,
+      };
+      this.items.set(position, info);
+    }
+    return info;
   }
 
   private delta(event: EventRecord, type: 'text_delta' | 'reasoning_delta'): AssemblerStep {
     const delta = str(event.delta);
     if (delta === undefined) return CONTINUE;
     this.firstDeltaAt ??= performance.now();
-    this.emit({ type, turn: this.turn, itemId: str(event.item_id) ?? '', delta });
+    const item = this.itemOf(event);
+    this.emit({
+      type,
+      turn: this.turn,
+      itemId: item.id,
+      delta,
+      ...(type === 'text_delta' && item.phase !== undefined ? { phase: item.phase } : {}),
+    });
     return CONTINUE;
   }
 
@@ -119,16 +149,15 @@ export class ResponseAssembler {
     const delta = str(event.delta);
     if (delta === undefined) return CONTINUE;
     this.firstDeltaAt ??= performance.now();
-    const itemId = str(event.item_id) ?? '';
-    const info = this.calls.get(itemId);
+    const info = this.itemOf(event);
     const kind = event.type === 'response.function_call_arguments.delta' ? 'function' : 'custom';
     this.emit({
       type: 'tool_call_delta',
       turn: this.turn,
-      itemId,
-      ...(info?.callId === undefined ? {} : { callId: info.callId }),
-      name: info?.name ?? '',
-      kind: info?.kind ?? kind,
+      itemId: info.id,
+      ...(info.callId === undefined ? {} : { callId: info.callId }),
+      name: info.name,
+      kind: info.kind ?? kind,
       delta,
     });
     return CONTINUE;
@@ -148,16 +177,9 @@ export class ResponseAssembler {
   private terminal(event: EventRecord): AssemblerStep {
     const response = parseWire(ResponseObjectSchema, event.response);
     if (!response.ok) return { kind: 'fault', fault: { kind: 'malformed', message: response.error.message } };
-    // A terminal event for another response (a late one of an abandoned request on this lane) must not be
-    // taken for this one's: its calls would run as this turn's. Resent, so nothing runs twice or is lost.
-    if (this.responseId !== undefined && response.value.id !== this.responseId)
-      return {
-        kind: 'fault',
-        fault: {
-          kind: 'malformed',
-          message: `${event.type} carries response ${response.value.id}, but this request's is ${this.responseId}`,
-        },
-      };
+    // Its id may differ from `response.created`'s (a server that renames ids between events): the terminal
+    // one is what the server knows the response by. A late terminal event of an abandoned response never
+    // reaches here: the socket drops its lane's events until the next response starts (wsChannel.ts).
     // The terminal response is authoritative; finished items fill an omitted output (docs/protocol.md §2.6).
     // With frames lost to malformation and no output to fall back on, the response cannot be trusted.
     const given = response.value.output;
@@ -188,15 +210,12 @@ export class ResponseAssembler {
     if (!parsed.ok)
       return { kind: 'fault', fault: { kind: 'malformed', message: `an error event: ${parsed.error.message}` } };
     const details = errorDetails(parsed.value);
-    const retryAfter = isWsErrorEvent(parsed.value)
-      ? (parsed.value.headers?.['retry-after'] ?? parsed.value.error.headers?.['retry-after'])
-      : undefined;
     return {
       kind: 'fault',
       fault: {
         kind: 'api_error',
         error: details,
-        retryAfterMs: parseRetryAfter(retryAfter),
+        retryAfterMs: serverDelayMs(details.headers, details.message),
         midStream: this.done.size > 0,
       },
     };

@@ -1,4 +1,4 @@
-import { ErrorCode } from '../protocol';
+import { ErrorCode, type ErrorDetails, errorCodeInfo, errorMeaning } from '../protocol';
 import { type TransportFault, TurnCancelled, describeFault } from './transportFault';
 
 // What to do about a fault, decided from its kind and the API's error code alone (so it can be tested as
@@ -32,8 +32,7 @@ const retry = (
   fallBack,
 });
 
-const isAuth = (status: number | undefined, type: string | undefined) =>
-  status === 401 || status === 403 || type === 'authentication_error' || type === 'permission_error';
+const isAuth = (status: number | undefined) => status === 401 || status === 403;
 
 /**
  * `reached`: whether the endpoint has answered before in this session. Until it has, nothing listening
@@ -60,7 +59,7 @@ export function actionFor(
           code: 'unreachable',
           message: `Nothing answers at the endpoint: ${sentence(fault.message)} Check the endpoint URL (--endpoint for loopwire exec; loopwire.endpoint in VS Code).`,
         };
-      if (isAuth(status, undefined))
+      if (isAuth(status))
         return {
           action: 'stop',
           code: 'auth',
@@ -78,26 +77,44 @@ export function actionFor(
       return retry(true, fault.retryAfterMs ?? null, transport === 'ws');
     }
     case 'response_failed':
-      return retry(false, null, false);
-    case 'api_error': {
-      const { status, code, type } = fault.error;
-      if (code === ErrorCode.previousResponseNotFound) return retry(false, 0, false);
-      if (code === ErrorCode.connectionLimitReached) return retry(true, 0, false);
-      if (isAuth(status, type))
-        return {
-          action: 'stop',
-          code: 'auth',
-          message: `The API refused the request: ${sentence(describeFault(fault))} Check the API key (OPENAI_API_KEY for loopwire exec; Loopwire: Set API Key… in VS Code).`,
-        };
-      if (status === 429 || code === ErrorCode.rateLimitExceeded || type === 'rate_limit_error')
-        return retry(false, fault.retryAfterMs ?? null, false);
-      if (status === undefined || status >= 500 || code === ErrorCode.serverError)
-        return retry(false, fault.retryAfterMs ?? null, false);
-      // Any other refusal (a bad request, an unknown model, stream limits) would be refused again.
+      return actionForError(
+        { status: undefined, type: undefined, code: fault.code, message: fault.message, param: null },
+        undefined,
+        describeFault(fault),
+      );
+    case 'api_error':
+      return actionForError(fault.error, fault.retryAfterMs, describeFault(fault));
+  }
+}
+
+/**
+ * What an API error means, from the error-code table (`src/protocol/errorCodes.ts`), else its HTTP status:
+ * the same whether it came as an HTTP status with a JSON body, a WebSocket `error` frame, a mid-stream
+ * `error` event or `response.failed`'s `error`.
+ */
+function actionForError(error: ErrorDetails, retryAfterMs: number | undefined, described: string): FaultAction {
+  const meaning = errorMeaning(error);
+  switch (meaning) {
+    case 'full_context':
+      return retry(false, 0, false);
+    case 'new_socket':
+      return retry(true, 0, false);
+    case 'retry':
+      return retry(false, retryAfterMs ?? null, false);
+    case 'auth':
       return {
         action: 'stop',
-        code: code ?? 'invalid_request',
-        message: `The API refused the request: ${describeFault(fault)}`,
+        code: 'auth',
+        message: `The API refused the request: ${sentence(described)} Check the API key (OPENAI_API_KEY for loopwire exec; Loopwire: Set API Key… in VS Code).`,
+      };
+    case 'compact':
+    case 'stop': {
+      const code = error.code ?? (meaning === 'compact' ? ErrorCode.contextLengthExceeded : 'invalid_request');
+      const advice = errorCodeInfo(code)?.advice;
+      return {
+        action: 'stop',
+        code,
+        message: `The API refused the request: ${advice === undefined ? described : `${sentence(described)} ${advice}`}`,
       };
     }
   }

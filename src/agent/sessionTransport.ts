@@ -26,6 +26,9 @@ import { type Attempt, connectFailed, exchangeWs } from './wsExchange';
 
 export type { SessionOptions, TransportMode, TurnOutcome, TurnRequest } from './sessionOptions';
 
+/** How long a warm-up may take before the first turn goes out without it. */
+export const WARMUP_TIMEOUT_MS = 2_000;
+
 export class SessionTransport {
   private readonly sockets: SocketKeeper;
   private readonly chains: ChainPolicy;
@@ -33,6 +36,8 @@ export class SessionTransport {
   /** Whether the endpoint has answered once: until then, nothing listening there is a stop, not a blip. */
   private reached = false;
   private onHttp: boolean;
+  /** A warm-up failed once: the server does not take them, and the session stops sending them. */
+  private warmupsOff = false;
   private readonly opts: ResolvedSessionOptions;
 
   constructor(options: SessionOptions) {
@@ -93,7 +98,7 @@ export class SessionTransport {
       let result: Attempt;
       try {
         const channel = transport === 'ws' ? await this.readyChannel(request) : undefined;
-        chain = this.chains.usable(lane, context.length, this.route());
+        chain = this.chains.usable(lane, context, this.route());
         if (chain) input = context.slice(chain.itemCount);
         const body = this.body(request, input, chain?.responseId);
         result = channel
@@ -121,11 +126,13 @@ export class SessionTransport {
       const { step, assembler } = result;
       if (step.kind === 'done') {
         if (transport === 'ws') this.wsFailures = 0;
+        // After a compaction in this output the context the server holds is the compacted one.
+        const held = contextOf(request.instructions, [...request.items, ...step.output]);
         this.chains.completed(lane, {
           responseId: step.response.id,
           generation: result.generation,
-          // After a compaction in this output the context the server holds is the compacted one.
-          itemCount: contextOf(request.instructions, [...request.items, ...step.output]).length,
+          itemCount: held.length,
+          last: held.at(-1),
         });
         const now = performance.now();
         return {
@@ -246,33 +253,36 @@ export class SessionTransport {
   }
 
   /**
-   * `generate: false` once per socket, carrying the instructions: a chainable id that covers them. A refusal
-   * other than the credentials' never fails the task: the turn goes out without it.
+   * `generate: false` once per socket, carrying the instructions: a chainable id that covers them. It never
+   * fails the task: any answer but a refusal of the credentials (a refusal, a malformed answer, no answer
+   * within {@link WARMUP_TIMEOUT_MS}) is one notice, the turn goes out with the whole context, and the session
+   * warms up no more (a server that refused one would refuse the next).
    */
   private async warmUp(channel: WsChannel, request: Omit<TurnRequest, 'items'>): Promise<void> {
-    if (!this.sockets.firstUse(channel)) return;
+    if (this.warmupsOff || !this.sockets.firstUse(channel)) return;
     const lane = request.lane ?? DEFAULT_LANE;
     const context = contextOf(request.instructions, []);
     // With no instructions there is nothing to send: the API refuses a request with no input.
     if (context.length === 0) return;
     const body = this.body(request, context, undefined, false);
-    const result = await this.exchangeWs(channel, 0, body, request.lane, new AbortController().signal, () => undefined);
+    const giveUp = AbortSignal.timeout(WARMUP_TIMEOUT_MS);
+    let result: Attempt;
+    try {
+      result = await this.exchangeWs(channel, 0, body, request.lane, giveUp, () => undefined);
+    } catch (error) {
+      if (!(error instanceof TurnCancelled)) throw error;
+      // The socket went with the cancel (it may still be streaming the warm-up): the turn opens a new one.
+      return this.skipWarmups(`no answer within ${WARMUP_TIMEOUT_MS / 1000} s`);
+    }
     if (result.step.kind !== 'done') {
       const action = actionFor(result.step.fault, 'ws', this.opts.transport, this.reached);
-      if (action.action === 'stop') {
-        if (action.code === 'auth') throw new AgentStop(action.code, action.message);
-        this.opts.emit({
-          type: 'notice',
-          code: 'warmup_refused',
-          message: `The warm-up was refused (${describeFault(result.step.fault)}); going on without it.`,
-        });
-        return;
-      }
-      // The turn itself then goes out unchained and meets (and recovers from) whatever this was. A stalled
-      // warm-up may still be streaming, and its late `response.completed` (no output) would be taken for the
-      // turn's answer, ending the task early: so its socket goes, and the turn meets a closed one.
-      if (action.newSocket && !channel.closed) channel.close(describeFault(result.step.fault));
-      return;
+      if (action.action === 'stop' && action.code === 'auth') throw new AgentStop(action.code, action.message);
+      // A stalled or malformed warm-up may still be streaming, and its late `response.completed` (no output)
+      // would be taken for the turn's answer, ending the task early: so its socket goes, and the turn opens
+      // another.
+      if (action.action === 'retry' && action.newSocket && !channel.closed)
+        channel.close(describeFault(result.step.fault));
+      return this.skipWarmups(describeFault(result.step.fault));
     }
     this.chains.warmedUp(lane, {
       responseId: result.step.response.id,
@@ -280,6 +290,15 @@ export class SessionTransport {
       itemCount: context.length,
     });
     this.opts.emit({ type: 'transport', state: 'warm', transport: 'ws' });
+  }
+
+  private skipWarmups(reason: string): void {
+    this.warmupsOff = true;
+    this.opts.emit({
+      type: 'notice',
+      code: 'warmup_refused',
+      message: `The warm-up was refused (${reason}); going on without it.`,
+    });
   }
 
   /** The socket this turn goes over: open, rotated if old, and warmed up once. */

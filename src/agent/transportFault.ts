@@ -82,3 +82,49 @@ export function parseRetryAfter(value: string | undefined | null, now = Date.now
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
+
+const UNIT_MS: Record<string, number> = {
+  ms: 1,
+  s: 1000,
+  sec: 1000,
+  second: 1000,
+  m: 60_000,
+  min: 60_000,
+  minute: 60_000,
+  h: 3_600_000,
+  hour: 3_600_000,
+};
+
+/**
+ * The delay an API message asks for in words: "Please try again in 11.054s", "in 20ms", "in 1m30s",
+ * "in 2 seconds". Undefined when it names none.
+ */
+export function delayInMessage(message: string | undefined): number | undefined {
+  const phrase =
+    /try again in\s*((?:\d+(?:\.\d+)?\s*(?:ms|h(?:ours?)?|m(?:in(?:utes?)?)?|s(?:ec(?:onds?)?)?)\s*)+)/i.exec(
+      message ?? '',
+    );
+  if (!phrase?.[1]) return undefined;
+  let total = 0;
+  for (const [, amount, unit] of phrase[1].matchAll(/(\d+(?:\.\d+)?)\s*([a-z]+)/gi)) {
+    const name = (unit ?? '').toLowerCase();
+    const scale = UNIT_MS[name] ?? UNIT_MS[name.replace(/s$/, '')];
+    if (scale === undefined) return undefined;
+    total += Number(amount) * scale;
+  }
+  return Math.round(total);
+}
+
+/**
+ * The delay the server asked for before a retry, by precedence: `retry-after-ms`, `retry-after` (seconds or
+ * a date), then the message's own "try again in …". `headers` has lower-case names.
+ */
+export function serverDelayMs(
+  headers: Record<string, string> | undefined,
+  message: string | undefined,
+  now = Date.now(),
+): number | undefined {
+  const ms = Number(headers?.['retry-after-ms']);
+  if (headers?.['retry-after-ms'] !== undefined && Number.isFinite(ms) && ms >= 0) return ms;
+  return parseRetryAfter(headers?.['retry-after'], now) ?? delayInMessage(message);
+}

@@ -37,6 +37,8 @@ let generations = 0;
 
 const DEFAULT_LANE = '';
 
+const TERMINAL = new Set<unknown>(['response.completed', 'response.incomplete', 'response.failed']);
+
 export class WsChannel {
   /** Distinguishes this socket from every other one of the process: the chain is valid on its own socket only. */
   readonly generation = ++generations;
@@ -45,6 +47,14 @@ export class WsChannel {
   bytesReceived = 0;
   private closedReason: string | undefined;
   private readonly lanes = new Map<string, LaneListener>();
+  /** Lanes whose running response has started (`response.created`) and not yet ended. */
+  private readonly started = new Set<string>();
+  /**
+   * Lanes released while their response was still running (an `error` mid-stream ended the request, and the
+   * API then still sends its `response.failed`): their frames are that response's, and are dropped, until
+   * it ends or the next one starts.
+   */
+  private readonly draining = new Set<string>();
 
   private constructor(private readonly socket: WebSocket) {
     socket.on('error', (error) => this.end(`socket error: ${error.message}`));
@@ -133,7 +143,9 @@ export class WsChannel {
 
   /** The lane's response is settled: its later frames (if any) are dropped. */
   release(lane: string | undefined): void {
-    this.lanes.delete(lane ?? DEFAULT_LANE);
+    const key = lane ?? DEFAULT_LANE;
+    this.lanes.delete(key);
+    if (this.started.delete(key)) this.draining.add(key);
   }
 
   /** Closes the socket (a running response on the server is abandoned with it). */
@@ -155,7 +167,27 @@ export class WsChannel {
       return;
     }
     const lane = (value as { stream_id?: unknown } | null)?.stream_id;
-    this.lanes.get(typeof lane === 'string' ? lane : DEFAULT_LANE)?.event(value);
+    const key = typeof lane === 'string' ? lane : DEFAULT_LANE;
+    if (this.passOver(key, (value as { type?: unknown } | null)?.type)) return;
+    this.lanes.get(key)?.event(value);
+  }
+
+  /** Whether a frame of `type` on lane `key` belongs to a response abandoned there (and so is dropped). */
+  private passOver(key: string, type: unknown): boolean {
+    const response = typeof type === 'string' && type.startsWith('response.');
+    if (type === 'response.created') {
+      this.draining.delete(key);
+      this.started.add(key);
+      return false;
+    }
+    if (response && TERMINAL.has(type)) {
+      this.started.delete(key);
+      // The abandoned response's own end: nothing of it is left to drop.
+      if (this.draining.delete(key)) return true;
+      return false;
+    }
+    // An `error` frame may be a refusal of the request just sent: it always goes through.
+    return response && this.draining.has(key);
   }
 
   private end(reason: string): void {

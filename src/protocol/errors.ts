@@ -5,10 +5,11 @@ import * as z from 'zod';
 
 /** The API's error object: the body of an HTTP error, and the `error` of a nested WebSocket error event. */
 export const ApiError = z.looseObject({
-  type: z.string(),
-  code: z.string().nullable(),
+  // The API always sends all four; gateways and local servers often send a `message` alone.
+  type: z.string().optional(),
+  code: z.string().nullish(),
   message: z.string(),
-  param: z.string().nullable(),
+  param: z.string().nullish(),
   headers: z.record(z.string(), z.string()).optional(),
 });
 
@@ -23,6 +24,8 @@ export const HttpErrorBody = z.looseObject({ error: ApiError });
 export const WsErrorEvent = z.looseObject({
   type: z.literal('error'),
   status: z.int().optional(),
+  /** Codex accepts this in place of `status`; some servers send it. */
+  status_code: z.int().optional(),
   error: ApiError,
   sequence_number: z.int().nonnegative().optional(),
   stream_id: z.string().optional(),
@@ -33,10 +36,10 @@ export const WsErrorEvent = z.looseObject({
 /** A mid-stream error (§4.1 shape 2), flat as in SSE (`event: error`). */
 export const StreamErrorEvent = z.looseObject({
   type: z.literal('error'),
-  code: z.string().nullable(),
+  code: z.string().nullish(),
   message: z.string(),
-  param: z.string().nullable(),
-  sequence_number: z.int().nonnegative(),
+  param: z.string().nullish(),
+  sequence_number: z.int().nonnegative().optional(),
   stream_id: z.string().optional(),
 });
 
@@ -117,13 +120,15 @@ export function connectionLimitReached(limitMinutes = 60): WsErrorEvent {
   };
 }
 
-/** What a client needs from an `error` event of either shape. */
+/** What a client needs from an `error` event of either shape, or from an HTTP error answer. */
 export interface ErrorDetails {
   status: number | undefined;
   type: string | undefined;
   code: string | null;
   message: string;
   param: string | null;
+  /** The answer's headers (HTTP) or the frame's `headers` (WebSocket), lower-cased: the server's retry delay. */
+  headers?: Record<string, string>;
 }
 
 /** True for the nested (request-level) shape; false for the flat mid-stream one. */
@@ -134,10 +139,31 @@ export function isWsErrorEvent(event: ErrorEvent): event is WsErrorEvent {
 /** The status, code, message and param of an `error` event, whichever of the two shapes it has. */
 export function errorDetails(event: ErrorEvent): ErrorDetails {
   if (isWsErrorEvent(event)) {
-    const { type, code, message, param } = event.error;
-    return { status: event.status, type, code, message, param };
+    const { type, code = null, message, param = null } = event.error;
+    const headers = lowerCaseKeys({ ...event.error.headers, ...event.headers });
+    return {
+      status: event.status ?? event.status_code,
+      type,
+      code,
+      message,
+      param,
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    };
   }
-  return { status: undefined, type: undefined, code: event.code, message: event.message, param: event.param };
+  return {
+    status: undefined,
+    type: undefined,
+    code: event.code ?? null,
+    message: event.message,
+    param: event.param ?? null,
+  };
+}
+
+/** `headers` with lower-case names, as HTTP treats them. */
+export function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {
+  const lower: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) lower[name.toLowerCase()] = value;
+  return lower;
 }
 
 export type ApiError = z.infer<typeof ApiError>;

@@ -5,6 +5,7 @@ export * from './clientEvents';
 export * from './compaction';
 export * from './contentParts';
 export * from './edits';
+export * from './errorCodes';
 export * from './errors';
 export * from './items';
 export * from './openUnion';

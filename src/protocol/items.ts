@@ -24,12 +24,16 @@ export const Message = z.looseObject({
   phase: z.string().nullish(),
 });
 
-/** A message the model wrote, as the server sends it in `output`. */
+/**
+ * A message the model wrote, as the server sends it in `output`. `phase` is `commentary` for a progress note
+ * written between tool calls and `final_answer` for the answer (newer models); `id` and `status` are always
+ * sent by the OpenAI API, not by every server that speaks it.
+ */
 export const OutputMessage = z.looseObject({
   type: z.literal('message'),
-  id: z.string(),
+  id: z.string().optional(),
   role: z.literal('assistant'),
-  status: ItemStatus,
+  status: ItemStatus.optional(),
   content: z.array(AnyOutputContentPart),
   phase: z.string().nullish(),
 });

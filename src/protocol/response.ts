@@ -11,15 +11,18 @@ export const ResponseStatus = z.enum(['completed', 'failed', 'in_progress', 'can
 export const Usage = z
   .looseObject({
     input_tokens: z.int().nonnegative(),
-    input_tokens_details: z.looseObject({
-      cached_tokens: z.int().nonnegative(),
-      cache_write_tokens: z.int().nonnegative().optional(),
-    }),
+    // The OpenAI API always sends the details and the total; gateways and local servers often leave them out.
+    input_tokens_details: z
+      .looseObject({
+        cached_tokens: z.int().nonnegative().optional(),
+        cache_write_tokens: z.int().nonnegative().optional(),
+      })
+      .nullish(),
     output_tokens: z.int().nonnegative(),
-    output_tokens_details: z.looseObject({ reasoning_tokens: z.int().nonnegative() }).optional(),
-    total_tokens: z.int().nonnegative(),
+    output_tokens_details: z.looseObject({ reasoning_tokens: z.int().nonnegative().optional() }).nullish(),
+    total_tokens: z.int().nonnegative().optional(),
   })
-  .refine((usage) => usage.input_tokens_details.cached_tokens <= usage.input_tokens, {
+  .refine((usage) => (usage.input_tokens_details?.cached_tokens ?? 0) <= usage.input_tokens, {
     message: 'cached_tokens cannot exceed input_tokens: input_tokens counts the whole input',
     path: ['input_tokens_details', 'cached_tokens'],
   });
@@ -28,16 +31,17 @@ export const Usage = z
 export const ResponseFailure = z.looseObject({ code: z.string().nullable(), message: z.string() });
 
 /**
- * The Response object (§2.2). The server echoes the request's settings; those are optional here, and
- * `output` may be missing from a WebSocket terminal event, where clients rebuild it from
- * `response.output_item.done` (§2.6).
+ * The Response object (§2.2). A client needs its `id`, `status`, `output` and, where present, `usage`; every
+ * other field is optional (the OpenAI API sends them all, gateways and local servers that speak the Responses
+ * API leave some out) and kept as given. `output` may be missing from a WebSocket terminal event, where
+ * clients rebuild it from `response.output_item.done` (§2.6).
  */
 export const ResponseObject = z.looseObject({
   id: z.string().min(1),
-  object: z.literal('response'),
-  created_at: z.number(),
+  object: z.literal('response').optional(),
+  created_at: z.number().nullish(),
   status: ResponseStatus,
-  model: z.string(),
+  model: z.string().nullish(),
   output: z.array(AnyOutputItem).optional(),
   usage: Usage.nullish(),
   error: ResponseFailure.nullish(),

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { type ApiError, errorCodeInfo } from '../protocol';
 
 // Fault injection for the reliability suites: per scenario step (in the scenario file) or queued through
 // the admin endpoint. `after_events` counts the events already sent for the response (0 = before any).
@@ -15,11 +16,13 @@ export const Fault = z.discriminatedUnion('kind', [
   /**
    * Answer with an API error: before any event it is the request's answer (an HTTP status, or a nested
    * WebSocket `error` with that status); later it is a mid-stream `error` followed by `response.failed`.
+   * A code of the error table (`src/protocol/errorCodes.ts`: `insufficient_quota`, `model_not_found`,
+   * `rate_limit_exceeded`…) brings the API's own status, type and wording; `status` and `message` override them.
    */
   z.strictObject({
     kind: z.literal('error'),
     after_events: afterEvents,
-    status: z.int().min(400).max(599).default(500),
+    status: z.int().min(400).max(599).optional(),
     code: z.string().min(1).default('server_error'),
     message: z.string().min(1).optional(),
     /** Sent as `Retry-After` (HTTP) and in the error's `headers` (WebSocket). */
@@ -66,4 +69,20 @@ export class FaultQueue {
     if (order.left === 0) this.orders.splice(index, 1);
     return order.fault;
   }
+}
+
+/** The API error an `error` fault answers with: its code's entry in the error table, and what the fault overrides. */
+export function faultError(fault: Extract<Fault, { kind: 'error' }>): { status: number; error: ApiError } {
+  const known = errorCodeInfo(fault.code);
+  const status = fault.status ?? known?.status ?? 500;
+  return {
+    status,
+    error: {
+      type:
+        known?.type ?? (status === 429 ? 'rate_limit_error' : status >= 500 ? 'server_error' : 'invalid_request_error'),
+      code: fault.code,
+      message: fault.message ?? known?.message ?? `Injected fault: ${fault.code}.`,
+      param: null,
+    },
+  };
 }

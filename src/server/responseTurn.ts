@@ -3,7 +3,7 @@ import { refusals } from './apiErrors';
 import { isCompaction, normalizeContext } from '../protocol';
 import { compactContext, compactThreshold } from './compaction';
 import { type ContextState, type CountedContext, extendContext } from './contextState';
-import type { Fault } from './faults';
+import { type Fault, faultError } from './faults';
 import { newId } from './ids';
 import { streamCompaction, streamItem, type TokenBudget } from './itemStreamer';
 import { Pacer } from './pacer';
@@ -133,18 +133,7 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, sink: TurnSink):
   const workMs = performance.now() - started;
 
   if (fault?.kind === 'error' && fault.after_events === 0) {
-    return {
-      kind: 'refused',
-      status: fault.status,
-      error: {
-        type:
-          fault.status === 429 ? 'rate_limit_error' : fault.status >= 500 ? 'server_error' : 'invalid_request_error',
-        code: fault.code,
-        message: fault.message ?? `Injected fault: ${fault.code}.`,
-        param: null,
-      },
-      retryAfterS: fault.retry_after_s,
-    };
+    return { kind: 'refused', ...faultError(fault), retryAfterS: fault.retry_after_s };
   }
 
   const id = newId('resp');

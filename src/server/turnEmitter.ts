@@ -1,4 +1,4 @@
-import type { Fault } from './faults';
+import { type Fault, faultError } from './faults';
 import { delay } from './pacer';
 
 /** Where one response's events go: an SSE stream, a WebSocket, or a buffer for a JSON answer. */
@@ -92,7 +92,7 @@ export class TurnEmitter {
         if (!this.sink.open) throw new TurnAborted();
         return;
       case 'error':
-        throw new TurnFailed(fault.code, fault.message ?? `Injected fault: ${fault.code}.`);
+        throw new TurnFailed(fault.code, faultError(fault).error.message);
     }
   }
 }

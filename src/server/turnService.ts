@@ -175,7 +175,7 @@ export class TurnService {
       workMs: completed?.timing.workMs ?? (outcome.kind === 'compacted' ? outcome.workMs : 0),
       prefillMs: completed?.timing.prefillMs ?? 0,
       inputTokens: usage?.input_tokens ?? figures?.inputTokens ?? 0,
-      cachedTokens: usage?.input_tokens_details.cached_tokens ?? 0,
+      cachedTokens: usage?.input_tokens_details?.cached_tokens ?? 0,
       outputTokens: usage?.output_tokens ?? 0,
       contextTokens: figures?.contextTokens ?? 0,
       tokenizedTokens: figures?.tokenizedTokens ?? 0,

@@ -29,12 +29,13 @@ describe('agent: request fields for reasoning and verbosity', () => {
   });
 });
 
-describe('agent: a terminal event for another response', function () {
+describe('agent: the late end of an abandoned response', function () {
   this.timeout(20_000);
 
-  it('is a protocol error: the turn is resent, and the stray response’s call never runs', async () => {
-    // A server that answers the first real turn with `response.completed` for another response id (as a
-    // late answer to an abandoned request would look), carrying a call; the resend gets a plain answer.
+  it('is passed over: the resend gets its own answer, and the stray response’s call never runs', async () => {
+    // A server that fails the first real turn mid-stream with an `error` event (the client retries on the
+    // same socket), then, once the resend arrives, sends the abandoned response's late `response.completed`
+    // carrying a call before it answers the resend with a plain message.
     const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
     await new Promise((resolve) => wss.once('listening', resolve));
     let generating = 0;
@@ -59,8 +60,7 @@ describe('agent: a terminal event for another response', function () {
         }
         generating++;
         const id = `resp_${generating}`;
-        send({ type: 'response.created', response: { ...response(id, []), status: 'in_progress' } });
-        if (generating === 1) {
+        if (generating === 2) {
           const stray = {
             id: 'fc_stray',
             type: 'function_call',
@@ -69,8 +69,17 @@ describe('agent: a terminal event for another response', function () {
             arguments: JSON.stringify({ path: 'stray.txt', content: 'should never be written\n' }),
             status: 'completed',
           };
-          return send({ type: 'response.completed', response: response('resp_other', [stray]) });
+          send({ type: 'response.completed', response: response('resp_1', [stray]) });
         }
+        send({ type: 'response.created', response: { ...response(id, []), status: 'in_progress' } });
+        if (generating === 1)
+          return send({
+            type: 'error',
+            code: 'server_error',
+            message: 'The server had an error while processing your request.',
+            param: null,
+            sequence_number: 1,
+          });
         const message = {
           id: 'msg_1',
           type: 'message',
@@ -109,10 +118,15 @@ describe('agent: a terminal event for another response', function () {
       assert.equal(done.status, 'completed', JSON.stringify(events.filter((e) => e.type === 'error')));
       const retry = events.find((event) => event.type === 'retry');
       assert.ok(retry?.type === 'retry');
-      assert.match(retry.reason, /response\.completed carries response resp_other, but this request's is resp_1/);
+      assert.match(retry.reason, /server_error/);
       assert.equal(events.filter((event) => event.type === 'tool_started').length, 0, 'the stray call never ran');
       await assert.rejects(() => fs.access(path.join(dir, 'stray.txt')));
-      assert.equal(generating, 2, 'the turn was sent twice: once refused as a protocol error, once answered');
+      assert.equal(generating, 2, 'the turn was sent twice: once failed mid-stream, once answered');
+      assert.deepEqual(
+        events.flatMap((event) => (event.type === 'message' ? [event.text] : [])),
+        ['All done.'],
+        'the answer is the resend’s own',
+      );
     } finally {
       transport.close(false);
       await new Promise((resolve) => wss.close(resolve));

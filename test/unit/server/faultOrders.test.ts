@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { ERROR_CODES } from '../../../src/protocol';
 import { type ServerStats, parseScenarioFile } from '../../../src/server';
 import { useFaultServer } from './support/faultAdmin';
 import { AUTH, TOKEN } from './support/faultScenarios';
@@ -12,13 +13,18 @@ describe('faults', () => {
   const { harness, openWs, admin, order, pending, servesOthers } = useFaultServer();
 
   describe('defaults, steps and precedence', () => {
-    it('a bare {"kind":"error"}: status 500, server_error, a message naming the code, no Retry-After', async () => {
+    it('a bare {"kind":"error"}: status 500, server_error in the API’s words, no Retry-After; an unknown code named', async () => {
       await order({ fault: { kind: 'error' } });
       const reply = await post(`${harness.url}/responses`, { model: 'm', store: false, input: 'plain' }, AUTH);
       assert.equal(reply.status, 500);
       assert.equal(reply.headers.get('retry-after'), null);
       assert.deepEqual(JSON.parse(reply.text), {
-        error: { type: 'server_error', code: 'server_error', message: 'Injected fault: server_error.', param: null },
+        error: {
+          type: 'server_error',
+          code: 'server_error',
+          message: ERROR_CODES.server_error.message,
+          param: null,
+        },
       });
       await order({ fault: { kind: 'error', status: 400, code: 'bad_thing' } });
       const client = await openWs();
@@ -46,7 +52,7 @@ describe('faults', () => {
         {
           type: 'error',
           status: 503,
-          error: { type: 'server_error', code: 'overloaded', message: 'Injected fault: overloaded.', param: null },
+          error: { type: 'server_error', code: 'overloaded', message: ERROR_CODES.overloaded.message, param: null },
         },
       ]);
       const again = await client.turn({ model: 'm', store: false, previous_response_id: first.id, input: [output] });
