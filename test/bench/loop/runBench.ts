@@ -5,6 +5,8 @@
 // `--panel` the chat panel in the real workbench (../panel/panelBench.ts); `--startup` the bins' start beside
 // Node's own (../startup/startupBench.ts). `--network wan` runs the comparison through a user's line (a round
 // trip and an uplink rate, netemProxy.ts), `--network both` that and loopback side by side in one run.
+// `--history DIR [--history DIR …] [--commits N] [--cli-every K]` replays real commits of git directories
+// through apply_patch (../history/historyBench.ts).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -20,6 +22,7 @@ import { loopbackRtt } from './floor';
 import { renderReport } from './htmlReport';
 import { runPanelBench } from '../panel/panelBench';
 import { runStartupBench } from '../startup/startupBench';
+import { runHistoryBench } from '../history/historyBench';
 import { runLongBench } from './longBench';
 import { startServerProcess } from './serverProcess';
 import { MODULE_BYTES, benchScenarios, scalingPrompt, taskPrompt, writeWorkspace } from './workload';
@@ -38,6 +41,9 @@ const { values: flags } = parseArgs({
     'rtt-ms': { type: 'string' },
     'uplink-mbit': { type: 'string' },
     'downlink-mbit': { type: 'string' },
+    history: { type: 'string', multiple: true },
+    commits: { type: 'string' },
+    'cli-every': { type: 'string' },
   },
 });
 const quick = flags.quick ?? false;
@@ -344,13 +350,20 @@ function printTable(results: BenchResults): void {
   for (const goal of results.goals) console.log(`  ${goal.met ? 'met   ' : 'MISSED'} ${goal.name}: ${goal.detail}`);
 }
 
-(flags.startup
-  ? runStartupBench({ quick, json: flags.json })
-  : flags.panel
-    ? runPanelBench({ json: flags.json, html: flags.html, profile: flags.profile ?? false })
-    : flags.long
-      ? runLongBench({ quick, json: flags.json })
-      : main()
+(flags.history
+  ? runHistoryBench({
+      dirs: flags.history,
+      commits: Number(flags.commits ?? 200),
+      cliEvery: Number(flags['cli-every'] ?? 10),
+      json: flags.json,
+    })
+  : flags.startup
+    ? runStartupBench({ quick, json: flags.json })
+    : flags.panel
+      ? runPanelBench({ json: flags.json, html: flags.html, profile: flags.profile ?? false })
+      : flags.long
+        ? runLongBench({ quick, json: flags.json })
+        : main()
 ).catch((error: unknown) => {
   console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
   process.exit(1);
