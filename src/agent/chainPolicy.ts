@@ -1,7 +1,9 @@
 // Which response each lane of a session may chain from with `previous_response_id`, and what ends that:
 // a response is usable only while the server can still find it — on the socket it completed on (the
 // connection-scoped cache), or stored (`store: true`) — and any failed request or cancel on the lane ends
-// its chain (docs/protocol.md §3). The session transport asks here; it never keeps chains itself.
+// its chain (docs/protocol.md §3). The session transport asks here; it never keeps chains itself. A lane
+// keeps its recent chains, not only the newest: a conversation forked at an earlier message (an edited and
+// resent prompt) chains from the response before that message while the socket still holds it.
 
 /** The lane of a conversation that runs alone on the socket (no `stream_id`). */
 export const DEFAULT_LANE = '';
@@ -13,13 +15,23 @@ export interface Chain {
   generation: number;
   /** Transcript items it covers (its input and output). */
   itemCount: number;
+  /**
+   * The item its context ends with, by identity: only a context holding this very item at that place (the
+   * same conversation, or a fork that shares its start) may chain from it. Absent for a warm-up, which
+   * covers the instructions alone.
+   */
+  last?: unknown;
 }
+
+/** Chains a lane remembers: enough for a fork a few prompts back; older ones cost a full context. */
+const KEPT_CHAINS = 32;
 
 /** Where the next request goes: over HTTP, or over the socket of this generation. */
 export type Route = { transport: 'http' } | { transport: 'ws'; generation: number | undefined };
 
 export class ChainPolicy {
-  private readonly chains = new Map<string, Chain>();
+  /** Per lane, its chains, oldest first. */
+  private readonly chains = new Map<string, Chain[]>();
 
   /**
    * @param enabled `false` sends the full context every turn (the benchmark's `ws-full` mode).
@@ -30,18 +42,29 @@ export class ChainPolicy {
     private readonly store: boolean,
   ) {}
 
-  /** The chain `lane` may send on `route` for a context of `itemCount` items, if any. */
-  usable(lane: string, itemCount: number, route: Route): Chain | undefined {
+  /**
+   * The newest chain `lane` may send on `route` for `context`: one it extends (its last item is the
+   * context's at the same place), that the server can still find.
+   */
+  usable(lane: string, context: readonly unknown[], route: Route): Chain | undefined {
     if (!this.enabled) return undefined;
-    const chain = this.chains.get(lane);
-    if (!chain || chain.itemCount > itemCount) return undefined;
-    if (chain.generation === 0) return this.store ? chain : undefined;
-    return route.transport === 'ws' && route.generation === chain.generation ? chain : undefined;
+    const chains = this.chains.get(lane) ?? [];
+    for (let index = chains.length - 1; index >= 0; index--) {
+      const chain = chains[index] as Chain;
+      if (chain.itemCount > context.length) continue;
+      if (chain.last !== undefined && context[chain.itemCount - 1] !== chain.last) continue;
+      if (chain.generation === 0 ? this.store : route.transport === 'ws' && route.generation === chain.generation)
+        return chain;
+    }
+    return undefined;
   }
 
   /** A turn completed: the lane now chains from its response. */
   completed(lane: string, chain: Chain): void {
-    this.chains.set(lane, chain);
+    const chains = this.chains.get(lane) ?? [];
+    chains.push(chain);
+    if (chains.length > KEPT_CHAINS) chains.splice(0, chains.length - KEPT_CHAINS);
+    this.chains.set(lane, chains);
   }
 
   /**
@@ -49,11 +72,11 @@ export class ChainPolicy {
    * already chains from a response on this very socket (a second conversation's warm-up).
    */
   warmedUp(lane: string, chain: Chain): void {
-    if (this.chains.get(lane)?.generation !== chain.generation) this.chains.set(lane, chain);
+    if (!this.chains.get(lane)?.some((known) => known.generation === chain.generation)) this.completed(lane, chain);
   }
 
   /**
-   * A request on `lane` failed or was cancelled: its chain ends. The server evicts a failed continuation's
+   * A request on `lane` failed or was cancelled: its chains end. The server evicts a failed continuation's
    * parent (docs/protocol.md §3.6), and a cancelled one may still be streaming.
    */
   broken(lane: string): void {

@@ -24,6 +24,26 @@ export {
   normalizeEndpoint,
 } from './createAgentSession';
 export { type ContextPlan, DEFAULT_COMPACT_AT, contextPlan, contextWindowFor } from './contextWindow';
+export {
+  Checkpoint,
+  CheckpointJournal,
+  JournalFile,
+  JournaledFile,
+  type JournalWrite,
+  type RestoreTarget,
+  journalFile,
+  loadJournal,
+  saveJournal,
+} from './checkpointJournal';
+export {
+  type KeptFile,
+  type RestorePlan,
+  type RestoredFile,
+  planRestore,
+  restoreCheckpoint,
+} from './checkpointRestore';
+export { forkTranscript } from './conversationFork';
+export { journaledWorkspace } from './journaledWorkspace';
 export { AgentEvent, type AgentEventSink, type AgentEventType, TransportState, TurnMetrics } from './events';
 export { DEFAULT_INSTRUCTIONS } from './instructions';
 export {
