@@ -88,6 +88,25 @@ const phaseOf = (item: AnyOutputItem): string | undefined => {
   return message.success ? (message.data.phase ?? undefined) : undefined;
 };
 
+/** The item types the loop itself answers or shows: any other is a server-side (hosted) tool's, or newer. */
+const OWN_ITEM_TYPES = new Set(['message', 'function_call', 'custom_tool_call', 'reasoning', 'compaction']);
+
+/** An output item of a server-side tool, as one line: its type, and its action (a web search's query or page). */
+function hostedCall(item: AnyOutputItem): { itemType: string; summary: string } | undefined {
+  const record = item as Record<string, unknown>;
+  const itemType = typeof record.type === 'string' ? record.type : undefined;
+  if (itemType === undefined || OWN_ITEM_TYPES.has(itemType)) return undefined;
+  const action = (typeof record.action === 'object' && record.action !== null ? record.action : {}) as Record<
+    string,
+    unknown
+  >;
+  const words = [action.type, action.query, action.pattern, action.url].filter(
+    (word): word is string => typeof word === 'string' && word !== '',
+  );
+  const status = typeof record.status === 'string' ? record.status : '';
+  return { itemType, summary: words.length > 0 ? words.join(' ') : status };
+}
+
 export class Agent {
   private turns = 0;
   private toolCalls = 0;
@@ -164,6 +183,10 @@ export class Agent {
           const phase = phaseOf(item);
           if (text !== undefined && text !== '')
             emit({ type: 'message', turn, text, ...(phase === undefined ? {} : { phase }) });
+        }
+        for (const item of outcome.output) {
+          const hosted = hostedCall(item);
+          if (hosted) emit({ type: 'hosted_call', turn, ...hosted });
         }
         const calls = callsIn(outcome.output);
         this.toolCalls += calls.length;

@@ -82,6 +82,11 @@ export const AgentEvent = z.discriminatedUnion('type', [
     kind: z.enum(['function', 'custom']),
     delta: z.string(),
   }),
+  /**
+   * An output item of a tool the server ran itself (`web_search_call`, `file_search_call`, …, or any type this
+   * version does not model): kept in the transcript and replayed as given, shown as one line.
+   */
+  z.object({ type: z.literal('hosted_call'), turn: z.int().positive(), itemType: z.string(), summary: z.string() }),
   /** A response's partial output was thrown away (the socket dropped mid-stream): consumers reset what they showed. */
   z.object({ type: z.literal('output_discarded'), turn: z.int().positive(), reason: z.string() }),
   /** A whole message of a turn, once complete; `phase: "commentary"` for a progress note, not the answer. */

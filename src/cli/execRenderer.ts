@@ -95,8 +95,13 @@ export class ExecRenderer {
     switch (event.type) {
       case 'text_delta':
         if (this.thinking !== undefined) this.endLine();
-        this.out.stdout(event.delta);
+        // A progress note between tool calls (`phase: commentary`) is dimmed: it is not the answer.
+        this.out.stdout(event.phase === 'commentary' ? paint(color, '2', event.delta) : event.delta);
         this.midLine = !event.delta.endsWith('\n');
+        return;
+      case 'hosted_call':
+        this.endLine();
+        this.out.stdout(`${paint(color, '2', `▸ ${event.itemType}`)} ${event.summary}\n`);
         return;
       case 'reasoning_delta':
         if (this.thinking !== event.itemId) {

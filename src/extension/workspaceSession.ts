@@ -167,7 +167,8 @@ export class WorkspaceSession implements vscode.Disposable {
     let last: 'ws' | 'http' = settings.transport === 'http' ? 'http' : 'ws';
     const transcript = this.newTranscript(settings.model);
     const agent = await this.agentFor(transcript, windowApprovals(approve ?? settings.approval), (event) => {
-      if (event.type === 'message') texts.push(event.text);
+      // A progress note (`phase: commentary`) is not the answer.
+      if (event.type === 'message' && event.phase !== 'commentary') texts.push(event.text);
       if (event.type === 'turn_finished') last = event.metrics.transport;
     });
     const done = await agent.run(prompt, signal);

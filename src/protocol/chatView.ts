@@ -48,8 +48,17 @@ export const ApprovalAsk = z.object({
 export const ChatEntry = z.discriminatedUnion('kind', [
   /** A prompt; `queued` while it waits for the task before it (shown last, marked queued). */
   z.object({ kind: z.literal('user'), id: z.string(), text: z.string(), queued: z.boolean().optional() }),
-  /** Answer text, markdown, growing while `streaming`. */
-  z.object({ kind: z.literal('assistant'), id: z.string(), text: z.string(), streaming: z.boolean() }),
+  /**
+   * Answer text, markdown, growing while `streaming`; `note` for a progress note the model wrote between tool
+   * calls (a message of `phase: "commentary"`), shown as such rather than as the answer.
+   */
+  z.object({
+    kind: z.literal('assistant'),
+    id: z.string(),
+    text: z.string(),
+    streaming: z.boolean(),
+    note: z.boolean().optional(),
+  }),
   /** The model's reasoning summary (markdown), shown folded as *Thinking*, growing while `streaming`. */
   z.object({ kind: z.literal('thinking'), id: z.string(), text: z.string(), streaming: z.boolean() }),
   z.object({

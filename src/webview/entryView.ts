@@ -48,8 +48,10 @@ export function entryView(entry: ChatEntry, post: Post): HTMLElement {
   switch (entry.kind) {
     case 'user':
       return userView(entry);
-    case 'assistant':
-      return h('div', markdownAttrs(entry), markdown(entry.text));
+    case 'assistant': {
+      const attrs = markdownAttrs(entry);
+      return h('div', entry.note ? { ...attrs, class: `${attrs.class} note` } : attrs, markdown(entry.text));
+    }
     case 'thinking':
       // Folded: the reasoning is there for whoever wants it, not in the way of the answer.
       return h(

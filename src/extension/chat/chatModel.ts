@@ -149,7 +149,14 @@ export class ChatModel {
         if (entry?.kind === 'assistant') {
           entry.text += event.delta;
           this.post({ type: 'text', id, delta: event.delta });
-        } else this.add({ kind: 'assistant', id, text: event.delta, streaming: true });
+        } else
+          this.add({
+            kind: 'assistant',
+            id,
+            text: event.delta,
+            streaming: true,
+            ...(event.phase === 'commentary' ? { note: true } : {}),
+          });
         return;
       }
       case 'tool_call_delta':
@@ -157,7 +164,7 @@ export class ChatModel {
       case 'output_discarded':
         return this.discard(event.turn);
       case 'message':
-        return this.message(event.text);
+        return this.message(event.text, event.phase);
       case 'tool_started':
         return this.toolStarted(event);
       case 'tool_finished':
@@ -174,6 +181,16 @@ export class ChatModel {
         return;
       case 'compacted':
         return this.compacted(event);
+      case 'hosted_call':
+        // The server ran it: a card that is already done, with what it did.
+        return this.add({
+          kind: 'tool',
+          id: this.nextId('hosted'),
+          turn: event.turn,
+          name: event.itemType,
+          summary: event.summary,
+          status: 'done',
+        });
       case 'turn_started':
       case 'notice':
       case 'retry':
@@ -277,10 +294,12 @@ export class ChatModel {
     this.sendState();
   }
 
-  private message(text: string): void {
-    const open = this.entries.findLast((entry) => entry.kind === 'assistant' && entry.streaming);
-    if (open?.kind === 'assistant') this.replace({ ...open, text, streaming: false });
-    else this.add({ kind: 'assistant', id: this.nextId('text'), text, streaming: false });
+  /** A whole message settles the first still streaming (a turn's messages come in output order). */
+  private message(text: string, phase: string | undefined): void {
+    const note = phase === 'commentary' ? { note: true } : {};
+    const open = this.entries.find((entry) => entry.kind === 'assistant' && entry.streaming);
+    if (open?.kind === 'assistant') this.replace({ ...open, text, streaming: false, ...note });
+    else this.add({ kind: 'assistant', id: this.nextId('text'), text, streaming: false, ...note });
   }
 
   private toolStarted(event: Extract<AgentEvent, { type: 'tool_started' }>): void {

@@ -31,10 +31,18 @@ export function transcriptEntries(items: readonly AnyInputItem[], tools: ToolReg
       case undefined:
       case 'message': {
         const text = textOf(item.content);
-        if (item.role === 'user' && text !== '') entries.push({ kind: 'user', id, text });
+        // The project's instructions (AGENTS.md) are a user message the agent added, not a prompt.
+        if (item.role === 'user' && text !== '' && !isProjectInstructions(raw))
+          entries.push({ kind: 'user', id, text });
         else if (item.role === 'assistant' && text !== '') {
           turn++;
-          entries.push({ kind: 'assistant', id, text, streaming: false });
+          entries.push({
+            kind: 'assistant',
+            id,
+            text,
+            streaming: false,
+            ...(item.phase === 'commentary' ? { note: true } : {}),
+          });
         }
         return;
       }

@@ -27,7 +27,12 @@ interface Run {
   ms: number;
 }
 
-async function runAgent(url: string, transport: 'ws' | 'http', dir: string): Promise<Run> {
+async function runAgent(
+  url: string,
+  transport: 'ws' | 'http',
+  dir: string,
+  prompts: string[] = ['What is 2 + 2? Use the calculator.'],
+): Promise<Run> {
   const events: AgentEvent[] = [];
   const emit = (event: AgentEvent) => events.push(event);
   const session = createAgentSession({ endpoint: url, transport, emit });
@@ -45,7 +50,9 @@ async function runAgent(url: string, transport: 'ws' | 'http', dir: string): Pro
     });
     const started = performance.now();
     await agent.start();
-    const done = await agent.run('What is 2 + 2? Use the calculator.');
+    let done: Run['done'] | undefined;
+    for (const prompt of prompts) done = await agent.run(prompt);
+    assert.ok(done);
     return { events, done, ms: performance.now() - started };
   } finally {
     session.close(false);
@@ -130,6 +137,95 @@ describe('agent: the streams recorded from the live API', function () {
       });
     }
   }
+
+  it('web_search_call items: shown as a line each, kept, and replayed as given in the next full-context request', async function () {
+    const file = files.find((name) => name.includes('web-search'));
+    if (!file) this.skip();
+    const recorded = readRecording(file);
+    const twice: Recording = { file, answers: [...recorded.answers, ...recorded.answers] };
+    const endpoint = await startRecordedEndpoint(twice);
+    const temp = await tempWorkspace({}, { prefix: 'real-hosted' });
+    try {
+      const run = await runAgent(endpoint.url, 'http', temp.dir, ['What is the weather?', 'And tomorrow?']);
+      assert.equal(run.done.status, 'completed', run.done.reason);
+      const answer = recorded.answers[0] ?? [];
+      const searches = answer.flatMap((event) => {
+        const item = event.value.item as { type?: string; id?: string } | undefined;
+        return event.value.type === 'response.output_item.done' && item?.type === 'web_search_call' ? [item.id] : [];
+      });
+      assert.ok(searches.length > 0);
+      const hosted = run.events.filter((event) => event.type === 'hosted_call');
+      assert.equal(hosted.length, searches.length * 2, 'one line per search, in both tasks');
+      assert.match(hosted[0]?.type === 'hosted_call' ? hosted[0].summary : '', /^search /);
+      const replayed = (endpoint.generating[1]?.body.input as { type?: string; id?: string }[]).filter(
+        (item) => item.type === 'web_search_call',
+      );
+      assert.deepEqual(
+        replayed.map((item) => item.id),
+        searches,
+        'the second task replays every search item',
+      );
+    } finally {
+      await endpoint.close();
+      await temp.remove();
+    }
+  });
+
+  it('a message of phase commentary is a progress note; the final answer is the other', async () => {
+    // The newest models write a note between tool calls (`phase: "commentary"`) and the answer last.
+    const event = (value: Record<string, unknown>) => ({ text: JSON.stringify(value), value: value as never });
+    const message = (id: string, phase: string, text: string) => ({
+      id,
+      type: 'message',
+      role: 'assistant',
+      status: 'completed',
+      phase,
+      content: [{ type: 'output_text', text, annotations: [] }],
+    });
+    const response = (status: string, output: unknown[]) => ({ id: 'resp_phase', status, output });
+    const items = [
+      message('msg_a', 'commentary', 'Looking at the files first.'),
+      message('msg_b', 'final_answer', 'All done.'),
+    ];
+    const answer = [
+      event({ type: 'response.created', response: response('in_progress', []) }),
+      ...items.flatMap((item, index) => [
+        event({ type: 'response.output_item.added', output_index: index, item: { ...item, content: [] } }),
+        event({
+          type: 'response.output_text.delta',
+          output_index: index,
+          content_index: 0,
+          item_id: `x${index}`,
+          delta: item.content[0]?.text,
+        }),
+        event({ type: 'response.output_item.done', output_index: index, item }),
+      ]),
+      event({ type: 'response.completed', response: response('completed', items) }),
+    ];
+    const endpoint = await startRecordedEndpoint({ file: 'phases', answers: [answer] });
+    const temp = await tempWorkspace({}, { prefix: 'real-phase' });
+    try {
+      const run = await runAgent(endpoint.url, 'ws', temp.dir);
+      assert.equal(run.done.status, 'completed', run.done.reason);
+      const messages = run.events.flatMap((e) => (e.type === 'message' ? [[e.text, e.phase]] : []));
+      assert.deepEqual(messages, [
+        ['Looking at the files first.', 'commentary'],
+        ['All done.', 'final_answer'],
+      ]);
+      const deltas = run.events.flatMap((e) => (e.type === 'text_delta' ? [[e.itemId, e.phase]] : []));
+      assert.deepEqual(
+        deltas,
+        [
+          ['msg_a', 'commentary'],
+          ['msg_b', 'final_answer'],
+        ],
+        'deltas are told by their item as added, not by the ids they carry',
+      );
+    } finally {
+      await endpoint.close();
+      await temp.remove();
+    }
+  });
 
   // The warm-up's answers a real server may give: none of them fails the task or costs more than one line.
   const answers: [WarmupAnswer, RegExp | undefined][] = [

@@ -118,3 +118,20 @@ describe('cli: exec renderer, what tools returned', () => {
     assert.doesNotMatch(render([done]), /declined/);
   });
 });
+
+describe('cli: exec renderer, what only real servers send', () => {
+  it('dims a progress note (phase: commentary) and prints the answer as it is', () => {
+    const events: AgentEvent[] = [
+      { type: 'text_delta', turn: 1, itemId: 'm1', delta: 'Looking first.', phase: 'commentary' },
+      { type: 'text_delta', turn: 1, itemId: 'm2', delta: '\nDone.', phase: 'final_answer' },
+    ];
+    assert.equal(render(events, { color: true }), '\u001b[2mLooking first.\u001b[0m\nDone.');
+  });
+
+  it('shows a tool the server ran itself as one line', () => {
+    const events: AgentEvent[] = [
+      { type: 'hosted_call', turn: 1, itemType: 'web_search_call', summary: 'search weather in Paris' },
+    ];
+    assert.equal(render(events), '▸ web_search_call search weather in Paris\n');
+  });
+});
