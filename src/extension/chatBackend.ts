@@ -27,7 +27,7 @@ export function windowChatBackend(window: WindowChat, subscriptions: vscode.Disp
   subscriptions.push(before);
   return {
     workspace: () => window.workspace(),
-    agent: (transcript, approvals, emit) => window.agent(transcript, approvals, emit),
+    agent: (transcript, approvals, emit, tools) => window.agent(transcript, approvals, emit, tools),
     enqueue: (run) => window.queue.run(run),
     newTranscript: () => window.newTranscript(),
     sessionsDir: window.sessionsDir,

@@ -131,6 +131,7 @@ export class WorkspaceSession implements vscode.Disposable {
     transcript: Transcript,
     approvals: ApprovalPolicy,
     emit: (event: AgentEvent) => void,
+    tools: (workspace: Workspace) => Workspace = (workspace) => workspace,
   ): Promise<Agent> {
     const settings = readSettings(vscode.workspace.workspaceFolders?.[0]);
     const workspace = await this.adapter();
@@ -142,7 +143,7 @@ export class WorkspaceSession implements vscode.Disposable {
       context: { window: settings.contextWindow, compactAt: settings.compactAt },
       maxTurns: settings.maxTurns,
       transcript,
-      tools: { workspace, reads: this.reads },
+      tools: { workspace: tools(workspace), reads: this.reads },
       registry,
       approvals,
       emit: (event) => {
@@ -188,7 +189,7 @@ export class WorkspaceSession implements vscode.Disposable {
       windowChatBackend(
         {
           workspace: () => this.adapter(),
-          agent: (transcript, approvals, emit) => this.agentFor(transcript, approvals, emit),
+          agent: (transcript, approvals, emit, tools) => this.agentFor(transcript, approvals, emit, tools),
           queue: this.queue,
           newTranscript: () => this.newTranscript(readSettings(vscode.workspace.workspaceFolders?.[0]).model),
           sessionsDir: this.sessionsDir(),

@@ -144,6 +144,11 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('history'), sessions: z.array(SessionSummary) }),
   /** Put the cursor in the prompt box (Ask…, New Chat). */
   z.object({ type: z.literal('focus'), text: z.string().optional() }),
+  /**
+   * Edit and resend of message `id`: Loopwire changed these files after it, so the page asks first whether
+   * they go back to how they were (Restore) or stay, then sends `resend` again with the answer.
+   */
+  z.object({ type: z.literal('resendAsk'), id: z.string(), text: z.string(), paths: z.array(z.string()) }),
 ]);
 
 export const HunkAction = z.object({
@@ -178,6 +183,18 @@ export const ViewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openSession'), id: z.string() }),
   /** What the page shows now (after a state or a new entry): how the host knows the panel is alive. */
   z.object({ type: z.literal('shown'), entries: z.int().nonnegative(), sessionId: z.string() }),
+  /** Restore on a prompt: the files Loopwire wrote since that message go back to how they were then. */
+  z.object({ type: z.literal('restore'), id: z.string() }),
+  /**
+   * Edit and resend: the conversation forks at prompt `id`, sent again as `text`; the old branch stays in
+   * History. `files`: what happens to what Loopwire wrote since (absent: the host asks, `resendAsk`).
+   */
+  z.object({
+    type: z.literal('resend'),
+    id: z.string(),
+    text: z.string().min(1).max(100_000),
+    files: z.enum(['restore', 'keep']).optional(),
+  }),
 ]);
 
 export type HunkState = z.infer<typeof HunkState>;

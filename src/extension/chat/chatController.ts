@@ -1,5 +1,6 @@
 import { type Agent, type AgentEvent, type ApprovalPolicy, Transcript, policyFor } from '../../agent';
 import { type HostMessage, ViewMessage } from '../../protocol/chatView';
+import { ChatCheckpoints } from './chatCheckpoints';
 import { approvalAsk, taskNamed } from './approvalAsk';
 import { ChangedFiles } from './changedFiles';
 import { ChatModel } from './chatModel';
@@ -8,6 +9,7 @@ import { needsResume, settled } from './chatRestore';
 import { type ChatSnapshot, SnapshotWriter, currentChat, loadSnapshot, setCurrentChat } from './chatSnapshot';
 import { ReviewBook } from './reviewBook';
 import { ReviewRefused } from './reviewEdits';
+import { forkChat } from './chatFork';
 import { listSessions, sessionFile } from './sessionHistory';
 import { transcriptEntries } from './transcriptEntries';
 
@@ -44,8 +46,11 @@ export class ChatController {
   private closed = false;
   private readonly snapshots: SnapshotWriter;
   private readonly changedFiles: ChangedFiles;
+  /** Each prompt's checkpoint: what the agent's edit tools wrote since, for Restore and Edit and resend. */
+  readonly checkpoints: ChatCheckpoints;
 
   constructor(private readonly backend: ChatBackend) {
+    this.checkpoints = new ChatCheckpoints(backend.sessionsDir, (line) => backend.log(line));
     this.snapshots = SnapshotWriter.of(backend.sessionsDir, (error) =>
       this.backend.log(`chat panel: could not save the chat: ${messageOf(error)}`),
     );
@@ -129,6 +134,10 @@ export class ChatController {
         case 'shown':
           this.shown = { entries: message.entries, sessionId: message.sessionId };
           return;
+        case 'restore':
+          return await this.restoreCheckpoint(message.id);
+        case 'resend':
+          return await this.resend(message.id, message.text, message.files);
       }
     } catch (error) {
       this.model.notice(error instanceof ReviewRefused ? 'warning' : 'error', messageOf(error));
@@ -138,8 +147,9 @@ export class ChatController {
   /** Sends a prompt: a new turn of this conversation (after the running one, if any: shown as queued). */
   async ask(prompt: string): Promise<ChatOutcome> {
     await this.restored;
-    const queued = this.busy ? this.model.addUser(prompt, true) : (this.model.addUser(prompt), undefined);
-    return this.run(prompt, queued);
+    const busy = this.busy;
+    const id = this.model.addUser(prompt, busy);
+    return this.run(prompt, busy ? id : undefined, id);
   }
 
   stop(): void {
@@ -157,6 +167,7 @@ export class ChatController {
     this.agent = undefined;
     this.allowed.clear();
     this.reviews.clear();
+    this.checkpoints.open(undefined);
     this.model.reset();
     this.forget(() => setCurrentChat(this.backend.sessionsDir, undefined));
     this.sendState();
@@ -212,7 +223,7 @@ export class ChatController {
     void this.run(undefined);
   }
 
-  private async run(prompt: string | undefined, queued?: string): Promise<ChatOutcome> {
+  private async run(prompt: string | undefined, queued?: string, userId?: string): Promise<ChatOutcome> {
     const controller = new AbortController();
     this.tasks.add(controller);
     this.send({ type: 'running', running: true });
@@ -229,13 +240,20 @@ export class ChatController {
           const id = this.transcript.header.id;
           this.forget(() => setCurrentChat(this.backend.sessionsDir, id));
         }
+        this.checkpoints.open(this.transcript.header.id);
+        if (userId !== undefined) this.checkpoints.begin(userId, this.transcript.items.length);
         this.saveNow();
         this.changed();
         const transcript = this.transcript;
         // A conversation left for a new chat may still be winding down: its events are not the new one's.
-        this.agent ??= await this.backend.agent(transcript, this.policy(), (event) => {
-          if (this.transcript === transcript) this.onEvent(event);
-        });
+        this.agent ??= await this.backend.agent(
+          transcript,
+          this.policy(),
+          (event) => {
+            if (this.transcript === transcript) this.onEvent(event);
+          },
+          (workspace) => this.checkpoints.wrap(workspace),
+        );
         this.model.tools = this.agent.registry;
         status = (await this.agent.run(prompt, controller.signal)).status;
       });
@@ -259,6 +277,9 @@ export class ChatController {
 
   private onEvent(event: AgentEvent): void {
     this.model.handle(event);
+    // A command or task may change files too, and is not journaled: the checkpoint says it ran.
+    if (event.type === 'tool_started' && this.agent?.registry.effect(event.name) === 'task')
+      this.checkpoints.unjournaled(event.name);
     if (event.type === 'tool_finished' && event.edits) {
       const { callId, turn, edits } = event;
       this.reviews.add(callId, turn, edits).catch((error: unknown) => this.backend.log(`review: ${messageOf(error)}`));
@@ -304,6 +325,50 @@ export class ChatController {
     );
   }
 
+  /** Restore on a prompt: its checkpoint's files go back; those the user changed since open as diffs. */
+  private async restoreCheckpoint(id: string): Promise<void> {
+    if (this.busy) throw new ReviewRefused('Restore waits for the task to end: Stop it first.');
+    const { plan, text } = await this.checkpoints.restore(id, await this.backend.workspace());
+    this.model.notice(plan.kept.length > 0 || plan.unjournaled.length > 0 ? 'warning' : 'info', text);
+    for (const file of ChatCheckpoints.diffsToOpen(plan))
+      await this.backend.openDiff(file.path, file.target ?? '', `${file.path} (Restore ↔ now)`);
+  }
+
+  /**
+   * Edit and resend: the chat forks at prompt `id` (chatFork.ts), after asking (`resendAsk`) what happens to
+   * the files Loopwire wrote since, and `text` is sent in the fork; the old branch stays in History.
+   */
+  private async resend(id: string, text: string, files: 'restore' | 'keep' | undefined): Promise<void> {
+    const transcript = this.transcript;
+    if (this.busy) throw new ReviewRefused('A message can be edited once the task has ended: Stop it first.');
+    if (!transcript) throw new ReviewRefused('That message is not in this chat any more.');
+    const changed = this.checkpoints.changedSince(id);
+    if (files === undefined && changed.length > 0) return this.send({ type: 'resendAsk', id, text, paths: changed });
+    const at = this.checkpoints.forkPoint(id, this.model.all, transcript.items);
+    const index = this.model.all.findIndex((entry) => entry.id === id);
+    if (at === undefined || index < 0) throw new ReviewRefused('That message is not in this chat any more.');
+    const restored =
+      files === 'restore' ? await this.checkpoints.restore(id, await this.backend.workspace()) : undefined;
+    // The branch being left goes to disk whole first: History shows it as it was.
+    this.saveNow();
+    this.snapshots.flush();
+    const fork = forkChat(transcript, at, this.backend.sessionsDir);
+    this.checkpoints.fork(fork.header.id, id);
+    const entries = this.model.all.slice(0, index);
+    const calls = new Set(entries.flatMap((entry) => (entry.kind === 'tool' ? [entry.id] : [])));
+    const reviews = this.reviews.saved().filter((review) => calls.has(review.callId));
+    this.transcript = fork;
+    this.agent = undefined;
+    this.model.reset(entries, this.model.context);
+    await this.reviews.restore(reviews);
+    this.forget(() => setCurrentChat(this.backend.sessionsDir, fork.header.id));
+    this.sendState();
+    if (restored) this.model.notice(restored.plan.kept.length > 0 ? 'warning' : 'info', restored.text);
+    for (const file of restored ? ChatCheckpoints.diffsToOpen(restored.plan) : [])
+      await this.backend.openDiff(file.path, file.target ?? '', `${file.path} (Restore ↔ now)`);
+    void this.ask(text);
+  }
+
   private async openDiff(callId: string, path: string): Promise<void> {
     const before = await this.reviews.before(callId, path);
     await this.backend.openDiff(path, before, `${path} (before Loopwire ↔ now)`);
@@ -344,6 +409,7 @@ export class ChatController {
     if (problem) this.backend.log(`chat panel: ${problem}`);
     this.transcript = transcript;
     this.agent = undefined;
+    this.checkpoints.open(id);
     this.allowed.clear();
     for (const effect of snapshot?.allowed ?? []) this.allowed.add(effect);
     const interrupted = snapshot?.running === true && needsResume(transcript);

@@ -7,8 +7,16 @@ import type { Workspace } from '../../workspace';
 
 export interface ChatBackend {
   workspace(): Promise<Workspace>;
-  /** An agent for this transcript on the window's socket, its events sent to `emit` (and the session's listeners). */
-  agent(transcript: Transcript, approvals: ApprovalPolicy, emit: (event: AgentEvent) => void): Promise<Agent>;
+  /**
+   * An agent for this transcript on the window's socket, its events sent to `emit` (and the session's
+   * listeners); its tools get the window's port through `tools` where given (the chat's checkpoint journal).
+   */
+  agent(
+    transcript: Transcript,
+    approvals: ApprovalPolicy,
+    emit: (event: AgentEvent) => void,
+    tools?: (workspace: Workspace) => Workspace,
+  ): Promise<Agent>;
   /** Runs after the session's tasks already queued (one conversation at a time on the default lane). */
   enqueue<T>(run: () => Promise<T>): Promise<T>;
   /** A new transcript for a chat. */

@@ -44,7 +44,7 @@ export function useChatBench(bench: AgentBench): ChatBench {
       workspace: () => (workspace ??= NodeWorkspace.open(bench.dir)),
       // Wired as the extension wires it (WorkspaceSession.agentFor): one session with its own sink (the status
       // bar's), each conversation's agent with the chat's.
-      agent: async (transcript, approvals, emit) => {
+      agent: async (transcript, approvals, emit, tools = (workspace) => workspace) => {
         const session = createAgentSession({
           endpoint: bench.server.url,
           apiKey: 'test-token',
@@ -55,7 +55,7 @@ export function useChatBench(bench: AgentBench): ChatBench {
         const agent = session.agent({
           model: 'gpt-5.5',
           transcript,
-          tools: { workspace: await backend.workspace(), reads: new ReadLedger() },
+          tools: { workspace: tools(await backend.workspace()), reads: new ReadLedger() },
           approvals,
           emit,
           ...(state.context ? { context: state.context } : {}),

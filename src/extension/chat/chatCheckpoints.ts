@@ -1,0 +1,151 @@
+import {
+  type CheckpointJournal,
+  CheckpointJournal as Journal,
+  type RestorePlan,
+  isProjectInstructions,
+  journalFile,
+  journaledWorkspace,
+  loadJournal,
+  restoreCheckpoint,
+  saveJournal,
+} from '../../agent';
+import { type AnyInputItem, isUserMessage } from '../../protocol';
+import type { ChatEntry } from '../../protocol/chatView';
+import type { Workspace } from '../../workspace';
+
+// The chat's checkpoints: each prompt is one, and the journal of what the agent's edit tools wrote since
+// (src/agent/checkpointJournal.ts) is kept beside the chat's transcript, written as it changes, so that it
+// survives a reload. Restore puts those files back; Edit and resend forks the conversation at a prompt and
+// carries the checkpoints before it into the fork. Plain Node: tested without VS Code.
+
+/** How many diffs a Restore opens at most for the files it left alone (the rest are listed). */
+const DIFFS_OPENED = 3;
+
+export class ChatCheckpoints {
+  private journal: CheckpointJournal | undefined;
+
+  constructor(
+    private readonly dir: string,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** The chat shown is now `sessionId` (undefined: a new, empty one): its journal is read from disk. */
+  open(sessionId: string | undefined): void {
+    if (sessionId === undefined) return void (this.journal = undefined);
+    if (this.journal?.sessionId === sessionId) return;
+    try {
+      this.watch(loadJournal(journalFile(this.dir, sessionId), sessionId));
+    } catch (error) {
+      // The chat still opens: Restore then says it has nothing for the earlier prompts.
+      this.log(`chat panel: ${messageOf(error)}`);
+      this.watch(new Journal(sessionId));
+    }
+  }
+
+  /** Prompt `id` starts its task, with `at` transcript items before it. */
+  begin(id: string, at: number): void {
+    this.journal?.begin(id, at);
+  }
+
+  /** The port the chat's agent gets: the same, its writes journaled (nothing, before a chat has a transcript). */
+  wrap(workspace: Workspace): Workspace {
+    return this.journal ? journaledWorkspace(workspace, this.journal) : workspace;
+  }
+
+  /** A call ran whose effects are not journaled (a command, a task). */
+  unjournaled(name: string): void {
+    this.journal?.unjournaled(name);
+  }
+
+  /** The files Loopwire wrote since prompt `id`. */
+  changedSince(id: string): string[] {
+    return this.journal?.targets(id).map((target) => target.path) ?? [];
+  }
+
+  /**
+   * Where a fork at prompt `id` cuts the transcript: the items before it. A prompt without a checkpoint (a
+   * chat from before checkpoints) is found by its place among the prompts.
+   */
+  forkPoint(id: string, entries: readonly ChatEntry[], items: readonly AnyInputItem[]): number | undefined {
+    const known = this.journal?.find(id)?.at;
+    if (known !== undefined) return known;
+    const ordinal = entries.filter((entry) => entry.kind === 'user' && !entry.queued).findIndex((e) => e.id === id);
+    if (ordinal < 0) return undefined;
+    const prompts = items.flatMap((item, index) =>
+      isUserMessage(item) && !isProjectInstructions(item) ? [index] : [],
+    );
+    return prompts[ordinal];
+  }
+
+  /** The fork `sessionId` starts from this chat before prompt `id`: it keeps the checkpoints before it. */
+  fork(sessionId: string, id: string): void {
+    const earlier = this.journal?.checkpoints ?? [];
+    const end = earlier.findIndex((checkpoint) => checkpoint.id === id);
+    this.watch(new Journal(sessionId, end < 0 ? earlier : earlier.slice(0, end)));
+    this.save();
+  }
+
+  /**
+   * Restore at prompt `id` on `workspace` (the window's own port: this is the user's action, not the
+   * agent's). Returns what it did, with the words the panel shows.
+   */
+  async restore(id: string, workspace: Workspace): Promise<{ plan: RestorePlan; text: string }> {
+    if (!this.journal) throw new Error('This chat has no checkpoints yet.');
+    const plan = await restoreCheckpoint(this.journal, id, workspace);
+    return { plan, text: describeRestore(plan) };
+  }
+
+  /** The files a Restore left alone whose diffs it opens. */
+  static diffsToOpen(plan: RestorePlan): RestorePlan['kept'] {
+    return plan.kept.slice(0, DIFFS_OPENED);
+  }
+
+  private watch(journal: CheckpointJournal): void {
+    this.journal = journal;
+    journal.onChange(() => {
+      if (this.journal === journal) this.save();
+    });
+  }
+
+  private save(): void {
+    const journal = this.journal;
+    if (!journal) return;
+    try {
+      saveJournal(journalFile(this.dir, journal.sessionId), journal);
+    } catch (error) {
+      this.log(`chat panel: could not save the checkpoints: ${messageOf(error)}`);
+    }
+  }
+}
+
+const HOW: Record<RestorePlan['restored'][number]['how'], string> = {
+  rewritten: 'put back',
+  deleted: 'deleted: Loopwire created it',
+  recreated: 'back: Loopwire had deleted or moved it',
+};
+
+/** What a Restore did, in the panel's words. */
+export function describeRestore(plan: RestorePlan): string {
+  const lines: string[] = [];
+  if (plan.restored.length === 0 && plan.kept.length === 0)
+    lines.push('Nothing to restore: the files Loopwire wrote after this message are as they were.');
+  if (plan.restored.length > 0)
+    lines.push(
+      `Restored ${count(plan.restored.length)} to how ${plan.restored.length === 1 ? 'it was' : 'they were'} before this message (one undo step in the editor takes it back): ${plan.restored.map((file) => `${file.path} (${HOW[file.how]})`).join(', ')}.`,
+    );
+  if (plan.kept.length > 0)
+    lines.push(
+      `Left ${count(plan.kept.length)} as ${plan.kept.length === 1 ? 'it is' : 'they are'}, changed since Loopwire wrote ${plan.kept.length === 1 ? 'it' : 'them'} (the diff against what Restore would put there is open): ${plan.kept.map((file) => `${file.path} (${file.why})`).join(', ')}.`,
+    );
+  if (plan.unjournaled.length > 0)
+    lines.push(
+      `${[...new Set(plan.unjournaled)].join(', ')} ran after this message: what commands and tasks changed is not undone.`,
+    );
+  return lines.join(' ');
+}
+
+const count = (n: number) => `${n} file${n === 1 ? '' : 's'}`;
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
