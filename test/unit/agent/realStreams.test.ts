@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { type AgentEvent, Transcript, approveAll, createAgentSession } from '../../../src/agent';
+import { AnyServerEvent, parseWire } from '../../../src/protocol';
 import { ReadLedger } from '../../../src/tools';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
 import {
@@ -225,6 +226,15 @@ describe('agent: the streams recorded from the live API', function () {
       await endpoint.close();
       await temp.remove();
     }
+  });
+
+  it('every recorded event is read by the protocol’s schemas (loopwire validate’s), none called malformed', () => {
+    for (const file of files)
+      for (const answer of readRecording(file).answers)
+        for (const event of answer) {
+          const parsed = parseWire(AnyServerEvent, event.value);
+          assert.ok(parsed.ok, `${file}: ${event.value.type}: ${parsed.ok ? '' : parsed.error.message}`);
+        }
   });
 
   // The warm-up's answers a real server may give: none of them fails the task or costs more than one line.
