@@ -43,6 +43,12 @@ const lazyCommands = {
   },
 };
 
+/**
+ * The CLI's bundles are minified in every build: V8 compiles a bundle on each start, at a cost that grows
+ * with its bytes, and a command's start is what its user waits for. Names are kept for errors and stacks.
+ */
+const cliDefaults = { ...nodeDefaults, minify: true, keepNames: true };
+
 /** One entry per shipped artifact. */
 /** @type {import('esbuild').BuildOptions[]} */
 const targets = [
@@ -78,7 +84,7 @@ const targets = [
   // its own bundle beside it (below), required when that command runs, so a start reads and compiles
   // only what the command uses (`--help` none of it, `apply-patch` the edit engine alone).
   ...Object.entries({ loopwire: 'loopwire.ts', 'loopwire-server': 'loopwireServer.ts' }).map(([bin, entry]) => ({
-    ...nodeDefaults,
+    ...cliDefaults,
     entryPoints: [`src/cli/${entry}`],
     outfile: `dist/cli/${bin}.js`,
     banner: { js: '#!/usr/bin/env node' },
@@ -88,7 +94,7 @@ const targets = [
   })),
   {
     // The commands `loopwire` loads on demand, one self-contained bundle each, named as their sources.
-    ...nodeDefaults,
+    ...cliDefaults,
     entryPoints: findFiles(path.join('src', 'cli'), 'Command.ts'),
     outdir: path.join('dist', 'cli'),
     plugins: [ranksBeside],

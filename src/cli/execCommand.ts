@@ -18,7 +18,7 @@ import {
   newTranscript,
   policyFor,
 } from '../agent';
-import { DEFAULT_SCENARIOS, type LoopwireServer, loadScenarioFile, startServer } from '../server';
+import type { LoopwireServer } from '../server';
 import { ReadLedger } from '../tools';
 import { NodeWorkspace } from '../workspace/node/nodeWorkspace';
 import { type CliIo, ExitCode, errorMessage } from './cliIo';
@@ -172,9 +172,13 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
   } catch (error) {
     return usageError(io, errorMessage(error));
   }
+  // The bundled backend is loaded only to run it: against an endpoint, exec starts without its code.
+  const backend = endpoint === 'embedded' ? await import('../server') : undefined;
   let scenarios;
   try {
-    scenarios = [...(flags.scenario ?? []).map((file) => loadScenarioFile(file)), DEFAULT_SCENARIOS];
+    scenarios = backend
+      ? [...(flags.scenario ?? []).map((file) => backend.loadScenarioFile(file)), backend.DEFAULT_SCENARIOS]
+      : [];
   } catch (error) {
     io.stderr(`${name}: ${errorMessage(error)}\n`);
     return ExitCode.failed;
@@ -197,8 +201,8 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
   process.once('SIGINT', onSigint);
   try {
     // The embedded backend reads the window the agent manages: the model's own, or --context-window's.
-    if (endpoint === 'embedded')
-      server = await startServer({
+    if (backend)
+      server = await backend.startServer({
         scenarios,
         scenarioHint: SCENARIO_HINT,
         contextWindow: contextWindowFor(model, context.window),

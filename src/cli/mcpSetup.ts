@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type McpConfig, readMcpConfig, startMcpServers, workspaceMcpFile } from '../mcp';
+import { type McpConfig, readMcpConfig, workspaceMcpFile } from '../mcp/mcpConfig';
 import { BUILTIN_TOOLS, type ToolRegistry } from '../tools';
 
 // `loopwire exec`'s MCP servers: those of `--mcp-config FILE`, else of the workspace's `.vscode/mcp.json`
@@ -42,6 +42,9 @@ export async function startExecTools(
 ): Promise<ExecTools> {
   for (const line of config.skipped) log(line);
   if (config.servers.length === 0) return { registry: BUILTIN_TOOLS, close: () => Promise.resolve() };
+  // The MCP client (the SDK with its schemas and ajv) is loaded only when there is a server to start: most
+  // runs have none, and loading it would cost each of them a good part of exec's start.
+  const { startMcpServers } = await import('../mcp/mcpServers');
   const servers = await startMcpServers(config.servers, { log, reserved: BUILTIN_TOOLS.names, ...options });
   for (const server of servers.servers)
     if (server.error === undefined)
