@@ -151,7 +151,9 @@ export class SessionTransport {
           completedAt: now,
         };
       }
-      if (assembler.started) emit({ type: 'output_discarded', turn, reason: describeFault(step.fault) });
+      // Only what was shown needs taking back: a refusal right after `response.created` showed nothing.
+      if (assembler.firstDeltaAt !== undefined)
+        emit({ type: 'output_discarded', turn, reason: describeFault(step.fault) });
       await this.recover(turn, attempt, lane, transport, step.fault, signal, emit);
     }
   }

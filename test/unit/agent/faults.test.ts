@@ -46,7 +46,7 @@ describe('agent: faults, and no tool runs twice', () => {
     const bench = useAgentBench(JOURNAL, FILES);
 
     it('a socket dropped mid-stream: the partial output is discarded and the turn resent on a new socket', async () => {
-      const { done, patches } = await journal(bench, () => queueFault(bench, { kind: 'close', after_events: 3 }));
+      const { done, patches } = await journal(bench, () => queueFault(bench, { kind: 'close', after_events: 5 }));
       assert.equal(done.status, 'completed', done.reason);
       assert.equal(bench.read('journal.txt'), EXPECTED);
       assert.equal(patches, 2, 'each edit ran once');
