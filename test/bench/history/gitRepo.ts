@@ -26,14 +26,20 @@ function git(dir: string, args: readonly string[]): Buffer {
   });
 }
 
-/** The commit `HEAD` names. */
-export function headCommit(dir: string): string {
-  return git(dir, ['rev-parse', 'HEAD']).toString('utf8').trim();
+/** The commit `rev` (HEAD unless given) names. */
+export function headCommit(dir: string, rev = 'HEAD'): string {
+  return git(dir, ['rev-parse', '--verify', `${rev}^{commit}`])
+    .toString('utf8')
+    .trim();
 }
 
-/** The newest `limit` non-merge commits reachable from HEAD, newest first, each with its parent. */
-export function recentCommits(dir: string, limit: number): Array<{ commit: string; parent: string | undefined }> {
-  const out = git(dir, ['log', '--no-merges', `--max-count=${limit}`, '--format=%H %P', 'HEAD']).toString('utf8');
+/** The newest `limit` non-merge commits reachable from `rev`, newest first, each with its parent. */
+export function recentCommits(
+  dir: string,
+  limit: number,
+  rev = 'HEAD',
+): Array<{ commit: string; parent: string | undefined }> {
+  const out = git(dir, ['log', '--no-merges', `--max-count=${limit}`, '--format=%H %P', rev]).toString('utf8');
   return out
     .split('\n')
     .filter(Boolean)

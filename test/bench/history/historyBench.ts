@@ -1,4 +1,4 @@
-// `npm run bench -- --history DIR [--history DIR …] [--commits N] [--cli-every K] [--json FILE]`: real
+// `npm run bench -- --history DIR[@COMMIT] [--history …] [--commits N] [--cli-every K] [--json FILE]`: real
 // history replayed through apply_patch. For each git directory (a bare mirror is enough), the newest N
 // non-merge commits that change text files are each turned into one patch (diffToPatch.ts), planned against
 // the parent's files and compared byte for byte with the commit; every K-th also goes through the real
@@ -57,11 +57,18 @@ function repositoryName(dir: string): string {
   return owner ? owner.replace('+', '/') : (parts.at(-1) ?? dir);
 }
 
-function replayRepository(dir: string, options: HistoryOptions, failures: Failure[]): HistoryRow {
+/** `DIR@COMMIT` → the folder and the commit to walk back from (HEAD when none is named). */
+function target(spec: string): { dir: string; rev: string } {
+  const at = /^(.*)@([0-9a-f]{7,40})$/i.exec(spec);
+  return at ? { dir: at[1] ?? spec, rev: at[2] ?? 'HEAD' } : { dir: spec, rev: 'HEAD' };
+}
+
+function replayRepository(spec: string, options: HistoryOptions, failures: Failure[]): HistoryRow {
+  const { dir, rev } = target(spec);
   const repository = repositoryName(dir);
   const row: HistoryRow = {
     repository,
-    head: headCommit(dir),
+    head: headCommit(dir, rev),
     oldest: '',
     commits: 0,
     files: 0,
@@ -78,7 +85,7 @@ function replayRepository(dir: string, options: HistoryOptions, failures: Failur
     git_ms: 0,
   };
   // Commits that change only binaries (or nothing) are passed over, so look further back than N.
-  for (const { commit, parent } of recentCommits(dir, options.commits * 4)) {
+  for (const { commit, parent } of recentCommits(dir, options.commits * 4, row.head)) {
     if (row.commits >= options.commits) break;
     if (parent === undefined) continue;
     const gitStart = performance.now();
