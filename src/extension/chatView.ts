@@ -33,6 +33,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
         asUri('media', 'chat.css'),
         asUri('media', 'toolCard.css'),
         asUri('media', 'diff.css'),
+        asUri('media', 'composerPickers.css'),
       ],
       nonce: randomBytes(16).toString('base64'),
     });

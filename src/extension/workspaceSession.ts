@@ -21,6 +21,7 @@ import type { CommandPath } from '../workspace/vscode/commandTerminal';
 import { VscodeWorkspace } from '../workspace/vscode/vscodeWorkspace';
 import { SessionBackend } from './sessionBackend';
 import { readSettings } from './settings';
+import { WindowSteering } from './steering';
 import { TaskQueue } from './taskQueue';
 
 // One window's Loopwire session (the entry of dist/session.js): the workspace adapter, the backend with its
@@ -55,6 +56,8 @@ export class WorkspaceSession implements vscode.Disposable {
 
   private readonly disposables: vscode.Disposable[] = [];
   private chatController: ChatController | undefined;
+  /** The composer's pickers and the project instructions (AGENTS.md), read at each task's start. */
+  private readonly steering: WindowSteering;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -62,7 +65,8 @@ export class WorkspaceSession implements vscode.Disposable {
   ) {
     this.backend = new SessionBackend(context.secrets, log, this.queue, (event) => this.emit(event));
     this.tools = new WindowTools(log);
-    this.disposables.push(this.tools);
+    this.steering = new WindowSteering(context);
+    this.disposables.push(this.tools, this.steering);
   }
 
   /** Every agent event of the session (the chat panel and the status bar listen here). */
@@ -146,6 +150,12 @@ export class WorkspaceSession implements vscode.Disposable {
       tools: { workspace: tools(workspace), reads: this.reads },
       registry,
       approvals,
+      // Read before every request: a model or effort picked in the composer goes with the next one.
+      choices: () => {
+        const now = readSettings(vscode.workspace.workspaceFolders?.[0]);
+        return { model: now.model, modelOptions: modelOptionsFrom(now.modelOptions) };
+      },
+      projectInstructions: () => this.steering.projectInstructions(),
       emit: (event) => {
         emit(event);
         this.emit(event);
@@ -185,8 +195,8 @@ export class WorkspaceSession implements vscode.Disposable {
    */
   get chat(): ChatController {
     if (this.chatController) return this.chatController;
-    const chat = new ChatController(
-      windowChatBackend(
+    const chat = new ChatController({
+      ...windowChatBackend(
         {
           workspace: () => this.adapter(),
           agent: (transcript, approvals, emit, tools) => this.agentFor(transcript, approvals, emit, tools),
@@ -198,7 +208,8 @@ export class WorkspaceSession implements vscode.Disposable {
         },
         this.disposables,
       ),
-    );
+      steering: this.steering,
+    });
     this.chatController = chat;
     this.disposables.push(
       ...reviewInEditor(

@@ -112,6 +112,40 @@ export const ContextMeter = z.object({
   window: z.int().positive(),
 });
 
+/** The approval modes the composer's picker offers (`loopwire.approval`). */
+export const ApprovalChoice = z.enum(['ask', 'all', 'read-only']);
+
+/**
+ * The composer's pickers: each setting's value now (the window's, wherever it was set) and what each offers.
+ * The host sends the lists, so the page knows no model names of its own.
+ */
+export const ComposerChoices = z.object({
+  model: z.string(),
+  /** The default model, the current one and those picked lately; the picker adds Other…. */
+  models: z.array(z.string()),
+  /** `loopwire.reasoningEffort`: `default` sends none. */
+  effort: z.string(),
+  efforts: z.array(z.string()),
+  approval: ApprovalChoice,
+});
+
+/** The project's instruction files (AGENTS.md…) and whether the model gets them: the line above the composer. */
+export const InstructionsInfo = z.object({
+  files: z.array(
+    z.object({
+      /** As named to the model: relative to the workspace folder (`../AGENTS.md` above it). */
+      label: z.string(),
+      /** Absolute: what a click opens (the host opens only files it found). */
+      path: z.string(),
+      /** The 32 KiB cap left part of it (or all of it) out. */
+      cut: z.boolean(),
+    }),
+  ),
+  /** Sent with the next task: false in an untrusted workspace until the user allows it. */
+  sent: z.boolean(),
+  untrusted: z.boolean(),
+});
+
 export const SessionSummary = z.object({
   id: z.string(),
   title: z.string(),
@@ -149,6 +183,10 @@ export const HostMessage = z.discriminatedUnion('type', [
    * they go back to how they were (Restore) or stay, then sends `resend` again with the answer.
    */
   z.object({ type: z.literal('resendAsk'), id: z.string(), text: z.string(), paths: z.array(z.string()) }),
+  /** The composer's pickers, when the page loads and whenever a setting they show changes. */
+  z.object({ type: z.literal('choices'), choices: ComposerChoices }),
+  /** The project instructions' line, when the page loads, at each task's start and when a file changes. */
+  z.object({ type: z.literal('instructions'), instructions: InstructionsInfo }),
 ]);
 
 export const HunkAction = z.object({
@@ -195,6 +233,19 @@ export const ViewMessage = z.discriminatedUnion('type', [
     text: z.string().min(1).max(100_000),
     files: z.enum(['restore', 'keep']).optional(),
   }),
+  /**
+   * A composer picker changed: the setting is written for this workspace. A model without `value` is the
+   * picker's Other…: the host asks for its name.
+   */
+  z.object({
+    type: z.literal('choose'),
+    choice: z.enum(['model', 'effort', 'approval']),
+    value: z.string().min(1).max(200).optional(),
+  }),
+  /** An instruction file's link clicked: opened in the editor. */
+  z.object({ type: z.literal('openInstructions'), path: z.string().min(1).max(4096) }),
+  /** Send the project instructions of this untrusted workspace after all (kept for this workspace). */
+  z.object({ type: z.literal('allowInstructions') }),
 ]);
 
 export type HunkState = z.infer<typeof HunkState>;
@@ -207,5 +258,8 @@ export type ContextMeter = z.infer<typeof ContextMeter>;
 export type ToolEntry = Extract<ChatEntry, { kind: 'tool' }>;
 export type Banner = z.infer<typeof Banner>;
 export type SessionSummary = z.infer<typeof SessionSummary>;
+export type ApprovalChoice = z.infer<typeof ApprovalChoice>;
+export type ComposerChoices = z.infer<typeof ComposerChoices>;
+export type InstructionsInfo = z.infer<typeof InstructionsInfo>;
 export type HostMessage = z.infer<typeof HostMessage>;
 export type ViewMessage = z.infer<typeof ViewMessage>;

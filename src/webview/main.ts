@@ -8,8 +8,11 @@ import {
   type ViewMessage,
 } from '../protocol/chatView';
 import { METER_FULL_AT, METER_WARN_AT, meterLine, meterText } from '../protocol/contextMeter';
+import { ComposerPickers } from './composerPickers';
+import { askResend } from './checkpointActions';
 import { button, h } from './dom';
 import { entryView } from './entryView';
+import { InstructionsLine } from './instructionsLine';
 import { Transcript } from './transcript';
 
 // The chat panel. The host holds the conversation; this page shows a window of it and sends back what the
@@ -55,6 +58,8 @@ const announcer = h('div', { class: 'visually-hidden', attrs: { 'aria-live': 'po
 const history = h('div', { class: 'history hidden', attrs: { role: 'dialog', 'aria-label': 'Past chats' } });
 const stopButton = button('Stop', () => post({ type: 'stop' }), { icon: 'debug-stop' });
 const sendButton = button('Send', () => submit(), { icon: 'send', kind: 'primary' });
+const pickers = new ComposerPickers(post);
+const instructionsLine = new InstructionsLine(post);
 // The figures are read out from the meter element (its aria-valuetext), not from the short label beside it.
 const meterLabel = h('span', { class: 'context-meter-text', attrs: { 'aria-hidden': 'true' } });
 const meterBar = h('meter', { class: 'context-meter-bar', attrs: { min: '0', optimum: '0', 'aria-label': 'Context' } });
@@ -72,7 +77,8 @@ document.body.append(
   bannerArea,
   history,
   transcript.element,
-  h('div', { class: 'composer' }, prompt, sendButton),
+  instructionsLine.element,
+  h('div', { class: 'composer' }, prompt, h('div', { class: 'composer-bar' }, pickers.element, sendButton)),
   announcer,
 );
 
@@ -230,10 +236,16 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       return transcript.prependOlder(message.entries, message.hasOlder);
     case 'history':
       return showHistory(message.sessions);
+    case 'resendAsk':
+      return askResend(message, post);
     case 'focus':
       if (message.text !== undefined) prompt.value = message.text;
       prompt.focus();
       return;
+    case 'choices':
+      return pickers.show(message.choices);
+    case 'instructions':
+      return instructionsLine.show(message.instructions);
   }
 });
 

@@ -23,6 +23,7 @@ const FILES: Record<string, string> = {
   '/media/chat.css': 'media/chat.css',
   '/media/toolCard.css': 'media/toolCard.css',
   '/media/diff.css': 'media/diff.css',
+  '/media/composerPickers.css': 'media/composerPickers.css',
   '/themes/light.css': 'test/webview/themes/light.css',
   '/themes/dark.css': 'test/webview/themes/dark.css',
   '/themes/webview-defaults.css': 'test/webview/themes/webview-defaults.css',
@@ -67,6 +68,7 @@ export async function startPanelServer(): Promise<PanelServer> {
           `${origin}/media/chat.css`,
           `${origin}/media/toolCard.css`,
           `${origin}/media/diff.css`,
+          `${origin}/media/composerPickers.css`,
         ],
         nonce: randomBytes(16).toString('base64'),
       });

@@ -1,4 +1,11 @@
-import { type Agent, type AgentEvent, type ApprovalPolicy, Transcript, policyFor } from '../../agent';
+import {
+  type Agent,
+  type AgentEvent,
+  type ApprovalPolicy,
+  type ApprovalRequest,
+  Transcript,
+  policyFor,
+} from '../../agent';
 import { type HostMessage, ViewMessage } from '../../protocol/chatView';
 import { ChatCheckpoints } from './chatCheckpoints';
 import { approvalAsk, taskNamed } from './approvalAsk';
@@ -68,6 +75,7 @@ export class ChatController {
     );
     this.reviews.onChange(() => this.scheduleSave());
     this.changedFiles = new ChangedFiles(() => backend.workspace(), this.reviews);
+    backend.steering?.attach((message) => this.send(message));
     this.restored = this.restoreCurrent();
   }
 
@@ -105,6 +113,7 @@ export class ChatController {
     try {
       switch (message.type) {
         case 'ready':
+          this.backend.steering?.refresh();
           return this.sendState();
         case 'send':
           void this.ask(message.text);
@@ -138,6 +147,12 @@ export class ChatController {
           return await this.restoreCheckpoint(message.id);
         case 'resend':
           return await this.resend(message.id, message.text, message.files);
+        case 'choose':
+          return await this.backend.steering?.choose(message);
+        case 'openInstructions':
+          return await this.backend.steering?.openInstructions(message.path);
+        case 'allowInstructions':
+          return await this.backend.steering?.allowInstructions();
       }
     } catch (error) {
       this.model.notice(error instanceof ReviewRefused ? 'warning' : 'error', messageOf(error));
@@ -287,7 +302,7 @@ export class ChatController {
   }
 
   private policy(): ApprovalPolicy {
-    return policyFor(this.backend.approvalMode(), async (request) => {
+    const askUser = async (request: ApprovalRequest): Promise<boolean> => {
       if (this.allowed.has(request.effect)) return true;
       if (!this.post) return this.backend.askElsewhere(request);
       const entry = this.model.tool(request.callId);
@@ -298,7 +313,9 @@ export class ChatController {
         this.approvals.set(request.callId, { resolve, effect: request.effect });
         this.model.asking(request.callId, ask);
       });
-    });
+    };
+    // The mode is read at each call: one picked in the composer applies from the next call on.
+    return { approve: (request) => policyFor(this.backend.approvalMode(), askUser).approve(request) };
   }
 
   private answer(callId: string, allow: boolean, forChat: boolean): void {

@@ -1,6 +1,7 @@
 import type { Agent, AgentEvent, ApprovalMode, ApprovalPolicy, ApprovalRequest, Transcript } from '../../agent';
 import type { BackendInfo } from '../../protocol/chatView';
 import type { Workspace } from '../../workspace';
+import type { ChatSteering } from './steeringPort';
 
 // What the chat panel's host side (chatController.ts) needs of the window around it, and what it answers:
 // plain types, so that it is tested without VS Code (chatBackend.ts is the window's side).
@@ -35,6 +36,8 @@ export interface ChatBackend {
   openFile?(path: string, line?: number, column?: number): Promise<void>;
   /** Which backend the chat talks to (the empty chat says so). */
   backendInfo?(): BackendInfo;
+  /** The composer's pickers and the project instructions' line, where the window has them. */
+  steering?: ChatSteering;
 }
 
 /** How a prompt sent through the chat ended: the answer's text, for callers such as the quick fix. */

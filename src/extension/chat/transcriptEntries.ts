@@ -1,4 +1,5 @@
 import { type AnyInputItem, type AnyMessageContentPart, type AnyToolOutputPart, InputItem } from '../../protocol';
+import { isProjectInstructions } from '../../agent/projectInstructions';
 import type { ChatEntry, ToolEntry } from '../../protocol/chatView';
 import { BUILTIN_TOOLS, type ToolRegistry } from '../../tools';
 

@@ -1,0 +1,174 @@
+import * as vscode from 'vscode';
+import { DEFAULT_MODEL, ReasoningEffort, findProjectInstructions, type ProjectInstructions } from '../agent';
+import type { ComposerChoices, HostMessage, InstructionsInfo } from '../protocol/chatView';
+import type { ChatSteering, ChooseMessage } from './chat/steeringPort';
+import { readSettings } from './settings';
+
+// The window's side of the composer's pickers and of the project instructions' line (chat/steeringPort.ts).
+//
+// A picker writes its setting for this workspace (ConfigurationTarget.Workspace: in a single-folder window
+// that is the folder's .vscode/settings.json, in a multi-root one its .code-workspace file; with no folder
+// open, the user's settings), and the agent reads the model and effort before every request and the
+// approval mode at every call, so the choice applies to the next one without a new chat or socket.
+//
+// The instructions are read at each task's start (and shown again when a file changes or trust is given).
+// An untrusted workspace's files are shown but not sent — a repository someone else wrote must not steer
+// the agent unasked — until the user allows it for this workspace (kept in workspace state).
+
+/** Workspace state: the user allowed this untrusted workspace's instruction files to be sent. */
+const ALLOW_UNTRUSTED_KEY = 'loopwire.sendUntrustedInstructions';
+/** Global state: models picked lately, newest first, offered beside the default and the current one. */
+const RECENT_MODELS_KEY = 'loopwire.recentModels';
+const RECENT_MODELS = 5;
+
+/** The settings each picker writes. */
+const SETTING: Record<ChooseMessage['choice'], string> = {
+  model: 'model',
+  effort: 'reasoningEffort',
+  approval: 'approval',
+};
+
+const firstFolder = () => vscode.workspace.workspaceFolders?.[0];
+
+export class WindowSteering implements ChatSteering, vscode.Disposable {
+  private post: ((message: HostMessage) => void) | undefined;
+  /** The files the line shows now: the only ones a click may open. */
+  private shown: readonly string[] = [];
+  private readonly disposables: vscode.Disposable[] = [];
+  private refreshTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly context: vscode.ExtensionContext) {
+    this.disposables.push(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (Object.values(SETTING).some((key) => event.affectsConfiguration(`loopwire.${key}`))) this.sendChoices();
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.sendInstructions()),
+    );
+    // A file created, changed or deleted shows in the line at once; the model gets it at the next task.
+    const watcher = vscode.workspace.createFileSystemWatcher('**/{AGENTS.md,.github/copilot-instructions.md}');
+    const later = () => this.refreshSoon();
+    this.disposables.push(watcher, watcher.onDidCreate(later), watcher.onDidChange(later), watcher.onDidDelete(later));
+  }
+
+  attach(post: (message: HostMessage) => void): void {
+    this.post = post;
+  }
+
+  refresh(): void {
+    this.sendChoices();
+    void this.sendInstructions();
+  }
+
+  async choose(message: ChooseMessage): Promise<void> {
+    let value = message.value;
+    if (message.choice === 'model' && value === undefined) {
+      value = (
+        await vscode.window.showInputBox({
+          title: 'Loopwire: Model',
+          prompt: 'The model for this workspace, as the endpoint names it',
+          value: readSettings(firstFolder()).model ?? DEFAULT_MODEL,
+          validateInput: (text) => (text.trim() === '' ? 'Name a model.' : undefined),
+        })
+      )?.trim();
+      // Dismissed: the picker shows the model it had.
+      if (value === undefined || value === '') return this.sendChoices();
+    }
+    if (value === undefined) return;
+    if (message.choice === 'effort' && !ReasoningEffort.safeParse(value).success)
+      throw new Error(`${value} is not a reasoning effort (${ReasoningEffort.options.join(', ')}).`);
+    if (message.choice === 'approval' && !['ask', 'all', 'read-only'].includes(value))
+      throw new Error(`${value} is not an approval mode (ask, all, read-only).`);
+    if (message.choice === 'model') await this.remember(value);
+    const target = vscode.workspace.workspaceFolders?.length
+      ? vscode.ConfigurationTarget.Workspace
+      : vscode.ConfigurationTarget.Global;
+    await vscode.workspace.getConfiguration('loopwire').update(SETTING[message.choice], value, target);
+    // The configuration event sends the new values too; this answers a write that changed nothing.
+    this.sendChoices();
+  }
+
+  async openInstructions(path: string): Promise<void> {
+    if (!this.shown.includes(path)) throw new Error(`${path} is not one of the project instruction files found.`);
+    await vscode.window.showTextDocument(vscode.Uri.file(path), { preview: true });
+  }
+
+  async allowInstructions(): Promise<void> {
+    await this.context.workspaceState.update(ALLOW_UNTRUSTED_KEY, true);
+    await this.sendInstructions();
+  }
+
+  /**
+   * The agent's source of project instructions, read at each task's start: the files found (shown in the
+   * line), or undefined while an untrusted workspace has not allowed them.
+   */
+  async projectInstructions(): Promise<ProjectInstructions | undefined> {
+    const { found, info } = await this.read();
+    this.show(info);
+    return info.sent ? found : undefined;
+  }
+
+  dispose(): void {
+    clearTimeout(this.refreshTimer);
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+
+  private async read(): Promise<{ found: ProjectInstructions; info: InstructionsInfo }> {
+    const folders = (vscode.workspace.workspaceFolders ?? [])
+      .filter((folder) => folder.uri.scheme === 'file')
+      .map((folder) => folder.uri.fsPath);
+    const found = await findProjectInstructions(folders);
+    const untrusted = !vscode.workspace.isTrusted;
+    const allowed = !untrusted || this.context.workspaceState.get<boolean>(ALLOW_UNTRUSTED_KEY) === true;
+    const info: InstructionsInfo = {
+      files: found.files.map((file) => ({ label: file.label, path: file.path, cut: file.sentBytes < file.bytes })),
+      sent: allowed && found.files.length > 0,
+      untrusted,
+    };
+    return { found, info };
+  }
+
+  private async sendInstructions(): Promise<void> {
+    this.show((await this.read()).info);
+  }
+
+  private show(info: InstructionsInfo): void {
+    this.shown = info.files.map((file) => file.path);
+    this.post?.({ type: 'instructions', instructions: info });
+  }
+
+  private refreshSoon(): void {
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = setTimeout(() => void this.sendInstructions(), 200);
+  }
+
+  private sendChoices(): void {
+    this.post?.({ type: 'choices', choices: this.choices() });
+  }
+
+  private choices(): ComposerChoices {
+    const settings = readSettings(firstFolder());
+    const model = settings.model ?? DEFAULT_MODEL;
+    const models = [DEFAULT_MODEL, model, ...this.recentModels()];
+    const effort = ReasoningEffort.catch('default').parse(settings.modelOptions.reasoningEffort);
+    return {
+      model,
+      models: [...new Set(models)],
+      effort,
+      efforts: [...ReasoningEffort.options],
+      approval: settings.approval,
+    };
+  }
+
+  private async remember(model: string): Promise<void> {
+    const list = [...new Set([model, ...this.recentModels()])].slice(0, RECENT_MODELS);
+    await this.context.globalState.update(RECENT_MODELS_KEY, list);
+  }
+
+  /** The models picked lately, as kept (anything else in the state is passed over). */
+  private recentModels(): string[] {
+    const recent = this.context.globalState.get<unknown>(RECENT_MODELS_KEY);
+    return Array.isArray(recent)
+      ? recent.filter((name: unknown): name is string => typeof name === 'string' && name !== '')
+      : [];
+  }
+}

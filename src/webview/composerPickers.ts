@@ -1,0 +1,107 @@
+import type { ApprovalChoice, ComposerChoices, ViewMessage } from '../protocol/chatView';
+import { h } from './dom';
+
+// The composer's pickers, beside Send: the model, the reasoning effort and the approval mode. Each shows the
+// setting as the host last said it (also after a change made in settings) and, when changed, asks the host
+// to write it for this workspace; the next request goes with it. The lists come from the host.
+
+/** The model picker's last entry: the host asks for a name. */
+const OTHER = '\u0000other';
+
+const EFFORT_LABELS: Record<string, string> = {
+  default: 'Default effort',
+  none: 'No reasoning',
+  minimal: 'Minimal effort',
+  low: 'Low effort',
+  medium: 'Medium effort',
+  high: 'High effort',
+  xhigh: 'Extra high effort',
+};
+
+const APPROVAL_LABELS: Record<ApprovalChoice, { label: string; title: string }> = {
+  ask: { label: 'Ask', title: 'Ask before each edit and task' },
+  all: { label: 'Run all', title: 'Edits and tasks run without asking' },
+  'read-only': { label: 'Read-only', title: 'Edits and tasks are declined; reads and searches run' },
+};
+
+interface Picker {
+  element: HTMLElement;
+  select: HTMLSelectElement;
+}
+
+function picker(name: string, icon: string, onChange: (value: string) => void): Picker {
+  const select = h('select', { class: 'picker-select', attrs: { 'aria-label': name, title: name } });
+  select.addEventListener('change', () => onChange(select.value));
+  const element = h(
+    'label',
+    { class: `picker picker-${name.toLowerCase().replace(/\s+/g, '-')}` },
+    h('span', { class: `codicon codicon-${icon}`, attrs: { 'aria-hidden': 'true' } }),
+    select,
+  );
+  return { element, select };
+}
+
+/** Replaces a select's options with `options` ([value, label, title?]) and selects `value`. */
+function fill(
+  select: HTMLSelectElement,
+  options: readonly (readonly [string, string, string?])[],
+  value: string,
+): void {
+  select.replaceChildren(
+    ...options.map(([option, label, title]) =>
+      h('option', { attrs: { value: option, ...(title ? { title } : {}) } }, label),
+    ),
+  );
+  select.value = value;
+  select.title = `${select.getAttribute('aria-label') ?? ''}: ${select.selectedOptions[0]?.textContent ?? value}`;
+}
+
+export class ComposerPickers {
+  readonly element: HTMLElement;
+  private readonly model: Picker;
+  private readonly effort: Picker;
+  private readonly approval: Picker;
+  private current: ComposerChoices | undefined;
+
+  constructor(post: (message: ViewMessage) => void) {
+    this.model = picker('Model', 'sparkle', (value) => {
+      if (value === OTHER) {
+        // Shown as it was until the host says what was chosen.
+        if (this.current) this.model.select.value = this.current.model;
+        post({ type: 'choose', choice: 'model' });
+      } else post({ type: 'choose', choice: 'model', value });
+    });
+    this.effort = picker('Reasoning effort', 'lightbulb', (value) => post({ type: 'choose', choice: 'effort', value }));
+    this.approval = picker('Approvals', 'shield', (value) => post({ type: 'choose', choice: 'approval', value }));
+    this.element = h(
+      'div',
+      { class: 'composer-pickers hidden', attrs: { role: 'group', 'aria-label': 'Request settings' } },
+      this.model.element,
+      this.effort.element,
+      this.approval.element,
+    );
+  }
+
+  show(choices: ComposerChoices): void {
+    this.current = choices;
+    this.element.classList.remove('hidden');
+    const models = choices.models.includes(choices.model) ? choices.models : [choices.model, ...choices.models];
+    fill(
+      this.model.select,
+      [...models.map((name) => [name, name] as const), [OTHER, 'Other…', 'Name another model']],
+      choices.model,
+    );
+    fill(
+      this.effort.select,
+      choices.efforts.map((effort) => [effort, EFFORT_LABELS[effort] ?? effort] as const),
+      choices.effort,
+    );
+    fill(
+      this.approval.select,
+      (Object.keys(APPROVAL_LABELS) as ApprovalChoice[]).map(
+        (mode) => [mode, APPROVAL_LABELS[mode].label, APPROVAL_LABELS[mode].title] as const,
+      ),
+      choices.approval,
+    );
+  }
+}
