@@ -1,4 +1,5 @@
 import type { ChatEntry } from '../protocol/chatView';
+import { promptActions } from './checkpointActions';
 import type { Post } from './diffView';
 import { h } from './dom';
 import { renderMarkdown } from './markdown';
@@ -20,12 +21,13 @@ const markdownAttrs = (entry: { kind: string; id: string; streaming: boolean }) 
   attrs: { 'data-id': entry.id },
 });
 
-function userView(entry: Extract<ChatEntry, { kind: 'user' }>): HTMLElement {
+function userView(entry: Extract<ChatEntry, { kind: 'user' }>, post: Post): HTMLElement {
   if (!entry.queued)
     return h(
       'div',
       { class: 'entry user', attrs: { 'data-id': entry.id } },
       h('div', { class: 'bubble' }, markdown(entry.text)),
+      promptActions(entry, post),
     );
   // Sent while a task runs: shown last, and runs once the task before it ends.
   return h(
@@ -47,7 +49,7 @@ function userView(entry: Extract<ChatEntry, { kind: 'user' }>): HTMLElement {
 export function entryView(entry: ChatEntry, post: Post): HTMLElement {
   switch (entry.kind) {
     case 'user':
-      return userView(entry);
+      return userView(entry, post);
     case 'assistant': {
       const attrs = markdownAttrs(entry);
       return h('div', entry.note ? { ...attrs, class: `${attrs.class} note` } : attrs, markdown(entry.text));

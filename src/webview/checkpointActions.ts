@@ -1,0 +1,106 @@
+import type { ChatEntry, HostMessage, ViewMessage } from '../protocol/chatView';
+import { button, h } from './dom';
+
+// What a sent prompt offers: Edit, which makes it editable in place and sends it again as a fork of the
+// conversation at that point, and Restore, which puts back the files Loopwire wrote since (its
+// checkpoint). Both wait for a running task to end (hidden while one runs). When files were written since
+// an edited prompt, the host asks first (`resendAsk`) whether they go back or stay.
+
+type Post = (message: ViewMessage) => void;
+type UserEntry = Extract<ChatEntry, { kind: 'user' }>;
+
+/** The Edit and Restore buttons under a sent prompt. */
+export function promptActions(entry: UserEntry, post: Post): HTMLElement {
+  const actions = h(
+    'div',
+    { class: 'prompt-actions', attrs: { role: 'toolbar', 'aria-label': 'Prompt' } },
+    button('Edit', () => startEditing(actions, entry, post), {
+      icon: 'edit',
+      kind: 'icon',
+      title: 'Edit and send again: the chat forks here, the old branch stays in History',
+    }),
+    button('Restore', () => post({ type: 'restore', id: entry.id }), {
+      icon: 'discard',
+      kind: 'icon',
+      title:
+        'Restore checkpoint: the files Loopwire wrote after this message go back to how they were (files you changed since are left as they are)',
+    }),
+  );
+  return actions;
+}
+
+/** The prompt becomes a text box with Send and Cancel, in place of its bubble. */
+function startEditing(actions: HTMLElement, entry: UserEntry, post: Post): void {
+  const view = actions.closest<HTMLElement>('.entry.user');
+  const bubble = view?.querySelector<HTMLElement>('.bubble');
+  if (!view || !bubble || view.querySelector('.prompt-editor')) return;
+  const box = h('textarea', { class: 'prompt prompt-edit', attrs: { rows: '3', 'aria-label': 'Edit the message' } });
+  box.value = entry.text;
+  const send = () => {
+    const text = box.value.trim();
+    if (text === '') return;
+    editor.classList.add('sending');
+    box.readOnly = true;
+    post({ type: 'resend', id: entry.id, text });
+  };
+  const cancel = () => {
+    editor.remove();
+    bubble.hidden = false;
+    actions.hidden = false;
+  };
+  const editor = h(
+    'div',
+    { class: 'prompt-editor' },
+    box,
+    h(
+      'div',
+      { class: 'prompt-editor-bar' },
+      h('span', { class: 'prompt-editor-hint' }, 'Sends from here: the chat forks, the old branch stays in History.'),
+      button('Cancel', cancel, { kind: 'secondary' }),
+      button('Send', send, { icon: 'send', kind: 'primary' }),
+    ),
+  );
+  box.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      send();
+    } else if (event.key === 'Escape') {
+      // Only the edit is cancelled: Escape in the page would otherwise stop a task.
+      event.stopPropagation();
+      cancel();
+    }
+  });
+  bubble.hidden = true;
+  actions.hidden = true;
+  bubble.after(editor);
+  box.focus();
+  box.setSelectionRange(box.value.length, box.value.length);
+}
+
+/** The host asks, before forking, what happens to the files Loopwire wrote after the edited prompt. */
+export function askResend(message: Extract<HostMessage, { type: 'resendAsk' }>, post: Post): void {
+  const editor = document.querySelector<HTMLElement>(`.entry.user[data-id="${CSS.escape(message.id)}"] .prompt-editor`);
+  if (!editor) return;
+  editor.classList.remove('sending');
+  editor.querySelector('.prompt-resend-ask')?.remove();
+  const answer = (files: 'restore' | 'keep') => () => {
+    editor.classList.add('sending');
+    post({ type: 'resend', id: message.id, text: message.text, files });
+  };
+  const count = message.paths.length;
+  const named = message.paths.slice(0, 5).join(', ') + (count > 5 ? ` and ${count - 5} more` : '');
+  const ask = h(
+    'div',
+    { class: 'prompt-resend-ask', attrs: { role: 'group', 'aria-label': 'Files changed after this message' } },
+    h('span', { class: 'codicon codicon-info', attrs: { 'aria-hidden': 'true' } }),
+    h(
+      'span',
+      { class: 'prompt-resend-text' },
+      `Loopwire changed ${count} file${count === 1 ? '' : 's'} after this message: ${named}.`,
+    ),
+    button('Restore files and send', answer('restore'), { icon: 'discard', kind: 'primary' }),
+    button('Keep files and send', answer('keep'), { kind: 'secondary' }),
+  );
+  editor.append(ask);
+  ask.querySelector('button')?.focus();
+}
