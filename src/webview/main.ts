@@ -10,7 +10,6 @@ import {
 import { METER_FULL_AT, METER_WARN_AT, meterLine, meterText } from '../protocol/contextMeter';
 import { ComposerPickers } from './composerPickers';
 import { askResend } from './checkpointActions';
-import { askResend } from './checkpointActions';
 import { button, h } from './dom';
 import { entryView } from './entryView';
 import { InstructionsLine } from './instructionsLine';
@@ -237,8 +236,6 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       return transcript.prependOlder(message.entries, message.hasOlder);
     case 'history':
       return showHistory(message.sessions);
-    case 'resendAsk':
-      return askResend(message, post);
     case 'resendAsk':
       return askResend(message, post);
     case 'focus':
