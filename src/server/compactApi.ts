@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CompactRequest, decodeJson, parseWire } from '../protocol';
 import { refusals } from './apiErrors';
 import { previousIdOf, readBody } from './httpBody';
-import type { HttpContext } from './httpApi';
+import type { HttpContext } from './httpContext';
 import { sendError, sendJson } from './httpReplies';
 import { newId } from './ids';
 import { missingInput } from './inputChecks';

@@ -1,28 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import { ResponseRequest, decodeJson, parseWire } from '../protocol';
-import type { AdminApi } from './adminApi';
 import { type Refusal, refusals } from './apiErrors';
 import { postCompact } from './compactApi';
 import { previousIdOf, readBody } from './httpBody';
+import type { HttpContext } from './httpContext';
 import { sendError, sendJson } from './httpReplies';
 import { JsonSink, SseSink } from './httpSinks';
 import { newId } from './ids';
 import { missingInput } from './inputChecks';
 import { guardRequest } from './requestGuard';
-import type { ResponseStore } from './responseStore';
-import type { ResolvedOptions } from './serverOptions';
-import type { TurnService } from './turnService';
-import type { WireLog } from './wireLog';
-
-export interface HttpContext {
-  options: ResolvedOptions;
-  service: TurnService;
-  store: ResponseStore;
-  wireLog: WireLog;
-  admin: AdminApi;
-  connectionId: (socket: Socket) => string;
-}
 
 /** Every plain HTTP request: the Responses API routes, `/v1/models`, and `/admin`. */
 export async function handleHttp(ctx: HttpContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
