@@ -6,6 +6,7 @@
 const esbuild = require('esbuild');
 const fs = require('node:fs');
 const path = require('node:path');
+const { pureProtocol } = require('./scripts/lib/pureProtocol');
 const { ranksBeside } = require('./scripts/lib/ranksBeside');
 
 const production = process.argv.includes('--production');
@@ -49,6 +50,9 @@ const lazyCommands = {
  */
 const cliDefaults = { ...nodeDefaults, minify: true, keepNames: true };
 
+/** Each CLI bundle holds only the schemas it uses; the tokenizer's ranks lie beside it (scripts/lib/). */
+const cliPlugins = [pureProtocol, ranksBeside];
+
 /** One entry per shipped artifact. */
 /** @type {import('esbuild').BuildOptions[]} */
 const targets = [
@@ -88,8 +92,7 @@ const targets = [
     entryPoints: [`src/cli/${entry}`],
     outfile: `dist/cli/${bin}.js`,
     banner: { js: '#!/usr/bin/env node' },
-    // The tokenizer's ranks go to a JSON file beside the bins, read on first use (scripts/lib/ranksBeside.js).
-    plugins: bin === 'loopwire' ? [lazyCommands, ranksBeside] : [ranksBeside],
+    plugins: bin === 'loopwire' ? [lazyCommands, ...cliPlugins] : cliPlugins,
     ...(bin === 'loopwire' ? { supported: { 'dynamic-import': false } } : {}),
   })),
   {
@@ -97,7 +100,7 @@ const targets = [
     ...cliDefaults,
     entryPoints: findFiles(path.join('src', 'cli'), 'Command.ts'),
     outdir: path.join('dist', 'cli'),
-    plugins: [ranksBeside],
+    plugins: cliPlugins,
   },
 ];
 
