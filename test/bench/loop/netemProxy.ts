@@ -6,7 +6,8 @@ import * as net from 'node:net';
 // link per direction shared by every connection, as a user's line is), and the TCP handshake (a new
 // connection's first byte leaves one round trip after it was opened). Not modelled: TLS (its extra round
 // trip on a new connection, as with TLS 1.3, and its bytes), TCP slow start and windows, loss, jitter.
-// Bytes are never reordered or altered: each direction of a connection is a FIFO delivered in order.
+// Bytes are never reordered or altered: each direction of a connection is a FIFO delivered in order. The
+// receiver's reading does not pace the sender (no window): the bench's client and server read at once.
 
 export interface NetemOptions {
   /** The round trip added, in ms: half on the way to the server, half on the way back. */
