@@ -1,5 +1,6 @@
 import {
   type AnyInputItem,
+  type InputText,
   type AnyOutputItem,
   type AnyTool,
   type CallItem,
@@ -67,6 +68,12 @@ export type RequestChoices = Pick<AgentOptions, 'model' | 'toolSpecs' | 'extra' 
 
 export type DoneEvent = Extract<AgentEvent, { type: 'done' }>;
 
+/** A prompt with what the user attached to it (attachments.ts): its parts follow the prompt's text. */
+export interface PromptWithParts {
+  text: string;
+  parts: readonly InputText[];
+}
+
 /** The text of an answer (its output text and refusals), read with the protocol's schema; undefined for any other item. */
 const textOf = (item: AnyOutputItem): string | undefined => {
   const message = OutputMessage.safeParse(item);
@@ -107,6 +114,13 @@ function hostedCall(item: AnyOutputItem): { itemType: string; summary: string } 
   return { itemType, summary: words.length > 0 ? words.join(' ') : status };
 }
 
+/** The prompt as the user's message: a string alone, or its text's part then its attachments'. */
+function userMessage(prompt: string | PromptWithParts): AnyInputItem {
+  if (typeof prompt === 'string') return { type: 'message', role: 'user', content: prompt };
+  if (prompt.parts.length === 0) return { type: 'message', role: 'user', content: prompt.text };
+  return { type: 'message', role: 'user', content: [{ type: 'input_text', text: prompt.text }, ...prompt.parts] };
+}
+
 export class Agent {
   private turns = 0;
   private toolCalls = 0;
@@ -139,10 +153,14 @@ export class Agent {
   }
 
   /**
-   * Runs a task: `prompt` (sent verbatim as its own user message), or, without one, continues the
-   * transcript as it stands (a resumed session). Never throws: the end is a `done` event, also returned.
+   * Runs a task: `prompt` (sent verbatim as its own user message, its attachments' parts after its text),
+   * or, without one, continues the transcript as it stands (a resumed session). Never throws: the end is a
+   * `done` event, also returned.
    */
-  async run(prompt: string | undefined, signal: AbortSignal = new AbortController().signal): Promise<DoneEvent> {
+  async run(
+    prompt: string | PromptWithParts | undefined,
+    signal: AbortSignal = new AbortController().signal,
+  ): Promise<DoneEvent> {
     const started = performance.now();
     const { transcript, emit } = this.options;
     const maxTurns = this.options.maxTurns ?? 50;
@@ -164,7 +182,7 @@ export class Agent {
         const project = await this.options.projectInstructions?.();
         const update = project ? projectInstructionsUpdate(project, transcript.items) : undefined;
         if (update) transcript.append(update);
-        transcript.append({ type: 'message', role: 'user', content: prompt });
+        transcript.append(userMessage(prompt));
       }
       let readyAt = performance.now();
       /** When the previous turn's response ended, less the approval waits of its calls since. */

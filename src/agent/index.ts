@@ -1,6 +1,18 @@
 // The agent core: the loop, its session transport (one socket, rotated), the transcript and the events.
 // Plain Node; the editor is reached only through the Workspace port the tools are given.
-export { Agent, type AgentOptions, type DoneEvent, type RequestChoices } from './agentLoop';
+export { Agent, type AgentOptions, type DoneEvent, type PromptWithParts, type RequestChoices } from './agentLoop';
+export {
+  ATTACHMENTS_MAX_BYTES,
+  ATTACHMENT_MAX_BYTES,
+  AttachmentError,
+  type AttachmentOptions,
+  type AttachmentSources,
+  FOLDER_MAX_FILES,
+  type TerminalCommand,
+  attachmentOfPart,
+  attachmentParts,
+} from './attachments';
+export { gitChanges } from './gitChanges';
 export {
   APPROVAL_MODES,
   type ApprovalMode,

@@ -24,6 +24,7 @@ import { NodeWorkspace } from '../workspace/node/nodeWorkspace';
 import { type CliIo, ExitCode, errorMessage } from './cliIo';
 import { contextFlagOptions, contextFlagsUsage, parseContextFlags } from './contextFlags';
 import { ExecRenderer } from './execRenderer';
+import { fileFlagOptions, fileFlagParts, fileFlagsUsage } from './fileFlags';
 import { projectInstructionsLine } from './instructionsLine';
 import { type ExecTools, mcpFlagOptions, mcpFlagsUsage, mcpServersOf, startExecTools } from './mcpSetup';
 import { modelFlagOptions, modelFlagsUsage, parseModelFlags } from './modelFlags';
@@ -34,7 +35,7 @@ Runs one task to completion on a folder: the model's tool calls (find, search, r
 the files there. By default the model is the bundled server's scripted one, in-process and offline.
 
   --workspace DIR        the folder to work on (default: the current directory)
-  --endpoint URL         a Responses API base URL (http://127.0.0.1:PORT/v1 as loopwire-server prints it,
+${fileFlagsUsage}  --endpoint URL         a Responses API base URL (http://127.0.0.1:PORT/v1 as loopwire-server prints it,
                          https://api.openai.com/v1 with OPENAI_API_KEY), or 'embedded' (default)
   --transport MODE       ws, http or auto (default auto: WebSocket, HTTP after repeated failures)
   --model M              the model (default ${DEFAULT_MODEL}; GPT models are offered apply_patch, others edit_file)
@@ -73,6 +74,7 @@ function parse(argv: string[]) {
       'sessions-dir': { type: 'string' },
       ...modelFlagOptions,
       ...contextFlagOptions,
+      ...fileFlagOptions,
       ...mcpFlagOptions,
       verbose: { type: 'boolean' },
       json: { type: 'boolean' },
@@ -166,6 +168,9 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
   } catch (error) {
     return usageError(io, `--workspace: ${errorMessage(error)}`);
   }
+  if (flags.file && prompt === undefined) return usageError(io, '--file attaches to a prompt: give one');
+  const parts = await fileFlagParts(flags.file, workspace);
+  if (typeof parts === 'string') return usageError(io, parts);
   let mcpConfig;
   try {
     mcpConfig = await mcpServersOf(flags['mcp-config'], workspace.root);
@@ -254,7 +259,10 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
       emit,
     });
     await agent.start();
-    const done = await agent.run(prompt, controller.signal);
+    const done = await agent.run(
+      prompt !== undefined && parts.length > 0 ? { text: prompt, parts } : prompt,
+      controller.signal,
+    );
     if (!flags.json && transcript.file && extras.announceSession !== false)
       io.stderr(`(session kept in ${transcript.file}; continue it with --resume)\n`);
     return done.status === 'completed' ? ExitCode.ok : ExitCode.failed;

@@ -1,5 +1,6 @@
 // The wire shapes of Loopwire: one zod schema per shape, types inferred from them. Client, server,
 // webview and tools all validate against these, so each shape is written exactly once.
+export * from './attachments';
 export * from './chatView';
 export * from './clientEvents';
 export * from './compaction';

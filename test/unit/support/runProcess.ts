@@ -11,12 +11,18 @@ export interface ProcessResult {
 }
 
 /**
- * Runs `file` with `args` from the repository root, feeding `stdin`; resolves whatever the exit code. `env`
- * replaces the environment (default: this process's).
+ * Runs `file` with `args` from the repository root (or `options.cwd`), feeding `stdin`; resolves whatever the
+ * exit code. `env` replaces the environment (default: this process's).
  */
-export function runProcess(file: string, args: string[], stdin = '', env?: NodeJS.ProcessEnv): Promise<ProcessResult> {
+export function runProcess(
+  file: string,
+  args: string[],
+  stdin = '',
+  env?: NodeJS.ProcessEnv,
+  options: { cwd?: string } = {},
+): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { cwd: repoRoot, ...(env ? { env } : {}) });
+    const child = spawn(file, args, { cwd: options.cwd ?? repoRoot, ...(env ? { env } : {}) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
