@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type ToolDefinition, type ToolResult, mainArgument } from '../tools';
+import { type ToolDefinition, type ToolResult, argumentPaths, schemaPathArguments, schemaSummary } from '../tools';
 
 // The editor's tools — those other extensions and VS Code's MCP support register (`vscode.lm.tools`, in the
 // VS Code releases that have the language-model tools API) — as the agent's: offered under their names,
@@ -147,7 +147,8 @@ function editorTool(api: LmToolsApi, info: LmToolInformation, timeoutMs: number)
     args: EditorArgs,
     parameters: { properties: {}, ...parameters, type: 'object' },
     effect: 'task',
-    summarize: mainArgument,
+    summarize: schemaSummary(schema),
+    paths: argumentPaths(...schemaPathArguments(schema)),
     async run(args): Promise<ToolResult> {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));

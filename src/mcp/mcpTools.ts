@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { type ToolDefinition, type ToolResult, mainArgument, stringArgument } from '../tools';
+import { type ToolDefinition, type ToolResult, argumentPaths, schemaPathArguments, schemaSummary } from '../tools';
 import { type McpCallResult, type McpConnection, McpServerError, type McpToolInfo } from './mcpConnection';
 
 // An MCP server's tool as one of the agent's: named `mcp__SERVER__TOOL` (a contract), offered with the JSON
 // Schema its server gave, a `read` when the server says it only reads (`readOnlyHint`) and a `task` — asked
-// before it runs — otherwise, its answer's content turned into text for the model.
+// before it runs — otherwise, its answer's content turned into text for the model; the arguments that name
+// paths (by name or description) are the paths its card links.
 
 /** The names a request may give a tool. */
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -37,21 +38,11 @@ export function uniqueName(name: string, taken: ReadonlySet<string>): string {
 
 export const isToolName = (name: string) => TOOL_NAME.test(name);
 
-/** The only string argument of a schema, when it has exactly one: what a call is obviously about. */
-function soleStringArgument(schema: Record<string, unknown>): string | undefined {
-  const properties = schema['properties'];
-  if (typeof properties !== 'object' || properties === null) return undefined;
-  const strings = Object.entries(properties).filter(
-    ([, value]) => typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'string',
-  );
-  return strings.length === 1 ? strings[0]?.[0] : undefined;
-}
-
 /** A card's or terminal line's summary of a call: `SERVER · TOOL`, and its main argument when one is obvious. */
 export function mcpSummary(server: string, tool: string, schema: Record<string, unknown>) {
-  const sole = soleStringArgument(schema);
+  const summarize = schemaSummary(schema);
   return (input: string): string => {
-    const main = mainArgument(input) || (sole === undefined ? '' : (stringArgument(input, sole, { open: true }) ?? ''));
+    const main = summarize(input);
     return main === '' ? `${server} · ${tool}` : `${server} · ${tool}: ${main}`;
   };
 }
@@ -111,6 +102,7 @@ export function mcpToolDefinition(name: string, connection: McpConnection, tool:
     parameters: { ...parameters, type: 'object' },
     effect: tool.readOnly ? 'read' : 'task',
     summarize: mcpSummary(server, tool.name, tool.inputSchema),
+    paths: argumentPaths(...schemaPathArguments(tool.inputSchema)),
     async run(args): Promise<ToolResult> {
       try {
         const result = await connection.call(tool.name, args as Record<string, unknown>);

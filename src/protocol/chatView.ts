@@ -68,6 +68,8 @@ export const ChatEntry = z.discriminatedUnion('kind', [
     name: z.string(),
     /** One line: what the call is about (a path, a pattern, a task). */
     summary: z.string(),
+    /** The workspace paths the written call reads or changes, as its tool says: where the summary names one, it opens the file. */
+    paths: z.array(z.string()).optional(),
     status: ToolStatus,
     durationMs: z.number().nonnegative().optional(),
     /** The tool's answer, cut for display. */

@@ -40,16 +40,26 @@ eof_line: "*** End of File" LF
 `;
 
 /**
- * The paths a patch touches, as a card or a terminal line names them: from the patch text, or from a function
- * call's `{"input": …}` arguments (a JSON string in them, so its lines are escaped) — either possibly still
- * streaming.
+ * The file lines of a patch (`*** Update File: PATH`, `*** Move to: PATH`…), from the patch text or from a
+ * function call's `{"input": …}` arguments (a JSON string in them, so its lines are escaped) — either possibly
+ * still streaming.
  */
-export function patchPaths(input: string): string {
+function fileLines(input: string): { header: string; path: string }[] {
   const patch = input.trimStart().startsWith('{') ? (stringArgument(input, 'input', { open: true }) ?? '') : input;
-  return [...patch.matchAll(/^\*\*\* (?:Add|Delete|Update) File: (.+)$/gm)]
-    .map((match) => (match[1] ?? '').trim())
-    .join(', ');
+  return [...patch.matchAll(/^\*\*\* (Add File|Delete File|Update File|Move to): (.+)$/gm)].map((match) => ({
+    header: match[1] ?? '',
+    path: (match[2] ?? '').trim(),
+  }));
 }
+
+/** The paths a patch touches, a move's destination after its source. */
+export const patchPaths = (input: string): string[] => fileLines(input).map((line) => line.path);
+
+/** A card's or terminal line's summary: the files the patch adds, deletes or updates. */
+const patchSummary = (input: string): string =>
+  fileLines(input)
+    .flatMap((line) => (line.header === 'Move to' ? [] : [line.path]))
+    .join(', ');
 
 export const applyPatchTool = defineTool({
   name: 'apply_patch',
@@ -61,7 +71,8 @@ export const applyPatchTool = defineTool({
   freeform: { grammar: APPLY_PATCH_GRAMMAR, recognizes: (text) => text.trimStart().startsWith('***') },
   liveDiff: 'patch',
   outputShape: 'diff',
-  summarize: patchPaths,
+  summarize: patchSummary,
+  paths: patchPaths,
   async run(args, context) {
     const parsed = parsePatch(args.input);
     if (!parsed.ok) return fromEditError(parsed.error);

@@ -15,6 +15,12 @@ function parseObject(input: string): { complete: true; args: Record<string, unkn
   }
 }
 
+/** The whole JSON arguments as an object; empty while they are still streaming (or are not a JSON object). */
+export function jsonArguments(input: string): Record<string, unknown> {
+  const parsed = parseObject(input);
+  return parsed.complete ? parsed.args : {};
+}
+
 /** A JSON string's body (between the quotes) decoded; a body cut inside an escape is decoded up to it. */
 function decodeBody(body: string): string {
   for (const text of [body, body.replace(/\\u[0-9a-fA-F]{0,3}$/, '')]) {

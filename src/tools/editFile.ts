@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { planReplacements } from '../edit';
+import { argumentPaths } from './callPaths';
 import { summarizeArgument } from './callSummary';
 import { commitPlan } from './commitPlan';
 import { readSnapshots } from './snapshots';
@@ -37,6 +38,7 @@ export const editFileTool = defineTool({
   liveDiff: 'replacements',
   outputShape: 'diff',
   summarize: summarizeArgument('path'),
+  paths: argumentPaths('path'),
   async run(args, context) {
     const { current, planOn } = await readSnapshots(context.workspace, context.reads, [args.path]);
     const plan = planReplacements(args, planOn);

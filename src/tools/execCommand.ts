@@ -32,6 +32,12 @@ export const execCommandTool = defineTool({
   requires: 'commands',
   outputShape: 'tail',
   summarize: (input) => stringArgument(input, 'cmd', { open: true }) ?? '',
+  approval(input) {
+    const cmd = stringArgument(input, 'cmd');
+    if (cmd === undefined) return undefined;
+    const workdir = stringArgument(input, 'workdir') || 'the workspace root';
+    return { action: 'Run command', object: cmd, detail: `$ ${cmd}\n(in ${workdir})` };
+  },
   async run(args, { workspace }) {
     if (workspace.capabilities.commands === false)
       return failure('Shell commands are not available in this workspace.');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { argumentPaths } from './callPaths';
 import { summarizeArgument } from './callSummary';
 import { formatDiagnostic } from './commitPlan';
 import { defineTool, failure, success } from './tool';
@@ -20,6 +21,7 @@ export const getDiagnosticsTool = defineTool({
   effect: 'read',
   requires: 'diagnostics',
   summarize: summarizeArgument('path'),
+  paths: argumentPaths('path'),
   async run(args, { workspace }) {
     if (!workspace.capabilities.diagnostics) {
       return failure(

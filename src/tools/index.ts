@@ -3,6 +3,7 @@
 export { ReadLedger } from './readLedger';
 export { type ToolCall, runToolCall } from './runToolCall';
 export type {
+  ApprovalView,
   EditStyle,
   EditedFile,
   FreeformInput,
@@ -14,7 +15,8 @@ export type {
   ToolNeed,
   ToolResult,
 } from './tool';
-export { mainArgument, stringArgument, summarizeArgument } from './callSummary';
+export { jsonArguments, mainArgument, stringArgument, summarizeArgument } from './callSummary';
+export { argumentPaths, schemaPathArguments, schemaSummary } from './callPaths';
 export { type ToolAvailability, type ToolOffer, ToolRegistry, editStyleFor, parametersOf } from './toolRegistry';
 export {
   BUILTIN_TOOLS,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { argumentPaths } from './callPaths';
 import { summarizeArgument } from './callSummary';
 import { defineTool, success } from './tool';
 
@@ -28,6 +29,7 @@ export const readFileTool = defineTool({
   args: ReadFileArgs,
   effect: 'read',
   summarize: summarizeArgument('path'),
+  paths: argumentPaths('path'),
   async run(args, { workspace, reads }) {
     const file = await workspace.readFile(args.path);
     reads.record(file);

@@ -42,6 +42,16 @@ export type LiveDiffKind = 'patch' | 'replacements';
  */
 export type OutputShape = 'diff' | 'tail';
 
+/** What an approval shows of a call before it runs: the action in words, then exactly what it will do. */
+export interface ApprovalView {
+  /** What Allow does, in words, before its object: `Run command`. */
+  action: string;
+  /** What it acts on, shown as code after the words: the command line. */
+  object: string;
+  /** All a person must see, exactly: the command line and the folder it runs in. */
+  detail: string;
+}
+
 /** A tool that also takes its input as one string (a freeform, `custom` tool): the string is its `input` argument. */
 export interface FreeformInput {
   /** The Lark grammar the model's freeform input is constrained by. */
@@ -80,6 +90,17 @@ export interface ToolDefinition<Args extends z.ZodType = z.ZodType> {
    * argument (`mainArgument`).
    */
   summarize?(input: string): string;
+  /**
+   * What a person deciding whether to let a call run must see of it, from its whole input (JSON arguments or
+   * freeform text): for a shell command, its exact command line and the folder it runs in. Absent: the host
+   * says what it knows (an edit's diff, a workspace task's command, the arguments as given).
+   */
+  approval?(input: string): ApprovalView | undefined;
+  /**
+   * The workspace paths a call reads or changes, from its whole input, as a card links them (relative to the
+   * workspace, as the model wrote them). Absent: none.
+   */
+  paths?(input: string): string[];
   run(args: z.output<Args>, context: ToolContext): Promise<ToolResult>;
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CustomTool, FunctionTool } from '../protocol';
 import { mainArgument } from './callSummary';
-import type { EditStyle, LiveDiffKind, OutputShape, ToolDefinition, ToolEffect, ToolNeed } from './tool';
+import type { ApprovalView, EditStyle, LiveDiffKind, OutputShape, ToolDefinition, ToolEffect, ToolNeed } from './tool';
 
 // A set of tools by name, and everything the rest of the program asks of a tool: its effect (approvals),
 // whether it is offered (trust, capabilities, editing style), how it is called, how it summarises and shows.
@@ -84,6 +84,16 @@ export class ToolRegistry {
   /** One short line saying what a call asks for, from its input (possibly still streaming). */
   summarize(name: string, input: string): string {
     return (this.get(name)?.summarize ?? mainArgument)(input);
+  }
+
+  /** What an approval of the call shows, from its whole input; undefined: the tool leaves it to the host. */
+  approval(name: string, input: string): ApprovalView | undefined {
+    return this.get(name)?.approval?.(input);
+  }
+
+  /** The workspace paths the call reads or changes, from its whole input (a card links them). */
+  paths(name: string, input: string): string[] {
+    return this.get(name)?.paths?.(input) ?? [];
   }
 
   /** How the call's streamed input previews as a diff; undefined: it does not. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { planWrite } from '../edit';
+import { argumentPaths } from './callPaths';
 import { summarizeArgument } from './callSummary';
 import { commitPlan } from './commitPlan';
 import { defineTool, failure } from './tool';
@@ -21,6 +22,7 @@ export const writeFileTool = defineTool({
   editStyle: 'edit_file',
   outputShape: 'diff',
   summarize: summarizeArgument('path'),
+  paths: argumentPaths('path'),
   async run(args, context) {
     const existing = await context.workspace.tryReadFile(args.path);
     if (existing && !context.reads.isCurrent(existing)) {

@@ -100,13 +100,26 @@ export function findPathLinks(text: string): PathLink[] {
   return links;
 }
 
-/** The tools whose card summary is the path (or paths) they read or change. */
-export const FILE_TOOLS = new Set(['read_file', 'edit_file', 'write_file', 'apply_patch', 'get_diagnostics']);
-
-/** A tool's `path` argument shown as its card's summary, split where apply_patch lists several files. */
-export function summaryPaths(name: string, summary: string): string[] {
-  if (!FILE_TOOLS.has(name) || summary.trim() === '') return [];
-  return name === 'apply_patch' ? summary.split(', ') : [summary];
+/**
+ * Where a card's summary names the paths its call touches (`paths`, as the host sent them): the first place
+ * each stands as a whole token (not inside a longer path), in order, not overlapping; a path that is no safe
+ * workspace path, or that the summary does not name, gets none.
+ */
+export function summaryLinks(summary: string, paths: readonly string[]): PathLink[] {
+  const links: PathLink[] = [];
+  for (const given of new Set(paths)) {
+    const path = workspacePath(given);
+    if (path === undefined) continue;
+    for (let start = summary.indexOf(given); start >= 0; start = summary.indexOf(given, start + 1)) {
+      const end = start + given.length;
+      const whole = !/[\w./-]/.test(summary[start - 1] ?? '') && !/[\w/-]/.test(summary[end] ?? '');
+      if (whole && links.every((link) => end <= link.start || start >= link.end)) {
+        links.push({ start, end, path });
+        break;
+      }
+    }
+  }
+  return links.sort((a, b) => a.start - b.start);
 }
 
 /** A control character (U+0000–U+001F, U+007F): checked by code, where a regular expression would need them in its source. */

@@ -1,7 +1,7 @@
 import type { ApprovalAsk, ToolEntry, ToolStatus } from '../protocol/chatView';
 import { type Post, diffView } from './diffView';
 import { button, formatDuration, h } from './dom';
-import { findPathLinks, summaryPaths, workspacePath } from './pathLinks';
+import { type PathLink, findPathLinks, summaryLinks } from './pathLinks';
 
 // A tool call's card: name, what it is about, live status, duration, what an approval asks (with Allow,
 // Allow for this chat, Skip), the diff of an edit with its review, and the collapsible output, where
@@ -31,9 +31,14 @@ function pathLink(text: string, target: { path: string; line?: number; column?: 
 
 /** Text with its workspace paths as links; everything else as text nodes. */
 export function linkedText(text: string, post: Post): (Node | string)[] {
+  return linkedParts(text, findPathLinks(text), post);
+}
+
+/** Text with `links` (in order, not overlapping) as links; everything else as text nodes. */
+function linkedParts(text: string, links: readonly PathLink[], post: Post): (Node | string)[] {
   const parts: (Node | string)[] = [];
   let at = 0;
-  for (const link of findPathLinks(text)) {
+  for (const link of links) {
     if (link.start > at) parts.push(text.slice(at, link.start));
     const { start, end, ...target } = link;
     parts.push(pathLink(text.slice(start, end), target, post));
@@ -43,19 +48,11 @@ export function linkedText(text: string, post: Post): (Node | string)[] {
   return parts;
 }
 
-/** The summary; for a file tool whose call is written, each path it names opens that file. */
+/** The summary; once the call is written, each path of it the host sent opens that file. */
 function summaryView(entry: ToolEntry, post: Post): HTMLElement {
   const summary = h('span', { class: 'tool-summary', attrs: { title: entry.summary } });
-  const paths = entry.status === 'streaming' ? [] : summaryPaths(entry.name, entry.summary);
-  if (paths.length === 0) {
-    summary.append(entry.summary);
-    return summary;
-  }
-  paths.forEach((text, i) => {
-    if (i > 0) summary.append(', ');
-    const path = workspacePath(text);
-    summary.append(path === undefined ? text : pathLink(text, { path }, post));
-  });
+  const links = entry.status === 'streaming' ? [] : summaryLinks(entry.summary, entry.paths ?? []);
+  summary.append(...linkedParts(entry.summary, links, post));
   return summary;
 }
 

@@ -1,5 +1,6 @@
 import type { ApprovalRequest } from '../../agent';
 import type { ApprovalAsk, DiffFile } from '../../protocol/chatView';
+import { BUILTIN_TOOLS, type ToolRegistry } from '../../tools';
 import type { TaskInfo, Workspace } from '../../workspace';
 
 // What an approval card says before a call runs: the action in words ("Run task `npm: test` — `node
@@ -28,24 +29,19 @@ const FILE_VERBS: Record<DiffFile['op'], string> = {
 
 /**
  * The ask for `request`, whose card says `summary` (a task's label, an edit's path) and shows `files` (an
- * edit's proposed diff). `tasks` is the workspace's task list, read only for a task.
+ * edit's proposed diff). `task` is the workspace's task the summary names, looked up only for a task;
+ * `tools` are the agent's, whose own `approval` says what a call of theirs must show.
  */
 export function approvalAsk(
   request: ApprovalRequest,
   summary: string,
   files: readonly DiffFile[] | undefined,
   task: TaskInfo | undefined,
+  tools: ToolRegistry = BUILTIN_TOOLS,
 ): ApprovalAsk {
-  if (request.name === 'exec_command') {
-    const args = jsonArguments(request.input);
-    const cmd = typeof args['cmd'] === 'string' ? args['cmd'] : summary;
-    const workdir = typeof args['workdir'] === 'string' && args['workdir'] !== '' ? args['workdir'] : undefined;
-    return {
-      action: `Run command ${code(cmd)}`,
-      detail: `$ ${cmd}\n(in ${workdir ?? 'the workspace root'})`,
-      effect: 'task',
-    };
-  }
+  // What the tool itself says a person must see (a shell command's exact line and folder) comes first.
+  const view = tools.approval(request.name, request.input);
+  if (view) return { action: `${view.action} ${code(view.object)}`, detail: view.detail, effect: request.effect };
   if (request.effect === 'task') {
     const label = summary === '' ? request.name : summary;
     // Not one of the workspace's tasks: another tool that acts (an MCP server's, the editor's), shown with
@@ -89,15 +85,6 @@ function argumentsText(input: string): string {
     // Not JSON: shown as it came.
   }
   return text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
-}
-
-function jsonArguments(input: string): Record<string, unknown> {
-  try {
-    const value = JSON.parse(input) as unknown;
-    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }
 
 /** The workspace's task `label` (its command, for the approval card), if it is found. */

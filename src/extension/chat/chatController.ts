@@ -308,7 +308,7 @@ export class ChatController {
       const entry = this.model.tool(request.callId);
       const task =
         request.effect === 'task' ? await taskNamed(() => this.backend.workspace(), entry?.summary ?? '') : undefined;
-      const ask = approvalAsk(request, entry?.summary ?? '', entry?.diff, task);
+      const ask = approvalAsk(request, entry?.summary ?? '', entry?.diff, task, this.model.tools);
       return new Promise<boolean>((resolve) => {
         this.approvals.set(request.callId, { resolve, effect: request.effect });
         this.model.asking(request.callId, ask);

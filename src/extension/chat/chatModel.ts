@@ -304,6 +304,7 @@ export class ChatModel {
 
   private toolStarted(event: Extract<AgentEvent, { type: 'tool_started' }>): void {
     const summary = this.tools.summarize(event.name, event.input);
+    const paths = this.tools.paths(event.name, event.input);
     let entry = this.tool(event.callId);
     if (!entry) {
       // Streamed under its item id (the call id came with the finished item), or never streamed at all.
@@ -324,6 +325,7 @@ export class ChatModel {
     const change: Partial<ToolEntry> = {
       status: 'running',
       summary,
+      ...(paths.length > 0 ? { paths } : {}),
       ...(diff ? { diff: diff.finish(event.input) } : {}),
     };
     if (entry) this.replace({ ...entry, ...change });

@@ -55,12 +55,14 @@ export function transcriptEntries(items: readonly AnyInputItem[], tools: ToolReg
       case 'function_call':
       case 'custom_tool_call': {
         const input = item.type === 'custom_tool_call' ? item.input : item.arguments;
+        const paths = tools.paths(item.name, input);
         const entry: ToolEntry = {
           kind: 'tool',
           id: item.call_id,
           turn,
           name: item.name,
           summary: tools.summarize(item.name, input),
+          ...(paths.length > 0 ? { paths } : {}),
           status: 'failed',
           output: 'No answer was recorded for this call.',
         };

@@ -67,6 +67,33 @@ describe('tool metadata', () => {
     );
   });
 
+  it('says which paths a call touches (a card links them) and what an approval must show', () => {
+    const paths = (name: string, input: unknown) =>
+      BUILTIN_TOOLS.paths(name, typeof input === 'string' ? input : JSON.stringify(input));
+    for (const name of ['read_file', 'edit_file', 'write_file', 'get_diagnostics'])
+      assert.deepEqual(paths(name, { path: 'src/a.ts' }), ['src/a.ts'], name);
+    assert.deepEqual(paths('get_diagnostics', {}), []);
+    const move = '*** Begin Patch\n*** Update File: a.ts\n*** Move to: b.ts\n@@\n-x\n+y\n*** End Patch\n';
+    assert.deepEqual(paths('apply_patch', PATCH), ['src/a.ts', 'b.ts', 'c.ts']);
+    assert.deepEqual(paths('apply_patch', { input: move }), ['a.ts', 'b.ts']);
+    assert.equal(summarizeCall('apply_patch', move), 'a.ts', 'the summary names what it updates');
+    for (const name of ['search_text', 'find_files', 'run_task', 'exec_command', 'nope'])
+      assert.deepEqual(
+        paths(name, { path: 'x.ts', query: 'x.ts', pattern: 'x.ts', label: 'x.ts', cmd: 'cat x.ts' }),
+        [],
+      );
+
+    assert.deepEqual(BUILTIN_TOOLS.approval('exec_command', JSON.stringify({ cmd: 'rm -rf build', workdir: 'pkg' })), {
+      action: 'Run command',
+      object: 'rm -rf build',
+      detail: '$ rm -rf build\n(in pkg)',
+    });
+    assert.equal(BUILTIN_TOOLS.approval('exec_command', '{"cmd":"ls"}')?.detail, '$ ls\n(in the workspace root)');
+    assert.equal(BUILTIN_TOOLS.approval('exec_command', '{"cmd":"l'), undefined, 'not until it is written');
+    for (const name of ['run_task', 'apply_patch', 'read_file', 'nope'])
+      assert.equal(BUILTIN_TOOLS.approval(name, '{"label":"npm: test","path":"a.ts"}'), undefined, name);
+  });
+
   it('says which calls preview as a live diff, how outputs are shown, and which take freeform input', () => {
     assert.equal(liveDiffKind('apply_patch'), 'patch');
     assert.equal(liveDiffKind('edit_file'), 'replacements');

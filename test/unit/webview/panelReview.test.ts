@@ -164,7 +164,7 @@ describe('chat panel in Chromium: approvals that say what they do, review that f
     assert.equal(await card.getByRole('button', { name: 'Undo all of this turn' }).count(), 0);
   });
 
-  it('paths in a tool’s output and a file tool’s summary open the file, by mouse and by keyboard', async () => {
+  it('paths in a tool’s output and those the host sent with its summary open the file, by mouse and by keyboard', async () => {
     const output = [
       '✖ applies the discount (2.1ms)',
       "  location: 'test/cart.test.js:10:3'",
@@ -186,9 +186,19 @@ describe('chat panel in Chromium: approvals that say what they do, review that f
       turn: 1,
       name: 'read_file',
       summary: 'src/cart.js',
+      paths: ['src/cart.js'],
       status: 'done',
     };
-    const panel = await panelWith(run, read);
+    const mcp: ToolEntry = {
+      kind: 'tool',
+      id: 'call_mcp',
+      turn: 1,
+      name: 'mcp__fs__copy',
+      summary: 'fs · copy: docs/a.md to docs/b.md',
+      paths: ['docs/a.md', 'docs/b.md', '/etc/passwd'],
+      status: 'done',
+    };
+    const panel = await panelWith(run, read, mcp);
     const pre = panel.page.locator('.entry.tool[data-id="call_run"] .tool-output pre');
     await panel.page.locator('.entry.tool[data-id="call_run"] .tool-output summary').click();
     assert.equal(await pre.textContent(), output, 'the output reads as before');
@@ -211,5 +221,11 @@ describe('chat panel in Chromium: approvals that say what they do, review that f
       0,
       'a task’s label is no path',
     );
+    const copy = panel.page.locator('.entry.tool[data-id="call_mcp"] .tool-summary');
+    assert.equal(await copy.textContent(), 'fs · copy: docs/a.md to docs/b.md');
+    assert.deepEqual(await copy.locator('a.path-link').allTextContents(), ['docs/a.md', 'docs/b.md']);
+    await expectPost(panel, () => copy.locator('a.path-link').nth(1).click(), [
+      { type: 'openFile', path: 'docs/b.md' },
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { findPathLinks, summaryPaths, workspacePath } from '../../../src/webview/pathLinks';
+import { findPathLinks, summaryLinks, workspacePath } from '../../../src/webview/pathLinks';
 
 // Which tokens of a tool's output become links that open the file: plain Node, no page (the card that
 // renders them is tested in Chromium, panelReview.test.ts).
@@ -84,14 +84,17 @@ describe('webview pathLinks: workspace paths in tool output', () => {
     assert.equal(workspacePath(`${'a/'.repeat(2100)}x.js`), undefined, 'too long');
   });
 
-  it('summaryPaths: a file tool’s summary is its path; apply_patch lists several; other tools none', () => {
-    assert.deepEqual(summaryPaths('read_file', 'src/cart.js'), ['src/cart.js']);
-    assert.deepEqual(summaryPaths('apply_patch', 'src/cart.js, test/cart.test.js'), [
-      'src/cart.js',
-      'test/cart.test.js',
+  it('summaryLinks: each path the host sent, where the summary names it as a whole token', () => {
+    assert.deepEqual(summaryLinks('src/cart.js', ['src/cart.js']), [{ start: 0, end: 11, path: 'src/cart.js' }]);
+    assert.deepEqual(summaryLinks('src/cart.js, test/cart.test.js', ['test/cart.test.js', 'src/cart.js', 'gone.js']), [
+      { start: 0, end: 11, path: 'src/cart.js' },
+      { start: 13, end: 30, path: 'test/cart.test.js' },
     ]);
-    assert.deepEqual(summaryPaths('get_diagnostics', ''), []);
-    assert.deepEqual(summaryPaths('run_task', 'npm: test'), []);
-    assert.deepEqual(summaryPaths('search_text', 'src/cart.js'), []);
+    assert.deepEqual(summaryLinks('fs · touch: ./a.txt', ['./a.txt']), [{ start: 12, end: 19, path: 'a.txt' }]);
+    // Inside a longer path it is not that path; an unsafe one is never a link; no paths, no links.
+    assert.deepEqual(summaryLinks('lib/a.js', ['a.js']), []);
+    assert.deepEqual(summaryLinks('my-a.js a.js', ['a.js']), [{ start: 8, end: 12, path: 'a.js' }]);
+    assert.deepEqual(summaryLinks('../etc/passwd', ['../etc/passwd']), []);
+    assert.deepEqual(summaryLinks('npm: test', []), []);
   });
 });

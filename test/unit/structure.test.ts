@@ -1,0 +1,92 @@
+import * as assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { BUILTIN_TOOLS } from '../../src/tools';
+import { importCycles, importGraph, sourceFiles, toolNameLiterals } from './support/sourceScan';
+
+// Two rules of docs/architecture.md that no lint zone states: a tool's name is known to its own file only
+// (everything else asks the tool set, so a new tool changes no other file), and no file of src imports in a
+// cycle. Each check is first shown to bite on a tree planted in a temporary folder, then run on src.
+
+const root = path.resolve(__dirname, '../..');
+const src = path.join(root, 'src');
+const tools = path.join(src, 'tools');
+/** The names come from the registry itself, so a tool added there is checked without touching this test. */
+const toolNames = new Set(BUILTIN_TOOLS.names);
+
+/** Writes `files` (path → text) under a fresh temporary folder and returns it. */
+function plant(files: Record<string, string>): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'loopwire-structure-'));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    writeFileSync(path.join(dir, name), text);
+  }
+  return dir;
+}
+
+describe('structure: tool names stay on the tools, and no import cycle', () => {
+  const planted: string[] = [];
+  after(() => {
+    for (const dir of planted) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the registry has names to look for', () => {
+    assert.ok(toolNames.size >= 9, `expected the built-in tools, got ${[...toolNames].join(', ')}`);
+  });
+
+  it('a planted tool-name literal is found; a name in a comment or inside a longer string is not', () => {
+    const [name] = toolNames;
+    assert.ok(name !== undefined);
+    const dir = plant({
+      'ui/card.ts': [
+        `// Shows the ${name} tool's card.`,
+        `export const described = 'calls ${name} first';`,
+        `export const special = (tool: string) => tool === '${name}';`,
+        `export type Named = \`${name}\`;`,
+      ].join('\n'),
+    });
+    planted.push(dir);
+    assert.deepEqual(toolNameLiterals(dir, sourceFiles(dir), toolNames), [
+      `${path.join('ui', 'card.ts')}:3 '${name}'`,
+      `${path.join('ui', 'card.ts')}:4 '${name}'`,
+    ]);
+  });
+
+  it('no tool name stands as a string literal in src outside src/tools', () => {
+    const outside = sourceFiles(src).filter((file) => !file.startsWith(tools + path.sep));
+    assert.ok(outside.length > 100, `src should be read whole (read ${outside.length} files)`);
+    assert.deepEqual(toolNameLiterals(root, outside, toolNames), []);
+  });
+
+  it('a planted cycle is found (two files, three, one importing itself); an import in one direction is not', () => {
+    const dir = plant({
+      'a.ts': "import { b } from './b';\nexport const a = b + 1;",
+      'b.ts': "import type { a } from './a.js';\nexport const b = 1;",
+      'loop/one.ts': "export { two } from './two';\nexport const one = 1;",
+      'loop/two.ts': "export const two = async () => (await import('./three')).three;",
+      'loop/three.ts': "import { one } from './index';\nexport const three = one;",
+      'loop/index.ts': "export * from './one';",
+      'self.ts': "import './self';",
+      'leaf.ts': "import { a } from './a';\nimport { z } from 'zod';\nexport const leaf = [a, z];",
+    });
+    planted.push(dir);
+    assert.deepEqual(importCycles(dir, importGraph(sourceFiles(dir))).sort(), [
+      'a.ts → b.ts → a.ts',
+      [
+        path.join('loop', 'index.ts'),
+        path.join('loop', 'one.ts'),
+        path.join('loop', 'two.ts'),
+        path.join('loop', 'three.ts'),
+        path.join('loop', 'index.ts'),
+      ].join(' → '),
+      'self.ts → self.ts',
+    ]);
+  });
+
+  it('no file of src imports in a cycle', () => {
+    const graph = importGraph(sourceFiles(src));
+    assert.ok([...graph.values()].flat().length > 500, 'the imports of src should be read');
+    assert.deepEqual(importCycles(root, graph), []);
+  });
+});
