@@ -82,6 +82,18 @@ export class SessionTransport {
     }
   }
 
+  /**
+   * Opens the socket ahead of the first request (the chat panel showing is a sign one is coming), so that
+   * request pays no handshake. Silent: a socket that cannot open now is the first turn's to retry and report.
+   */
+  async preconnect(): Promise<boolean> {
+    if (this.onHttp) return false;
+    return this.sockets.current().then(
+      () => true,
+      () => false,
+    );
+  }
+
   /** Runs one turn to its completed response, retrying faults. Throws {@link AgentStop} or {@link TurnCancelled}. */
   async run(turn: number, request: TurnRequest, signal: AbortSignal): Promise<TurnOutcome> {
     const lane = request.lane ?? DEFAULT_LANE;

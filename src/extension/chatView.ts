@@ -4,7 +4,7 @@ import type { ChatController } from './chat/chatController';
 import { chatHtml } from './chat/chatHtml';
 
 // The sidebar chat panel's webview. It only carries messages: the conversation lives in the window's
-// session (dist/session.js, loaded when the panel first asks), so hiding the panel or reloading it loses
+// session (dist/session.js, loaded when the panel first shows), so hiding the panel or reloading it loses
 // nothing and a stream in progress goes on.
 
 export class ChatViewProvider implements vscode.WebviewViewProvider {
@@ -37,6 +37,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       ],
       nonce: randomBytes(16).toString('base64'),
     });
+    // The page takes a while to load in the renderer: meanwhile the host loads the session behind it (and
+    // starts what a first prompt needs), so that neither waits for the other.
+    const early = setTimeout(() => this.chat(), 0);
     const subscriptions = [
       view.webview.onDidReceiveMessage((message: unknown) => {
         const chat = this.chat();
@@ -44,6 +47,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
         void chat.receive(message);
       }),
       view.onDidDispose(() => {
+        clearTimeout(early);
         this.view = undefined;
         this.chat().attach(undefined);
         for (const subscription of subscriptions) subscription.dispose();

@@ -21,9 +21,11 @@ function loadSession(
   log: vscode.LogOutputChannel,
   status: ReturnType<typeof statusItem>,
 ): WorkspaceSession {
+  const started = performance.now();
   const load = createRequire(__filename);
   const { WorkspaceSession: Session } = load(path.join(__dirname, 'session.js')) as typeof SessionModule;
   const session = new Session(context, log);
+  log.info(`session loaded in ${(performance.now() - started).toFixed(1)} ms`);
   context.subscriptions.push(
     session,
     session.onEvent((event) => {

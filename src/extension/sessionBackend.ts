@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { type AgentEventSink, type AgentSession, DEFAULT_MODEL, contextWindowFor, createAgentSession } from '../agent';
-import { DEFAULT_SCENARIOS, type LoopwireServer, loadScenarioFile, startServer } from '../server';
+import { DEFAULT_SCENARIOS, type LoopwireServer, loadScenarioFile, prepareTokenizer, startServer } from '../server';
 import { ignorePortForwarding } from './ports';
 import { type LoopwireSettings, SECRET_KEY } from './settings';
 import type { TaskQueue } from './taskQueue';
@@ -22,6 +22,9 @@ interface Backend {
  * embedded backend's window is that of the model it started with unless `contextWindow` sets one).
  */
 const BACKEND_SETTINGS = ['endpoint', 'transport', 'scenarioFiles', 'headers', 'contextWindow'];
+
+/** Where the embedded backend appends its wire log, requests' bodies included, when set (docs/backend.md). */
+export const WIRE_LOG_ENV = 'LOOPWIRE_WIRE_LOG';
 
 export class SessionBackend implements vscode.Disposable {
   private current: Promise<Backend> | undefined;
@@ -81,6 +84,7 @@ export class SessionBackend implements vscode.Disposable {
   private async start(settings: LoopwireSettings): Promise<Backend> {
     const { transport } = settings;
     if (settings.endpoint === 'embedded') {
+      const started = performance.now();
       const token = randomBytes(24).toString('hex');
       const scenarios = [...settings.scenarioFiles.map((file) => loadScenarioFile(file)), DEFAULT_SCENARIOS];
       const server = await startServer({
@@ -91,8 +95,18 @@ export class SessionBackend implements vscode.Disposable {
         // The window the agent manages (agentFor): the backend refuses past it, as the API does.
         contextWindow: contextWindowFor(settings.model ?? DEFAULT_MODEL, settings.contextWindow),
         log: (line) => this.log.debug(line),
+        // What the model is sent, for a bug report or a test: the wire log with each request's body.
+        ...(process.env[WIRE_LOG_ENV] ? { logFile: process.env[WIRE_LOG_ENV], logBodies: true } : {}),
       });
-      this.log.info(`embedded backend at ${server.url}`);
+      this.log.info(`embedded backend at ${server.url} (started in ${(performance.now() - started).toFixed(1)} ms)`);
+      // It counts the tokens of every request, the warm-up's too: its tokenizer is built on the next turn of the
+      // event loop (while a first prompt is typed, when the panel's showing started the backend), not on the
+      // warm-up that the prompt waits for.
+      setImmediate(() => {
+        const building = performance.now();
+        prepareTokenizer();
+        this.log.info(`embedded backend's tokenizer built in ${(performance.now() - building).toFixed(1)} ms`);
+      });
       return {
         server,
         unforwarded: ignorePortForwarding(server.port, (line) => this.log.info(line)),

@@ -35,6 +35,21 @@ const RUN_WAY: Record<CommandPath, string> = {
   pseudoterminal: 'as a child process shown in a pseudoterminal (no shell integration in time)',
 };
 
+/** Milliseconds since it was made (`total`) and since the previous lap (`lap`). */
+function stopwatch(): { lap: () => number; total: () => number } {
+  const started = performance.now();
+  let last = started;
+  return {
+    lap: () => {
+      const now = performance.now();
+      const ms = now - last;
+      last = now;
+      return ms;
+    },
+    total: () => performance.now() - started,
+  };
+}
+
 /** The window's folders, for a transcript's header. */
 const folderPaths = () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath).join(', ');
 
@@ -58,6 +73,8 @@ export class WorkspaceSession implements vscode.Disposable {
   private chatController: ChatController | undefined;
   /** The composer's pickers and the project instructions (AGENTS.md), read at each task's start. */
   private readonly steering: WindowSteering;
+  /** Whether an agent was started yet: the first one's start is timed in the log. */
+  private agentsStarted = 0;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -138,9 +155,14 @@ export class WorkspaceSession implements vscode.Disposable {
     tools: (workspace: Workspace) => Workspace = (workspace) => workspace,
   ): Promise<Agent> {
     const settings = readSettings(vscode.workspace.workspaceFolders?.[0]);
+    const first = this.agentsStarted++ === 0;
+    const clock = stopwatch();
     const workspace = await this.adapter();
+    const workspaceMs = clock.lap();
     const session = await this.backend.session(settings);
+    const backendMs = clock.lap();
     const registry = await this.tools.registry();
+    const toolsMs = clock.lap();
     const agent = session.agent({
       model: settings.model,
       modelOptions: modelOptionsFrom(settings.modelOptions),
@@ -165,7 +187,28 @@ export class WorkspaceSession implements vscode.Disposable {
       },
     });
     await agent.start();
+    // Where a first prompt's time goes before its request (npm run bench -- --panel reads this line).
+    if (first)
+      this.log.info(
+        `first agent ready in ${clock.total().toFixed(1)} ms: workspace ${workspaceMs.toFixed(1)} ms, backend ${backendMs.toFixed(1)} ms, tools ${toolsMs.toFixed(1)} ms, socket and warm-up ${clock.lap().toFixed(1)} ms`,
+      );
     return agent;
+  }
+
+  /**
+   * Starts what a first prompt needs while the user is still typing it (the chat panel has just shown): the
+   * workspace adapter, the backend (the embedded server, when it is the endpoint), the tools (MCP servers)
+   * and the socket. Whatever fails here is the first prompt's to try again and report.
+   */
+  private prepare(): void {
+    const clock = stopwatch();
+    const settings = readSettings(vscode.workspace.workspaceFolders?.[0]);
+    const socket = this.backend.session(settings).then((session) => session.transport.preconnect());
+    Promise.all([this.adapter(), socket, this.tools.registry()]).then(
+      ([, open]) =>
+        this.log.info(`ready for a first prompt in ${clock.total().toFixed(1)} ms${open ? ', socket open' : ''}`),
+      (error: unknown) => this.log.info(`not ready ahead of a first prompt (${String(error)}): it starts then`),
+    );
   }
 
   private async task(
@@ -211,6 +254,7 @@ export class WorkspaceSession implements vscode.Disposable {
       steering: this.steering,
     });
     this.chatController = chat;
+    this.prepare();
     this.disposables.push(
       ...reviewInEditor(
         chat,

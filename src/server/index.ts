@@ -7,3 +7,4 @@ export { Fault, FaultOrder } from './faults';
 export type { TurnRecord } from './turnService';
 export type { ServerStats } from './adminApi';
 export type { WireRecord } from './wireLog';
+export { prepareTokenizer } from './tokenizer';

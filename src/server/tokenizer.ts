@@ -19,3 +19,6 @@ export const encode = (text: string): number[] => o200k().encode(text);
 
 /** The text of each token in `ids`, one piece per token (a piece may hold part of a character's bytes). */
 export const decodeGenerator = (ids: Iterable<number>): Generator<string, void> => o200k().decodeGenerator(ids);
+
+/** Builds the tokenizer now, ahead of the first count (the extension's embedded backend, while a prompt is typed). */
+export const prepareTokenizer = (): void => void o200k();

@@ -1,4 +1,5 @@
 import type { BenchMachine, Goal } from '../loop/benchTypes';
+import type { ColdPrompt } from './coldPrompt';
 import type { FrameSample } from './pageProbe';
 
 // What `npm run bench -- --panel --json FILE` writes. The `panel` object's first seven fields are a contract
@@ -69,5 +70,7 @@ export interface PanelResults {
   started_at: string;
   machine: BenchMachine;
   panel: PanelFigures;
+  /** A new window's first prompt, on the embedded backend (coldPrompt.ts). */
+  cold: ColdPrompt;
   goals: Goal[];
 }

@@ -79,7 +79,7 @@ export function panelScenarios(): ScenarioFile {
 }
 
 /** The workspace the workbench opens: the modules, and settings that point Loopwire at the bench's server. */
-export function writePanelWorkspace(folder: string, endpoint: string): void {
+export function writePanelWorkspace(folder: string, endpoint: string, more: Record<string, unknown> = {}): void {
   writeWorkspace(folder);
   const settings = path.join(folder, '.vscode', 'settings.json');
   fs.mkdirSync(path.dirname(settings), { recursive: true });
@@ -91,6 +91,7 @@ export function writePanelWorkspace(folder: string, endpoint: string): void {
         'loopwire.transport': 'ws',
         // Fifty calls and a write: nothing waits for a person.
         'loopwire.approval': 'all',
+        ...more,
       },
       null,
       2,
