@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { stringArgument } from './callSummary';
-import { runReport } from './runReport';
-import { TASK_DEFAULT_TIMEOUT_S, TASK_MAX_TIMEOUT_S } from './runTask';
+import { timedRun, timeoutArgument } from './runReport';
 import { defineTool, failure } from './tool';
 
 // A shell command, as Codex's `exec_command` (the names are a contract: GPT models are trained on them). It
@@ -15,12 +14,7 @@ export const ExecCommandArgs = z.object({
     .string()
     .optional()
     .describe('The folder to run it in, relative to the workspace root (default: the root).'),
-  timeout_s: z
-    .number()
-    .positive()
-    .max(TASK_MAX_TIMEOUT_S)
-    .optional()
-    .describe(`Stop the command after this many seconds (default ${TASK_DEFAULT_TIMEOUT_S}).`),
+  timeout_s: timeoutArgument('command'),
 });
 
 export const execCommandTool = defineTool({
@@ -41,8 +35,8 @@ export const execCommandTool = defineTool({
   async run(args, { workspace }) {
     if (workspace.capabilities.commands === false)
       return failure('Shell commands are not available in this workspace.');
-    const timeout = args.timeout_s ?? TASK_DEFAULT_TIMEOUT_S;
-    const run = await workspace.runCommand(args.cmd, { workdir: args.workdir, timeoutMs: timeout * 1000 });
-    return runReport('The command', timeout, run);
+    return timedRun('The command', args.timeout_s, (timeoutMs) =>
+      workspace.runCommand(args.cmd, { workdir: args.workdir, timeoutMs }),
+    );
   },
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { summarizeArgument } from './callSummary';
+import { maxResultsArgument } from './maxResults';
 import { defineTool, success } from './tool';
 
 export const FIND_DEFAULT_RESULTS = 200;
@@ -12,13 +13,7 @@ export const FindFilesArgs = z.object({
     .describe(
       'A glob in VS Code syntax: `**/*.ts`, `src/**/{a,b}.json`. Without a `/` it matches file names at any depth.',
     ),
-  max_results: z
-    .number()
-    .int()
-    .min(1)
-    .max(FIND_MAX_RESULTS)
-    .optional()
-    .describe(`How many paths to return (default ${FIND_DEFAULT_RESULTS}, at most ${FIND_MAX_RESULTS}).`),
+  max_results: maxResultsArgument('paths', FIND_DEFAULT_RESULTS, FIND_MAX_RESULTS),
 });
 
 export const findFilesTool = defineTool({

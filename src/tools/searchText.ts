@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_MATCH_LINE } from '../workspace';
 import { summarizeArgument } from './callSummary';
+import { maxResultsArgument } from './maxResults';
 import { defineTool, success } from './tool';
 
 export const SEARCH_DEFAULT_RESULTS = 100;
@@ -11,13 +12,7 @@ export const SearchTextArgs = z.object({
   is_regex: z.boolean().optional().describe('Treat query as a regular expression (default false: literal text).'),
   include: z.string().min(1).optional().describe('Only files whose path matches this glob (`**/*.ts`, `src/**`).'),
   case_sensitive: z.boolean().optional().describe('Match case exactly (default false).'),
-  max_results: z
-    .number()
-    .int()
-    .min(1)
-    .max(SEARCH_MAX_RESULTS)
-    .optional()
-    .describe(`How many matching lines to return (default ${SEARCH_DEFAULT_RESULTS}, at most ${SEARCH_MAX_RESULTS}).`),
+  max_results: maxResultsArgument('matching lines', SEARCH_DEFAULT_RESULTS, SEARCH_MAX_RESULTS),
 });
 
 export const searchTextTool = defineTool({

@@ -5,9 +5,8 @@ import { reviewFiles } from './reviewFiles';
 import {
   ReviewRefused,
   type ReviewedEdit,
-  acceptHunk,
   reconcile,
-  rejectHunk,
+  reviewHunk,
   reviewed,
   textBefore,
   undoEdits,
@@ -142,8 +141,7 @@ export class ReviewBook {
     const edit = this.get(callId);
     const workspace = await this.workspace();
     try {
-      if (action === 'accept') await acceptHunk(workspace, edit, path, hunkId);
-      else await rejectHunk(workspace, edit, path, hunkId);
+      await reviewHunk(workspace, edit, path, hunkId, action);
     } catch (error) {
       await this.refresh([path]);
       this.show(callId, this.files(callId, { path, message: messageOf(error) }) ?? []);

@@ -131,31 +131,24 @@ function reviewable(edit: ReviewedEdit, path: string, hunkId: string) {
   return { file, hunk, states, state };
 }
 
-/** Takes one hunk back. */
-export async function rejectHunk(
-  workspace: Workspace,
-  edit: ReviewedEdit,
-  path: string,
-  hunkId: string,
-): Promise<void> {
-  const { file, hunk, states, state } = reviewable(edit, path, hunkId);
-  if (state === 'rejected') return;
-  const plan = await planReverts(workspace, [{ edit, file, hunks: [hunk] }]);
-  await workspace.applyPlan(plan);
-  states.set(hunkId, 'rejected');
-}
-
 /**
- * Keeps one hunk; one taken back is applied again first, while its old lines still fit (a file it created
- * and Reject deleted is created again).
+ * Keeps one hunk or takes it back. One taken back and then kept is applied again first, while its old lines
+ * still fit (a file it created and Reject deleted is created again).
  */
-export async function acceptHunk(
+export async function reviewHunk(
   workspace: Workspace,
   edit: ReviewedEdit,
   path: string,
   hunkId: string,
+  action: 'accept' | 'reject',
 ): Promise<void> {
   const { file, hunk, states, state } = reviewable(edit, path, hunkId);
+  if (action === 'reject') {
+    if (state === 'rejected') return;
+    await workspace.applyPlan(await planReverts(workspace, [{ edit, file, hunks: [hunk] }]));
+    states.set(hunkId, 'rejected');
+    return;
+  }
   if (state === 'rejected') {
     const current = await workspace.tryReadFile(path);
     const applied = applyHunk(hunk, current?.text ?? '', file.format);
