@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { discriminatorValues, openUnion } from './openUnion';
+import { openUnion } from './openUnion';
 
 // Content parts of messages, tool outputs and reasoning (docs/protocol.md §2.2-2.3).
 // Every object is loose: fields this version does not model are kept, never a reason to refuse.
@@ -43,19 +43,19 @@ export const ReasoningText = z.looseObject({ type: z.literal('reasoning_text'), 
 
 /** What a message in `input` may hold: the user's parts, or the model's own when history is replayed. */
 export const MessageContentPart = z.discriminatedUnion('type', [InputText, InputImage, InputFile, OutputText, Refusal]);
-export const AnyMessageContentPart = openUnion(MessageContentPart, discriminatorValues(MessageContentPart));
+export const AnyMessageContentPart = openUnion(MessageContentPart);
 
 /** What a tool's output may hold when it is not a plain string. */
 export const ToolOutputPart = z.discriminatedUnion('type', [InputText, InputImage, InputFile]);
-export const AnyToolOutputPart = openUnion(ToolOutputPart, discriminatorValues(ToolOutputPart));
+export const AnyToolOutputPart = openUnion(ToolOutputPart);
 
 /** What an output message holds. */
 export const OutputContentPart = z.discriminatedUnion('type', [OutputText, Refusal]);
-export const AnyOutputContentPart = openUnion(OutputContentPart, discriminatorValues(OutputContentPart));
+export const AnyOutputContentPart = openUnion(OutputContentPart);
 
 /** The part a `response.content_part.*` event carries: message content, or raw reasoning text. */
 export const StreamedContentPart = z.discriminatedUnion('type', [OutputText, Refusal, ReasoningText]);
-export const AnyStreamedContentPart = openUnion(StreamedContentPart, discriminatorValues(StreamedContentPart));
+export const AnyStreamedContentPart = openUnion(StreamedContentPart);
 
 export type InputText = z.infer<typeof InputText>;
 export type InputImage = z.infer<typeof InputImage>;

@@ -6,7 +6,7 @@ import {
   ReasoningText,
   SummaryText,
 } from './contentParts';
-import { discriminatorValues, openUnion } from './openUnion';
+import { openUnion } from './openUnion';
 
 // Conversation items (docs/protocol.md §2.3, §10). Ids may come from the client (Codex sends
 // `msg_<uuid>`, `fco_<uuid>`), so they are accepted wherever the API allows one.
@@ -38,12 +38,19 @@ export const OutputMessage = z.looseObject({
   phase: z.string().nullish(),
 });
 
+/** What a tool call of either kind has before its input: its ids and the tool's name. */
+const callHead = { id: z.string().optional(), call_id: z.string(), name: z.string() };
+/** What a tool's answer of either kind has: its ids and the output (text, or parts). */
+const callAnswer = {
+  id: z.string().nullish(),
+  call_id: z.string(),
+  output: z.union([z.string(), z.array(AnyToolOutputPart)]),
+};
+
 /** The model asks for a function tool; `arguments` is a JSON text, possibly partial while it streams. */
 export const FunctionCall = z.looseObject({
   type: z.literal('function_call'),
-  id: z.string().optional(),
-  call_id: z.string(),
-  name: z.string(),
+  ...callHead,
   arguments: z.string(),
   status: ItemStatus.optional(),
 });
@@ -51,29 +58,20 @@ export const FunctionCall = z.looseObject({
 /** A tool's answer to a `function_call`, matched by `call_id`. */
 export const FunctionCallOutput = z.looseObject({
   type: z.literal('function_call_output'),
-  id: z.string().nullish(),
-  call_id: z.string(),
-  output: z.union([z.string(), z.array(AnyToolOutputPart)]),
+  ...callAnswer,
   status: ItemStatus.nullish(),
 });
 
 /** The model calls a freeform (`custom`) tool with one string, e.g. a whole patch (§10). */
 export const CustomToolCall = z.looseObject({
   type: z.literal('custom_tool_call'),
-  id: z.string().optional(),
-  call_id: z.string(),
-  name: z.string(),
+  ...callHead,
   input: z.string(),
   status: ItemStatus.optional(),
 });
 
 /** A freeform tool's answer, matched by `call_id`. */
-export const CustomToolCallOutput = z.looseObject({
-  type: z.literal('custom_tool_call_output'),
-  id: z.string().nullish(),
-  call_id: z.string(),
-  output: z.union([z.string(), z.array(AnyToolOutputPart)]),
-});
+export const CustomToolCallOutput = z.looseObject({ type: z.literal('custom_tool_call_output'), ...callAnswer });
 
 /** A tool call of either kind, as the model writes it in `output`: what a client runs and answers by `call_id`. */
 export const CallItem = z.discriminatedUnion('type', [FunctionCall, CustomToolCall]);
@@ -112,7 +110,7 @@ export const InputItem = z.discriminatedUnion('type', [
   Compaction,
 ]);
 /** A request's `input` item: a modelled one, or any other type kept as given (newer clients send more). */
-export const AnyInputItem = openUnion(InputItem, discriminatorValues(InputItem));
+export const AnyInputItem = openUnion(InputItem);
 
 /** Everything this version models in a response's `output`. */
 export const OutputItem = z.discriminatedUnion('type', [
@@ -123,7 +121,7 @@ export const OutputItem = z.discriminatedUnion('type', [
   Compaction,
 ]);
 /** A response's `output` item: a modelled one, or any other type kept as given (newer servers send more). */
-export const AnyOutputItem = openUnion(OutputItem, discriminatorValues(OutputItem));
+export const AnyOutputItem = openUnion(OutputItem);
 
 export type ItemStatus = z.infer<typeof ItemStatus>;
 export type MessageRole = z.infer<typeof MessageRole>;

@@ -9,7 +9,10 @@ export const KNOWN_TYPE_IN_FALLBACK = 'loopwire:known-type';
  * fail. A known `type` is held to its own schema, so a malformed known object is still an error that names
  * its field.
  */
-export function openUnion<Known extends z.ZodType>(known: Known, knownTypes: Iterable<string>) {
+export function openUnion<Known extends z.ZodType & { options: readonly z.ZodType[] }>(
+  known: Known,
+  knownTypes: Iterable<string> = discriminatorValues(known),
+) {
   const types = new Set(knownTypes);
   const fallback = z.looseObject({
     // abort: a known type must not match here, or zod would report this branch instead of the real one.

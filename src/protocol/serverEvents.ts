@@ -38,15 +38,10 @@ const outputItem = { output_index: z.int().nonnegative(), item: AnyOutputItem };
 export const OutputItemAddedEvent = streamEvent('response.output_item.added', outputItem);
 export const OutputItemDoneEvent = streamEvent('response.output_item.done', outputItem);
 
-// Message content.
-export const ContentPartAddedEvent = streamEvent('response.content_part.added', {
-  ...partRef,
-  part: AnyStreamedContentPart,
-});
-export const ContentPartDoneEvent = streamEvent('response.content_part.done', {
-  ...partRef,
-  part: AnyStreamedContentPart,
-});
+// Message content: a part's `added` and `done` carry the same shape.
+const contentPart = { ...partRef, part: AnyStreamedContentPart };
+export const ContentPartAddedEvent = streamEvent('response.content_part.added', contentPart);
+export const ContentPartDoneEvent = streamEvent('response.content_part.done', contentPart);
 export const OutputTextDeltaEvent = streamEvent('response.output_text.delta', {
   ...partRef,
   delta: z.string(),
@@ -67,33 +62,23 @@ export const RefusalDeltaEvent = streamEvent('response.refusal.delta', { ...part
 export const RefusalDoneEvent = streamEvent('response.refusal.done', { ...partRef, refusal: z.string() });
 
 // Tool calls. `name` on the function-call `done` event is sent by some servers; clients must not need it.
-export const FunctionCallArgumentsDeltaEvent = streamEvent('response.function_call_arguments.delta', {
-  ...itemRef,
-  delta: z.string(),
-});
+const callDelta = { ...itemRef, delta: z.string() };
+export const FunctionCallArgumentsDeltaEvent = streamEvent('response.function_call_arguments.delta', callDelta);
 export const FunctionCallArgumentsDoneEvent = streamEvent('response.function_call_arguments.done', {
   ...itemRef,
   arguments: z.string(),
   name: z.string().optional(),
 });
-export const CustomToolCallInputDeltaEvent = streamEvent('response.custom_tool_call_input.delta', {
-  ...itemRef,
-  delta: z.string(),
-});
+export const CustomToolCallInputDeltaEvent = streamEvent('response.custom_tool_call_input.delta', callDelta);
 export const CustomToolCallInputDoneEvent = streamEvent('response.custom_tool_call_input.done', {
   ...itemRef,
   input: z.string(),
 });
 
 // Reasoning: summaries (when requested) and raw text (open models).
-export const ReasoningSummaryPartAddedEvent = streamEvent('response.reasoning_summary_part.added', {
-  ...summaryRef,
-  part: SummaryText,
-});
-export const ReasoningSummaryPartDoneEvent = streamEvent('response.reasoning_summary_part.done', {
-  ...summaryRef,
-  part: SummaryText,
-});
+const summaryPart = { ...summaryRef, part: SummaryText };
+export const ReasoningSummaryPartAddedEvent = streamEvent('response.reasoning_summary_part.added', summaryPart);
+export const ReasoningSummaryPartDoneEvent = streamEvent('response.reasoning_summary_part.done', summaryPart);
 export const ReasoningSummaryTextDeltaEvent = streamEvent('response.reasoning_summary_text.delta', {
   ...summaryRef,
   delta: z.string(),

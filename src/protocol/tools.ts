@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { discriminatorValues, openUnion } from './openUnion';
+import { openUnion } from './openUnion';
 
 // Tool definitions as a request offers them (docs/protocol.md §2.4, §10): flat, not nested
 // under `function` as in Chat Completions. Tools of other types (web search, MCP, Codex's `tool_search`...)
@@ -30,7 +30,7 @@ export const CustomTool = z.looseObject({
 
 export const Tool = z.discriminatedUnion('type', [FunctionTool, CustomTool]);
 /** A tool definition: function, custom, or any other type kept as given. */
-export const AnyTool = openUnion(Tool, discriminatorValues(Tool));
+export const AnyTool = openUnion(Tool);
 
 /** `"auto" | "none" | "required"`, or an object naming one tool (`{type: "function", name}`) or a tool type. */
 export const ToolChoice = z.union([

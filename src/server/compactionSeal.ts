@@ -1,4 +1,5 @@
-import { openJson, sealJson, sealer } from './sealedContent';
+import { z } from 'zod';
+import { openSealed, sealJson, sealer } from './sealedContent';
 
 // The `encrypted_content` of the compaction items this server issues (docs/backend.md, "Compaction"): opaque,
 // bound to the item's id, deterministic, and refused when replayed altered or made up — as reasoning's is
@@ -7,16 +8,17 @@ import { openJson, sealJson, sealer } from './sealedContent';
 const COMPACTION = sealer('lwc1.', 'loopwire-server compaction.encrypted_content');
 
 /** What a compaction stands for, as far as this server needs it again. */
-export interface SealedCompaction {
+const SealedCompaction = z.object({
   /** The id of the item it was issued for. */
-  id: string;
+  id: z.string(),
   /** The text of the latest user message of the compacted context (null when it had none). */
-  prompt: string | null;
+  prompt: z.string().nullable(),
   /** Model responses since that message, the ones folded in included: the scripted model's step position. */
-  responses: number;
+  responses: z.int().nonnegative(),
   /** The summary the model reads in place of the replaced items; its tokens are what the compaction costs. */
-  digest: string;
-}
+  digest: z.string(),
+});
+export type SealedCompaction = z.infer<typeof SealedCompaction>;
 
 export function sealCompaction(sealed: SealedCompaction): string {
   const { id, prompt, responses, digest } = sealed;
@@ -25,17 +27,5 @@ export function sealCompaction(sealed: SealedCompaction): string {
 
 /** What `content` stands for; undefined when this server did not issue it (malformed, altered, foreign). */
 export function openCompaction(content: string): SealedCompaction | undefined {
-  const record = openJson(COMPACTION, content) as Partial<SealedCompaction> | null | undefined;
-  if (
-    typeof record !== 'object' ||
-    record === null ||
-    typeof record.id !== 'string' ||
-    (record.prompt !== null && typeof record.prompt !== 'string') ||
-    typeof record.responses !== 'number' ||
-    !Number.isInteger(record.responses) ||
-    record.responses < 0 ||
-    typeof record.digest !== 'string'
-  )
-    return undefined;
-  return { id: record.id, prompt: record.prompt ?? null, responses: record.responses, digest: record.digest };
+  return openSealed(COMPACTION, SealedCompaction, content);
 }

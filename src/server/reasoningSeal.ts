@@ -1,4 +1,5 @@
-import { openJson, sealJson, sealer } from './sealedContent';
+import { z } from 'zod';
+import { openSealed, sealJson, sealer } from './sealedContent';
 
 // The `encrypted_content` of the reasoning items this server emits, and its check when a client replays one
 // (docs/backend.md, "What it refuses"). Like the API's, it is opaque, bound to its item's id, and refused
@@ -9,10 +10,8 @@ import { openJson, sealJson, sealer } from './sealedContent';
 const REASONING = sealer('lw1.', 'loopwire-server reasoning.encrypted_content');
 
 /** What an `encrypted_content` carries: the id and the summary texts of the item it was issued for. */
-export interface SealedReasoning {
-  id: string;
-  summary: string[];
-}
+const SealedReasoning = z.object({ id: z.string(), summary: z.array(z.string()) });
+export type SealedReasoning = z.infer<typeof SealedReasoning>;
 
 /** The `encrypted_content` of reasoning item `id` with these summary texts; the same input, the same text. */
 export function sealReasoning(id: string, summary: readonly string[]): string {
@@ -21,14 +20,5 @@ export function sealReasoning(id: string, summary: readonly string[]): string {
 
 /** The item `content` was issued for; undefined when this server did not issue it (malformed, altered, foreign). */
 export function openReasoning(content: string): SealedReasoning | undefined {
-  const record = openJson(REASONING, content) as Partial<SealedReasoning> | null | undefined;
-  if (
-    typeof record !== 'object' ||
-    record === null ||
-    typeof record.id !== 'string' ||
-    !Array.isArray(record.summary) ||
-    !record.summary.every((text) => typeof text === 'string')
-  )
-    return undefined;
-  return { id: record.id, summary: record.summary };
+  return openSealed(REASONING, SealedReasoning, content);
 }

@@ -122,26 +122,15 @@ function substituteLeaves(value: unknown, match: RegExpExecArray): unknown {
  */
 export function fillCaptures(item: ScenarioItem, match: RegExpExecArray): ScenarioItem {
   switch (item.type) {
+    // A string, a list of strings or an object's leaves alike: substituteLeaves keeps the value's shape.
     case 'function_call':
-      return {
-        ...item,
-        arguments:
-          typeof item.arguments === 'string'
-            ? substituteCaptures(item.arguments, match)
-            : (substituteLeaves(item.arguments, match) as Record<string, unknown>),
-      };
+      return { ...item, arguments: substituteLeaves(item.arguments, match) as typeof item.arguments };
     case 'custom_tool_call':
       return { ...item, input: substituteCaptures(item.input, match) };
     case 'message':
       return { ...item, text: substituteCaptures(item.text, match) };
     case 'reasoning':
-      return {
-        ...item,
-        summary:
-          typeof item.summary === 'string'
-            ? substituteCaptures(item.summary, match)
-            : item.summary.map((part) => substituteCaptures(part, match)),
-      };
+      return { ...item, summary: substituteLeaves(item.summary, match) as typeof item.summary };
   }
 }
 

@@ -1,4 +1,5 @@
 import * as crypto from 'node:crypto';
+import type { z } from 'zod';
 
 // The sealing behind every `encrypted_content` this server issues (reasoning items, compactions): opaque,
 // refused when it is not what this server wrote, and deterministic. `PREFIX` + base64url(nonce ‖
@@ -37,7 +38,7 @@ export function sealJson(kind: Sealer, value: unknown): string {
 }
 
 /** The JSON value `content` carries; undefined when it is not what `sealJson` wrote for this kind. */
-export function openJson(kind: Sealer, content: string): unknown {
+function openJson(kind: Sealer, content: string): unknown {
   if (!content.startsWith(kind.prefix)) return undefined;
   const body = content.slice(kind.prefix.length);
   // Strict base64url: Buffer.from would silently skip stray characters, so a mangled text could still open.
@@ -59,4 +60,10 @@ export function openJson(kind: Sealer, content: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** What `content` stands for, checked against `schema`; undefined when this server did not issue it (malformed, altered, foreign). */
+export function openSealed<T>(kind: Sealer, schema: z.ZodType<T>, content: string): T | undefined {
+  const parsed = schema.safeParse(openJson(kind, content));
+  return parsed.success ? parsed.data : undefined;
 }
