@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LoopwireApi } from './api';
+import { addToChatAttachments } from './addToChat';
 import { ChatViewProvider } from './chatView';
 import { explainPrompt } from './explainSelection';
 import { FixWithLoopwire, fixPrompt } from './fixWithLoopwire';
@@ -92,6 +93,15 @@ export function activate(context: vscode.ExtensionContext): LoopwireApi {
         return undefined;
       }
       return askInChat(explainPrompt(editor.document, editor.selection));
+    }),
+    vscode.commands.registerCommand('loopwire.addToChat', async (uri?: vscode.Uri, uris?: vscode.Uri[]) => {
+      const attachments = await addToChatAttachments(uri instanceof vscode.Uri ? uri : undefined, uris);
+      if (attachments.length === 0) {
+        void vscode.window.showInformationMessage('Add to Chat attaches files and folders of the workspace.');
+        return;
+      }
+      await chat.reveal(true);
+      current().chat.attachments.add(attachments);
     }),
     vscode.commands.registerCommand('loopwire.selectEndpoint', () => selectEndpoint()),
     vscode.commands.registerCommand('loopwire.openTranscript', async () => {

@@ -21,6 +21,7 @@ import type { CommandPath } from '../workspace/vscode/commandTerminal';
 import { VscodeWorkspace } from '../workspace/vscode/vscodeWorkspace';
 import { SessionBackend } from './sessionBackend';
 import { readSettings } from './settings';
+import { WindowChatContext } from './chatContext';
 import { WindowSteering } from './steering';
 import { TaskQueue } from './taskQueue';
 
@@ -73,6 +74,8 @@ export class WorkspaceSession implements vscode.Disposable {
   private chatController: ChatController | undefined;
   /** The composer's pickers and the project instructions (AGENTS.md), read at each task's start. */
   private readonly steering: WindowSteering;
+  /** The composer's attachments: the `@` picker's file search, `@selection`, `@terminal`'s last command. */
+  private readonly chatContext = new WindowChatContext(() => this.adapter());
   /** Whether an agent was started yet: the first one's start is timed in the log. */
   private agentsStarted = 0;
 
@@ -125,7 +128,10 @@ export class WorkspaceSession implements vscode.Disposable {
       const open = (folder: vscode.WorkspaceFolder) =>
         VscodeWorkspace.open(folder.uri, {
           saveAfterEdit: readSettings(folder).saveAfterEdit,
-          commandTerminal: { onRun: (way) => this.log.info(`exec_command: in the Loopwire terminal, ${RUN_WAY[way]}`) },
+          commandTerminal: {
+            onRun: (way) => this.log.info(`exec_command: in the Loopwire terminal, ${RUN_WAY[way]}`),
+            onFinished: (command, run) => this.chatContext.commandFinished(command, run),
+          },
         });
       if (folders.length === 1) return open(folders[0] as vscode.WorkspaceFolder);
       const roots = await Promise.all(
@@ -252,6 +258,7 @@ export class WorkspaceSession implements vscode.Disposable {
         this.disposables,
       ),
       steering: this.steering,
+      context: this.chatContext,
     });
     this.chatController = chat;
     this.prepare();

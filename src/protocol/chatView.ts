@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { Attachment, Attachments } from './attachments';
 import { DiffHunk, FileOp } from './edits';
 
 // The chat panel's messages, both directions: the extension host keeps the conversation and sends the
@@ -46,8 +47,17 @@ export const ApprovalAsk = z.object({
 });
 
 export const ChatEntry = z.discriminatedUnion('kind', [
-  /** A prompt; `queued` while it waits for the task before it (shown last, marked queued). */
-  z.object({ kind: z.literal('user'), id: z.string(), text: z.string(), queued: z.boolean().optional() }),
+  /**
+   * A prompt; `queued` while it waits for the task before it (shown last, marked queued); `attachments`: what
+   * went with it (its chips).
+   */
+  z.object({
+    kind: z.literal('user'),
+    id: z.string(),
+    text: z.string(),
+    queued: z.boolean().optional(),
+    attachments: z.array(Attachment).optional(),
+  }),
   /**
    * Answer text, markdown, growing while `streaming`; `note` for a progress note the model wrote between tool
    * calls (a message of `phase: "commentary"`), shown as such rather than as the answer.
@@ -148,6 +158,9 @@ export const InstructionsInfo = z.object({
   untrusted: z.boolean(),
 });
 
+/** A file or folder the composer's `@` picker offers for its query (the host's file search). */
+export const ContextMatch = z.object({ kind: z.enum(['file', 'folder']), path: z.string() });
+
 export const SessionSummary = z.object({
   id: z.string(),
   title: z.string(),
@@ -189,6 +202,10 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('choices'), choices: ComposerChoices }),
   /** The project instructions' line, when the page loads, at each task's start and when a file changes. */
   z.object({ type: z.literal('instructions'), instructions: InstructionsInfo }),
+  /** The `@` picker's files and folders for `query` (best first), answering `findContext`. */
+  z.object({ type: z.literal('contextMatches'), query: z.string(), matches: z.array(ContextMatch) }),
+  /** Chips to add to the composer: Add to Chat, a drop, `@selection` as the host read it. */
+  z.object({ type: z.literal('attach'), attachments: Attachments }),
 ]);
 
 export const HunkAction = z.object({
@@ -202,7 +219,8 @@ export const HunkAction = z.object({
 export const ViewMessage = z.discriminatedUnion('type', [
   /** The webview loaded (or reloaded): send the state. */
   z.object({ type: z.literal('ready') }),
-  z.object({ type: z.literal('send'), text: z.string().min(1).max(100_000) }),
+  /** A prompt, with the composer's chips: what they name is read when it is sent. */
+  z.object({ type: z.literal('send'), text: z.string().min(1).max(100_000), attachments: Attachments.optional() }),
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('newChat') }),
   z.object({ type: z.literal('retry') }),
@@ -248,6 +266,12 @@ export const ViewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openInstructions'), path: z.string().min(1).max(4096) }),
   /** Send the project instructions of this untrusted workspace after all (kept for this workspace). */
   z.object({ type: z.literal('allowInstructions') }),
+  /** The `@` picker's query changed: the host answers with `contextMatches`. */
+  z.object({ type: z.literal('findContext'), query: z.string().max(500) }),
+  /** `@selection` picked: the host attaches the active editor's selection (`attach`), or says there is none. */
+  z.object({ type: z.literal('attachSelection') }),
+  /** Resources dropped on the panel (`file:` URIs): the host attaches those in the workspace. */
+  z.object({ type: z.literal('attachUris'), uris: z.array(z.string().max(8192)).max(100) }),
 ]);
 
 export type HunkState = z.infer<typeof HunkState>;
@@ -263,5 +287,6 @@ export type SessionSummary = z.infer<typeof SessionSummary>;
 export type ApprovalChoice = z.infer<typeof ApprovalChoice>;
 export type ComposerChoices = z.infer<typeof ComposerChoices>;
 export type InstructionsInfo = z.infer<typeof InstructionsInfo>;
+export type ContextMatch = z.infer<typeof ContextMatch>;
 export type HostMessage = z.infer<typeof HostMessage>;
 export type ViewMessage = z.infer<typeof ViewMessage>;

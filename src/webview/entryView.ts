@@ -1,4 +1,5 @@
 import type { ChatEntry } from '../protocol/chatView';
+import { sentChips } from './attachmentChips';
 import { promptActions } from './checkpointActions';
 import type { Post } from './diffView';
 import { h } from './dom';
@@ -26,7 +27,7 @@ function userView(entry: Extract<ChatEntry, { kind: 'user' }>, post: Post): HTML
     return h(
       'div',
       { class: 'entry user', attrs: { 'data-id': entry.id } },
-      h('div', { class: 'bubble' }, markdown(entry.text)),
+      h('div', { class: 'bubble' }, markdown(entry.text), sentChips(entry.attachments)),
       promptActions(entry, post),
     );
   // Sent while a task runs: shown last, and runs once the task before it ends.
@@ -42,7 +43,7 @@ function userView(entry: Extract<ChatEntry, { kind: 'user' }>, post: Post): HTML
       h('span', { class: 'codicon codicon-clock', attrs: { 'aria-hidden': 'true' } }),
       h('span', {}, 'Queued'),
     ),
-    h('div', { class: 'bubble' }, markdown(entry.text)),
+    h('div', { class: 'bubble' }, markdown(entry.text), sentChips(entry.attachments)),
   );
 }
 

@@ -8,7 +8,10 @@ import {
   type ViewMessage,
 } from '../protocol/chatView';
 import { METER_FULL_AT, METER_WARN_AT, meterLine, meterText } from '../protocol/contextMeter';
+import { AttachmentChips } from './attachmentChips';
+import { acceptDrops } from './composerDrop';
 import { ComposerPickers } from './composerPickers';
+import { ContextPicker } from './contextPicker';
 import { askResend } from './checkpointActions';
 import { button, h } from './dom';
 import { entryView } from './entryView';
@@ -32,7 +35,8 @@ const post = (message: ViewMessage) => vscode.postMessage(message);
 let sessionId = '';
 let running = false;
 
-const savedDraft = (vscode.getState() as { draft?: unknown } | undefined)?.draft;
+const saved = vscode.getState() as { draft?: unknown; attachments?: unknown } | undefined;
+const savedDraft = saved?.draft;
 const prompt = h('textarea', {
   class: 'prompt',
   attrs: {
@@ -42,12 +46,17 @@ const prompt = h('textarea', {
   },
 });
 prompt.value = typeof savedDraft === 'string' ? savedDraft : '';
+// The chips are kept with the draft: a hidden and re-shown panel has both.
+const chips = new AttachmentChips((attachments) => vscode.setState({ draft: prompt.value, attachments }));
+if (Array.isArray(saved?.attachments)) chips.add(saved.attachments);
+const contextPicker = new ContextPicker(prompt, post, (attachments) => chips.add(attachments));
+const saveDraft = () => vscode.setState({ draft: prompt.value, attachments: chips.attachments });
 const transcript = new Transcript({
   render: (entry) => entryView(entry, post),
   loadOlder: (before) => post({ type: 'loadOlder', before }),
   example: (text) => {
     prompt.value = text;
-    vscode.setState({ draft: text });
+    saveDraft();
     prompt.focus();
   },
   changed: (before, after) => announce(before, after),
@@ -78,7 +87,14 @@ document.body.append(
   history,
   transcript.element,
   instructionsLine.element,
-  h('div', { class: 'composer' }, prompt, h('div', { class: 'composer-bar' }, pickers.element, sendButton)),
+  h(
+    'div',
+    { class: 'composer' },
+    contextPicker.element,
+    chips.element,
+    prompt,
+    h('div', { class: 'composer-bar' }, pickers.element, sendButton),
+  ),
   announcer,
 );
 
@@ -190,9 +206,11 @@ function showHistory(sessions: readonly SessionSummary[]): void {
 function submit(): void {
   const text = prompt.value.trim();
   if (text === '') return;
-  post({ type: 'send', text });
+  const attachments = chips.attachments;
+  post({ type: 'send', text, ...(attachments.length > 0 ? { attachments: [...attachments] } : {}) });
   prompt.value = '';
-  vscode.setState({ draft: '' });
+  chips.clear();
+  saveDraft();
 }
 
 prompt.addEventListener('keydown', (event) => {
@@ -201,7 +219,8 @@ prompt.addEventListener('keydown', (event) => {
     submit();
   }
 });
-prompt.addEventListener('input', () => vscode.setState({ draft: prompt.value }));
+prompt.addEventListener('input', saveDraft);
+acceptDrops(document.body, post);
 document.addEventListener('keydown', (event) => {
   if (event.key === 'Escape' && !history.classList.contains('hidden')) history.classList.add('hidden');
   else if (event.key === 'Escape' && running) post({ type: 'stop' });
@@ -246,6 +265,12 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       return pickers.show(message.choices);
     case 'instructions':
       return instructionsLine.show(message.instructions);
+    case 'contextMatches':
+      return contextPicker.showMatches(message.query, message.matches);
+    case 'attach':
+      chips.add(message.attachments);
+      prompt.focus();
+      return;
   }
 });
 

@@ -6,7 +6,9 @@ import {
   Transcript,
   policyFor,
 } from '../../agent';
+import type { Attachment } from '../../protocol/attachments';
 import { type HostMessage, ViewMessage } from '../../protocol/chatView';
+import { ChatAttachments } from './chatAttachments';
 import { ChatCheckpoints } from './chatCheckpoints';
 import { approvalAsk, taskNamed } from './approvalAsk';
 import { ChangedFiles } from './changedFiles';
@@ -55,8 +57,19 @@ export class ChatController {
   private readonly changedFiles: ChangedFiles;
   /** Each prompt's checkpoint: what the agent's edit tools wrote since, for Restore and Edit and resend. */
   readonly checkpoints: ChatCheckpoints;
+  /** The composer's chips: the `@` picker's answers, drops, Add to Chat, and a prompt's parts at its start. */
+  readonly attachments: ChatAttachments;
 
   constructor(private readonly backend: ChatBackend) {
+    this.attachments = new ChatAttachments(
+      backend.context,
+      (message) => {
+        if (!this.post) return false;
+        this.send(message);
+        return true;
+      },
+      (text) => this.model.notice('warning', text),
+    );
     this.checkpoints = new ChatCheckpoints(backend.sessionsDir, (line) => backend.log(line));
     this.snapshots = SnapshotWriter.of(backend.sessionsDir, (error) =>
       this.backend.log(`chat panel: could not save the chat: ${messageOf(error)}`),
@@ -114,9 +127,10 @@ export class ChatController {
       switch (message.type) {
         case 'ready':
           this.backend.steering?.refresh();
-          return this.sendState();
+          this.sendState();
+          return this.attachments.ready();
         case 'send':
-          void this.ask(message.text);
+          void this.ask(message.text, message.attachments);
           return;
         case 'stop':
           return this.stop();
@@ -153,18 +167,25 @@ export class ChatController {
           return await this.backend.steering?.openInstructions(message.path);
         case 'allowInstructions':
           return await this.backend.steering?.allowInstructions();
+        case 'findContext':
+        case 'attachSelection':
+        case 'attachUris':
+          return await this.attachments.receive(message);
       }
     } catch (error) {
       this.model.notice(error instanceof ReviewRefused ? 'warning' : 'error', messageOf(error));
     }
   }
 
-  /** Sends a prompt: a new turn of this conversation (after the running one, if any: shown as queued). */
-  async ask(prompt: string): Promise<ChatOutcome> {
+  /**
+   * Sends a prompt: a new turn of this conversation (after the running one, if any: shown as queued), with
+   * what is attached to it read when its task starts.
+   */
+  async ask(prompt: string, attachments: readonly Attachment[] = []): Promise<ChatOutcome> {
     await this.restored;
     const busy = this.busy;
-    const id = this.model.addUser(prompt, busy);
-    return this.run(prompt, busy ? id : undefined, id);
+    const id = this.model.addUser(prompt, busy, attachments);
+    return this.run(prompt, busy ? id : undefined, id, attachments);
   }
 
   stop(): void {
@@ -238,7 +259,12 @@ export class ChatController {
     void this.run(undefined);
   }
 
-  private async run(prompt: string | undefined, queued?: string, userId?: string): Promise<ChatOutcome> {
+  private async run(
+    prompt: string | undefined,
+    queued?: string,
+    userId?: string,
+    attachments: readonly Attachment[] = [],
+  ): Promise<ChatOutcome> {
     const controller = new AbortController();
     this.tasks.add(controller);
     this.send({ type: 'running', running: true });
@@ -270,7 +296,11 @@ export class ChatController {
           (workspace) => this.checkpoints.wrap(workspace),
         );
         this.model.tools = this.agent.registry;
-        status = (await this.agent.run(prompt, controller.signal)).status;
+        const sent =
+          prompt === undefined
+            ? undefined
+            : await this.attachments.prompt(prompt, attachments, await this.backend.workspace());
+        status = (await this.agent.run(sent, controller.signal)).status;
       });
     } catch (error) {
       status = 'failed';

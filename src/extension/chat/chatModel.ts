@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../../agent';
+import type { Attachment } from '../../protocol/attachments';
 import type {
   ApprovalAsk,
   Banner,
@@ -90,9 +91,15 @@ export class ChatModel {
   }
 
   /** A prompt; `queued` while a task before it runs (the page shows it last until it starts). Its id. */
-  addUser(text: string, queued = false): string {
+  addUser(text: string, queued = false, attachments: readonly Attachment[] = []): string {
     const id = this.nextId('user');
-    this.add({ kind: 'user', id, text, ...(queued ? { queued } : {}) });
+    this.add({
+      kind: 'user',
+      id,
+      text,
+      ...(queued ? { queued } : {}),
+      ...(attachments.length > 0 ? { attachments: [...attachments] } : {}),
+    });
     return id;
   }
 

@@ -1,6 +1,7 @@
 import type { Agent, AgentEvent, ApprovalMode, ApprovalPolicy, ApprovalRequest, Transcript } from '../../agent';
 import type { BackendInfo } from '../../protocol/chatView';
 import type { Workspace } from '../../workspace';
+import type { ChatContext } from './contextPort';
 import type { ChatSteering } from './steeringPort';
 
 // What the chat panel's host side (chatController.ts) needs of the window around it, and what it answers:
@@ -38,6 +39,8 @@ export interface ChatBackend {
   backendInfo?(): BackendInfo;
   /** The composer's pickers and the project instructions' line, where the window has them. */
   steering?: ChatSteering;
+  /** The composer's attachments (the `@` picker, drops, `@terminal`, `@changes`), where the window has them. */
+  context?: ChatContext;
 }
 
 /** How a prompt sent through the chat ended: the answer's text, for callers such as the quick fix. */

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { TranscriptRecord } from '../../agent';
+import { TranscriptRecord, isProjectInstructions } from '../../agent';
 import type { SessionSummary } from '../../protocol/chatView';
 
 // The chats kept in the window's storage (one JSON Lines transcript each), newest first, titled by their
@@ -38,6 +38,12 @@ function summarize(file: string): SessionSummary | undefined {
       const item = record.data.item as { role?: unknown; content?: unknown };
       if (item.role === 'user' && typeof item.content === 'string') {
         title = item.content;
+        break;
+      }
+      // A prompt with attachments: its text is the first part (the project's instructions are not a prompt).
+      const first = Array.isArray(item.content) ? (item.content[0] as { text?: unknown } | undefined) : undefined;
+      if (item.role === 'user' && typeof first?.text === 'string' && !isProjectInstructions(record.data.item)) {
+        title = first.text;
         break;
       }
     }

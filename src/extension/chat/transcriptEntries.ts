@@ -1,5 +1,7 @@
 import { type AnyInputItem, type AnyMessageContentPart, type AnyToolOutputPart, InputItem } from '../../protocol';
+import { attachmentOfPart } from '../../agent/attachments';
 import { isProjectInstructions } from '../../agent/projectInstructions';
+import type { Attachment } from '../../protocol/attachments';
 import type { ChatEntry, ToolEntry } from '../../protocol/chatView';
 import { BUILTIN_TOOLS, type ToolRegistry } from '../../tools';
 
@@ -18,6 +20,19 @@ function textOf(content: string | readonly (AnyMessageContentPart | AnyToolOutpu
   return typeof content === 'string' ? content : content.map(partText).join('');
 }
 
+/** A prompt's own text and the attachments its later parts carry (attachments.ts wrote them). */
+function promptOf(content: string | readonly AnyMessageContentPart[]): { text: string; attachments: Attachment[] } {
+  if (typeof content === 'string') return { text: content, attachments: [] };
+  const attachments: Attachment[] = [];
+  const texts: string[] = [];
+  content.forEach((part, index) => {
+    const attachment = index > 0 ? attachmentOfPart(partText(part)) : undefined;
+    if (attachment) attachments.push(attachment);
+    else texts.push(partText(part));
+  });
+  return { text: texts.join(''), attachments };
+}
+
 /** `tools`: the agent's tools, which say how each call summarises (default: the built-in ones). */
 export function transcriptEntries(items: readonly AnyInputItem[], tools: ToolRegistry = BUILTIN_TOOLS): ChatEntry[] {
   const entries: ChatEntry[] = [];
@@ -33,9 +48,15 @@ export function transcriptEntries(items: readonly AnyInputItem[], tools: ToolReg
       case 'message': {
         const text = textOf(item.content);
         // The project's instructions (AGENTS.md) are a user message the agent added, not a prompt.
-        if (item.role === 'user' && text !== '' && !isProjectInstructions(raw))
-          entries.push({ kind: 'user', id, text });
-        else if (item.role === 'assistant' && text !== '') {
+        if (item.role === 'user' && text !== '' && !isProjectInstructions(raw)) {
+          const prompt = promptOf(item.content);
+          entries.push({
+            kind: 'user',
+            id,
+            text: prompt.text,
+            ...(prompt.attachments.length > 0 ? { attachments: prompt.attachments } : {}),
+          });
+        } else if (item.role === 'assistant' && text !== '') {
           turn++;
           entries.push({
             kind: 'assistant',

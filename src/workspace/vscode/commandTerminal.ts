@@ -40,6 +40,8 @@ export interface CommandTerminalOptions {
   shellIntegrationWaitMs?: number;
   /** Told which way each command runs (tests, logs). */
   onRun?: (path: CommandPath) => void;
+  /** Told of each command once it ended, with what it printed (the chat's `@terminal` attaches the last). */
+  onFinished?: (command: string, run: TaskRun) => void;
 }
 
 /** A new terminal whose shell integration has not started by then is disposed. */
@@ -331,5 +333,9 @@ let terminals: CommandTerminals | undefined;
 
 /** Runs shell commands (DiskFolder's `runCommand`) in the Loopwire terminals. */
 export function commandTerminalRunner(options: CommandTerminalOptions = {}): TaskRunner {
-  return (spec, timeoutMs) => (terminals ??= new CommandTerminals()).run(spec, timeoutMs, options);
+  return async (spec, timeoutMs) => {
+    const run = await (terminals ??= new CommandTerminals()).run(spec, timeoutMs, options);
+    options.onFinished?.(spec.run.kind === 'shell' ? spec.run.line : [spec.run.file, ...spec.run.args].join(' '), run);
+    return run;
+  };
 }

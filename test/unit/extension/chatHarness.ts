@@ -8,6 +8,7 @@ import {
   createAgentSession,
 } from '../../../src/agent';
 import { type ChatBackend, ChatController } from '../../../src/extension/chat/chatController';
+import type { ChatContext } from '../../../src/extension/chat/contextPort';
 import { type HostMessage, HostMessage as HostMessageSchema } from '../../../src/protocol/chatView';
 import { ReadLedger } from '../../../src/tools';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
@@ -26,6 +27,8 @@ export interface ChatBench {
   mode: 'ask' | 'all' | 'read-only';
   /** The context window and where the chat's agents compact (default: the model's; reset per test). */
   context?: AgentSpec['context'];
+  /** The composer's attachments' window side, where a test gives one (default: none). */
+  chatContext?: ChatContext;
   /** The session's own events (the extension's status bar gets these): never a conversation's turns. */
   sessionEvents: AgentEvent[];
   /** A controller as a window makes one: a second on the same bench is the window after a reload. */
@@ -91,6 +94,7 @@ export function useChatBench(bench: AgentBench): ChatBench {
       },
       backendInfo: () => ({ label: 'built-in offline backend', offline: true }),
       log: (line) => state.logged.push(line),
+      ...(state.chatContext ? { context: state.chatContext } : {}),
     };
     const chat = new ChatController(backend);
     chats.push(chat);
@@ -110,6 +114,7 @@ export function useChatBench(bench: AgentBench): ChatBench {
     state.logged = [];
     state.mode = 'all';
     state.context = undefined;
+    state.chatContext = undefined;
     state.sessionEvents = [];
     agentSessions = [];
   });

@@ -1,0 +1,71 @@
+import { type PromptWithParts, attachmentParts } from '../../agent';
+import { type Attachment, MAX_ATTACHMENTS } from '../../protocol/attachments';
+import type { HostMessage, ViewMessage } from '../../protocol/chatView';
+import type { Workspace } from '../../workspace';
+import type { ChatContext } from './contextPort';
+
+// The composer's attachments on the host's side: the `@` picker's answers, `@selection` and drops turned into
+// chips, Add to Chat's chips kept until a page is there to show them, and a prompt's chips read into the parts
+// the model gets (src/agent/attachments.ts) when its task starts.
+
+export type AttachMessage = Extract<ViewMessage, { type: 'findContext' | 'attachSelection' | 'attachUris' }>;
+
+export class ChatAttachments {
+  /** Chips added while no page was there (Add to Chat before the panel loaded): sent when one is. */
+  private waiting: Attachment[] = [];
+
+  constructor(
+    private readonly context: ChatContext | undefined,
+    private readonly send: (message: HostMessage) => boolean,
+    private readonly notice: (text: string) => void,
+  ) {}
+
+  /** Adds chips to the composer, now or once the page has loaded. */
+  add(attachments: readonly Attachment[]): void {
+    if (attachments.length === 0) return;
+    // A message holds as many as one prompt may take (a drop of more names the rest no further).
+    const some = attachments.slice(0, MAX_ATTACHMENTS);
+    if (!this.send({ type: 'attach', attachments: some }))
+      this.waiting = [...this.waiting, ...some].slice(-MAX_ATTACHMENTS);
+  }
+
+  /** The page loaded: the chips it missed. */
+  ready(): void {
+    const waiting = this.waiting;
+    this.waiting = [];
+    this.add(waiting);
+  }
+
+  async receive(message: AttachMessage): Promise<void> {
+    const context = this.context;
+    if (!context) return this.notice('Attachments need the editor: they are not available here.');
+    switch (message.type) {
+      case 'findContext':
+        this.send({ type: 'contextMatches', query: message.query, matches: await context.find(message.query) });
+        return;
+      case 'attachSelection': {
+        const selection = context.selection();
+        if (typeof selection === 'string') return this.notice(selection);
+        return this.add([selection]);
+      }
+      case 'attachUris': {
+        const { attachments, refused } = await context.fromUris(message.uris);
+        this.add(attachments);
+        if (refused.length > 0)
+          this.notice(`Not attached (only the workspace's files can be): ${refused.slice(0, 5).join(', ')}.`);
+        return;
+      }
+    }
+  }
+
+  /** The prompt as the agent sends it: its chips read now, each a labelled part after its text. */
+  async prompt(
+    text: string,
+    attachments: readonly Attachment[],
+    workspace: Workspace,
+  ): Promise<string | PromptWithParts> {
+    if (attachments.length === 0) return text;
+    const parts = await attachmentParts(attachments, { workspace, ...this.context?.sources() });
+    return { text, parts };
+  }
+}

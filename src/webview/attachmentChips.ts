@@ -1,0 +1,110 @@
+import {
+  type Attachment,
+  Attachments,
+  MAX_ATTACHMENTS,
+  attachmentLabel,
+  sameAttachment,
+} from '../protocol/attachments';
+import { h } from './dom';
+
+// The composer's chips: what goes with the next prompt (picked with `@`, dropped, or sent by Add to Chat),
+// each with × to take it off; and the same chips, without ×, under a sent prompt. What a chip names is read
+// by the host when the prompt is sent, not here.
+
+const ICONS: Record<Attachment['kind'], string> = {
+  file: 'file',
+  folder: 'folder',
+  problems: 'warning',
+  terminal: 'terminal',
+  changes: 'git-compare',
+};
+
+/** What a chip's tooltip says it sends. */
+function describe(attachment: Attachment): string {
+  switch (attachment.kind) {
+    case 'file':
+      return attachment.lines
+        ? `Lines ${attachment.lines.start}–${attachment.lines.end} of ${attachment.path}`
+        : `The file ${attachment.path}`;
+    case 'folder':
+      return `The list of the files in ${attachment.path}`;
+    case 'problems':
+      return "The workspace's problems";
+    case 'terminal':
+      return "The Loopwire terminal's last command and its output";
+    case 'changes':
+      return "The working tree's changes (git diff)";
+  }
+}
+
+function chip(attachment: Attachment, remove?: () => void): HTMLElement {
+  const label = attachmentLabel(attachment);
+  return h(
+    'span',
+    { class: 'attachment-chip', attrs: { title: describe(attachment), 'data-kind': attachment.kind } },
+    h('span', { class: `codicon codicon-${ICONS[attachment.kind]}`, attrs: { 'aria-hidden': 'true' } }),
+    h('span', { class: 'attachment-label' }, label),
+    remove
+      ? h(
+          'button',
+          {
+            class: 'attachment-remove',
+            attrs: { type: 'button', 'aria-label': `Remove ${label}`, title: `Remove ${label}` },
+            on: { click: remove },
+          },
+          h('span', { class: 'codicon codicon-close', attrs: { 'aria-hidden': 'true' } }),
+        )
+      : undefined,
+  );
+}
+
+/** A sent prompt's chips, read-only. */
+export function sentChips(attachments: readonly Attachment[] | undefined): HTMLElement | undefined {
+  if (!attachments || attachments.length === 0) return undefined;
+  return h(
+    'div',
+    { class: 'attachment-chips sent', attrs: { role: 'list', 'aria-label': 'Attached' } },
+    ...attachments.map((attachment) => chip(attachment)),
+  );
+}
+
+export class AttachmentChips {
+  readonly element = h('div', {
+    class: 'attachment-chips hidden',
+    attrs: { role: 'group', 'aria-label': 'Attached to the next prompt' },
+  });
+  private list: Attachment[] = [];
+
+  /** `changed`: the chips changed (the page keeps them with the draft). */
+  constructor(private readonly changed: (attachments: readonly Attachment[]) => void) {}
+
+  get attachments(): readonly Attachment[] {
+    return this.list;
+  }
+
+  /** Adds chips, each once; anything that does not parse (a saved draft of another version) is passed over. */
+  add(attachments: readonly unknown[]): void {
+    const parsed = Attachments.safeParse(attachments);
+    if (!parsed.success) return;
+    for (const attachment of parsed.data)
+      if (this.list.length < MAX_ATTACHMENTS && !this.list.some((other) => sameAttachment(other, attachment)))
+        this.list.push(attachment);
+    this.render();
+  }
+
+  clear(): void {
+    this.list = [];
+    this.render();
+  }
+
+  private remove(attachment: Attachment): void {
+    this.list = this.list.filter((other) => other !== attachment);
+    this.render();
+  }
+
+  private render(): void {
+    this.element.classList.toggle('hidden', this.list.length === 0);
+    this.element.replaceChildren(...this.list.map((attachment) => chip(attachment, () => this.remove(attachment))));
+    this.changed(this.list);
+  }
+}
