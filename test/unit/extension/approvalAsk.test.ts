@@ -1,5 +1,8 @@
 import * as assert from 'node:assert/strict';
+import { z } from 'zod';
 import { approvalAsk, taskCommand } from '../../../src/extension/chat/approvalAsk';
+import { BUILTIN_TOOLS } from '../../../src/tools';
+import { defineTool, success } from '../../../src/tools/tool';
 
 // What an approval card says before a call runs: the action in words and what it will run or change.
 
@@ -36,6 +39,26 @@ describe('approval cards: what Allow does, in words', () => {
     assert.equal(
       approvalAsk(request('exec_command', 'task', { cmd: 'echo `date`' }), '', undefined, undefined).action,
       'Run command `` echo `date` ``',
+    );
+  });
+
+  it('what a tool of the run says its approval must show comes first, whatever the tool', () => {
+    const deploy = defineTool({
+      name: 'deploy_site',
+      description: 'Deploys.',
+      args: z.object({ target: z.string() }),
+      effect: 'task',
+      approval: (input) => ({ action: 'Deploy to', object: input, detail: `deploy --to ${input}` }),
+      run: () => Promise.resolve(success('deployed')),
+    });
+    const tools = BUILTIN_TOOLS.with([deploy]);
+    assert.deepEqual(
+      approvalAsk({ ...request('deploy_site', 'task', {}), input: 'prod' }, 'prod', undefined, undefined, tools),
+      {
+        action: 'Deploy to `prod`',
+        detail: 'deploy --to prod',
+        effect: 'task',
+      },
     );
   });
 

@@ -39,6 +39,16 @@ function fakeLm(tools: LmToolInformation[], answer: (name: string, input: object
 }
 
 describe('extension: the editor’s tools (vscode.lm.tools)', () => {
+  it('a tool whose schema names a file (filePath) summarises by it and gives it as the path its card links', () => {
+    const schema = { type: 'object', properties: { filePath: { type: 'string' }, line: { type: 'number' } } };
+    const { lm } = fakeLm([info('ext_open', [], schema)], () => []);
+    const api = lmToolsApi(lm);
+    assert.ok(api);
+    const [tool] = editorToolDefinitions(api, { taken: new Set(), mcpServers: [] });
+    assert.equal(tool?.summarize?.('{"filePath":"src/a.ts","line":3}'), 'src/a.ts');
+    assert.deepEqual(tool?.paths?.('{"filePath":"src/a.ts","line":3}'), ['src/a.ts']);
+  });
+
   it('finds no API where vscode.lm has no tools (VS Code before the tools API), and nothing is offered', () => {
     assert.equal(lmToolsApi(undefined), undefined);
     assert.equal(lmToolsApi({ selectChatModels: () => undefined }), undefined);
@@ -65,6 +75,7 @@ describe('extension: the editor’s tools (vscode.lm.tools)', () => {
     assert.ok(tool);
     assert.deepEqual(parametersOf(tool), schema);
     assert.equal(tool.summarize?.('{"query":"cart"}'), 'cart');
+    assert.deepEqual(tool.paths?.('{"query":"cart"}'), [], 'a query is no path');
     const result = await runToolCall(
       { kind: 'function', name: 'ext_search', arguments: '{"query":"cart"}' },
       { workspace: {} as Workspace, reads: new ReadLedger() },
