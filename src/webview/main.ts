@@ -47,10 +47,13 @@ const prompt = h('textarea', {
 });
 prompt.value = typeof savedDraft === 'string' ? savedDraft : '';
 // The chips are kept with the draft: a hidden and re-shown panel has both.
-const chips = new AttachmentChips((attachments) => vscode.setState({ draft: prompt.value, attachments }));
+const chips = new AttachmentChips(() => saveDraft());
 if (Array.isArray(saved?.attachments)) chips.add(saved.attachments);
 const contextPicker = new ContextPicker(prompt, post, (attachments) => chips.add(attachments));
-const saveDraft = () => vscode.setState({ draft: prompt.value, attachments: chips.attachments });
+function saveDraft(): void {
+  const attachments = chips.attachments;
+  vscode.setState(attachments.length > 0 ? { draft: prompt.value, attachments } : { draft: prompt.value });
+}
 const transcript = new Transcript({
   render: (entry) => entryView(entry, post),
   loadOlder: (before) => post({ type: 'loadOlder', before }),
