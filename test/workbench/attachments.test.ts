@@ -1,0 +1,144 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Frame, Locator } from 'playwright-core';
+import { useWorkbench } from './suite';
+import { ARTIFACTS, type Workbench, commandHere, until } from './workbench';
+
+// Context in the chat input, in the real workbench (issue 30, item 1): `@` in the panel's prompt box finds a
+// file with the editor's own file list, Enter makes it a chip, `@changes` another, and the request the model
+// gets holds the prompt then each attachment as its own labelled part; Add to Chat on an editor's selection
+// attaches exactly its lines. What the model was sent is read from the embedded backend's wire log
+// (LOOPWIRE_WIRE_LOG, bodies included). Screenshots go to test-artifacts/workbench/attachments/.
+
+const ATTACHMENTS_ARTIFACTS = path.join(ARTIFACTS, 'attachments');
+
+interface Request {
+  generate?: boolean;
+  input: { role?: string; content?: unknown }[];
+}
+
+type Part = { type: string; text: string };
+
+const text = async (locator: Locator) => (await locator.innerText()).replace(/\u00a0/g, ' ');
+
+describe('Loopwire in the VS Code workbench: context in the chat input', function () {
+  this.timeout(120_000);
+  let workbench: Workbench;
+  const wireLog = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-wire-')), 'wire.jsonl');
+  before(() => {
+    process.env['LOOPWIRE_WIRE_LOG'] = wireLog;
+  });
+  useWorkbench((started) => (workbench = started), { artifacts: ATTACHMENTS_ARTIFACTS });
+  after(() => {
+    delete process.env['LOOPWIRE_WIRE_LOG'];
+    fs.rmSync(path.dirname(wireLog), { recursive: true, force: true });
+  });
+
+  /** The user messages of the generating requests the embedded backend received so far. */
+  const prompts = (): Part[][] =>
+    (fs.existsSync(wireLog) ? fs.readFileSync(wireLog, 'utf8') : '')
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as { type: string; dir?: string; body?: Request })
+      .filter((line) => line.dir === 'in' && line.type === 'response.create' && line.body?.generate !== false)
+      .flatMap((line) => line.body?.input ?? [])
+      .filter((item) => item.role === 'user' && Array.isArray(item.content))
+      .map((item) => item.content as Part[]);
+
+  /** Sends what the prompt box holds (Enter) and waits for the answer and for its prompt in the wire log. */
+  async function send(panel: Frame): Promise<Part[]> {
+    const before = prompts().length;
+    const answers = await panel.locator('.entry.assistant:not(.streaming)').count();
+    await panel.locator('textarea.prompt').press('Enter');
+    await until(
+      'the answer',
+      async () => ((await panel.locator('.entry.assistant:not(.streaming)').count()) > answers ? true : undefined),
+      60_000,
+    );
+    return until('its prompt in the wire log', () => Promise.resolve(prompts()[before]), 10_000);
+  }
+
+  const chips = (panel: Frame) => panel.locator('.composer .attachment-chip .attachment-label').allInnerTexts();
+
+  it('@ finds a file with the editor’s file search; Enter attaches it; the request holds it after the prompt', async () => {
+    const panel = await workbench.panel();
+    const prompt = panel.locator('textarea.prompt');
+    await prompt.click();
+    await prompt.pressSequentially('What is wrong in this file? @shipp');
+    const option = panel.locator('.context-picker [role="option"]', { hasText: 'shipping.json' });
+    await option.waitFor({ timeout: 30_000 });
+    assert.equal(await text(panel.locator('.context-picker [aria-selected="true"]')), 'shipping.json\nconfig');
+    await workbench.screenshot('attach-picker', { sidebar: true });
+    await prompt.press('Enter');
+    await until('the chip', async () => ((await chips(panel)).includes('config/shipping.json') ? true : undefined));
+    assert.equal(await prompt.inputValue(), 'What is wrong in this file? ');
+    await prompt.pressSequentially('@chan');
+    await panel.locator('.context-picker [role="option"]', { hasText: '@changes' }).waitFor();
+    await prompt.press('Tab');
+    assert.deepEqual(await chips(panel), ['config/shipping.json', '@changes']);
+    await workbench.screenshot('attach-chips', { sidebar: true });
+
+    const parts = await send(panel);
+    const shipping = fs.readFileSync(path.join(workbench.workspace, 'config', 'shipping.json'), 'utf8');
+    assert.deepEqual(parts, [
+      { type: 'input_text', text: 'What is wrong in this file?' },
+      {
+        type: 'input_text',
+        text: `<attachment kind="file" path="config/shipping.json">\n${shipping.replace(/\n$/, '')}\n</attachment>`,
+      },
+      {
+        type: 'input_text',
+        text: '<attachment kind="changes">\nThe workspace is not in a git repository: there are no changes to show.\n</attachment>',
+      },
+    ]);
+    // The sent prompt shows its chips; the composer's are gone.
+    const sent = panel.locator('.entry.user').last().locator('.attachment-chip');
+    assert.deepEqual(await sent.allInnerTexts(), ['config/shipping.json', '@changes']);
+    assert.deepEqual(await chips(panel), []);
+    await workbench.screenshot('attach-sent', { sidebar: true });
+  });
+
+  it('Add to Chat on an editor’s selection attaches exactly its lines', async () => {
+    const { page } = workbench;
+    await page.locator('.part.editor').click();
+    await page.keyboard.press('Control+P');
+    const quickOpen = page.locator('.quick-input-widget input');
+    await quickOpen.waitFor({ state: 'visible' });
+    await quickOpen.fill('src/cart.js');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'cart.js' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    const lines = page.locator('.part.editor .editor-group-container.active .monaco-editor .view-lines').first();
+    await until('src/cart.js in the editor', async () =>
+      (await text(lines)).includes('function applyDiscount') ? true : undefined,
+    );
+    await lines.click();
+    // Lines 10–14: from the start of line 10 down to the start of line 15.
+    await page.keyboard.press('Control+G');
+    const goTo = page.locator('.quick-input-widget input');
+    await goTo.waitFor({ state: 'visible' });
+    await goTo.fill(':10');
+    await page.keyboard.press('Enter');
+    await goTo.waitFor({ state: 'hidden' });
+    for (let i = 0; i < 5; i++) await page.keyboard.press('Shift+ArrowDown');
+    await commandHere(page, 'Loopwire: Add to Chat');
+    const panel = await workbench.panel();
+    await until('the selection’s chip', async () =>
+      (await chips(panel)).includes('src/cart.js:10-14') ? true : undefined,
+    );
+    await workbench.screenshot('attach-selection');
+    const prompt = panel.locator('textarea.prompt');
+    await prompt.fill('Explain these lines.');
+    const parts = await send(panel);
+    const cart = fs.readFileSync(path.join(workbench.workspace, 'src', 'cart.js'), 'utf8').split('\n');
+    assert.deepEqual(parts, [
+      { type: 'input_text', text: 'Explain these lines.' },
+      {
+        type: 'input_text',
+        text: `<attachment kind="file" path="src/cart.js" lines="10-14">\n${cart.slice(9, 14).join('\n')}\n</attachment>`,
+      },
+    ]);
+    assert.deepEqual(workbench.pageErrors, []);
+  });
+});
