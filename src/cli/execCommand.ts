@@ -23,7 +23,7 @@ import { ReadLedger } from '../tools';
 import { NodeWorkspace } from '../workspace/node/nodeWorkspace';
 import { type CliIo, ExitCode, errorMessage } from './cliIo';
 import { contextFlagOptions, contextFlagsUsage, parseContextFlags } from './contextFlags';
-import { ExecRenderer } from './execRenderer';
+import { ExecRenderer, execHeader } from './execRenderer';
 import { fileFlagOptions, fileFlagParts, fileFlagsUsage } from './fileFlags';
 import { projectInstructionsLine } from './instructionsLine';
 import { type ExecTools, mcpFlagOptions, mcpFlagsUsage, mcpServersOf, startExecTools } from './mcpSetup';
@@ -177,6 +177,21 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
   } catch (error) {
     return usageError(io, errorMessage(error));
   }
+  const color =
+    !flags.json && !process.env.NO_COLOR && (Boolean(process.env.FORCE_COLOR) || process.stdout.isTTY === true);
+  // Said before the backend loads and the socket opens: the run has started, and with what.
+  if (!flags.json)
+    io.stdout(
+      execHeader({
+        model,
+        endpoint,
+        transport,
+        approve,
+        workspace: workspace.root,
+        resume: flags.resume,
+        color,
+      }),
+    );
   // The bundled backend is loaded only to run it: against an endpoint, exec starts without its code.
   const backend = endpoint === 'embedded' ? await import('../server') : undefined;
   let scenarios;
@@ -214,8 +229,6 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
       });
     // The MCP servers' tools join the built-in ones (their lines go to stderr, like transport notes).
     tools = await startExecTools(mcpConfig, (line) => io.stderr(`(${line})\n`));
-    const color =
-      !flags.json && !process.env.NO_COLOR && (Boolean(process.env.FORCE_COLOR) || process.stdout.isTTY === true);
     const renderer = new ExecRenderer({
       stdout: io.stdout,
       stderr: io.stderr,

@@ -76,6 +76,21 @@ export const compactionLine = (event: Extract<AgentEvent, { type: 'compacted' }>
   `context compacted${event.how === 'request' ? ' on request' : ''} ` +
   `(${groupedTokens(event.tokensBefore)} → ${groupedTokens(event.tokensAfter)} tokens)`;
 
+/** What a run is about to do, in one line before anything starts (a run's settings, as Codex's exec heads its own). */
+export function execHeader(run: {
+  model: string;
+  endpoint: string;
+  transport: string;
+  approve: string;
+  workspace: string;
+  resume: string | undefined;
+  color: boolean;
+}): string {
+  const backend = run.endpoint === 'embedded' ? 'the embedded backend' : run.endpoint;
+  const what = run.resume === undefined ? 'loopwire exec' : `loopwire exec, resuming ${run.resume}`;
+  return `${paint(run.color, '2', `${what}: ${run.model} on ${backend} (transport ${run.transport}), approvals ${run.approve}, in ${run.workspace}`)}\n`;
+}
+
 export class ExecRenderer {
   private readonly metrics: TurnMetrics[] = [];
   private midLine = false;

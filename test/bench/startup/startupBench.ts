@@ -1,7 +1,8 @@
 // `npm run bench -- --startup`: how long the bins take to start, beside Node's own start, in one run.
 // Every case is a fresh process of the built bins (dist/cli/), spawned in turn, the order rotated each round
 // (the machine is shared and noisy), after one unmeasured round that fills the file cache. Commands that end
-// are timed to their exit; `loopwire exec` and `loopwire-server` to their first line on stdout.
+// are timed to their exit; `loopwire exec` and `loopwire-server` to their first line on stdout, and exec also
+// to the model's first output after its header line (what its start costs before the model is heard from).
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -12,7 +13,7 @@ import { type StartupCase, startupCases } from './startupCases';
 /** One case's figures, in ms. */
 export interface StartupRow {
   name: string;
-  measures: 'exit' | 'first line';
+  measures: StartupCase['measures'];
   runs: number;
   median_ms: number;
   p90_ms: number;
@@ -53,7 +54,12 @@ function timeOnce(entry: StartupCase): Promise<number> {
     let firstLineAt: number | undefined;
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString('utf8');
-      if (entry.measures === 'first line' && firstLineAt === undefined && stdout.includes('\n')) {
+      const newline = stdout.indexOf('\n');
+      const reached =
+        entry.measures === 'first line'
+          ? newline >= 0
+          : entry.measures === 'first model output' && newline >= 0 && stdout.length > newline + 1;
+      if (reached && firstLineAt === undefined) {
         firstLineAt = performance.now() - started;
         child.kill('SIGTERM');
       }
@@ -64,8 +70,8 @@ function timeOnce(entry: StartupCase): Promise<number> {
       const elapsed = performance.now() - started;
       const problem = entry.check(stdout, firstLineAt === undefined ? code : 0);
       if (problem !== undefined) reject(new Error(`${entry.name}: ${problem}\n${stderr}`));
-      else if (entry.measures === 'first line' && firstLineAt === undefined)
-        reject(new Error(`${entry.name}: exited (${code}) before a first line\n${stderr}`));
+      else if (entry.measures !== 'exit' && firstLineAt === undefined)
+        reject(new Error(`${entry.name}: exited (${code}) before its ${entry.measures}\n${stderr}`));
       else resolve(firstLineAt ?? elapsed);
     });
     child.stdin.end(stdin ?? '');
@@ -112,12 +118,12 @@ export async function runStartupBench(options: { quick: boolean; json?: string }
 function print(results: StartupResults): void {
   const m = results.machine;
   console.log(`\nstartup: ${m.cpus} × ${m.cpu_model}, Node ${m.node}, ${results.rows[0]?.runs ?? 0} runs each\n`);
-  const header = `${'command'.padEnd(44)} ${'until'.padEnd(10)} ${'median'.padStart(8)} ${'p90'.padStart(8)} ${'× node'.padStart(7)}  goal`;
+  const header = `${'command'.padEnd(47)} ${'until'.padEnd(18)} ${'median'.padStart(8)} ${'p90'.padStart(8)} ${'× node'.padStart(7)}  goal`;
   console.log(header);
   for (const row of results.rows) {
     const goal = row.goal_ms === null ? '' : `${row.met ? 'met   ' : 'MISSED'} ≤ ${row.goal_ms} ms`;
     console.log(
-      `${row.name.padEnd(44)} ${row.measures.padEnd(10)} ${`${row.median_ms.toFixed(1)} ms`.padStart(8)} ${`${row.p90_ms.toFixed(1)} ms`.padStart(8)} ${row.ratio_to_node.toFixed(2).padStart(7)}  ${goal}`,
+      `${row.name.padEnd(47)} ${row.measures.padEnd(18)} ${`${row.median_ms.toFixed(1)} ms`.padStart(8)} ${`${row.p90_ms.toFixed(1)} ms`.padStart(8)} ${row.ratio_to_node.toFixed(2).padStart(7)}  ${goal}`,
     );
   }
 }

@@ -10,7 +10,8 @@ const loopwireServer = path.join(repoRoot, 'dist/cli/loopwire-server.js');
 /** One command to time; `check` says what is wrong with a run's output, or nothing. */
 export interface StartupCase {
   name: string;
-  measures: 'exit' | 'first line';
+  /** To the exit, to the first line on stdout, or to the first byte on stdout after that line (exec's header). */
+  measures: 'exit' | 'first line' | 'first model output';
   /** The issue's goal for the median, where it sets one (issue 31). */
   goalMs?: number;
   prepare: () => { file: string; args: string[]; stdin?: string };
@@ -90,9 +91,21 @@ export async function startupCases(base: string): Promise<{ cases: StartupCase[]
       check: (_, code) => exitZero(code),
     },
     {
+      name: 'loopwire exec (embedded server), the model',
+      measures: 'first model output',
+      prepare: () => ({ file: process.execPath, args: [loopwire, ...exec, prompt] }),
+      check: (_, code) => exitZero(code),
+    },
+    {
       name: 'loopwire exec --endpoint (a running server)',
       measures: 'first line',
       goalMs: 150,
+      prepare: () => ({ file: process.execPath, args: [loopwire, ...exec, '--endpoint', server.url, prompt] }),
+      check: (_, code) => exitZero(code),
+    },
+    {
+      name: 'loopwire exec --endpoint, the model',
+      measures: 'first model output',
       prepare: () => ({ file: process.execPath, args: [loopwire, ...exec, '--endpoint', server.url, prompt] }),
       check: (_, code) => exitZero(code),
     },

@@ -162,7 +162,11 @@ describe('cli: loopwire exec', () => {
     );
     const result = await exec('--scenario', mine, 'write me a sonnet');
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /^loopwire-server: no scenario matches this prompt\.\n/);
+    // The run's header, then the answer.
+    assert.match(
+      result.stdout,
+      /^loopwire exec: gpt-\S+ on the embedded backend .*\nloopwire-server: no scenario matches this prompt\.\n/,
+    );
     assert.match(
       result.stdout,
       new RegExp(

@@ -193,7 +193,7 @@ describe('cli: loopwire exec, a long task in a small context window', function (
     assert.equal(run.code, 1, run.stderr + run.stdout);
     assert.match(
       run.stderr,
-      /\nerror: The conversation no longer fits the model's context window of 40000 tokens, and compaction is off \(loopwire\.compactAt: 0, --no-compact\)\. /,
+      /(^|\n)error: The conversation no longer fits the model's context window of 40000 tokens, and compaction is off \(loopwire\.compactAt: 0, --no-compact\)\. /,
     );
     assert.match(run.stdout, /\nfailed: The conversation no longer fits the model's context window of 40000 tokens/);
     assert.match(run.stdout, / · 16 turns · 15 tool calls · 3\dk \/ 40k tokens · /);
