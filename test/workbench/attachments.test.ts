@@ -139,6 +139,33 @@ describe('Loopwire in the VS Code workbench: context in the chat input', functio
         text: `<attachment kind="file" path="src/cart.js" lines="10-14">\n${cart.slice(9, 14).join('\n')}\n</attachment>`,
       },
     ]);
+  });
+
+  it('@terminal attaches the Loopwire terminal’s last command, its exit code and what it printed', async () => {
+    const panel = await workbench.panel();
+    const prompt = panel.locator('textarea.prompt');
+    await prompt.fill('run: echo attached output');
+    await prompt.press('Enter');
+    const card = panel.locator('.entry.tool', { has: panel.locator('.tool-name', { hasText: 'exec_command' }) }).last();
+    await card.locator('button[data-action="allow"]').click({ timeout: 60_000 });
+    await card.locator('.tool-card.status-done').waitFor({ timeout: 60_000 });
+    await panel.locator('.entry.assistant:not(.streaming)').last().waitFor({ timeout: 60_000 });
+    await until('the task to end', async () =>
+      (await panel.getByRole('button', { name: 'Stop' }).isDisabled()) ? true : undefined,
+    );
+
+    await prompt.click();
+    await prompt.pressSequentially('What did it print? @term');
+    await panel.locator('.context-picker [role="option"]', { hasText: '@terminal' }).waitFor();
+    await prompt.press('Enter');
+    assert.deepEqual(await chips(panel), ['@terminal']);
+    const [question, terminal] = await send(panel);
+    assert.deepEqual(question, { type: 'input_text', text: 'What did it print?' });
+    assert.match(
+      terminal?.text ?? '',
+      /^<attachment kind="terminal">\n\$ echo attached output \(exit code 0\)\n(?:[^]*\n)?attached output\r?\n[^]*<\/attachment>$/,
+    );
+    await workbench.screenshot('attach-terminal', { sidebar: true });
     assert.deepEqual(workbench.pageErrors, []);
   });
 });

@@ -394,6 +394,9 @@ export class ChatController {
     const at = this.checkpoints.forkPoint(id, this.model.all, transcript.items);
     const index = this.model.all.findIndex((entry) => entry.id === id);
     if (at === undefined || index < 0) throw new ReviewRefused('That message is not in this chat any more.');
+    // The edited prompt keeps what was attached to it, read again as the files are now.
+    const edited = this.model.all[index];
+    const attachments = edited?.kind === 'user' ? (edited.attachments ?? []) : [];
     const restored =
       files === 'restore' ? await this.checkpoints.restore(id, await this.backend.workspace()) : undefined;
     // The branch being left goes to disk whole first: History shows it as it was.
@@ -413,7 +416,7 @@ export class ChatController {
     if (restored) this.model.notice(restored.plan.kept.length > 0 ? 'warning' : 'info', restored.text);
     for (const file of restored ? ChatCheckpoints.diffsToOpen(restored.plan) : [])
       await this.backend.openDiff(file.path, file.target ?? '', `${file.path} (Restore ↔ now)`);
-    void this.ask(text);
+    void this.ask(text, attachments);
   }
 
   private async openDiff(callId: string, path: string): Promise<void> {

@@ -136,6 +136,31 @@ describe('agent: attachments', () => {
     assert.equal(terminal?.text, '<attachment kind="terminal">\n$ npm test (exit code 1)\n1 failing\n</attachment>');
   });
 
+  it('lists the workspace’s problems, errors first, each with where it is', async () => {
+    const withProblems = Object.create(workspace) as NodeWorkspace;
+    Object.defineProperty(withProblems, 'capabilities', { value: { diagnostics: true, tasks: false } });
+    withProblems.diagnostics = () =>
+      Promise.resolve([
+        { path: 'src/cart.js', line: 3, column: 1, severity: 'warning', message: 'Unused variable.' },
+        {
+          path: 'config/shipping.json',
+          line: 3,
+          column: 28,
+          severity: 'error',
+          source: 'json',
+          message: 'Value expected',
+        },
+      ]);
+    const [problems] = await attachmentParts([{ kind: 'problems' }], { workspace: withProblems });
+    assert.equal(
+      problems?.text,
+      '<attachment kind="problems">\nconfig/shipping.json:3:28 error [json]: Value expected\nsrc/cart.js:3:1 warning: Unused variable.\n</attachment>',
+    );
+    withProblems.diagnostics = () => Promise.resolve([]);
+    const [none] = await attachmentParts([{ kind: 'problems' }], { workspace: withProblems });
+    assert.equal(none?.text, '<attachment kind="problems">\nNo problems in the workspace.\n</attachment>');
+  });
+
   it('reads git’s changes of the working tree, untracked files included', async function () {
     this.timeout(10_000);
     const git = (...args: string[]) => execFileSync('git', args, { cwd: temp.dir, stdio: 'pipe' });

@@ -6,6 +6,7 @@ import { transcriptEntries } from '../../../src/extension/chat/transcriptEntries
 import type { Attachment } from '../../../src/protocol/attachments';
 import type { ScenarioFile } from '../../../src/server';
 import { requestsOf, useAgentBench } from '../agent/agentHarness';
+import { eventually } from '../support/eventually';
 import { useChatBench } from './chatHarness';
 
 // The composer's attachments on the host's side, against the real server over a real socket: a prompt's
@@ -90,6 +91,20 @@ describe('chat panel host: attachments', function () {
     await again.receive({ type: 'ready' });
     const restored = again.model.all.find((entry) => entry.kind === 'user');
     assert.deepEqual(restored?.kind === 'user' ? restored.attachments : undefined, attachments);
+  });
+
+  it('Edit and resend keeps the edited prompt’s chips, read again as the files are now', async () => {
+    ui.chatContext = fakeContext([]);
+    const chat = ui.controller();
+    const attachments: Attachment[] = [{ kind: 'file', path: 'src/cart.js', lines: { start: 1, end: 1 } }];
+    await chat.ask('First take.', attachments);
+    const first = chat.model.all.find((entry) => entry.kind === 'user');
+    await chat.receive({ type: 'resend', id: first?.id ?? '', text: 'Second take.' });
+    await eventually(() => chat.model.all.some((entry) => entry.kind === 'assistant') && !chat.busy, {
+      message: 'the resent prompt answered',
+    });
+    const resent = chat.model.all.find((entry) => entry.kind === 'user');
+    assert.deepEqual(resent?.kind === 'user' ? [resent.text, resent.attachments] : [], ['Second take.', attachments]);
   });
 
   it('answers the picker, turns @selection and drops into chips, and keeps Add to Chat’s until a page is there', async () => {
