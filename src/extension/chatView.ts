@@ -43,7 +43,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     const subscriptions = [
       view.webview.onDidReceiveMessage((message: unknown) => {
         const chat = this.chat();
-        chat.attach((out) => void (view.visible ? view.webview.postMessage(out) : undefined));
+        // Whether it was delivered: a hidden view's page is gone (Add to Chat keeps its chips for the next one).
+        chat.attach((out) => (view.visible ? view.webview.postMessage(out) : false));
         void chat.receive(message);
       }),
       view.onDidDispose(() => {

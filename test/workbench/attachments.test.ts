@@ -141,6 +141,31 @@ describe('Loopwire in the VS Code workbench: context in the chat input', functio
     ]);
   });
 
+  it('Add to Chat in the explorer’s context menu attaches a folder: the model gets the list of its files', async () => {
+    const { page } = workbench;
+    await page.locator('.part.editor').click();
+    await commandHere(page, 'View: Show Explorer');
+    const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^test$/ });
+    await row.waitFor({ timeout: 30_000 });
+    await row.click({ button: 'right' });
+    const item = page.locator('.monaco-menu .action-item', { hasText: 'Add to Chat' });
+    // Hovered once it stands still (the menu fades in), so the screenshot shows it whole.
+    await item.hover({ timeout: 15_000 });
+    await workbench.screenshot('attach-explorer-menu');
+    await item.click();
+    const panel = await workbench.panel();
+    await until('the folder’s chip', async () => ((await chips(panel)).includes('test/') ? true : undefined), 30_000);
+    await panel.locator('textarea.prompt').fill('What do these test?');
+    const parts = await send(panel);
+    assert.deepEqual(parts, [
+      { type: 'input_text', text: 'What do these test?' },
+      {
+        type: 'input_text',
+        text: '<attachment kind="folder" path="test">\nThe folder\'s files (1):\ntest/cart.test.js\n</attachment>',
+      },
+    ]);
+  });
+
   it('@terminal attaches the Loopwire terminal’s last command, its exit code and what it printed', async () => {
     const panel = await workbench.panel();
     const prompt = panel.locator('textarea.prompt');

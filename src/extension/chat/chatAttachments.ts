@@ -16,7 +16,8 @@ export class ChatAttachments {
 
   constructor(
     private readonly context: ChatContext | undefined,
-    private readonly send: (message: HostMessage) => boolean,
+    /** Whether the page got it (a hidden view's page is gone until shown again: it asks anew, `ready`). */
+    private readonly send: (message: HostMessage) => Promise<boolean>,
     private readonly notice: (text: string) => void,
   ) {}
 
@@ -25,8 +26,11 @@ export class ChatAttachments {
     if (attachments.length === 0) return;
     // A message holds as many as one prompt may take (a drop of more names the rest no further).
     const some = attachments.slice(0, MAX_ATTACHMENTS);
-    if (!this.send({ type: 'attach', attachments: some }))
-      this.waiting = [...this.waiting, ...some].slice(-MAX_ATTACHMENTS);
+    // Kept until the page has them: one that is not there yet (or hidden) gets them when it loads (`ready`).
+    this.waiting = [...this.waiting, ...some].slice(-MAX_ATTACHMENTS);
+    void this.send({ type: 'attach', attachments: some }).then((delivered) => {
+      if (delivered) this.waiting = this.waiting.filter((attachment) => !some.includes(attachment));
+    });
   }
 
   /** The page loaded: the chips it missed. */
@@ -41,7 +45,7 @@ export class ChatAttachments {
     if (!context) return this.notice('Attachments need the editor: they are not available here.');
     switch (message.type) {
       case 'findContext':
-        this.send({ type: 'contextMatches', query: message.query, matches: await context.find(message.query) });
+        await this.send({ type: 'contextMatches', query: message.query, matches: await context.find(message.query) });
         return;
       case 'attachSelection': {
         const selection = context.selection();

@@ -31,12 +31,15 @@ import { transcriptEntries } from './transcriptEntries';
 
 export type { ChatBackend, ChatOutcome } from './chatPort';
 
+/** Sends a message to the page: false (or a promise of false) when it was not delivered (a hidden view). */
+export type PostToPage = (message: HostMessage) => void | boolean | PromiseLike<boolean>;
+
 /** How long the snapshot may lag the panel while a task streams. */
 const SAVE_INTERVAL_MS = 1_000;
 
 export class ChatController {
   readonly model: ChatModel;
-  private post: ((message: HostMessage) => void) | undefined;
+  private post: PostToPage | undefined;
   private transcript: Transcript | undefined;
   private agent: Agent | undefined;
   /** The tasks started and not over: the running one, and prompts sent meanwhile (they wait their turn). */
@@ -63,10 +66,9 @@ export class ChatController {
   constructor(private readonly backend: ChatBackend) {
     this.attachments = new ChatAttachments(
       backend.context,
-      (message) => {
+      async (message) => {
         if (!this.post) return false;
-        this.send(message);
-        return true;
+        return (await this.post(message)) !== false;
       },
       (text) => this.model.notice('warning', text),
     );
@@ -110,7 +112,7 @@ export class ChatController {
   }
 
   /** The webview is there (resolved) or gone; while gone, nothing is sent and nothing is lost. */
-  attach(post: ((message: HostMessage) => void) | undefined): void {
+  attach(post: PostToPage | undefined): void {
     this.post = post;
   }
 

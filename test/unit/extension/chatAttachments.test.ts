@@ -110,16 +110,27 @@ describe('chat panel host: attachments', function () {
   it('answers the picker, turns @selection and drops into chips, and keeps Add to Chat’s until a page is there', async () => {
     ui.chatContext = fakeContext(['src/cart.js', 'src/tax.js', 'test/cart.test.js', 'README.md']);
     const chat = ui.controller();
+    // No page yet, then a hidden view's (its page is gone: nothing is delivered).
     chat.attach(undefined);
     chat.attachments.add([{ kind: 'folder', path: 'src' }]);
-    chat.attach((message) => ui.sent.push(message));
+    chat.attach(() => false);
+    chat.attachments.add([{ kind: 'file', path: 'README.md' }]);
+    chat.attach((message) => {
+      ui.sent.push(message);
+    });
     await chat.receive({ type: 'ready' });
     await chat.receive({ type: 'findContext', query: 'cart' });
     await chat.receive({ type: 'attachSelection' });
     await chat.receive({ type: 'attachUris', uris: ['file:///ws/README.md', 'file:///elsewhere/x.txt'] });
     const sent = ui.sent.filter((message) => message.type === 'attach' || message.type === 'contextMatches');
     assert.deepEqual(sent, [
-      { type: 'attach', attachments: [{ kind: 'folder', path: 'src' }] },
+      {
+        type: 'attach',
+        attachments: [
+          { kind: 'folder', path: 'src' },
+          { kind: 'file', path: 'README.md' },
+        ],
+      },
       {
         type: 'contextMatches',
         query: 'cart',
