@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
+import { copyDemo } from './codeServer';
 import { useWorkbench } from './suite';
 import { ARTIFACTS, type Workbench, commandHere, until } from './workbench';
 
@@ -30,7 +31,23 @@ describe('Loopwire in the VS Code workbench: context in the chat input', functio
   before(() => {
     process.env['LOOPWIRE_WIRE_LOG'] = wireLog;
   });
-  useWorkbench((started) => (workbench = started), { artifacts: ATTACHMENTS_ARTIFACTS });
+  useWorkbench((started) => (workbench = started), {
+    artifacts: ATTACHMENTS_ARTIFACTS,
+    // Beside the demo: a file .gitignore leaves out and one search.exclude hides, both named like the one to find.
+    workspace: (folder) => {
+      copyDemo(folder);
+      const write = (file: string, text: string) => {
+        fs.mkdirSync(path.dirname(path.join(folder, file)), { recursive: true });
+        fs.writeFileSync(path.join(folder, file), text);
+      };
+      write('.gitignore', 'build/\n');
+      write('build/shipping.min.json', '{}\n');
+      write('fixtures/shipping-old.json', '{}\n');
+      const settings = path.join(folder, '.vscode', 'settings.json');
+      const current = JSON.parse(fs.readFileSync(settings, 'utf8')) as Record<string, unknown>;
+      write('.vscode/settings.json', `${JSON.stringify({ ...current, 'search.exclude': { '**/fixtures': true } })}\n`);
+    },
+  });
   after(() => {
     delete process.env['LOOPWIRE_WIRE_LOG'];
     fs.rmSync(path.dirname(wireLog), { recursive: true, force: true });
@@ -69,6 +86,8 @@ describe('Loopwire in the VS Code workbench: context in the chat input', functio
     await prompt.pressSequentially('What is wrong in this file? @shipp');
     const option = panel.locator('.context-picker [role="option"]', { hasText: 'shipping.json' });
     await option.waitFor({ timeout: 30_000 });
+    // The one file: build/ is in .gitignore, fixtures/ in search.exclude.
+    assert.deepEqual(await panel.locator('.context-picker [role="option"]').allInnerTexts(), ['shipping.json\nconfig']);
     assert.equal(await text(panel.locator('.context-picker [aria-selected="true"]')), 'shipping.json\nconfig');
     await workbench.screenshot('attach-picker', { sidebar: true });
     await prompt.press('Enter');
@@ -164,6 +183,23 @@ describe('Loopwire in the VS Code workbench: context in the chat input', functio
         text: '<attachment kind="folder" path="test">\nThe folder\'s files (1):\ntest/cart.test.js\n</attachment>',
       },
     ]);
+  });
+
+  it('a file dropped on the panel is attached by the host; × takes it off', async () => {
+    const panel = await workbench.panel();
+    const uri = `file://${path.join(workbench.workspace, 'README.md')}`;
+    // A drop as VS Code passes one on to a webview (Shift held): the resource's URI as text/uri-list.
+    await panel.evaluate(`(() => {
+      const data = new DataTransfer();
+      data.setData('text/uri-list', ${JSON.stringify(uri)});
+      const target = document.querySelector('.composer');
+      target.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
+      target.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+    })()`);
+    await until('the dropped file’s chip', async () => ((await chips(panel)).includes('README.md') ? true : undefined));
+    await workbench.screenshot('attach-dropped', { sidebar: true });
+    await panel.getByRole('button', { name: 'Remove README.md' }).click();
+    assert.deepEqual(await chips(panel), []);
   });
 
   it('@terminal attaches the Loopwire terminal’s last command, its exit code and what it printed', async () => {
