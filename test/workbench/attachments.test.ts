@@ -119,7 +119,7 @@ describe('Loopwire in the VS Code workbench: context in the chat input', functio
     await workbench.screenshot('attach-sent', { sidebar: true });
   });
 
-  it('Add to Chat on an editor’s selection attaches exactly its lines', async () => {
+  it('Add to Chat on an editor’s selection, or @selection in the panel, attaches exactly its lines', async () => {
     const { page } = workbench;
     await page.locator('.part.editor').click();
     await page.keyboard.press('Control+P');
@@ -147,7 +147,17 @@ describe('Loopwire in the VS Code workbench: context in the chat input', functio
       (await chips(panel)).includes('src/cart.js:10-14') ? true : undefined,
     );
     await workbench.screenshot('attach-selection');
+    // The same from the panel: × takes the chip off, `@selection` reads the editor's selection again.
+    await panel.getByRole('button', { name: 'Remove src/cart.js:10-14' }).click();
+    assert.deepEqual(await chips(panel), []);
     const prompt = panel.locator('textarea.prompt');
+    await prompt.click();
+    await prompt.pressSequentially('@sel');
+    await panel.locator('.context-picker [role="option"]', { hasText: '@selection' }).waitFor();
+    await prompt.press('Enter');
+    await until('@selection’s chip', async () =>
+      (await chips(panel)).includes('src/cart.js:10-14') ? true : undefined,
+    );
     await prompt.fill('Explain these lines.');
     const parts = await send(panel);
     const cart = fs.readFileSync(path.join(workbench.workspace, 'src', 'cart.js'), 'utf8').split('\n');
