@@ -41,7 +41,11 @@ function chip(attachment: Attachment, remove?: () => void): HTMLElement {
   const label = attachmentLabel(attachment);
   return h(
     'span',
-    { class: 'attachment-chip', attrs: { title: describe(attachment), 'data-kind': attachment.kind } },
+    {
+      class: 'attachment-chip',
+      // Under a sent prompt the chips are a list's items; in the composer, each a label and its × button.
+      attrs: { title: describe(attachment), 'data-kind': attachment.kind, ...(remove ? {} : { role: 'listitem' }) },
+    },
     h('span', { class: `codicon codicon-${ICONS[attachment.kind]}`, attrs: { 'aria-hidden': 'true' } }),
     h('span', { class: 'attachment-label' }, label),
     remove
