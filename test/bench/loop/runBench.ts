@@ -35,6 +35,7 @@ const { values: flags } = parseArgs({
     panel: { type: 'boolean' },
     startup: { type: 'boolean' },
     profile: { type: 'boolean' },
+    trace: { type: 'boolean' },
     json: { type: 'string' },
     html: { type: 'string' },
     network: { type: 'string' },
@@ -360,7 +361,12 @@ function printTable(results: BenchResults): void {
   : flags.startup
     ? runStartupBench({ quick, json: flags.json })
     : flags.panel
-      ? runPanelBench({ json: flags.json, html: flags.html, profile: flags.profile ?? false })
+      ? runPanelBench({
+          json: flags.json,
+          html: flags.html,
+          profile: flags.profile ?? false,
+          trace: flags.trace ?? false,
+        })
       : flags.long
         ? runLongBench({ quick, json: flags.json })
         : main()

@@ -7,6 +7,7 @@ import type { Goal } from '../loop/benchTypes';
 import { thisMachine } from '../loop/machine';
 import { startServerProcess } from '../loop/serverProcess';
 import { type ColdPrompt, coldFirstPrompt } from './coldPrompt';
+import { describeLongTask, longTasks as traceLongTasks, startTrace, stopTrace } from './pageTrace';
 import { ARM_PROBE, INSTALL_PROBE, type ProbeReport, READ_PROBE } from './pageProbe';
 import { renderPanelReport } from './panelReport';
 import type { PanelResults, PanelRun } from './panelTypes';
@@ -206,6 +207,11 @@ export async function runPanelBench(options: {
   html: string | undefined;
   /** Writes a CPU profile of the page for each run (test-artifacts/bench-panel/page-run-N.cpuprofile). */
   profile: boolean;
+  /**
+   * Records the browser's performance trace of each run (page-run-N.trace.json, for DevTools' Performance
+   * panel) and prints what each long task of a renderer's main thread spent its time on.
+   */
+  trace?: boolean;
 }): Promise<void> {
   const started = new Date();
   const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -249,7 +255,13 @@ export async function runPanelBench(options: {
         await panel.evaluate(ARM_PROBE);
         if (options.profile) await devtools?.send('Profiler.enable');
         if (options.profile) await devtools?.send('Profiler.start');
+        if (options.trace && devtools) await startTrace(devtools);
         const wallMs = await ask(panel, runPrompt(run), doneText(run));
+        if (options.trace && devtools) {
+          const events = await stopTrace(devtools);
+          fs.writeFileSync(path.join(ARTIFACTS, `page-run-${run}.trace.json`), JSON.stringify({ traceEvents: events }));
+          for (const task of traceLongTasks(events)) log(`    long task at ${describeLongTask(task)}`);
+        }
         if (options.profile && devtools) {
           const { profile } = await devtools.send('Profiler.stop');
           fs.writeFileSync(path.join(ARTIFACTS, `page-run-${run}.cpuprofile`), JSON.stringify(profile));
