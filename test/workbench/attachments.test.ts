@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
 import { copyDemo } from './codeServer';
 import { useWorkbench } from './suite';
+import { useWireLog } from './wireLog';
 import { ARTIFACTS, type Workbench, commandHere, until } from './workbench';
 
 // Context in the chat input, in the real workbench (issue 30, item 1): `@` in the panel's prompt box finds a
@@ -15,11 +15,6 @@ import { ARTIFACTS, type Workbench, commandHere, until } from './workbench';
 
 const ATTACHMENTS_ARTIFACTS = path.join(ARTIFACTS, 'attachments');
 
-interface Request {
-  generate?: boolean;
-  input: { role?: string; content?: unknown }[];
-}
-
 type Part = { type: string; text: string };
 
 const text = async (locator: Locator) => (await locator.innerText()).replace(/\u00a0/g, ' ');
@@ -27,10 +22,7 @@ const text = async (locator: Locator) => (await locator.innerText()).replace(/\u
 describe('Loopwire in the VS Code workbench: context in the chat input', function () {
   this.timeout(120_000);
   let workbench: Workbench;
-  const wireLog = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-wire-')), 'wire.jsonl');
-  before(() => {
-    process.env['LOOPWIRE_WIRE_LOG'] = wireLog;
-  });
+  const requests = useWireLog();
   useWorkbench((started) => (workbench = started), {
     artifacts: ATTACHMENTS_ARTIFACTS,
     // Beside the demo: a file .gitignore leaves out and one search.exclude hides, both named like the one to find.
@@ -48,19 +40,11 @@ describe('Loopwire in the VS Code workbench: context in the chat input', functio
       write('.vscode/settings.json', `${JSON.stringify({ ...current, 'search.exclude': { '**/fixtures': true } })}\n`);
     },
   });
-  after(() => {
-    delete process.env['LOOPWIRE_WIRE_LOG'];
-    fs.rmSync(path.dirname(wireLog), { recursive: true, force: true });
-  });
 
   /** The user messages of the generating requests the embedded backend received so far. */
   const prompts = (): Part[][] =>
-    (fs.existsSync(wireLog) ? fs.readFileSync(wireLog, 'utf8') : '')
-      .split('\n')
-      .filter((line) => line !== '')
-      .map((line) => JSON.parse(line) as { type: string; dir?: string; body?: Request })
-      .filter((line) => line.dir === 'in' && line.type === 'response.create' && line.body?.generate !== false)
-      .flatMap((line) => line.body?.input ?? [])
+    requests()
+      .flatMap((request) => request.input)
       .filter((item) => item.role === 'user' && Array.isArray(item.content))
       .map((item) => item.content as Part[]);
 

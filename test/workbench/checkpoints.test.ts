@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
 import { copyDemo } from './codeServer';
 import { useWorkbench } from './suite';
+import { type SentRequest, textOf, useWireLog } from './wireLog';
 import { ARTIFACTS, type Workbench, until } from './workbench';
 
 // Rewind in the real workbench (issue 30, items 4 and 5): Restore under a sent prompt puts back the files the
@@ -59,33 +60,16 @@ const SCENARIOS = {
   ],
 };
 
-interface Request {
-  previous_response_id?: string | null;
-  generate?: boolean;
-  input: { role?: string; content?: unknown }[];
-}
-
-const partText = (part: unknown): string => {
-  const text = (part as { text?: unknown } | null)?.text;
-  return typeof text === 'string' ? text : '';
-};
-const textOf = (content: unknown): string =>
-  typeof content === 'string' ? content : Array.isArray(content) ? content.map(partText).join('') : '';
-
 describe('Loopwire in the VS Code workbench: Restore and Edit and resend', function () {
   this.timeout(120_000);
   let workbench: Workbench;
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-checkpoints-'));
-  const wireLog = path.join(scratch, 'wire.jsonl');
   const scenarioFile = path.join(scratch, 'scenarios.json');
   const file = (name: string) => path.join(workbench.workspace, name);
   const read = (name: string) => (fs.existsSync(file(name)) ? fs.readFileSync(file(name), 'utf8') : undefined);
 
-  // Before the workbench starts: code-server's extension host inherits the environment it is started with.
-  before(() => {
-    fs.writeFileSync(scenarioFile, JSON.stringify(SCENARIOS));
-    process.env['LOOPWIRE_WIRE_LOG'] = wireLog;
-  });
+  const requests = useWireLog();
+  before(() => fs.writeFileSync(scenarioFile, JSON.stringify(SCENARIOS)));
   useWorkbench((started) => (workbench = started), {
     artifacts: CHECKPOINT_ARTIFACTS,
     workspace: (folder) => {
@@ -99,19 +83,7 @@ describe('Loopwire in the VS Code workbench: Restore and Edit and resend', funct
       );
     },
   });
-  after(() => {
-    delete process.env['LOOPWIRE_WIRE_LOG'];
-    fs.rmSync(scratch, { recursive: true, force: true });
-  });
-
-  /** The generating requests the embedded backend received so far (the warm-ups left out). */
-  const requests = (): Request[] =>
-    (fs.existsSync(wireLog) ? fs.readFileSync(wireLog, 'utf8') : '')
-      .split('\n')
-      .filter((line) => line !== '')
-      .map((line) => JSON.parse(line) as { type: string; dir?: string; body?: Request })
-      .filter((line) => line.dir === 'in' && line.type === 'response.create' && line.body?.generate !== false)
-      .flatMap((line) => (line.body ? [line.body] : []));
+  after(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
   const answers = (panel: Frame) => panel.locator('.entry.assistant:not(.streaming)');
 
@@ -128,7 +100,7 @@ describe('Loopwire in the VS Code workbench: Restore and Edit and resend', funct
       .locator('.entry.user', { has: panel.locator('.bubble', { hasText: text }) })
       .locator('.prompt-actions button', { hasText: name });
 
-  let firstRequest: Request | undefined;
+  let firstRequest: SentRequest | undefined;
 
   it('Restore under a prompt puts back what the agent wrote since, and leaves the user’s own file alone', async () => {
     const panel = await workbench.panel();

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { copyDemo } from './codeServer';
 import { useWorkbench } from './suite';
+import { type SentRequest, textOf, useWireLog } from './wireLog';
 import { ARTIFACTS, type Workbench, until } from './workbench';
 
 // Steering the agent from the panel, in the real workbench (issue 30, items 2 and 3): the project's
@@ -16,31 +16,10 @@ import { ARTIFACTS, type Workbench, until } from './workbench';
 const INSTRUCTIONS_ARTIFACTS = path.join(ARTIFACTS, 'instructions');
 const AGENTS = 'Prices are integers of cents. Run the tests with npm test.\n';
 
-interface Request {
-  model: string;
-  reasoning?: { effort?: string };
-  previous_response_id?: string;
-  generate?: boolean;
-  input: { role?: string; content?: unknown }[];
-}
-
-const textOf = (content: unknown): string => {
-  if (typeof content === 'string') return content;
-  const first: unknown = Array.isArray(content) ? content[0] : undefined;
-  const text = (first as { text?: unknown } | undefined)?.text;
-  return typeof text === 'string' ? text : '';
-};
-
 describe('Loopwire in the VS Code workbench: project instructions and the composer’s pickers', function () {
   this.timeout(120_000);
   let workbench: Workbench;
-  const wireLog = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-wire-')), 'wire.jsonl');
-  // code-server's extension host inherits the environment the harness starts it with (set when this suite
-  // runs, not when mocha loads the file: another suite's workbench must not get it).
-  before(() => {
-    process.env['LOOPWIRE_WIRE_LOG'] = wireLog;
-  });
-
+  const requests = useWireLog();
   useWorkbench((started) => (workbench = started), {
     artifacts: INSTRUCTIONS_ARTIFACTS,
     workspace: (folder) => {
@@ -48,22 +27,9 @@ describe('Loopwire in the VS Code workbench: project instructions and the compos
       fs.writeFileSync(path.join(folder, 'AGENTS.md'), AGENTS);
     },
   });
-  after(() => {
-    delete process.env['LOOPWIRE_WIRE_LOG'];
-    fs.rmSync(path.dirname(wireLog), { recursive: true, force: true });
-  });
-
-  /** The generating requests the embedded backend received so far (the warm-ups left out). */
-  const requests = (): Request[] =>
-    (fs.existsSync(wireLog) ? fs.readFileSync(wireLog, 'utf8') : '')
-      .split('\n')
-      .filter((line) => line !== '')
-      .map((line) => JSON.parse(line) as { type: string; dir?: string; body?: Request })
-      .filter((line) => line.dir === 'in' && line.type === 'response.create' && line.body?.generate !== false)
-      .flatMap((line) => (line.body ? [line.body] : []));
 
   /** Sends `text` and waits for its answer and for its request in the wire log. */
-  async function ask(panel: Frame, text: string): Promise<Request> {
+  async function ask(panel: Frame, text: string): Promise<SentRequest> {
     const before = requests().length;
     const answers = await panel.locator('.entry.assistant:not(.streaming)').count();
     const prompt = panel.locator('textarea.prompt');
