@@ -27,6 +27,8 @@ export function noMatchAnswer(scenarios: readonly Scenario[], hint = DEFAULT_SCE
     if (examples.length > 0) {
       lines.push(`Its scripted model answers only prompts that a scenario's "match" fits (${loaded}), such as:`);
       lines.push(...examples.map((example) => `- ${codeSpan(example)}`));
+      // A blank line ends the list: in markdown (the chat panel) a line right after it joins its last item.
+      lines.push('');
     } else {
       const names = scenarios.slice(0, MAX_EXAMPLES).map((scenario) => `'${scenario.name}'`);
       const more = scenarios.length > MAX_EXAMPLES ? ', …' : '';
