@@ -1,4 +1,4 @@
-import type { AnyInputItem, CompactedResponse } from '../protocol';
+import { type AnyInputItem, type CompactedResponse, refusesEveryRequest } from '../protocol';
 import { compactContext } from './compactExchange';
 import { type Chain, ChainPolicy, DEFAULT_LANE, type Route } from './chainPolicy';
 import type { AgentEventSink } from './events';
@@ -268,9 +268,10 @@ export class SessionTransport {
 
   /**
    * `generate: false` once per socket, carrying the instructions: a chainable id that covers them. It never
-   * fails the task: any answer but a refusal of the credentials (a refusal, a malformed answer, no answer
-   * within {@link WARMUP_TIMEOUT_MS}) is one notice, the turn goes out with the whole context, and the session
-   * warms up no more (a server that refused one would refuse the next).
+   * fails the task: any answer but a refusal of the credentials, or one the account gives every request (no
+   * quota, an unknown model) — another refusal, a malformed answer, no answer within {@link WARMUP_TIMEOUT_MS}
+   * — is one notice, the turn goes out with the whole context, and the session warms up no more (a server
+   * that refused one would refuse the next).
    */
   private async warmUp(channel: WsChannel, request: Omit<TurnRequest, 'items'>): Promise<void> {
     if (this.warmupsOff || !this.sockets.firstUse(channel)) return;
@@ -290,7 +291,10 @@ export class SessionTransport {
     }
     if (result.step.kind !== 'done') {
       const action = actionFor(result.step.fault, 'ws', this.opts.transport, this.reached);
-      if (action.action === 'stop' && action.code === 'auth') throw new AgentStop(action.code, action.message);
+      // A refused key, or a refusal the account gives every request (no quota, an unknown model): the first
+      // turn would meet it too, so the task stops here, after this one request.
+      if (action.action === 'stop' && (action.code === 'auth' || refusesEveryRequest(action.code)))
+        throw new AgentStop(action.code, action.message);
       // A stalled or malformed warm-up may still be streaming, and its late `response.completed` (no output)
       // would be taken for the turn's answer, ending the task early: so its socket goes, and the turn opens
       // another.

@@ -24,6 +24,12 @@ export interface ErrorCodeInfo {
   message: string;
   /** For a stop: a sentence the user can act on. */
   advice?: string;
+  /**
+   * The account or the model refuses every request, whatever it carries: met on a warm-up (which carries no
+   * conversation), it stops the task at once, as a refused key does, where another refusal of a warm-up
+   * only turns warm-ups off (a server that does not take them).
+   */
+  refusesEveryRequest?: true;
 }
 
 export const ERROR_CODES = {
@@ -35,6 +41,7 @@ export const ERROR_CODES = {
       'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.',
     advice:
       'The account has no quota left: add credit or raise its limit in the API account’s billing settings, then try again.',
+    refusesEveryRequest: true,
   },
   usage_limit_reached: {
     status: 429,
@@ -42,6 +49,7 @@ export const ERROR_CODES = {
     meaning: 'stop',
     message: 'The usage limit has been reached.',
     advice: 'The plan’s usage limit is reached: wait until it resets, or change the plan, then try again.',
+    refusesEveryRequest: true,
   },
   invalid_api_key: {
     status: 401,
@@ -55,6 +63,7 @@ export const ERROR_CODES = {
     meaning: 'stop',
     message: 'The model does not exist or you do not have access to it.',
     advice: 'Choose a model this key can use (--model for loopwire exec; loopwire.model in VS Code).',
+    refusesEveryRequest: true,
   },
   invalid_prompt: {
     status: 400,
@@ -119,6 +128,12 @@ export const ERROR_CODES = {
 export type KnownErrorCode = keyof typeof ERROR_CODES;
 
 /** The table's entry for `code`, if the code is one it lists. */
+/** Whether `code` is one the account or model answers every request with (`refusesEveryRequest`). */
+export function refusesEveryRequest(code: string): boolean {
+  const info: ErrorCodeInfo | undefined = errorCodeInfo(code);
+  return info?.refusesEveryRequest === true;
+}
+
 export function errorCodeInfo(code: string | null | undefined): ErrorCodeInfo | undefined {
   if (code === null || code === undefined || !Object.hasOwn(ERROR_CODES, code)) return undefined;
   return ERROR_CODES[code as KnownErrorCode];

@@ -93,6 +93,46 @@ describe('agent: the error table, code by code', function () {
   }
 });
 
+describe('agent: a warm-up refused as every request would be', function () {
+  this.timeout(20_000);
+  const bench = useAgentBench(ANSWER, {}, { logBodies: true });
+
+  // The account (no quota, a plan at its limit) or the model (not one the key can use) refuses whatever is
+  // sent: the warm-up's refusal stops the task there, one request in all, where another refusal of the
+  // warm-up (a server that does not take them) is one notice and the task goes on.
+  const stops = Object.entries(ERROR_CODES).filter(([, info]) => 'refusesEveryRequest' in info);
+  it('is the table’s insufficient_quota, usage_limit_reached and model_not_found', () => {
+    assert.deepEqual(stops.map(([code]) => code).sort(), [
+      'insufficient_quota',
+      'model_not_found',
+      'usage_limit_reached',
+    ]);
+  });
+  for (const [code, info] of stops) {
+    it(`${code}: the task stops at once with the advice, after that one request`, async () => {
+      const { agent } = await bench.agent({ transport: 'ws' });
+      await queueFault(bench, { kind: 'error', code });
+      const started = performance.now();
+      await assert.rejects(agent.start(), (error: Error) => {
+        assert.ok(error.message.includes(code), error.message);
+        if ('advice' in info) assert.ok(error.message.includes(info.advice), error.message);
+        return true;
+      });
+      assert.ok(performance.now() - started < 1_000, 'at once');
+      assert.equal(requestsOf(await bench.wire()).length, 1, 'the warm-up alone was sent');
+      assert.equal(eventsOf(bench.events, 'retry').length, 0);
+    });
+  }
+  it('a refusal that depends on what was sent (invalid_prompt) only turns warm-ups off', async () => {
+    const { agent } = await bench.agent({ transport: 'ws' });
+    await queueFault(bench, { kind: 'error', code: 'invalid_prompt' });
+    await agent.start();
+    const done = await agent.run('Please say hello.');
+    assert.equal(done.status, 'completed', done.reason);
+    assert.equal(eventsOf(bench.events, 'notice').filter((notice) => notice.code === 'warmup_refused').length, 1);
+  });
+});
+
 describe('protocol: an error code the table does not list', () => {
   it('is judged by its HTTP status, or by its type where an event carries none', () => {
     assert.equal(errorMeaning({ code: 'brand_new_code', status: 400 }), 'stop');
