@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Agent, type AgentEvent, SessionTransport, Transcript, approveAll } from '../../src/agent';
-import { type ScenarioFile, startServer } from '../../src/server';
+import { type ScenarioFile, prepareTokenizer, startServer } from '../../src/server';
 import { ReadLedger, toolsFor } from '../../src/tools';
 import { NodeWorkspace } from '../../src/workspace/node/nodeWorkspace';
 
@@ -159,8 +159,11 @@ async function record(): Promise<RecordedSession> {
   const dir = path.join(base, 'ws');
   fs.mkdirSync(path.join(dir, 'src'), { recursive: true });
   fs.writeFileSync(path.join(dir, EDITED), ORIGINAL);
-  // A few thousand tokens a second: small deltas, as a real model streams them, in well under a second.
-  const server = await startServer({ scenarios: [SCENARIO], token: 'record', tps: 3_000, prefillUsPerToken: 0 });
+  // Five hundred tokens a second: small deltas, as a real model streams them, in about a second. The pace follows
+  // the clock (a late timer sends what is due as one bigger delta), so the tokenizer is built first, and the
+  // pace leaves room for a busy machine's late timers: the replay needs the answer in several deltas.
+  prepareTokenizer();
+  const server = await startServer({ scenarios: [SCENARIO], token: 'record', tps: 500, prefillUsPerToken: 0 });
   const events: AgentEvent[] = [];
   const emit = (event: AgentEvent) => events.push(event);
   const transport = new SessionTransport({ endpoint: server.url, apiKey: 'record', transport: 'ws', emit });
