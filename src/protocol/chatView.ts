@@ -23,6 +23,13 @@ export const DiffFile = z.object({
   error: z.string().optional(),
   /** Per hunk id, once the edit is applied (a review card). */
   states: z.record(z.string(), HunkState).optional(),
+  /**
+   * While the file is being written: what the host left out before the hunks it sent, which hold only the
+   * lines the card shows (diffTail.ts): how many lines would be drawn, and how many are added and removed.
+   */
+  elided: z
+    .object({ lines: z.int().nonnegative(), added: z.int().nonnegative(), removed: z.int().nonnegative() })
+    .optional(),
 });
 
 export const ToolStatus = z.enum([

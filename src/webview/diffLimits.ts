@@ -1,7 +1,6 @@
 // How much of a diff a card draws (no DOM here: the page's tests read these too).
 
-/** Lines of a file being written that its card shows: the newest ones. */
-export const STREAMING_TAIL_LINES = 60;
+export { STREAMING_TAIL_LINES } from '../protocol/diffTail';
 
 /**
  * Lines a file's diff shows before "Show all": a long one (a new 50 KB file is 800 lines) would take the

@@ -1,5 +1,6 @@
 import type { DiffFile, HunkState, ToolEntry, ViewMessage } from '../protocol/chatView';
 import type { DiffHunk } from '../protocol/edits';
+import { drawnLines, sharedContext } from '../protocol/diffTail';
 import { FOLDED_DIFF_LINES, STREAMING_TAIL_LINES } from './diffLimits';
 import { button, h } from './dom';
 
@@ -43,15 +44,6 @@ function line(kind: LineKind, text: string, oldNumber: number | undefined, newNu
   );
 }
 
-/**
- * Where a hunk's context starts in each file. The engine numbers `oldStart` in the old text and `newStart`
- * in the new one; the context before sits just above both.
- */
-const contextStart = (hunk: DiffHunk) => ({
-  old: hunk.oldStart - hunk.contextBefore.length,
-  new: hunk.newStart - hunk.contextBefore.length,
-});
-
 /** `@@ -a,b +c,d @@` as unified diffs write it: both ranges count the context lines too. */
 function unifiedHeader(hunk: DiffHunk, contextBefore: number, contextAfter: number): string {
   const oldCount = contextBefore + hunk.oldLines.length + contextAfter;
@@ -60,31 +52,6 @@ function unifiedHeader(hunk: DiffHunk, contextBefore: number, contextAfter: numb
   const oldFrom = oldCount === 0 ? hunk.oldStart - 1 : hunk.oldStart - contextBefore;
   const newFrom = newCount === 0 ? hunk.newStart - 1 : hunk.newStart - contextBefore;
   return `@@ -${oldFrom},${oldCount} +${newFrom},${newCount} @@`;
-}
-
-/**
- * How many of a hunk's context-before lines the previous hunk's context-after already shows: neighbours
- * whose context meets are drawn as one block, not with the same lines twice.
- */
-function sharedContext(previous: DiffHunk | undefined, hunk: DiffHunk): number {
-  if (!previous) return 0;
-  const previousEnd = previous.newStart + previous.newLines.length + previous.contextAfter.length;
-  const overlap = previousEnd - contextStart(hunk).new;
-  return Math.max(0, Math.min(overlap, hunk.contextBefore.length));
-}
-
-/** Lines a hunk draws (its header aside), the context it shares with a neighbour left out. */
-function drawnLines(file: DiffFile, index: number): number {
-  const hunk = file.hunks[index] as DiffHunk;
-  const next = file.hunks[index + 1];
-  return (
-    hunk.contextBefore.length -
-    sharedContext(file.hunks[index - 1], hunk) +
-    hunk.oldLines.length +
-    hunk.newLines.length +
-    hunk.contextAfter.length -
-    (next ? sharedContext(hunk, next) : 0)
-  );
 }
 
 /** `skip`: how many of its first lines the hunk leaves out (the streaming tail); `take`: how many it draws. */
@@ -164,8 +131,8 @@ const stands = (state: HunkState | undefined) => state === undefined || state ==
 function counts(file: DiffFile): { added: number; removed: number } {
   const standing = file.hunks.filter((hunk) => stands(file.states?.[hunk.id]));
   return {
-    added: standing.reduce((n, hunk) => n + hunk.newLines.length, 0),
-    removed: standing.reduce((n, hunk) => n + hunk.oldLines.length, 0),
+    added: standing.reduce((n, hunk) => n + hunk.newLines.length, file.elided?.added ?? 0),
+    removed: standing.reduce((n, hunk) => n + hunk.oldLines.length, file.elided?.removed ?? 0),
   };
 }
 
@@ -179,7 +146,7 @@ const OP_LABELS: Record<DiffFile['op'], string> = {
 /** The hunks of a file up to FOLDED_DIFF_LINES lines, and a button that shows the rest (unless unfolded). */
 function foldedHunks(entry: ToolEntry, file: DiffFile, post: Post): HTMLElement[] {
   const key = `${entry.id}\0${file.moveTo ?? file.path}`;
-  const lines = file.hunks.map((_hunk, index) => drawnLines(file, index));
+  const lines = file.hunks.map((_hunk, index) => drawnLines(file.hunks, index));
   const total = lines.reduce((sum, n) => sum + n, 0);
   if (total <= FOLDED_DIFF_LINES || unfolded.has(key))
     return file.hunks.map((_hunk, index) => hunkView(entry, file, index, post));
@@ -209,15 +176,17 @@ function foldedHunks(entry: ToolEntry, file: DiffFile, post: Post): HTMLElement[
 
 /** The newest STREAMING_TAIL_LINES lines of a file being written, after a line that counts the others. */
 function streamingTail(entry: ToolEntry, file: DiffFile, post: Post): HTMLElement[] {
-  const lines = file.hunks.map((_hunk, index) => drawnLines(file, index));
+  const lines = file.hunks.map((_hunk, index) => drawnLines(file.hunks, index));
   let hidden = Math.max(0, lines.reduce((sum, n) => sum + n, 0) - STREAMING_TAIL_LINES);
+  // The host sends only the tail (diffTail.ts): what it left out comes first.
+  const above = hidden + (file.elided?.lines ?? 0);
   const shown: HTMLElement[] = [];
-  if (hidden > 0)
+  if (above > 0)
     shown.push(
       h(
         'div',
         { class: 'diff-earlier' },
-        `${hidden} line${hidden === 1 ? '' : 's'} above: the whole diff shows once the call is complete`,
+        `${above} line${above === 1 ? '' : 's'} above: the whole diff shows once the call is complete`,
       ),
     );
   file.hunks.forEach((_hunk, index) => {

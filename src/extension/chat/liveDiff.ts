@@ -1,5 +1,6 @@
 import { type EditPreview, type FileSnapshot, previewEditFile, previewPatch } from '../../edit';
 import type { DiffFile } from '../../protocol/chatView';
+import { diffTail } from '../../protocol/diffTail';
 import type { LiveDiffKind } from '../../tools';
 
 // The diff of an edit while the model is still writing it: the edit engine's preview of the partial input
@@ -65,7 +66,8 @@ export class LiveDiff {
     const wait = Math.max(0, this.lastAt + this.intervalMs - performance.now());
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      if (!this.closed) this.show(this.compute());
+      // While the call streams the card shows only a file's newest lines: only those are sent (diffTail.ts).
+      if (!this.closed) this.show(this.compute().map((file) => (file.pending ? diffTail(file) : file)));
     }, wait);
   }
 
