@@ -148,14 +148,23 @@ export function toolCard(entry: ToolEntry, post: Post): HTMLElement {
         button('Undo all of this turn', () => post({ type: 'undoTurn', turn: entry.turn }), { icon: 'discard' }),
       ),
     );
-  if (entry.output !== undefined && entry.output !== '')
-    card.append(
-      h(
-        'details',
-        { class: 'tool-output' },
-        h('summary', {}, 'Output'),
-        h('pre', {}, ...linkedText(entry.output, post)),
-      ),
-    );
+  if (entry.output !== undefined && entry.output !== '') card.append(outputView(entry.output, post));
   return card;
+}
+
+/**
+ * The call's output, folded. Its paths become links when it is first opened: looking for them in up to 8 KB
+ * of text at every draw of every card (a card is drawn again at each change) was a good part of what the page
+ * allocated while a task ran, for a section most cards never open. The text itself is there from the start.
+ */
+function outputView(output: string, post: Post): HTMLElement {
+  const pre = h('pre', {}, output);
+  const details = h('details', { class: 'tool-output' }, h('summary', {}, 'Output'), pre);
+  let linked = false;
+  details.addEventListener('toggle', () => {
+    if (!details.open || linked) return;
+    linked = true;
+    pre.replaceChildren(...linkedText(output, post));
+  });
+  return details;
 }
