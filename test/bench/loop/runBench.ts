@@ -36,6 +36,7 @@ const { values: flags } = parseArgs({
     startup: { type: 'boolean' },
     profile: { type: 'boolean' },
     trace: { type: 'boolean' },
+    heap: { type: 'boolean' },
     json: { type: 'string' },
     html: { type: 'string' },
     network: { type: 'string' },
@@ -366,6 +367,7 @@ function printTable(results: BenchResults): void {
           html: flags.html,
           profile: flags.profile ?? false,
           trace: flags.trace ?? false,
+          heap: flags.heap ?? false,
         })
       : flags.long
         ? runLongBench({ quick, json: flags.json })

@@ -212,6 +212,8 @@ export async function runPanelBench(options: {
    * panel) and prints what each long task of a renderer's main thread spent its time on.
    */
   trace?: boolean;
+  /** Samples what the page's renderer allocates during each run (page-run-N.heapprofile, for DevTools' Memory panel). */
+  heap?: boolean;
 }): Promise<void> {
   const started = new Date();
   const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -256,7 +258,17 @@ export async function runPanelBench(options: {
         if (options.profile) await devtools?.send('Profiler.enable');
         if (options.profile) await devtools?.send('Profiler.start');
         if (options.trace && devtools) await startTrace(devtools);
+        if (options.heap && devtools)
+          await devtools.send('HeapProfiler.startSampling', {
+            samplingInterval: 16_384,
+            includeObjectsCollectedByMajorGC: true,
+            includeObjectsCollectedByMinorGC: true,
+          });
         const wallMs = await ask(panel, runPrompt(run), doneText(run));
+        if (options.heap && devtools) {
+          const { profile } = await devtools.send('HeapProfiler.stopSampling');
+          fs.writeFileSync(path.join(ARTIFACTS, `page-run-${run}.heapprofile`), JSON.stringify(profile));
+        }
         if (options.trace && devtools) {
           const events = await stopTrace(devtools);
           fs.writeFileSync(path.join(ARTIFACTS, `page-run-${run}.trace.json`), JSON.stringify({ traceEvents: events }));
