@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { ChatController } from './chat/chatController';
-import { chatHtml } from './chat/chatHtml';
+import { PANEL_STYLES, chatHtml } from './chat/chatHtml';
 
 // The sidebar chat panel's webview. It only carries messages: the conversation lives in the window's
 // session (dist/session.js, loaded when the panel first shows), so hiding the panel or reloading it loses
@@ -28,13 +28,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     view.webview.html = chatHtml({
       cspSource: view.webview.cspSource,
       scriptUri: asUri('dist', 'webview.js'),
-      styleUris: [
-        asUri('dist', 'codicons', 'codicon.css'),
-        asUri('media', 'chat.css'),
-        asUri('media', 'toolCard.css'),
-        asUri('media', 'diff.css'),
-        asUri('media', 'composerPickers.css'),
-      ],
+      styleUris: [asUri('dist', 'codicons', 'codicon.css'), ...PANEL_STYLES.map((style) => asUri(...style.split('/')))],
       nonce: randomBytes(16).toString('base64'),
     });
     // The page takes a while to load in the renderer: meanwhile the host loads the session behind it (and

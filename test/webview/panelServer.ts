@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { chatHtml } from '../../src/extension/chat/chatHtml';
+import { PANEL_STYLES, chatHtml } from '../../src/extension/chat/chatHtml';
 
 // The chat panel's page as a browser loads it inside VS Code, served from 127.0.0.1: the exact HTML of
 // chatHtml() (its CSP with `cspSource` = this server's origin, so only this origin's resources load),
@@ -20,10 +20,7 @@ const FILES: Record<string, string> = {
   '/dist/webview.js.map': 'dist/webview.js.map',
   '/dist/codicons/codicon.css': 'dist/codicons/codicon.css',
   '/dist/codicons/codicon.ttf': 'dist/codicons/codicon.ttf',
-  '/media/chat.css': 'media/chat.css',
-  '/media/toolCard.css': 'media/toolCard.css',
-  '/media/diff.css': 'media/diff.css',
-  '/media/composerPickers.css': 'media/composerPickers.css',
+  ...Object.fromEntries(PANEL_STYLES.map((style) => [`/${style}`, style])),
   '/themes/light.css': 'test/webview/themes/light.css',
   '/themes/dark.css': 'test/webview/themes/dark.css',
   '/themes/webview-defaults.css': 'test/webview/themes/webview-defaults.css',
@@ -65,10 +62,7 @@ export async function startPanelServer(): Promise<PanelServer> {
           `${origin}/themes/${theme}.css`,
           `${origin}/themes/webview-defaults.css`,
           `${origin}/dist/codicons/codicon.css`,
-          `${origin}/media/chat.css`,
-          `${origin}/media/toolCard.css`,
-          `${origin}/media/diff.css`,
-          `${origin}/media/composerPickers.css`,
+          ...PANEL_STYLES.map((style) => `${origin}/${style}`),
         ],
         nonce: randomBytes(16).toString('base64'),
       });

@@ -2,6 +2,15 @@
 // `default-src 'none'`), every resource from the extension's own folders. A pure function, so the
 // Chromium tests load exactly the page the extension serves.
 
+/** The panel's own stylesheets, in order, from the extension's folder (after the codicon font's). */
+export const PANEL_STYLES = [
+  'media/chat.css',
+  'media/toolCard.css',
+  'media/diff.css',
+  'media/composerPickers.css',
+  'media/promptActions.css',
+] as const;
+
 export interface ChatPage {
   /** `webview.cspSource`: the origin the extension's resources are served from. */
   cspSource: string;
