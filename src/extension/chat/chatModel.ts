@@ -2,17 +2,17 @@ import type { AgentEvent } from '../../agent';
 import type { Attachment } from '../../protocol/attachments';
 import type {
   ApprovalAsk,
+  BackendInfo,
   Banner,
   ChatEntry,
   ContextMeter,
-  DiffFile,
   HostMessage,
   ToolEntry,
 } from '../../protocol/chatView';
 import { groupedTokens } from '../../protocol/contextMeter';
 import { BUILTIN_TOOLS, type ToolRegistry } from '../../tools';
-import { LiveDiff, type ReadText } from './liveDiff';
-import { reviewFiles } from './reviewFiles';
+import type { ReadText } from './liveDiff';
+import { type CardBoard, ToolCards } from './toolCards';
 
 // The conversation as the panel shows it, built from the agent's events: the host keeps it (a hidden panel
 // or a reloaded window asks for it again) and sends the webview only what changed — a text delta per token,
@@ -20,22 +20,12 @@ import { reviewFiles } from './reviewFiles';
 
 /** Entries a `state` or an `older` page carries; the webview pages the rest in on demand. */
 export const PAGE_SIZE = 60;
-/** A tool's answer as shown on its card; the model got all of it. */
-const OUTPUT_SHOWN = 8_000;
-
-const cut = (text: string) =>
-  text.length > OUTPUT_SHOWN
-    ? `${text.slice(0, OUTPUT_SHOWN)}\n… (${text.length - OUTPUT_SHOWN} more characters)`
-    : text;
 
 export class ChatModel {
   private entries: ChatEntry[] = [];
   private readonly byId = new Map<string, ChatEntry>();
-  /** Tool cards by the id of the output item streaming them, until their call id is known. */
-  private readonly byItem = new Map<string, string>();
-  private readonly diffs = new Map<string, LiveDiff>();
-  /** Streamed input so far, by card id. */
-  private readonly inputs = new Map<string, string>();
+  /** The tool calls' cards, with their live diffs. */
+  private readonly cards: ToolCards;
   private sequence = 0;
   banner: Banner | null = null;
   /** The tools of the agent whose events come: how a call summarises and whether it previews as a diff. */
@@ -45,9 +35,22 @@ export class ChatModel {
 
   constructor(
     private readonly post: (message: HostMessage) => void,
-    private readonly readText: ReadText,
-    private readonly diffIntervalMs = 50,
-  ) {}
+    readText: ReadText,
+    diffIntervalMs = 50,
+  ) {
+    const board: CardBoard = {
+      entries: () => this.entries,
+      get: (id) => this.byId.get(id),
+      add: (entry) => this.add(entry),
+      replace: (entry) => this.replace(entry),
+      adopt: (entry) => {
+        this.entries.push(entry);
+        this.byId.set(entry.id, entry);
+      },
+      remove: (ids) => this.remove(ids),
+    };
+    this.cards = new ToolCards(board, () => this.tools, readText, diffIntervalMs);
+  }
 
   get all(): readonly ChatEntry[] {
     return this.entries;
@@ -64,9 +67,7 @@ export class ChatModel {
 
   /** Starts over with these entries and meter (a new chat, a reopened session). */
   reset(entries: ChatEntry[] = [], context?: ContextMeter): void {
-    for (const diff of this.diffs.values()) diff.dispose();
-    this.diffs.clear();
-    this.byItem.clear();
+    this.cards.clear();
     this.entries = entries;
     this.byId.clear();
     for (const entry of entries) this.byId.set(entry.id, entry);
@@ -80,6 +81,27 @@ export class ChatModel {
   latest(): { entries: ChatEntry[]; hasOlder: boolean } {
     const start = Math.max(0, this.entries.length - PAGE_SIZE);
     return { entries: this.entries.slice(start), hasOlder: start > 0 };
+  }
+
+  /** Everything the page shows, from scratch: the newest page, the banner and the meter. */
+  state(sessionId: string, running: boolean, backend: BackendInfo | undefined): HostMessage {
+    return {
+      type: 'state',
+      sessionId,
+      ...this.latest(),
+      running,
+      banner: this.banner,
+      ...(backend ? { backend } : {}),
+      ...(this.context ? { context: this.context } : {}),
+    };
+  }
+
+  /** The answers' text from entry `from` on: what a task said, for whoever sent its prompt. */
+  answerSince(from: number): string {
+    return this.entries
+      .slice(from)
+      .flatMap((entry) => (entry.kind === 'assistant' ? [entry.text] : []))
+      .join('\n\n');
   }
 
   /** The page just before the entry `before` (the oldest the webview shows). */
@@ -167,15 +189,15 @@ export class ChatModel {
         return;
       }
       case 'tool_call_delta':
-        return this.toolDelta(event);
+        return this.cards.delta(event);
       case 'output_discarded':
         return this.discard(event.turn);
       case 'message':
         return this.message(event.text, event.phase);
       case 'tool_started':
-        return this.toolStarted(event);
+        return this.cards.started(event);
       case 'tool_finished':
-        return this.toolFinished(event);
+        return this.cards.finished(event);
       case 'transport':
         return this.transport(event);
       case 'error':
@@ -206,8 +228,7 @@ export class ChatModel {
   }
 
   dispose(): void {
-    for (const diff of this.diffs.values()) diff.dispose();
-    this.diffs.clear();
+    this.cards.dispose();
   }
 
   private nextId(kind: string): string {
@@ -230,44 +251,7 @@ export class ChatModel {
 
   private remove(ids: ReadonlySet<string>): void {
     this.entries = this.entries.filter((entry) => !ids.has(entry.id));
-    for (const id of ids) {
-      this.byId.delete(id);
-      this.diffs.get(id)?.dispose();
-      this.diffs.delete(id);
-    }
-  }
-
-  private toolDelta(event: Extract<AgentEvent, { type: 'tool_call_delta' }>): void {
-    let id = this.byItem.get(event.itemId);
-    if (id === undefined) {
-      id = event.callId ?? `item:${event.itemId}`;
-      this.byItem.set(event.itemId, id);
-      this.add({ kind: 'tool', id, turn: event.turn, name: event.name, summary: '', status: 'streaming' });
-      this.inputs.set(id, '');
-      const kind = this.tools.liveDiff(event.name);
-      if (kind) {
-        // The card may be renamed to its call id before the diff's next update: look it up at each one.
-        const item = event.itemId;
-        const show = (diff: DiffFile[]) => {
-          const card = this.byItem.get(item);
-          if (card !== undefined) this.updateCard(card, { diff });
-        };
-        this.diffs.set(id, new LiveDiff(kind, this.readText, show, this.diffIntervalMs));
-      }
-    }
-    const input = (this.inputs.get(id) ?? '') + event.delta;
-    this.inputs.set(id, input);
-    this.diffs.get(id)?.append(event.delta);
-    const summary = this.tools.summarize(event.name, input);
-    const entry = this.byId.get(id);
-    if (entry?.kind === 'tool' && summary !== entry.summary) this.replace({ ...entry, summary });
-  }
-
-  /** A live diff's update: only until the call has run (its review card replaces the preview). */
-  private updateCard(id: string, change: Partial<ToolEntry>): void {
-    const entry = this.byId.get(id);
-    if (entry?.kind === 'tool' && ['streaming', 'running', 'approval'].includes(entry.status))
-      this.replace({ ...entry, ...change });
+    for (const id of ids) this.byId.delete(id);
   }
 
   /** A reasoning summary's delta: its Thinking entry grows (the page re-renders it once per frame). */
@@ -296,8 +280,8 @@ export class ChatModel {
         .map((entry) => entry.id),
     );
     if (gone.size === 0) return;
-    this.remove(gone);
-    for (const [item, id] of this.byItem) if (gone.has(id)) this.byItem.delete(item);
+    this.cards.remove(gone);
+    this.cards.forgetItems(gone);
     this.sendState();
   }
 
@@ -307,74 +291,6 @@ export class ChatModel {
     const open = this.entries.find((entry) => entry.kind === 'assistant' && entry.streaming);
     if (open?.kind === 'assistant') this.replace({ ...open, text, streaming: false, ...note });
     else this.add({ kind: 'assistant', id: this.nextId('text'), text, streaming: false, ...note });
-  }
-
-  private toolStarted(event: Extract<AgentEvent, { type: 'tool_started' }>): void {
-    const summary = this.tools.summarize(event.name, event.input);
-    const paths = this.tools.paths(event.name, event.input);
-    let entry = this.tool(event.callId);
-    if (!entry) {
-      // Streamed under its item id (the call id came with the finished item), or never streamed at all.
-      const streamed = this.entries.findLast(
-        (e) => e.kind === 'tool' && e.status === 'streaming' && e.name === event.name && e.id.startsWith('item:'),
-      );
-      if (streamed?.kind === 'tool') {
-        this.remove(new Set([streamed.id]));
-        const diff = this.diffs.get(streamed.id);
-        entry = { ...streamed, id: event.callId };
-        this.entries.push(entry);
-        this.byId.set(entry.id, entry);
-        if (diff) this.diffs.set(event.callId, diff);
-        for (const [item, id] of this.byItem) if (id === streamed.id) this.byItem.set(item, event.callId);
-      }
-    }
-    const diff = this.diffs.get(event.callId) ?? this.liveDiffFor(event.callId, event.name);
-    const change: Partial<ToolEntry> = {
-      status: 'running',
-      summary,
-      ...(paths.length > 0 ? { paths } : {}),
-      ...(diff ? { diff: diff.finish(event.input) } : {}),
-    };
-    if (entry) this.replace({ ...entry, ...change });
-    else
-      this.add({
-        kind: 'tool',
-        id: event.callId,
-        turn: event.turn,
-        name: event.name,
-        summary,
-        status: 'running',
-        ...change,
-      });
-  }
-
-  private liveDiffFor(id: string, name: string): LiveDiff | undefined {
-    const kind = this.tools.liveDiff(name);
-    if (!kind) return undefined;
-    const diff = new LiveDiff(
-      kind,
-      this.readText,
-      (files) => this.updateCard(id, { diff: files }),
-      this.diffIntervalMs,
-    );
-    this.diffs.set(id, diff);
-    return diff;
-  }
-
-  private toolFinished(event: Extract<AgentEvent, { type: 'tool_finished' }>): void {
-    this.diffs.get(event.callId)?.dispose();
-    this.diffs.delete(event.callId);
-    this.inputs.delete(event.callId);
-    const entry = this.tool(event.callId);
-    if (!entry) return;
-    const { diff: _shown, ask: _ask, ...rest } = entry;
-    this.replace({
-      ...rest,
-      status: event.declined ? 'declined' : event.ok ? 'done' : 'failed',
-      durationMs: event.durationMs,
-      output: cut(event.output),
-      ...(event.edits ? { diff: reviewFiles(event.edits) } : {}),
-    });
   }
 
   private setContext(context: ContextMeter): void {
