@@ -1,26 +1,21 @@
-import {
-  type Agent,
-  type AgentEvent,
-  type ApprovalPolicy,
-  type ApprovalRequest,
-  Transcript,
-  policyFor,
-} from '../../agent';
+import type { Agent, AgentEvent, Transcript } from '../../agent';
 import type { Attachment } from '../../protocol/attachments';
-import { type HostMessage, ViewMessage } from '../../protocol/chatView';
+import { type ChatEntry, type ContextMeter, type HostMessage, ViewMessage } from '../../protocol/chatView';
 import { ChatAttachments } from './chatAttachments';
 import { ChatCheckpoints } from './chatCheckpoints';
-import { approvalAsk, taskNamed } from './approvalAsk';
+import { ChatApprovals } from './chatApprovals';
 import { ChangedFiles } from './changedFiles';
 import { ChatModel } from './chatModel';
 import type { ChatBackend, ChatOutcome } from './chatPort';
-import { needsResume, settled } from './chatRestore';
-import { type ChatSnapshot, SnapshotWriter, currentChat, loadSnapshot, setCurrentChat } from './chatSnapshot';
+import { readChat } from './chatRestore';
+import { ChatTakeBack } from './chatTakeBack';
+import { ChatSaver } from './chatSaver';
+import { type ChatSnapshot, currentChat } from './chatSnapshot';
 import { ReviewBook } from './reviewBook';
 import { ReviewRefused } from './reviewEdits';
-import { forkChat } from './chatFork';
+import { forkChat, planFork } from './chatFork';
 import { listSessions, sessionFile } from './sessionHistory';
-import { transcriptEntries } from './transcriptEntries';
+import { type ViewRoutes, route } from './viewRoutes';
 
 // The chat panel's host side: one conversation at a time (a transcript on disk, an agent on the window's
 // socket), the model of what the panel shows, the review of what edits wrote, and the answers to what the
@@ -34,9 +29,6 @@ export type { ChatBackend, ChatOutcome } from './chatPort';
 /** Sends a message to the page: false (or a promise of false) when it was not delivered (a hidden view). */
 export type PostToPage = (message: HostMessage) => void | boolean | PromiseLike<boolean>;
 
-/** How long the snapshot may lag the panel while a task streams. */
-const SAVE_INTERVAL_MS = 1_000;
-
 export class ChatController {
   readonly model: ChatModel;
   private post: PostToPage | undefined;
@@ -46,17 +38,16 @@ export class ChatController {
   private readonly tasks = new Set<AbortController>();
   /** Every edit of this conversation, hunk by hunk, with its state in the files now. */
   readonly reviews: ReviewBook;
-  private readonly approvals = new Map<string, { resolve: (allow: boolean) => void; effect: 'write' | 'task' }>();
-  /** Effects the user allowed for the whole chat. */
-  private readonly allowed = new Set<'write' | 'task'>();
+  /** Undo all of this turn, Restore, and the diff editor on what an edit wrote. */
+  private readonly takeBack: ChatTakeBack;
+  /** Calls waiting for Allow / Skip, and the effects allowed for the whole chat. */
+  private readonly approvals: ChatApprovals;
   /** What the panel last said it shows; undefined until a page has loaded. */
   shown: { entries: number; sessionId: string } | undefined;
   /** The conversation found again after a reload, once read. */
   private readonly restored: Promise<void>;
-  private saveTimer: NodeJS.Timeout | undefined;
-  /** Disposed: the snapshot keeps what it had (a task running then shows as interrupted). */
-  private closed = false;
-  private readonly snapshots: SnapshotWriter;
+  /** The snapshot and the current chat, on disk for a reloaded window. */
+  private readonly saver: ChatSaver;
   private readonly changedFiles: ChangedFiles;
   /** Each prompt's checkpoint: what the agent's edit tools wrote since, for Restore and Edit and resend. */
   readonly checkpoints: ChatCheckpoints;
@@ -73,22 +64,40 @@ export class ChatController {
       (text) => this.model.notice('warning', text),
     );
     this.checkpoints = new ChatCheckpoints(backend.sessionsDir, (line) => backend.log(line));
-    this.snapshots = SnapshotWriter.of(backend.sessionsDir, (error) =>
-      this.backend.log(`chat panel: could not save the chat: ${messageOf(error)}`),
+    this.saver = new ChatSaver(
+      backend.sessionsDir,
+      (line) => backend.log(line),
+      () => this.snapshot(),
     );
     this.model = new ChatModel(
       (message) => {
         this.post?.(message);
-        this.scheduleSave();
+        this.saver.soon();
       },
       async (path) => (await (await backend.workspace()).tryReadFile(path))?.text,
     );
     this.model.onState = () => this.sendState();
+    this.approvals = new ChatApprovals({
+      model: this.model,
+      workspace: () => backend.workspace(),
+      approvalMode: () => backend.approvalMode(),
+      panelShown: () => this.post !== undefined,
+      askElsewhere: (request) => backend.askElsewhere(request),
+      onAllowed: () => this.saver.now(),
+    });
     this.reviews = new ReviewBook(
       () => backend.workspace(),
       (callId, diff) => this.model.updateTool(callId, { diff }),
     );
-    this.reviews.onChange(() => this.scheduleSave());
+    this.reviews.onChange(() => this.saver.soon());
+    this.takeBack = new ChatTakeBack({
+      model: this.model,
+      reviews: this.reviews,
+      checkpoints: this.checkpoints,
+      busy: () => this.busy,
+      workspace: () => backend.workspace(),
+      openDiff: (path, before, title) => backend.openDiff(path, before, title),
+    });
     this.changedFiles = new ChangedFiles(() => backend.workspace(), this.reviews);
     backend.steering?.attach((message) => this.send(message));
     this.restored = this.restoreCurrent();
@@ -116,6 +125,42 @@ export class ChatController {
     this.post = post;
   }
 
+  /** What each of the page's messages does. */
+  private readonly routes: ViewRoutes = {
+    ready: () => {
+      this.backend.steering?.refresh();
+      this.sendState();
+      return this.attachments.ready();
+    },
+    send: (message) => void this.ask(message.text, message.attachments),
+    stop: () => this.stop(),
+    newChat: () => this.newChat(),
+    retry: () => {
+      this.model.setBanner(null);
+      void this.run(undefined);
+    },
+    loadOlder: (message) => this.send({ type: 'older', ...this.model.olderThan(message.before) }),
+    hunk: (message) => this.reviewHunk(message.callId, message.path, message.hunkId, message.action),
+    undoTurn: (message) => this.takeBack.undoTurn(message.turn),
+    openDiff: (message) => this.takeBack.openDiff(message.callId, message.path),
+    approval: (message) => this.approvals.answer(message.callId, message.allow, message.forChat ?? false),
+    openFile: async ({ path, line, column }) => {
+      if (!this.backend.openFile) throw new ReviewRefused('Files cannot be opened from here.');
+      await this.backend.openFile(path, line, column);
+    },
+    history: () => this.send({ type: 'history', sessions: listSessions(this.backend.sessionsDir) }),
+    openSession: (message) => this.openSession(message.id),
+    shown: (message) => void (this.shown = { entries: message.entries, sessionId: message.sessionId }),
+    restore: (message) => this.takeBack.restore(message.id),
+    resend: (message) => this.resend(message.id, message.text, message.files),
+    choose: async (message) => this.backend.steering?.choose(message),
+    openInstructions: async (message) => this.backend.steering?.openInstructions(message.path),
+    allowInstructions: async () => this.backend.steering?.allowInstructions(),
+    findContext: (message) => this.attachments.receive(message),
+    attachSelection: (message) => this.attachments.receive(message),
+    attachUris: (message) => this.attachments.receive(message),
+  };
+
   /** A message from the webview, validated first: anything else is logged and dropped. */
   async receive(raw: unknown): Promise<void> {
     const parsed = ViewMessage.safeParse(raw);
@@ -126,54 +171,7 @@ export class ChatController {
     const message = parsed.data;
     await this.restored;
     try {
-      switch (message.type) {
-        case 'ready':
-          this.backend.steering?.refresh();
-          this.sendState();
-          return this.attachments.ready();
-        case 'send':
-          void this.ask(message.text, message.attachments);
-          return;
-        case 'stop':
-          return this.stop();
-        case 'newChat':
-          return this.newChat();
-        case 'retry':
-          return this.retry();
-        case 'loadOlder':
-          return this.send({ type: 'older', ...this.model.olderThan(message.before) });
-        case 'hunk':
-          return await this.reviewHunk(message.callId, message.path, message.hunkId, message.action);
-        case 'undoTurn':
-          return await this.undoTurn(message.turn);
-        case 'openDiff':
-          return await this.openDiff(message.callId, message.path);
-        case 'approval':
-          return this.answer(message.callId, message.allow, message.forChat ?? false);
-        case 'openFile':
-          return await this.openFile(message.path, message.line, message.column);
-        case 'history':
-          return this.send({ type: 'history', sessions: listSessions(this.backend.sessionsDir) });
-        case 'openSession':
-          return await this.openSession(message.id);
-        case 'shown':
-          this.shown = { entries: message.entries, sessionId: message.sessionId };
-          return;
-        case 'restore':
-          return await this.restoreCheckpoint(message.id);
-        case 'resend':
-          return await this.resend(message.id, message.text, message.files);
-        case 'choose':
-          return await this.backend.steering?.choose(message);
-        case 'openInstructions':
-          return await this.backend.steering?.openInstructions(message.path);
-        case 'allowInstructions':
-          return await this.backend.steering?.allowInstructions();
-        case 'findContext':
-        case 'attachSelection':
-        case 'attachUris':
-          return await this.attachments.receive(message);
-      }
+      await route(this.routes, message);
     } catch (error) {
       this.model.notice(error instanceof ReviewRefused ? 'warning' : 'error', messageOf(error));
     }
@@ -192,22 +190,16 @@ export class ChatController {
 
   stop(): void {
     for (const task of this.tasks) task.abort();
-    for (const { resolve } of this.approvals.values()) resolve(false);
-    this.approvals.clear();
+    this.approvals.declineWaiting();
   }
 
   newChat(): void {
     this.stop();
-    this.saveNow();
-    // On disk before the chat is left: History may reopen it at once.
-    this.snapshots.flush();
-    this.transcript = undefined;
-    this.agent = undefined;
-    this.allowed.clear();
+    this.leaveFor(undefined, []);
+    this.approvals.setAllowed([]);
     this.reviews.clear();
     this.checkpoints.open(undefined);
-    this.model.reset();
-    this.forget(() => setCurrentChat(this.backend.sessionsDir, undefined));
+    this.saver.setCurrent(undefined);
     this.sendState();
     this.send({ type: 'focus' });
   }
@@ -227,14 +219,9 @@ export class ChatController {
 
   dispose(): void {
     // Written before the task is stopped, and at once: after a reload it shows as interrupted, with Resume.
-    this.saveNow();
-    this.snapshots.flush();
-    this.closed = true;
-    clearTimeout(this.saveTimer);
+    this.saver.close();
     this.changedFiles.dispose();
-    // A call waiting for approval stays unanswered: the window is going, and a "declined" in the transcript
-    // would stop the Resume from asking again.
-    this.approvals.clear();
+    this.approvals.abandonWaiting();
     this.stop();
     this.model.dispose();
   }
@@ -244,21 +231,7 @@ export class ChatController {
   }
 
   private sendState(): void {
-    const backend = this.backend.backendInfo?.();
-    this.send({
-      type: 'state',
-      sessionId: this.sessionId ?? '',
-      ...this.model.latest(),
-      running: this.busy,
-      banner: this.model.banner,
-      ...(backend ? { backend } : {}),
-      ...(this.model.context ? { context: this.model.context } : {}),
-    });
-  }
-
-  private retry(): void {
-    this.model.setBanner(null);
-    void this.run(undefined);
+    this.send(this.model.state(this.sessionId ?? '', this.busy, this.backend.backendInfo?.()));
   }
 
   private async run(
@@ -280,18 +253,17 @@ export class ChatController {
         from = this.model.all.length;
         if (!this.transcript) {
           this.transcript = this.backend.newTranscript();
-          const id = this.transcript.header.id;
-          this.forget(() => setCurrentChat(this.backend.sessionsDir, id));
+          this.saver.setCurrent(this.transcript.header.id);
         }
         this.checkpoints.open(this.transcript.header.id);
         if (userId !== undefined) this.checkpoints.begin(userId, this.transcript.items.length);
-        this.saveNow();
+        this.saver.now();
         this.changed();
         const transcript = this.transcript;
         // A conversation left for a new chat may still be winding down: its events are not the new one's.
         this.agent ??= await this.backend.agent(
           transcript,
-          this.policy(),
+          this.approvals.policy(),
           (event) => {
             if (this.transcript === transcript) this.onEvent(event);
           },
@@ -312,14 +284,10 @@ export class ChatController {
     } finally {
       this.tasks.delete(controller);
       if (!this.busy) this.send({ type: 'running', running: false });
-      this.saveNow();
+      this.saver.now();
       this.changed();
     }
-    const text = this.model.all
-      .slice(from)
-      .flatMap((entry) => (entry.kind === 'assistant' ? [entry.text] : []))
-      .join('\n\n');
-    return { ok: status === 'completed', status, text };
+    return { ok: status === 'completed', status, text: this.model.answerSince(from) };
   }
 
   private onEvent(event: AgentEvent): void {
@@ -333,56 +301,6 @@ export class ChatController {
     }
   }
 
-  private policy(): ApprovalPolicy {
-    const askUser = async (request: ApprovalRequest): Promise<boolean> => {
-      if (this.allowed.has(request.effect)) return true;
-      if (!this.post) return this.backend.askElsewhere(request);
-      const entry = this.model.tool(request.callId);
-      const task =
-        request.effect === 'task' ? await taskNamed(() => this.backend.workspace(), entry?.summary ?? '') : undefined;
-      const ask = approvalAsk(request, entry?.summary ?? '', entry?.diff, task, this.model.tools);
-      return new Promise<boolean>((resolve) => {
-        this.approvals.set(request.callId, { resolve, effect: request.effect });
-        this.model.asking(request.callId, ask);
-      });
-    };
-    // The mode is read at each call: one picked in the composer applies from the next call on.
-    return { approve: (request) => policyFor(this.backend.approvalMode(), askUser).approve(request) };
-  }
-
-  private answer(callId: string, allow: boolean, forChat: boolean): void {
-    const asked = this.approvals.get(callId);
-    if (!asked) return;
-    this.approvals.delete(callId);
-    this.model.answered(callId, allow ? 'running' : 'declined');
-    asked.resolve(allow);
-    if (!allow || !forChat) return;
-    // From now on this chat runs calls of this effect without asking, those already waiting included.
-    this.allowed.add(asked.effect);
-    this.saveNow();
-    for (const [waiting, other] of [...this.approvals])
-      if (other.effect === asked.effect) this.answer(waiting, true, false);
-  }
-
-  private async undoTurn(turn: number): Promise<void> {
-    const count = await this.reviews.undoTurn(turn);
-    this.model.notice(
-      'info',
-      count === 0
-        ? 'Nothing left to undo in that turn.'
-        : `Took back ${count} hunk${count === 1 ? '' : 's'} of turn ${turn}.`,
-    );
-  }
-
-  /** Restore on a prompt: its checkpoint's files go back; those the user changed since open as diffs. */
-  private async restoreCheckpoint(id: string): Promise<void> {
-    if (this.busy) throw new ReviewRefused('Restore waits for the task to end: Stop it first.');
-    const { plan, text } = await this.checkpoints.restore(id, await this.backend.workspace());
-    this.model.notice(plan.kept.length > 0 || plan.unjournaled.length > 0 ? 'warning' : 'info', text);
-    for (const file of ChatCheckpoints.diffsToOpen(plan))
-      await this.backend.openDiff(file.path, file.target ?? '', `${file.path} (Restore ↔ now)`);
-  }
-
   /**
    * Edit and resend: the chat forks at prompt `id` (chatFork.ts), after asking (`resendAsk`) what happens to
    * the files Loopwire wrote since, and `text` is sent in the fork; the old branch stays in History.
@@ -393,50 +311,29 @@ export class ChatController {
     if (!transcript) throw new ReviewRefused('That message is not in this chat any more.');
     const changed = this.checkpoints.changedSince(id);
     if (files === undefined && changed.length > 0) return this.send({ type: 'resendAsk', id, text, paths: changed });
-    const at = this.checkpoints.forkPoint(id, this.model.all, transcript.items);
-    const index = this.model.all.findIndex((entry) => entry.id === id);
-    if (at === undefined || index < 0) throw new ReviewRefused('That message is not in this chat any more.');
-    // The edited prompt keeps what was attached to it, read again as the files are now.
-    const edited = this.model.all[index];
-    const attachments = edited?.kind === 'user' ? (edited.attachments ?? []) : [];
-    const restored =
-      files === 'restore' ? await this.checkpoints.restore(id, await this.backend.workspace()) : undefined;
-    // The branch being left goes to disk whole first: History shows it as it was.
-    this.saveNow();
-    this.snapshots.flush();
-    const fork = forkChat(transcript, at, this.backend.sessionsDir);
+    const plan = planFork(id, {
+      transcript,
+      entries: this.model.all,
+      checkpoints: this.checkpoints,
+      reviews: this.reviews.saved(),
+    });
+    const restored = files === 'restore' ? await this.takeBack.restoreFiles(id) : undefined;
+    const fork = forkChat(transcript, plan.at, this.backend.sessionsDir);
     this.checkpoints.fork(fork.header.id, id);
-    const entries = this.model.all.slice(0, index);
-    const calls = new Set(entries.flatMap((entry) => (entry.kind === 'tool' ? [entry.id] : [])));
-    const reviews = this.reviews.saved().filter((review) => calls.has(review.callId));
-    this.transcript = fork;
-    this.agent = undefined;
-    this.model.reset(entries, this.model.context);
-    await this.reviews.restore(reviews);
-    this.forget(() => setCurrentChat(this.backend.sessionsDir, fork.header.id));
+    this.leaveFor(fork, plan.entries, this.model.context);
+    await this.reviews.restore(plan.reviews);
+    this.saver.setCurrent(fork.header.id);
     this.sendState();
-    if (restored) this.model.notice(restored.plan.kept.length > 0 ? 'warning' : 'info', restored.text);
-    for (const file of restored ? ChatCheckpoints.diffsToOpen(restored.plan) : [])
-      await this.backend.openDiff(file.path, file.target ?? '', `${file.path} (Restore ↔ now)`);
-    void this.ask(text, attachments);
-  }
-
-  private async openDiff(callId: string, path: string): Promise<void> {
-    const before = await this.reviews.before(callId, path);
-    await this.backend.openDiff(path, before, `${path} (before Loopwire ↔ now)`);
-  }
-
-  private async openFile(path: string, line?: number, column?: number): Promise<void> {
-    if (!this.backend.openFile) throw new ReviewRefused('Files cannot be opened from here.');
-    await this.backend.openFile(path, line, column);
+    if (restored) await this.takeBack.show(restored);
+    void this.ask(text, plan.attachments);
   }
 
   private async openSession(id: string): Promise<void> {
     sessionFile(this.backend.sessionsDir, id);
     this.stop();
-    this.saveNow();
+    this.saver.now();
     await this.restore(id);
-    this.forget(() => setCurrentChat(this.backend.sessionsDir, id));
+    this.saver.setCurrent(id);
     this.sendState();
   }
 
@@ -448,67 +345,52 @@ export class ChatController {
       await this.restore(id);
     } catch (error) {
       this.backend.log(`chat panel: could not reopen the last chat: ${messageOf(error)}`);
-      this.forget(() => setCurrentChat(this.backend.sessionsDir, undefined));
+      this.saver.setCurrent(undefined);
     }
   }
 
   /** Shows session `id` as it was: its snapshot when there is one, else what its transcript holds. */
   private async restore(id: string): Promise<void> {
-    const transcript = Transcript.load(sessionFile(this.backend.sessionsDir, id));
     // The chat being left, or this very one, may still be on its way to the disk.
-    this.snapshots.flush();
-    const { snapshot, problem } = loadSnapshot(this.backend.sessionsDir, id);
-    if (problem) this.backend.log(`chat panel: ${problem}`);
-    this.transcript = transcript;
-    this.agent = undefined;
+    this.saver.flush();
+    const chat = readChat(this.backend.sessionsDir, id, this.model.tools, (line) => this.backend.log(line));
+    this.leaveFor(chat.transcript, chat.entries, chat.snapshot?.context);
     this.checkpoints.open(id);
-    this.allowed.clear();
-    for (const effect of snapshot?.allowed ?? []) this.allowed.add(effect);
-    const interrupted = snapshot?.running === true && needsResume(transcript);
-    this.model.reset(
-      snapshot ? settled(snapshot.entries) : transcriptEntries(transcript.items, this.model.tools),
-      snapshot?.context,
-    );
-    if (interrupted)
+    this.approvals.setAllowed(chat.snapshot?.allowed ?? []);
+    if (chat.interrupted)
       this.model.setBanner({
         kind: 'interrupted',
         text: 'The window closed while this task was running. Resume continues it from its transcript.',
         retry: true,
       });
-    await this.reviews.restore(snapshot?.reviews ?? []);
+    await this.reviews.restore(chat.snapshot?.reviews ?? []);
   }
 
-  /** Writes the snapshot once the panel has been quiet a moment (at most once a second while streaming). */
-  private scheduleSave(): void {
-    if (this.saveTimer || this.closed || !this.transcript) return;
-    this.saveTimer = setTimeout(() => this.saveNow(), SAVE_INTERVAL_MS);
-    this.saveTimer.unref?.();
+  /**
+   * The chat shown becomes `transcript`'s (none: a new one), showing `entries`: the one left is saved and on
+   * disk first (History may reopen it at once), and its agent goes with it.
+   */
+  private leaveFor(transcript: Transcript | undefined, entries: ChatEntry[], context?: ContextMeter): void {
+    this.saver.now();
+    this.saver.flush();
+    this.transcript = transcript;
+    this.agent = undefined;
+    this.model.reset(entries, context);
   }
 
-  private saveNow(): void {
-    clearTimeout(this.saveTimer);
-    this.saveTimer = undefined;
+  /** The chat as a reloaded window finds it again; undefined while it has no transcript. */
+  private snapshot(): ChatSnapshot | undefined {
     const transcript = this.transcript;
-    if (this.closed || !transcript) return;
-    const snapshot: ChatSnapshot = {
+    if (!transcript) return undefined;
+    return {
       version: 1,
       sessionId: transcript.header.id,
       running: this.busy,
       entries: [...this.model.all],
       reviews: this.reviews.saved(),
-      allowed: [...this.allowed],
+      allowed: this.approvals.allowed,
       ...(this.model.context ? { context: this.model.context } : {}),
     };
-    void this.snapshots.save(snapshot);
-  }
-
-  /** A write the panel can do without (a full disk): logged, never in the user's way. */
-  private forget(write: () => void): void {
-    try {
-      write();
-    } catch (error) {
-      this.backend.log(`chat panel: could not save the chat: ${messageOf(error)}`);
-    }
   }
 }
 

@@ -1,4 +1,9 @@
 import { type Transcript, forkTranscript, newSessionId } from '../../agent';
+import type { Attachment } from '../../protocol/attachments';
+import type { ChatEntry } from '../../protocol/chatView';
+import type { ChatCheckpoints } from './chatCheckpoints';
+import type { SavedReview } from './reviewBook';
+import { ReviewRefused } from './reviewEdits';
 import { sessionFile } from './sessionHistory';
 
 // Edit and resend forks a chat at a prompt: a new session in the chats' folder holding the transcript's
@@ -10,4 +15,35 @@ import { sessionFile } from './sessionHistory';
 export function forkChat(transcript: Transcript, at: number, dir: string): Transcript {
   const id = newSessionId();
   return forkTranscript(transcript, at, id, sessionFile(dir, id));
+}
+
+/** Where a fork at a prompt cuts, and what the fork keeps of the chat it leaves. */
+export interface ForkPlan {
+  /** The transcript's items before the prompt. */
+  at: number;
+  /** The panel's entries before it. */
+  entries: ChatEntry[];
+  /** What was attached to the prompt: the edited prompt keeps it, read again as the files are now. */
+  attachments: readonly Attachment[];
+  /** The reviews of the edits before it. */
+  reviews: SavedReview[];
+}
+
+/** The fork at prompt `id` of a chat showing `entries`; refused where the prompt is no longer in it. */
+export function planFork(
+  id: string,
+  chat: { transcript: Transcript; entries: readonly ChatEntry[]; checkpoints: ChatCheckpoints; reviews: SavedReview[] },
+): ForkPlan {
+  const at = chat.checkpoints.forkPoint(id, chat.entries, chat.transcript.items);
+  const index = chat.entries.findIndex((entry) => entry.id === id);
+  if (at === undefined || index < 0) throw new ReviewRefused('That message is not in this chat any more.');
+  const edited = chat.entries[index];
+  const entries = chat.entries.slice(0, index);
+  const calls = new Set(entries.flatMap((entry) => (entry.kind === 'tool' ? [entry.id] : [])));
+  return {
+    at,
+    entries,
+    attachments: edited?.kind === 'user' ? (edited.attachments ?? []) : [],
+    reviews: chat.reviews.filter((review) => calls.has(review.callId)),
+  };
 }

@@ -1,8 +1,13 @@
-import type { Transcript } from '../../agent';
+import { Transcript } from '../../agent';
 import type { ChatEntry } from '../../protocol/chatView';
+import type { ToolRegistry } from '../../tools';
+import { type ChatSnapshot, loadSnapshot } from './chatSnapshot';
+import { sessionFile } from './sessionHistory';
+import { transcriptEntries } from './transcriptEntries';
 
-// A chat reopened after its window went away (a reload): whether its task was cut short, and its entries as
-// they stand once nothing streams or waits any more.
+// A chat reopened (after its window went away, or from History): its transcript, and what the panel shows of
+// it — its snapshot's entries as they stand once nothing streams or waits any more, else what its transcript
+// holds — and whether its task was cut short.
 
 /** A transcript that stopped mid-task: a prompt or a tool's answer without a response, or calls without answers. */
 export function needsResume(transcript: Transcript): boolean {
@@ -29,4 +34,26 @@ export function settled(entries: readonly ChatEntry[]): ChatEntry[] {
     }
     return entry;
   });
+}
+
+/** A past chat, read to be shown again. */
+export interface ReopenedChat {
+  transcript: Transcript;
+  entries: ChatEntry[];
+  snapshot: ChatSnapshot | undefined;
+  /** Its task was running when the window went away, and never ended: Resume continues it. */
+  interrupted: boolean;
+}
+
+/** Chat `id` of the chats in `dir`: its snapshot when there is one (a problem reading it is logged). */
+export function readChat(dir: string, id: string, tools: ToolRegistry, log: (line: string) => void): ReopenedChat {
+  const transcript = Transcript.load(sessionFile(dir, id));
+  const { snapshot, problem } = loadSnapshot(dir, id);
+  if (problem) log(`chat panel: ${problem}`);
+  return {
+    transcript,
+    entries: snapshot ? settled(snapshot.entries) : transcriptEntries(transcript.items, tools),
+    snapshot,
+    interrupted: snapshot?.running === true && needsResume(transcript),
+  };
 }

@@ -1,0 +1,85 @@
+import { type ApprovalMode, type ApprovalPolicy, type ApprovalRequest, policyFor } from '../../agent';
+import type { Workspace } from '../../workspace';
+import { approvalAsk, taskNamed } from './approvalAsk';
+import type { ChatModel } from './chatModel';
+
+// The chat's approvals: a call that asks shows Allow / Skip on its card and waits for the answer; "for this
+// chat" allows every call of that effect from then on, those already waiting included. The approval mode is
+// read at each call, so one picked in the composer applies from the next call on. Plain Node.
+
+type Effect = ApprovalRequest['effect'];
+
+export interface ApprovalsContext {
+  model: ChatModel;
+  workspace: () => Promise<Workspace>;
+  approvalMode: () => ApprovalMode;
+  /** Whether the panel can show the question; where it cannot, the host asks elsewhere (a notification). */
+  panelShown: () => boolean;
+  askElsewhere: (request: ApprovalRequest) => Promise<boolean>;
+  /** An effect was allowed for the whole chat (the chat is saved with it). */
+  onAllowed: () => void;
+}
+
+export class ChatApprovals {
+  private readonly waiting = new Map<string, { resolve: (allow: boolean) => void; effect: Effect }>();
+  /** Effects the user allowed for the whole chat. */
+  private readonly allowedEffects = new Set<Effect>();
+
+  constructor(private readonly context: ApprovalsContext) {}
+
+  /** What the chat's agent is given: the mode's answer, asking on the call's card where the mode asks. */
+  policy(): ApprovalPolicy {
+    const { model } = this.context;
+    const askUser = async (request: ApprovalRequest): Promise<boolean> => {
+      if (this.allowedEffects.has(request.effect)) return true;
+      if (!this.context.panelShown()) return this.context.askElsewhere(request);
+      const entry = model.tool(request.callId);
+      const task =
+        request.effect === 'task' ? await taskNamed(this.context.workspace, entry?.summary ?? '') : undefined;
+      const ask = approvalAsk(request, entry?.summary ?? '', entry?.diff, task, model.tools);
+      return new Promise<boolean>((resolve) => {
+        this.waiting.set(request.callId, { resolve, effect: request.effect });
+        model.asking(request.callId, ask);
+      });
+    };
+    return { approve: (request) => policyFor(this.context.approvalMode(), askUser).approve(request) };
+  }
+
+  /** The user's answer on call `callId`'s card; `forChat`: the same for every call of its effect. */
+  answer(callId: string, allow: boolean, forChat: boolean): void {
+    const asked = this.waiting.get(callId);
+    if (!asked) return;
+    this.waiting.delete(callId);
+    this.context.model.answered(callId, allow ? 'running' : 'declined');
+    asked.resolve(allow);
+    if (!allow || !forChat) return;
+    this.allowedEffects.add(asked.effect);
+    this.context.onAllowed();
+    for (const [other, { effect }] of [...this.waiting]) if (effect === asked.effect) this.answer(other, true, false);
+  }
+
+  /** Every call waiting is declined (Stop). */
+  declineWaiting(): void {
+    for (const { resolve } of this.waiting.values()) resolve(false);
+    this.waiting.clear();
+  }
+
+  /**
+   * The calls waiting are left unanswered (the window is going: a "declined" in the transcript would stop the
+   * Resume from asking again).
+   */
+  abandonWaiting(): void {
+    this.waiting.clear();
+  }
+
+  /** The effects allowed for the chat, as saved with it. */
+  get allowed(): Effect[] {
+    return [...this.allowedEffects];
+  }
+
+  /** Another chat: what it allowed (none for a new one). */
+  setAllowed(effects: readonly Effect[]): void {
+    this.allowedEffects.clear();
+    for (const effect of effects) this.allowedEffects.add(effect);
+  }
+}
