@@ -1,63 +1,24 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { DEFAULT_SCENARIOS, type LoopwireServer, startServer } from '../../../src/server';
-import { repoRoot, runProcess } from '../support/runProcess';
+import { useExecAgainstServer } from '../support/execAgainstServer';
+import { repoRoot } from '../support/runProcess';
 import { useTempWorkspace } from '../support/tempWorkspace';
 
 // `loopwire exec --file`: the built bin against the real server over a real socket, whose wire log (with
 // bodies) shows the user's message as the model got it — the prompt, then a labelled part per file.
 
-const bin = path.join(repoRoot, 'dist/cli/loopwire.js');
-const TOKEN = 'sk-files-test';
-
-interface LoggedRequest {
-  type: string;
-  body?: { input: { role?: string; content: unknown }[] };
-}
-
 describe('cli: loopwire exec --file attaches files to the prompt', function () {
   this.timeout(30_000);
   const temp = useTempWorkspace({}, { prefix: 'exec-files' });
-  let server: LoopwireServer;
-  let log: string;
-  beforeEach(async () => {
-    log = temp.path('wire.jsonl');
-    server = await startServer({ token: TOKEN, scenarios: [DEFAULT_SCENARIOS], logFile: log, logBodies: true });
-    await fs.cp(path.join(repoRoot, 'demo/workspace'), temp.path('app'), { recursive: true });
-  });
-  afterEach(() => server.close());
+  const run = useExecAgainstServer(temp);
+  beforeEach(() => fs.cp(path.join(repoRoot, 'demo/workspace'), temp.path('app'), { recursive: true }));
 
   const exec = (args: string[], cwd: string) =>
-    runProcess(
-      process.execPath,
-      [
-        bin,
-        'exec',
-        '--workspace',
-        temp.path('app'),
-        '--sessions-dir',
-        temp.path('sessions'),
-        '--endpoint',
-        server.url,
-        '--approve',
-        'read-only',
-        ...args,
-      ],
-      '',
-      { ...process.env, OPENAI_API_KEY: TOKEN },
-      { cwd },
-    );
+    run.exec(['--workspace', temp.path('app'), '--approve', 'read-only', ...args], cwd);
 
-  async function userMessages(): Promise<unknown[]> {
-    await server.close();
-    const requests = (await fs.readFile(log, 'utf8'))
-      .split('\n')
-      .filter((line) => line !== '')
-      .map((line) => JSON.parse(line) as LoggedRequest)
-      .filter((line) => line.type === 'response.create');
-    return requests.flatMap((line) => line.body?.input.filter((item) => item.role === 'user') ?? []);
-  }
+  const userMessages = async () =>
+    (await run.requests()).flatMap((body) => body.input.filter((item) => item.role === 'user'));
 
   it('sends each file (a path from the current directory) and folder as a labelled part after the prompt', async () => {
     await temp.write('app/notes/big.txt', `${'y'.repeat(99)}\n`.repeat(400));

@@ -2,20 +2,12 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { DEFAULT_INSTRUCTIONS } from '../../../src/agent';
-import { DEFAULT_SCENARIOS, type LoopwireServer, startServer } from '../../../src/server';
-import { repoRoot, runProcess } from '../support/runProcess';
+import { useExecAgainstServer } from '../support/execAgainstServer';
+import { repoRoot } from '../support/runProcess';
 import { useTempWorkspace } from '../support/tempWorkspace';
 
 // `loopwire exec` on a project with instructions for agents: the built bin against the real server over a
 // real socket, whose wire log (with bodies) shows what the model was sent.
-
-const bin = path.join(repoRoot, 'dist/cli/loopwire.js');
-const TOKEN = 'sk-instructions-test';
-
-interface LoggedRequest {
-  type: string;
-  body?: { generate?: boolean; input: { role?: string; content: unknown }[]; previous_response_id?: string };
-}
 
 const textOf = (content: unknown): string =>
   typeof content === 'string' ? content : Array.isArray(content) ? textPart(content[0]) : '';
@@ -23,48 +15,26 @@ const textOf = (content: unknown): string =>
 describe('cli: loopwire exec reads the project’s AGENTS.md', function () {
   this.timeout(30_000);
   const temp = useTempWorkspace({}, { prefix: 'exec-agents' });
-  let server: LoopwireServer;
-  let log: string;
-  beforeEach(async () => {
-    log = temp.path('wire.jsonl');
-    server = await startServer({ token: TOKEN, scenarios: [DEFAULT_SCENARIOS], logFile: log, logBodies: true });
-  });
-  afterEach(() => server.close());
+  const run = useExecAgainstServer(temp);
 
   it('sends them as their own message after the developer instructions, and says which files it used', async () => {
     await fs.cp(path.join(repoRoot, 'demo/workspace'), temp.path('repo/app'), { recursive: true });
     await temp.write('repo/.git/HEAD', 'ref: refs/heads/main\n');
     await temp.write('repo/AGENTS.md', 'Run the tests with npm test.\n');
     await temp.write('repo/app/AGENTS.md', 'Keep prices in cents.\n');
-    const result = await runProcess(
-      process.execPath,
-      [
-        bin,
-        'exec',
-        '--workspace',
-        temp.path('repo/app'),
-        '--sessions-dir',
-        temp.path('sessions'),
-        '--endpoint',
-        server.url,
-        '--transport',
-        'ws',
-        '--approve',
-        'all',
-        'Fix the failing test.',
-      ],
-      '',
-      { ...process.env, OPENAI_API_KEY: TOKEN },
-    );
+    const result = await run.exec([
+      '--workspace',
+      temp.path('repo/app'),
+      '--transport',
+      'ws',
+      '--approve',
+      'all',
+      'Fix the failing test.',
+    ]);
     assert.equal(result.code, 0, result.stderr + result.stdout);
     assert.match(result.stderr, /^\(using \.\.\/AGENTS\.md, AGENTS\.md\)$/m);
-    await server.close();
-    const requests = (await fs.readFile(log, 'utf8'))
-      .split('\n')
-      .filter((line) => line !== '')
-      .map((line) => JSON.parse(line) as LoggedRequest)
-      .filter((line) => line.type === 'response.create');
-    const [warmup, first, ...rest] = requests.map((line) => line.body);
+    const requests = await run.requests();
+    const [warmup, first, ...rest] = requests;
     // The warm-up carries the developer instructions; the first turn chains from it and adds the project's
     // message before the prompt: the context the model reads is developer, AGENTS.md, prompt.
     assert.equal(warmup?.generate, false);
