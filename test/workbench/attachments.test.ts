@@ -5,7 +5,7 @@ import type { Frame, Locator } from 'playwright-core';
 import { copyDemo } from './codeServer';
 import { useWorkbench } from './suite';
 import { useWireLog } from './wireLog';
-import { ARTIFACTS, type Workbench, commandHere, until } from './workbench';
+import { ARTIFACTS, type Workbench, commandHere, openInEditor, until } from './workbench';
 
 // Context in the chat input, in the real workbench (issue 30, item 1): `@` in the panel's prompt box finds a
 // file with the editor's own file list, Enter makes it a chip, `@changes` another, and the request the model
@@ -105,14 +105,7 @@ describe('Loopwire in the VS Code workbench: context in the chat input', functio
 
   it('Add to Chat on an editor’s selection, or @selection in the panel, attaches exactly its lines', async () => {
     const { page } = workbench;
-    await page.locator('.part.editor').click();
-    await page.keyboard.press('Control+P');
-    const quickOpen = page.locator('.quick-input-widget input');
-    await quickOpen.waitFor({ state: 'visible' });
-    await quickOpen.fill('src/cart.js');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'cart.js' }).first().waitFor();
-    await page.keyboard.press('Enter');
-    const lines = page.locator('.part.editor .editor-group-container.active .monaco-editor .view-lines').first();
+    const lines = await openInEditor(page, 'src/cart.js');
     await until('src/cart.js in the editor', async () =>
       (await text(lines)).includes('function applyDiscount') ? true : undefined,
     );

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
 import { useWorkbench } from './suite';
-import { ARTIFACTS, type Workbench, until } from './workbench';
+import { ARTIFACTS, type Workbench, openInEditor, until } from './workbench';
 
 // The chat panel where users see it: in the real VS Code workbench (code-server in headless Chromium), at
 // the side bar's default width, with `loopwire.approval: ask`, on a fresh copy of the demo workspace. One
@@ -268,19 +268,6 @@ describe('Loopwire in the VS Code workbench', function () {
     await workbench.screenshot('task-rejected');
   });
 
-  /** The editor on src/cart.js, focused: Quick Open from the workbench (not the webview, which has focus). */
-  async function openCart(): Promise<Locator> {
-    const { page } = workbench;
-    await page.locator('.part.editor').click();
-    await page.keyboard.press('Control+P');
-    const quickOpen = page.locator('.quick-input-widget input');
-    await quickOpen.waitFor({ state: 'visible' });
-    await quickOpen.fill('src/cart.js');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'cart.js' }).first().waitFor();
-    await page.keyboard.press('Enter');
-    return page.locator('.part.editor .monaco-editor .view-lines').first();
-  }
-
   const onDisk = (what: string, text: string) =>
     until(what, () => (fs.readFileSync(cart, 'utf8') === text ? true : undefined), 15_000);
 
@@ -290,7 +277,7 @@ describe('Loopwire in the VS Code workbench', function () {
     (undone ??= (async () => {
       const result = await rejectHunk();
       await onDisk('the original line back on disk', original);
-      const lines = await openCart();
+      const lines = await openInEditor(workbench.page, 'src/cart.js');
       await until('src/cart.js in the editor', async () =>
         (await editorText(lines)).includes(BROKEN) ? true : undefined,
       );

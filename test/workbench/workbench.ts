@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { type Browser, type Frame, type Page, chromium } from 'playwright-core';
+import { type Browser, type Frame, type Locator, type Page, chromium } from 'playwright-core';
 import {
   CHROMIUM,
   ROOT,
@@ -74,6 +74,24 @@ export async function commandHere(page: Page, title: string): Promise<void> {
   await input.fill(`>${title}`);
   await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
   await page.keyboard.press('Enter');
+}
+
+/**
+ * Opens `file` (a workspace path) in the editor with Quick Open, from the workbench (not the webview, which
+ * may have the focus), and returns its lines; the editor has the focus.
+ */
+export async function openInEditor(page: Page, file: string): Promise<Locator> {
+  await page.locator('.part.editor').click();
+  await page.keyboard.press('Control+P');
+  const quickOpen = page.locator('.quick-input-widget input');
+  await quickOpen.waitFor({ state: 'visible' });
+  await quickOpen.fill(file);
+  await page
+    .locator('.quick-input-list .monaco-list-row', { hasText: path.basename(file) })
+    .first()
+    .waitFor();
+  await page.keyboard.press('Enter');
+  return page.locator('.part.editor .editor-group-container.active .monaco-editor .view-lines').first();
 }
 
 /** Opens the Loopwire view from its activity-bar item (or, should the layout hide it, with New Chat). */
