@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
 import { useWorkbench } from './suite';
-import { ARTIFACTS, type Workbench, commandHere, until } from './workbench';
+import { ARTIFACTS, type Workbench, commandHere, openInEditor, until } from './workbench';
 
 // The rest of issue 21's walk, in the real workbench (code-server in headless Chromium, `loopwire.approval:
 // ask`, a fresh demo copy): what panel.test.ts's task does not pass through — the empty chat, Explain
@@ -30,20 +30,7 @@ describe('Loopwire in the VS Code workbench: the walk', function () {
 
   /** The editor on `file` (Quick Open), focused, once it shows `expected`. */
   async function openFile(file: string, expected: string): Promise<Locator> {
-    const { page } = workbench;
-    await page.locator('.part.editor').click();
-    await page.keyboard.press('Control+P');
-    const quickOpen = page.locator('.quick-input-widget input');
-    await quickOpen.waitFor({ state: 'visible' });
-    await quickOpen.fill(file);
-    await page
-      .locator('.quick-input-list .monaco-list-row', { hasText: path.basename(file) })
-      .first()
-      .waitFor();
-    await page.keyboard.press('Enter');
-    const tab = page.locator('.part.editor .tab.active', { hasText: path.basename(file) });
-    await tab.waitFor();
-    const lines = page.locator('.part.editor .editor-group-container.active .monaco-editor .view-lines').first();
+    const lines = await openInEditor(workbench.page, file);
     await until(`${file} in the editor`, async () => ((await text(lines)).includes(expected) ? true : undefined));
     await lines.click();
     return lines;

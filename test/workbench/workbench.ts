@@ -91,6 +91,7 @@ export async function openInEditor(page: Page, file: string): Promise<Locator> {
     .first()
     .waitFor();
   await page.keyboard.press('Enter');
+  await page.locator('.part.editor .tab.active', { hasText: path.basename(file) }).waitFor();
   return page.locator('.part.editor .editor-group-container.active .monaco-editor .view-lines').first();
 }
 
