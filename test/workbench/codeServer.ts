@@ -6,8 +6,8 @@ import * as path from 'node:path';
 import { until } from './until';
 
 // code-server for the workbench suites: the VS Code server and its Node extension host, from the headless
-// host that ../shared/vscode-host installs, with Loopwire from this checkout's dist/ installed unpacked in a
-// fresh extensions folder, a fresh profile whose settings keep everything on this machine (no update check,
+// host that ../shared/vscode-host installs, with Loopwire from this checkout's dist/ installed unpacked (or
+// its packaged .vsix installed by code-server's --install-extension) in a fresh extensions folder, a fresh profile whose settings keep everything on this machine (no update check,
 // telemetry, gallery or online features), and a fresh copy of demo/workspace. Its own process group, so
 // stopping it ends the extension host and every task it started.
 
@@ -58,12 +58,13 @@ export function freePort(): Promise<number> {
   });
 }
 
-export function requireFiles(): void {
+/** What the suite needs on this machine; `bundles`: dist/'s too (the unpacked install copies them). */
+export function requireFiles(bundles = true): void {
   const missing: string[] = [];
   if (!fs.existsSync(NODE24) || !fs.existsSync(CODE_SERVER))
     missing.push(`code-server in ${hostHome} (run ../shared/vscode-host/install.sh, or set VSCODE_HOST_HOME)`);
   if (!fs.existsSync(CHROMIUM)) missing.push(`Chromium at ${CHROMIUM} (apt-get install chromium)`);
-  for (const bundle of ['extension.js', 'session.js', 'webview.js'])
+  for (const bundle of bundles ? ['extension.js', 'session.js', 'webview.js'] : [])
     if (!fs.existsSync(path.join(ROOT, 'dist', bundle))) missing.push(`dist/${bundle} (run \`npm run bundle\`)`);
   // Never a silent skip: a machine without these fails, saying what to provide.
   if (missing.length > 0) throw new Error(`The workbench suite needs: ${missing.join('; ')}`);
@@ -114,29 +115,8 @@ export function copyDemo(target: string): void {
   fs.writeFileSync(settings, `${JSON.stringify({ 'loopwire.endpoint': 'embedded' }, null, 2)}\n`);
 }
 
-export async function startCodeServer(work: string, port: number, log: fs.WriteStream): Promise<ChildProcess> {
-  const userData = path.join(work, 'user-data');
-  fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
-  fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
-  fs.writeFileSync(path.join(work, 'config.yaml'), 'auth: none\n');
-  const args = [
-    CODE_SERVER,
-    '--config',
-    path.join(work, 'config.yaml'),
-    '--bind-addr',
-    `127.0.0.1:${port}`,
-    '--auth',
-    'none',
-    '--user-data-dir',
-    userData,
-    '--extensions-dir',
-    path.join(work, 'extensions'),
-    '--disable-telemetry',
-    '--disable-update-check',
-    '--disable-workspace-trust',
-    '--disable-getting-started-override',
-    '--ignore-last-opened',
-  ];
+/** code-server's environment: its state in the run's folder, no extension gallery, npm offline. */
+function serverEnv(work: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     // code-server keeps its own state (logs, last opened, heartbeat) under these: the run's folder, not ~.
@@ -150,6 +130,82 @@ export async function startCodeServer(work: string, port: number, log: fs.WriteS
   };
   delete env['ELECTRON_RUN_AS_NODE'];
   delete env['VSCODE_IPC_HOOK_CLI'];
+  return env;
+}
+
+/** The profile and extensions folders of the run (`work`), as code-server is given them. */
+const profileArgs = (work: string) => [
+  '--user-data-dir',
+  path.join(work, 'user-data'),
+  '--extensions-dir',
+  path.join(work, 'extensions'),
+];
+
+/**
+ * Installs `vsix` as a user does, with code-server's own `--install-extension FILE`, into the run's extensions
+ * folder (the one startCodeServer serves); its output goes to `log`. Returns the installed extension's folder.
+ */
+export async function installVsix(work: string, vsix: string, log: fs.WriteStream): Promise<string> {
+  const child = spawn(NODE24, [CODE_SERVER, ...profileArgs(work), '--install-extension', vsix], {
+    cwd: work,
+    env: serverEnv(work),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output += chunk.toString();
+    log.write(chunk);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', resolve);
+  });
+  const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    publisher: string;
+    name: string;
+    version: string;
+  };
+  const folder = path.join(work, 'extensions', `${manifest.publisher}.${manifest.name}-${manifest.version}`);
+  if (code !== 0 || !fs.existsSync(path.join(folder, 'package.json')))
+    throw new Error(`code-server --install-extension ${vsix} exited ${code}, no ${folder}: ${output.trim()}`);
+  return folder;
+}
+
+/**
+ * Starts code-server on `port` with the run's profile, whose user settings are the suite's defaults and
+ * `userSettings` over them.
+ */
+export async function startCodeServer(
+  work: string,
+  port: number,
+  log: fs.WriteStream,
+  userSettings: Record<string, unknown> = {},
+): Promise<ChildProcess> {
+  const userData = path.join(work, 'user-data');
+  fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
+  fs.writeFileSync(
+    path.join(userData, 'User', 'settings.json'),
+    JSON.stringify({ ...USER_SETTINGS, ...userSettings }, null, 2),
+  );
+  fs.writeFileSync(path.join(work, 'config.yaml'), 'auth: none\n');
+  const args = [
+    CODE_SERVER,
+    '--config',
+    path.join(work, 'config.yaml'),
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--auth',
+    'none',
+    ...profileArgs(work),
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+    '--ignore-last-opened',
+  ];
+  const env = serverEnv(work);
   // Its own process group, so teardown ends the extension host and every task it started with it.
   const child = spawn(NODE24, args, { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   child.stdout?.pipe(log, { end: false });

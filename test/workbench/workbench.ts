@@ -9,11 +9,13 @@ import {
   copyDemo,
   freePort,
   installExtension,
+  installVsix,
   requireFiles,
   startCodeServer,
   stopProcessGroup,
 } from './codeServer';
 import { until } from './until';
+import { packagedVsix } from './vsix';
 
 // The chat panel where users see it: the real VS Code workbench, served by code-server (codeServer.ts), in
 // headless Debian Chromium driven by playwright-core, with Loopwire's view shown. Nothing reaches past
@@ -33,6 +35,8 @@ export interface Workbench {
   workspace: string;
   /** code-server's user data (its logs/ hold the extension host's output channels). */
   userData: string;
+  /** The folder Loopwire is installed in (in the run's extensions folder). */
+  extension: string;
   /** The chat panel's page (the webview's inner frame), found again if VS Code replaced it. */
   panel(timeoutMs?: number): Promise<Frame>;
   /** Developer: Reload Window, then the Loopwire panel again (a new extension host, a new webview). */
@@ -135,6 +139,14 @@ export interface WorkbenchOptions {
   workspace?: (folder: string) => void;
   /** Where the logs go; by default test-artifacts/workbench. */
   artifacts?: string;
+  /**
+   * How Loopwire is installed: `unpacked` (default) copies this checkout's dist/ into the extensions folder;
+   * `vsix` packages it as `npm run package` does (once per run, vsix.ts) and installs the .vsix with
+   * code-server's own `--install-extension`, as a user does.
+   */
+  install?: 'unpacked' | 'vsix';
+  /** User settings over the suite's defaults (codeServer.ts), e.g. `loopwire.endpoint`. */
+  userSettings?: Record<string, unknown>;
 }
 
 /**
@@ -142,7 +154,8 @@ export interface WorkbenchOptions {
  * Loopwire view shown. On any failure everything started so far is stopped again.
  */
 export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Workbench> {
-  requireFiles();
+  // A .vsix is built from the sources (vsix.ts), so only the unpacked install needs dist/.
+  requireFiles(options.install !== 'vsix');
   const artifacts = options.artifacts ?? ARTIFACTS;
   fs.mkdirSync(artifacts, { recursive: true });
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-workbench-'));
@@ -151,7 +164,6 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
     fs.mkdirSync(workspace, { recursive: true });
     options.workspace(workspace);
   } else copyDemo(workspace);
-  installExtension(path.join(work, 'extensions'));
   const log = fs.createWriteStream(path.join(artifacts, 'code-server.log'));
   const pageLog = fs.createWriteStream(path.join(artifacts, 'page.log'));
   let server: ChildProcess | undefined;
@@ -171,8 +183,15 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
   };
 
   try {
+    let extension: string;
+    if (options.install === 'vsix') {
+      const vsix = await packagedVsix();
+      step(`packaged ${vsix}`);
+      extension = await installVsix(work, vsix, log);
+      step(`installed ${path.basename(extension)} with --install-extension`);
+    } else extension = installExtension(path.join(work, 'extensions'));
     const port = await freePort();
-    server = await startCodeServer(work, port, log);
+    server = await startCodeServer(work, port, log, options.userSettings);
     step(`code-server listening on 127.0.0.1:${port}`);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -218,6 +237,7 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
       page,
       workspace,
       userData: path.join(work, 'user-data'),
+      extension,
       offHostRequests,
       pageErrors,
       async panel(timeoutMs = 60_000) {
