@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
 
 // "Select Endpoint…": the bundled backend (offline, scripted) or a Responses API base URL. The choice is a
-// user setting; the window's backend and socket are replaced before the next task.
+// user setting; the window's backend and socket are replaced before the next task (endpointCommands.ts asks
+// for the key the endpoint needs and checks it).
 
-export async function selectEndpoint(): Promise<void> {
+/** The endpoint chosen and written to the user's settings, or undefined when the user backed out. */
+export async function selectEndpoint(): Promise<string | undefined> {
   const config = vscode.workspace.getConfiguration('loopwire');
   const now = config.get<string>('endpoint', 'embedded');
   const choice = await vscode.window.showQuickPick(
@@ -17,14 +19,14 @@ export async function selectEndpoint(): Promise<void> {
       {
         label: 'OpenAI',
         description: now === 'https://api.openai.com/v1' ? '(current)' : '',
-        detail: 'https://api.openai.com/v1 — set the key with “Loopwire: Set API Key…”.',
+        detail: 'https://api.openai.com/v1 — asks for the key when none is stored for it.',
         value: 'https://api.openai.com/v1',
       },
       { label: 'Other URL…', detail: 'A Responses API base URL (http, https, ws or wss).', value: '' },
     ],
     { title: 'Loopwire: Select Endpoint', placeHolder: `Now: ${now}` },
   );
-  if (!choice) return;
+  if (!choice) return undefined;
   let endpoint = choice.value;
   if (endpoint === '') {
     const typed = await vscode.window.showInputBox({
@@ -39,8 +41,9 @@ export async function selectEndpoint(): Promise<void> {
         }
       },
     });
-    if (!typed) return;
+    if (!typed) return undefined;
     endpoint = typed.trim();
   }
   await config.update('endpoint', endpoint, vscode.ConfigurationTarget.Global);
+  return endpoint;
 }

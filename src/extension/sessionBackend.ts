@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { type AgentEventSink, type AgentSession, DEFAULT_MODEL, contextWindowFor, createAgentSession } from '../agent';
 import { DEFAULT_SCENARIOS, type LoopwireServer, loadScenarioFile, prepareTokenizer, startServer } from '../server';
+import type { EndpointAccess, ResolvedEndpoint } from './endpointAccess';
 import { ignorePortForwarding } from './ports';
-import { type LoopwireSettings, SECRET_KEY } from './settings';
+import type { LoopwireSettings } from './settings';
 import type { TaskQueue } from './taskQueue';
 
 // The window's backend: the bundled server in-process when the endpoint is `embedded`, else the endpoint
@@ -31,7 +32,7 @@ export class SessionBackend implements vscode.Disposable {
   private readonly configWatch: vscode.Disposable;
 
   constructor(
-    private readonly secrets: vscode.SecretStorage,
+    private readonly access: EndpointAccess,
     private readonly log: vscode.LogOutputChannel,
     private readonly queue: TaskQueue,
     private readonly emit: AgentEventSink,
@@ -42,10 +43,19 @@ export class SessionBackend implements vscode.Disposable {
     });
   }
 
-  /** The agent session on the backend that `settings` name, started on first use. */
-  async session(settings: LoopwireSettings): Promise<AgentSession> {
-    this.current ??= this.start(settings);
-    this.current.catch(() => (this.current = undefined));
+  /**
+   * The agent session on the backend that `settings` name, started on first use. A workspace's endpoint
+   * waiting for the user's yes is asked about first; with `ask: false` (ahead of a first prompt) it is not,
+   * and undefined comes back instead of a session.
+   */
+  async session(settings: LoopwireSettings, ask = true): Promise<AgentSession | undefined> {
+    if (!this.current) {
+      const endpoint = await this.access.resolve(ask);
+      if (!endpoint) return undefined;
+      // Another caller may have started one while this one was asking.
+      this.current ??= this.start(settings, endpoint);
+      this.current.catch(() => (this.current = undefined));
+    }
     return (await this.current).session;
   }
 
@@ -81,9 +91,9 @@ export class SessionBackend implements vscode.Disposable {
     });
   }
 
-  private async start(settings: LoopwireSettings): Promise<Backend> {
+  private async start(settings: LoopwireSettings, endpoint: ResolvedEndpoint): Promise<Backend> {
     const { transport } = settings;
-    if (settings.endpoint === 'embedded') {
+    if (endpoint.endpoint === 'embedded') {
       const started = performance.now();
       const token = randomBytes(24).toString('hex');
       const scenarios = [...settings.scenarioFiles.map((file) => loadScenarioFile(file)), DEFAULT_SCENARIOS];
@@ -113,13 +123,15 @@ export class SessionBackend implements vscode.Disposable {
         session: createAgentSession({ endpoint: server.url, apiKey: token, transport, emit: this.emit }),
       };
     }
-    const apiKey = await this.secrets.get(SECRET_KEY);
+    this.log.info(
+      `endpoint ${endpoint.endpoint}${endpoint.apiKey || Object.keys(endpoint.headers).length > 0 ? '' : ' (no key for it)'}`,
+    );
     const session = createAgentSession({
-      endpoint: settings.endpoint,
+      endpoint: endpoint.endpoint,
       transport,
       emit: this.emit,
-      headers: settings.headers,
-      apiKey,
+      headers: endpoint.headers,
+      apiKey: endpoint.apiKey,
     });
     return { server: undefined, session };
   }

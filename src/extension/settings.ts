@@ -4,15 +4,16 @@ import type { TransportMode } from '../agent';
 // The files, not the agent's index: activation loads these, which have no zod and nothing of the session.
 import { APPROVAL_MODES, type ApprovalMode } from '../agent/approvals';
 import { DEFAULT_COMPACT_AT } from '../agent/contextWindow';
+import { headersOf } from './endpointChoice';
 
 // Loopwire's settings (package.json `contributes.configuration`), read when they are used, so a change
 // applies to the next session without a reload.
 
-/** Where the API key of a real endpoint is kept in SecretStorage (never in settings or logs). */
-export const SECRET_KEY = 'loopwire.apiKey';
-
 export interface LoopwireSettings {
-  /** `embedded` (the bundled backend, in-process) or a base URL such as https://api.openai.com/v1. */
+  /**
+   * `embedded` (the bundled backend, in-process) or a base URL such as https://api.openai.com/v1, as the
+   * settings say, the workspace's included: where requests really go is EndpointAccess's to say.
+   */
   endpoint: string;
   /** Unset or blank: Loopwire's default model (`DEFAULT_MODEL` in src/agent, read by the session bundle). */
   model: string | undefined;
@@ -82,14 +83,4 @@ function positiveInteger(value: unknown): number | undefined {
 /** A share of the window; a percentage (80) is taken as one, as the agent does; nonsense: the default. */
 function share(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : DEFAULT_COMPACT_AT;
-}
-
-/** The `loopwire.headers` object's string values, names in lower case; anything else is left out. */
-function headersOf(value: unknown): Record<string, string> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
-  const headers: Record<string, string> = {};
-  for (const [name, text] of Object.entries(value))
-    if (/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) && typeof text === 'string' && !/[\r\n]/.test(text))
-      headers[name.toLowerCase()] = text;
-  return headers;
 }

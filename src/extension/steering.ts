@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { endpointOrigin } from '../agent/endpointOrigin';
+import { ENDPOINT_MODELS_KEY } from './endpointCheck';
 import { DEFAULT_MODEL, ReasoningEffort, findProjectInstructions, type ProjectInstructions } from '../agent';
 import type { ComposerChoices, HostMessage, InstructionsInfo } from '../protocol/chatView';
 import type { ChatSteering, ChooseMessage } from './chat/steeringPort';
@@ -148,7 +150,7 @@ export class WindowSteering implements ChatSteering, vscode.Disposable {
   private choices(): ComposerChoices {
     const settings = readSettings(firstFolder());
     const model = settings.model ?? DEFAULT_MODEL;
-    const models = [DEFAULT_MODEL, model, ...this.recentModels()];
+    const models = [DEFAULT_MODEL, model, ...this.recentModels(), ...this.endpointModels(settings.endpoint)];
     const effort = ReasoningEffort.catch('default').parse(settings.modelOptions.reasoningEffort);
     return {
       model,
@@ -162,6 +164,14 @@ export class WindowSteering implements ChatSteering, vscode.Disposable {
   private async remember(model: string): Promise<void> {
     const list = [...new Set([model, ...this.recentModels()])].slice(0, RECENT_MODELS);
     await this.context.globalState.update(RECENT_MODELS_KEY, list);
+  }
+
+  /** The models the endpoint listed when Select Endpoint… checked it (none for the embedded backend). */
+  private endpointModels(endpoint: string): string[] {
+    const origin = endpointOrigin(endpoint);
+    const known = this.context.globalState.get<Record<string, unknown>>(ENDPOINT_MODELS_KEY, {});
+    const listed = origin === undefined ? undefined : known[origin];
+    return Array.isArray(listed) ? listed.filter((name: unknown): name is string => typeof name === 'string') : [];
   }
 
   /** The models picked lately, as kept (anything else in the state is passed over). */

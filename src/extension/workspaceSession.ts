@@ -19,6 +19,8 @@ import type { Workspace } from '../workspace';
 import { MultiRootWorkspace } from '../workspace/multiRootWorkspace';
 import type { CommandPath } from '../workspace/vscode/commandTerminal';
 import { VscodeWorkspace } from '../workspace/vscode/vscodeWorkspace';
+import type { EndpointAccess } from './endpointAccess';
+import { ENDPOINT_MODELS_KEY, type EndpointCheck, checkEndpoint } from './endpointCheck';
 import { SessionBackend } from './sessionBackend';
 import { readSettings } from './settings';
 import { WindowChatContext } from './chatContext';
@@ -82,9 +84,10 @@ export class WorkspaceSession implements vscode.Disposable {
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
+    private readonly access: EndpointAccess,
   ) {
-    this.backend = new SessionBackend(context.secrets, log, this.queue, (event) => this.emit(event));
-    this.tools = new WindowTools(log);
+    this.backend = new SessionBackend(access, log, this.queue, (event) => this.emit(event));
+    this.tools = new WindowTools(log, context.workspaceState);
     this.steering = new WindowSteering(context);
     this.disposables.push(this.tools, this.steering);
   }
@@ -112,6 +115,33 @@ export class WorkspaceSession implements vscode.Disposable {
   /** Runs one task to its end on the window's socket (after any task already running). */
   runTask(prompt: string, approve?: Exclude<ApprovalMode, 'ask'>, signal?: AbortSignal): Promise<TaskOutcome> {
     return this.queue.run(() => this.task(prompt, approve, signal));
+  }
+
+  /**
+   * A key or the endpoint changed (Set API Key…, Select Endpoint…): the backend and its socket are built again
+   * once the running task is over, so the next request, a Retry's included, carries the new ones.
+   */
+  endpointChanged(): void {
+    this.backend.replace();
+  }
+
+  /**
+   * Select Endpoint…'s last step: whether the endpoint answers and takes the key (its model list, kept for the
+   * composer's picker), then whether its socket opens, on the session the next task uses.
+   */
+  async checkEndpoint(): Promise<EndpointCheck> {
+    const endpoint = await this.access.resolve(true);
+    if (!endpoint || endpoint.endpoint === 'embedded') return { ok: true, text: 'Using the built-in offline backend.' };
+    const settings = readSettings(vscode.workspace.workspaceFolders?.[0]);
+    const check = await checkEndpoint(endpoint, settings.transport, async () => {
+      const session = await this.backend.session(settings);
+      return (await session?.transport.preconnect()) ?? false;
+    });
+    if (check.ok && check.origin !== undefined) {
+      const known = this.context.globalState.get<Record<string, unknown>>(ENDPOINT_MODELS_KEY, {});
+      await this.context.globalState.update(ENDPOINT_MODELS_KEY, { ...known, [check.origin]: check.models });
+    }
+    return check;
   }
 
   dispose(): void {
@@ -166,6 +196,7 @@ export class WorkspaceSession implements vscode.Disposable {
     const workspace = await this.adapter();
     const workspaceMs = clock.lap();
     const session = await this.backend.session(settings);
+    if (!session) throw new Error('The endpoint was not chosen.');
     const backendMs = clock.lap();
     const registry = await this.tools.registry();
     const toolsMs = clock.lap();
@@ -209,7 +240,8 @@ export class WorkspaceSession implements vscode.Disposable {
   private prepare(): void {
     const clock = stopwatch();
     const settings = readSettings(vscode.workspace.workspaceFolders?.[0]);
-    const socket = this.backend.session(settings).then((session) => session.transport.preconnect());
+    // A workspace's endpoint is not asked about here: the panel's showing must raise no question by itself.
+    const socket = this.backend.session(settings, false).then((session) => session?.transport.preconnect());
     Promise.all([this.adapter(), socket, this.tools.registry()]).then(
       ([, open]) =>
         this.log.info(`ready for a first prompt in ${clock.total().toFixed(1)} ms${open ? ', socket open' : ''}`),
