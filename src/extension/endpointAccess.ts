@@ -19,6 +19,7 @@ export class EndpointAccess {
   private readonly dismissed = new Set<string>();
   /** One question at a time: two tasks starting together wait for the same answer. */
   private asking: Promise<boolean> | undefined;
+  private warned = false;
 
   constructor(
     secrets: vscode.SecretStorage,
@@ -51,9 +52,20 @@ export class EndpointAccess {
       if (answer ?? (await this.ask(proposal, user))) chosen = proposal;
     }
     if (chosen.endpoint === 'embedded') return chosen;
+    this.warnOfSecrets(chosen.headers);
     const { apiKey, headers } = await this.keys.credentials(chosen.endpoint);
     // The key's own header wins over a like-named one of the settings.
     return { ...chosen, headers: { ...chosen.headers, ...headers }, ...(apiKey === undefined ? {} : { apiKey }) };
+  }
+
+  /** A secret in plain settings is said once a window: it works, but it belongs in Set API Key…. */
+  private warnOfSecrets(headers: Record<string, string>): void {
+    const secret = Object.keys(headers).filter((name) => /^(authorization|api-key)$|key|token|secret/.test(name));
+    if (secret.length === 0 || this.warned) return;
+    this.warned = true;
+    this.log(
+      `loopwire.headers holds ${secret.join(', ')}: settings are plain text and Settings Sync copies them. Keep a key with Loopwire: Set API Key…, for its endpoint only.`,
+    );
   }
 
   private choices() {
