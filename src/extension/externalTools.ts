@@ -1,30 +1,33 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import {
-  McpConfigError,
-  type McpServerConfig,
-  type McpServers,
-  readMcpConfig,
-  startMcpServers,
-  workspaceMcpFile,
-} from '../mcp';
+import { McpConfigError, type McpServers, readMcpConfig, startMcpServers, workspaceMcpFile } from '../mcp';
 import { BUILTIN_TOOLS, type ToolDefinition, type ToolRegistry } from '../tools';
 import { editorToolDefinitions, lmToolsApi } from './editorTools';
+import { McpConsent, type WorkspaceServer } from './mcpConsentPrompt';
 import { readSettings } from './settings';
 
 // The tools a window's agents get besides Loopwire's own: those of the MCP servers each folder's
 // `.vscode/mcp.json` names (started for the first agent, started again for the next agent after a file
 // changed, stopped with the window's session), and, where `loopwire.externalTools` is `ask` and this VS Code
 // has `vscode.lm.tools`, the editor's (editorTools.ts). An untrusted workspace gets neither: a workspace file
-// must not start programs, nor hand the model other extensions' tools, before the user trusts it.
+// must not start programs, nor hand the model other extensions' tools, before the user trusts it. A trusted
+// one's servers still start only after the user's yes to each (mcpConsentPrompt.ts): trusting a folder's
+// code is not agreeing to run whatever its mcp.json names, unasked, when the panel opens.
 
 export class WindowTools implements vscode.Disposable {
   private mcp: Promise<McpServers | undefined> | undefined;
   /** The mcp.json files as they were when the servers started: a change starts them again. */
   private mcpFiles = '';
   private disposed = false;
+  private readonly consent: McpConsent;
 
-  constructor(private readonly log: vscode.LogOutputChannel) {}
+  /** `workspaceState` keeps the user's yes to each server, for this workspace. */
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    workspaceState: vscode.Memento,
+  ) {
+    this.consent = new McpConsent(workspaceState, log);
+  }
 
   /** The tools an agent starting now gets: the built-in ones, the MCP servers', the editor's. */
   async registry(): Promise<ToolRegistry> {
@@ -56,24 +59,10 @@ export class WindowTools implements vscode.Disposable {
     return editorToolDefinitions(api, { taken, mcpServers, log: (line) => this.log.info(line) });
   }
 
-  /** Every folder's servers (the first folder's wins a name two give), started side by side. */
+  /** Every folder's servers that the user allows, started side by side. */
   private async startMcp(): Promise<McpServers | undefined> {
-    const configs: McpServerConfig[] = [];
-    for (const folder of vscode.workspace.workspaceFolders ?? []) {
-      const file = workspaceMcpFile(folder.uri.fsPath);
-      try {
-        const config = await readMcpConfig(file, { workspaceFolder: folder.uri.fsPath });
-        for (const line of config?.skipped ?? []) this.log.warn(line);
-        for (const server of config?.servers ?? []) {
-          if (configs.some((known) => known.name === server.name))
-            this.log.warn(`${file}: MCP server '${server.name}' skipped: another folder names a server so.`);
-          else configs.push(server);
-        }
-      } catch (error) {
-        if (!(error instanceof McpConfigError)) throw error;
-        this.log.warn(error.message);
-      }
-    }
+    const named = await this.workspaceServers();
+    const configs = named.length === 0 || this.disposed ? [] : await this.consent.allowed(named);
     if (configs.length === 0 || this.disposed) return undefined;
     const servers = await startMcpServers(configs, {
       log: (line) => this.log.warn(line),
@@ -83,6 +72,27 @@ export class WindowTools implements vscode.Disposable {
       if (server.error === undefined) this.log.info(`MCP server '${server.name}': ${server.tools.join(', ')}`);
     if (this.disposed) await servers.close();
     return servers;
+  }
+
+  /** Every folder's servers (the first folder's wins a name two give), each with the file that names it. */
+  private async workspaceServers(): Promise<WorkspaceServer[]> {
+    const named: WorkspaceServer[] = [];
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      const file = workspaceMcpFile(folder.uri.fsPath);
+      try {
+        const config = await readMcpConfig(file, { workspaceFolder: folder.uri.fsPath });
+        for (const line of config?.skipped ?? []) this.log.warn(line);
+        for (const server of config?.servers ?? []) {
+          if (named.some((known) => known.server.name === server.name))
+            this.log.warn(`${file}: MCP server '${server.name}' skipped: another folder names a server so.`);
+          else named.push({ server, file });
+        }
+      } catch (error) {
+        if (!(error instanceof McpConfigError)) throw error;
+        this.log.warn(error.message);
+      }
+    }
+    return named;
   }
 
   private async stopMcp(): Promise<void> {
