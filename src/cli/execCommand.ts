@@ -26,7 +26,14 @@ import { contextFlagOptions, contextFlagsUsage, parseContextFlags } from './cont
 import { ExecRenderer, execHeader } from './execRenderer';
 import { fileFlagOptions, fileFlagParts, fileFlagsUsage } from './fileFlags';
 import { projectInstructionsLine } from './instructionsLine';
-import { type ExecTools, mcpFlagOptions, mcpFlagsUsage, mcpServersOf, startExecTools } from './mcpSetup';
+import {
+  type ExecTools,
+  mcpFlagOptions,
+  mcpFlagsUsage,
+  mcpServersOf,
+  startExecTools,
+  terminalConsent,
+} from './mcpSetup';
 import { modelFlagOptions, modelFlagsUsage, parseModelFlags } from './modelFlags';
 
 export const execUsage = `usage: loopwire exec [options] "prompt"
@@ -173,7 +180,7 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
   if (typeof parts === 'string') return usageError(io, parts);
   let mcpConfig;
   try {
-    mcpConfig = await mcpServersOf(flags['mcp-config'], workspace.root);
+    mcpConfig = await mcpServersOf(flags['mcp-config'], workspace.root, terminalConsent(io.stderr));
   } catch (error) {
     return usageError(io, errorMessage(error));
   }

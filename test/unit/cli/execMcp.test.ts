@@ -5,7 +5,8 @@ import { repoRoot, runProcess } from '../support/runProcess';
 import { useTempWorkspace } from '../support/tempWorkspace';
 
 // `loopwire exec` with MCP servers, as a user runs it: the built bin, a workspace whose `.vscode/mcp.json`
-// names the echo server (test/fixtures/mcp, written with the SDK), a scenario that calls its tools.
+// names the echo server (test/fixtures/mcp, written with the SDK), a scenario that calls its tools. The
+// workspace's file starts only with the user's yes, `--mcp-config` naming it (execMcpConsent.test.ts).
 
 const bin = path.join(repoRoot, 'dist/cli/loopwire.js');
 const ECHO_SERVER = path.join(repoRoot, 'test/fixtures/mcp/echoServer.mjs');
@@ -58,8 +59,11 @@ describe('cli: loopwire exec with MCP servers', function () {
       .map((line) => (JSON.parse(line) as { item: { output: string } }).item.output);
   };
 
+  /** The user's yes to the workspace's own servers. */
+  const allowWorkspace = () => ['--mcp-config', temp.path('workspace/.vscode/mcp.json')];
+
   it("runs a tool of the workspace's .vscode/mcp.json as mcp__SERVER__TOOL; its answer reaches the model", async () => {
-    const result = await exec('--approve', 'read-only', 'say: hello from exec');
+    const result = await exec(...allowWorkspace(), '--approve', 'read-only', 'say: hello from exec');
     assert.equal(result.code, 0, result.stderr + result.stdout);
     assert.match(
       result.stdout,
@@ -71,12 +75,12 @@ describe('cli: loopwire exec with MCP servers', function () {
 
   it('under --approve read-only a tool that does not say it only reads is refused, and nothing runs', async () => {
     const file = temp.path('touched.txt');
-    const result = await exec('--approve', 'read-only', `touch: ${file}`);
+    const result = await exec(...allowWorkspace(), '--approve', 'read-only', `touch: ${file}`);
     assert.equal(result.code, 0, result.stderr + result.stdout);
     assert.match(result.stdout, /▸ mcp__echo__touch echo · touch: .*touched\.txt\n {2}✗ declined/);
     await assert.rejects(fs.access(file), 'the declined call did not run');
     assert.match((await outputs())[0] ?? '', /^The user declined this mcp__echo__touch call/);
-    const allowed = await exec('--approve', 'all', `touch: ${file}`);
+    const allowed = await exec(...allowWorkspace(), '--approve', 'all', `touch: ${file}`);
     assert.equal(allowed.code, 0, allowed.stderr + allowed.stdout);
     assert.equal(await fs.readFile(file, 'utf8'), 'touched');
   });

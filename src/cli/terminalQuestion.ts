@@ -1,0 +1,26 @@
+import { createInterface } from 'node:readline/promises';
+
+// A question asked on the terminal (stderr, so that stdout stays the run's output) and its answer read from
+// stdin: for a user sitting at the run, before something happens that only they can allow.
+
+/** Whether there is someone to ask: stdin and stderr are both a terminal. */
+export const onTerminal = (): boolean => process.stdin.isTTY === true && process.stderr.isTTY === true;
+
+/**
+ * Asks `question` and resolves the line typed. Ctrl+C answers '' (no): on a terminal in raw mode the keys
+ * reach readline, not the process, and readline without a listener would only pause, leaving the run waiting.
+ */
+export async function askOnTerminal(question: string): Promise<string> {
+  const readline = createInterface({ input: process.stdin, output: process.stderr });
+  const interrupted = new AbortController();
+  readline.once('SIGINT', () => interrupted.abort());
+  try {
+    return await readline.question(question, { signal: interrupted.signal });
+  } catch (error) {
+    if (!interrupted.signal.aborted) throw error;
+    process.stderr.write('\n');
+    return '';
+  } finally {
+    readline.close();
+  }
+}
