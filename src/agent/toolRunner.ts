@@ -88,6 +88,7 @@ export class ToolRunner {
     let output: string;
     let declined = false;
     let edits: ToolResult['edits'];
+    let display: string | undefined;
     const asked = performance.now();
     const allowed =
       effect === 'read' || (await this.approvals.approve({ callId: call.call_id, name: call.name, effect, input }));
@@ -100,7 +101,7 @@ export class ToolRunner {
       output = `The user declined this ${call.name} call; nothing was changed. Do not retry it unless the user asks; say what you wanted to do instead.`;
     } else {
       this.transcript.markStarted(call.call_id, call.name);
-      ({ ok, output, edits } = await runToolCall(toCall(call), this.context, this.registry));
+      ({ ok, output, edits, display } = await runToolCall(toCall(call), this.context, this.registry));
     }
     const end = performance.now();
     timing.lastFinishAt = Math.max(timing.lastFinishAt ?? 0, end);
@@ -110,7 +111,8 @@ export class ToolRunner {
       callId: call.call_id,
       name: call.name,
       ok,
-      output,
+      // The panel and the CLI show the whole output; the model gets `output`, cut to its budget.
+      output: display ?? output,
       durationMs: end - start,
       ...(declined ? { declined } : {}),
       ...(edits && edits.length > 0 ? { edits } : {}),

@@ -26,8 +26,8 @@ export class WindowChatContext implements ChatContext {
 
   /** A command the Loopwire terminal ran ended (commandTerminal.ts): `@terminal` attaches the last. */
   commandFinished(command: string, run: TaskRun): void {
-    const output = run.outputTruncated ? `(the start of its output was cut)\n${run.output}` : run.output;
-    this.lastCommand = { command, output, exitCode: run.exitCode ?? undefined };
+    // A long output's middle is already cut, with a line that says so (outputTail.ts).
+    this.lastCommand = { command, output: run.output, exitCode: run.exitCode ?? undefined };
   }
 
   async find(query: string): Promise<ContextMatch[]> {

@@ -29,11 +29,15 @@ export async function timedRun(
   return runReport(what, timeout, await start(timeout * 1000));
 }
 
-/** Characters of a run's output in one answer. */
-export const TASK_OUTPUT_MAX_CHARS = 16_000;
+/**
+ * Tokens of a run's output in one answer by default (Codex's budget); a tool call's `max_output_tokens`, or a
+ * model's own budget, may say otherwise. Counted as four characters a token: a budget, not a bill.
+ */
+export const TOOL_OUTPUT_BUDGET_TOKENS = 10_000;
+const CHARS_PER_TOKEN = 4;
 
 /** `what` (`Task 'npm: test'`, `Command 'ls'`) ran as `run`, given `timeoutS` seconds. */
-function runReport(what: string, timeoutS: number, run: TaskRun): ToolResult {
+function runReport(what: string, timeoutS: number, run: TaskRun, budgetTokens = TOOL_OUTPUT_BUDGET_TOKENS): ToolResult {
   const seconds = (run.durationMs / 1000).toFixed(1);
   const head = run.timedOut
     ? `${what} timed out after ${timeoutS} s and was stopped (its whole process tree).`
@@ -42,11 +46,30 @@ function runReport(what: string, timeoutS: number, run: TaskRun): ToolResult {
       : `${what} finished with exit code ${run.exitCode} after ${seconds} s.`;
   const text = run.output.trimEnd();
   if (text === '') return { ok: run.exitCode === 0, output: `${head}\n(no output)` };
-  const cut = text.length > TASK_OUTPUT_MAX_CHARS || run.outputTruncated;
-  const tail =
-    text.length > TASK_OUTPUT_MAX_CHARS
-      ? text.slice(text.indexOf('\n', text.length - TASK_OUTPUT_MAX_CHARS) + 1)
-      : text;
-  const label = cut ? `--- last ${tail.split('\n').length} lines of output ---` : '--- output ---';
-  return { ok: run.exitCode === 0, output: `${head}\n${label}\n${tail}` };
+  const kept = headAndTail(text, budgetTokens * CHARS_PER_TOKEN);
+  const output = `${head}\n--- output ---\n${kept}`;
+  // The person watching sees all that was kept of it; the model, what fits its budget.
+  return { ok: run.exitCode === 0, output, ...(kept === text ? {} : { display: `${head}\n--- output ---\n${text}` }) };
+}
+
+/**
+ * `text` within `maxChars`: its first lines and its last, about half of the budget each, and between them
+ * one line saying how many lines were cut from the middle. Whole lines only, unless one line alone is
+ * longer than its half.
+ */
+export function headAndTail(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const half = Math.floor(maxChars / 2);
+  let headEnd = text.lastIndexOf('\n', half);
+  if (headEnd <= 0) headEnd = half;
+  let tailStart = text.indexOf('\n', text.length - half);
+  if (tailStart < 0 || tailStart < headEnd) tailStart = text.length - half;
+  else tailStart += 1;
+  const middle = text.slice(headEnd, tailStart);
+  const lines = middle.split('\n').length - 1;
+  const what =
+    lines > 0
+      ? `${lines.toLocaleString('en-US')} lines (${middle.length.toLocaleString('en-US')} characters)`
+      : `${middle.length.toLocaleString('en-US')} characters`;
+  return `${text.slice(0, headEnd)}\n[… ${what} cut from the middle …]\n${text.slice(tailStart)}`;
 }

@@ -6,7 +6,10 @@ import type { ReadLedger } from './readLedger';
 /** What every tool returns: `output` is written for a model — compact, honest about caps, actionable. */
 export interface ToolResult {
   ok: boolean;
+  /** What the model is sent. */
   output: string;
+  /** What the person watching is shown, where it is more than the model is sent (an output cut to a budget). */
+  display?: string;
   /** What an edit tool wrote, file by file: the hunks a reviewer can accept or take back one by one. */
   edits?: EditedFile[];
 }

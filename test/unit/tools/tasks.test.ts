@@ -81,7 +81,7 @@ describe('list_tasks and run_task (Node adapter)', () => {
     assert.equal(await alive(pid), false, 'the background child of the task was stopped too');
   });
 
-  it('keeps only the end of a long output, cut at a line, without colour codes', async () => {
+  it('keeps the start and the end of a long output within the budget, saying what it cut, without colour codes', async () => {
     const script = 'for (let i = 0; i < 20000; i++) console.log("\\u001b[31mline " + i + "\\u001b[0m")';
     const { run } = await toolBench({
       '.vscode/tasks.json': tasksJson([{ label: 'loud', type: 'process', command: 'node', args: ['-e', script] }]),
@@ -89,9 +89,28 @@ describe('list_tasks and run_task (Node adapter)', () => {
     const result = await run('run_task', { label: 'loud' });
     assert.equal(result.ok, true);
     assert.ok(!result.output.includes('\u001b'), 'colour codes removed');
-    assert.match(result.output, /\n--- last \d+ lines of output ---\nline \d+\n/);
-    assert.ok(result.output.endsWith('line 19999'));
-    assert.ok(result.output.length < 17_000);
+    assert.match(result.output, /\n--- output ---\nline 0\nline 1\n/, 'the first lines');
+    assert.ok(result.output.endsWith('line 19999'), 'the last line');
+    assert.match(result.output, /\n\[… [\d,]+ lines \([\d,]+ characters\) cut from the middle …\]\n/);
+    assert.ok(result.output.length < 41_000, `within 10,000 tokens: ${result.output.length} characters`);
+    // The person watching is shown all that was kept.
+    assert.ok(result.display && result.display.length > result.output.length);
+    assert.match(result.display, /\nline 5000\n/);
+  });
+
+  it('keeps the first and last lines of a 5,000-line command output for the model', async () => {
+    const { run } = await toolBench({});
+    const result = await run('exec_command', { cmd: 'seq 1 5000 | sed "s/^/row /"' });
+    assert.equal(result.ok, true, result.output);
+    assert.match(result.output, /\n--- output ---\nrow 1\nrow 2\n/);
+    assert.ok(result.output.endsWith('row 5000'));
+    const short = await run('exec_command', { cmd: 'seq 1 3000' });
+    assert.ok(!short.output.includes('cut from the middle'), '3,000 short lines fit the budget whole');
+    assert.equal(short.display, undefined);
+    const long = await run('exec_command', { cmd: 'seq 1 5000 | sed "s/^/a much longer row, numbered /"' });
+    assert.match(long.output, /\n--- output ---\na much longer row, numbered 1\n/);
+    assert.ok(long.output.endsWith('a much longer row, numbered 5000'));
+    assert.match(long.output, /cut from the middle/);
   });
 
   it('names the known tasks when a label is unknown, and reports a malformed tasks.json', async () => {
