@@ -164,11 +164,12 @@ export class Agent {
     const started = performance.now();
     const { transcript, emit } = this.options;
     const maxTurns = this.options.maxTurns ?? 50;
-    const finish = (status: DoneEvent['status'], reason: string): DoneEvent => {
+    const finish = (status: DoneEvent['status'], reason: string, code?: string): DoneEvent => {
       const done: DoneEvent = {
         type: 'done',
         status,
         reason,
+        ...(code === undefined ? {} : { code }),
         turns: this.turns,
         toolCalls: this.toolCalls,
         wallMs: performance.now() - started,
@@ -188,7 +189,7 @@ export class Agent {
       /** When the previous turn's response ended, less the approval waits of its calls since. */
       let previousEndAt: number | undefined;
       for (let turnOfTask = 1; ; turnOfTask++) {
-        if (turnOfTask > maxTurns) return finish('stopped', `the turn limit (${maxTurns}) was reached`);
+        if (turnOfTask > maxTurns) return finish('stopped', `the turn limit (${maxTurns}) was reached`, 'max_turns');
         const turn = ++this.turns;
         emit({ type: 'turn_started', turn });
         const outcome = await this.request(turn, signal);
@@ -246,20 +247,20 @@ export class Agent {
         if (calls.length === 0) {
           if (outcome.response.status === 'incomplete') {
             const why = outcome.response.incomplete_details?.reason ?? 'no reason given';
-            return finish('stopped', `the response was incomplete (${why})`);
+            return finish('stopped', `the response was incomplete (${why})`, 'incomplete');
           }
           return finish('completed', 'the model answered');
         }
       }
     } catch (error) {
-      if (error instanceof TurnCancelled) return finish('cancelled', 'cancelled by the user');
+      if (error instanceof TurnCancelled) return finish('cancelled', 'cancelled by the user', 'cancelled');
       if (error instanceof AgentStop) {
         emit({ type: 'error', code: error.code, message: error.message });
-        return finish('failed', error.message);
+        return finish('failed', error.message, error.code);
       }
       const message = error instanceof Error ? error.message : String(error);
       emit({ type: 'error', code: 'internal', message });
-      return finish('failed', `an internal error: ${message}`);
+      return finish('failed', `an internal error: ${message}`, 'internal');
     }
   }
 

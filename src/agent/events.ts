@@ -134,14 +134,24 @@ export const AgentEvent = z.discriminatedUnion('type', [
     delayMs: z.number().nonnegative(),
     fullContext: z.boolean(),
   }),
+  /**
+   * The fault that stops a task, as it happens: the `done` that follows carries the same code, and the message as
+   * its reason (a front end that shows the one need not show the other).
+   */
   z.object({ type: z.literal('error'), code: z.string(), message: z.string() }),
   /** Something worth a line in the log that changes nothing for the task (a refused warm-up). */
   z.object({ type: z.literal('notice'), code: z.string(), message: z.string() }),
-  /** The task is over: `completed`, or stopped for `reason` (and resumable from the transcript). */
+  /**
+   * The task is over: `completed`, or stopped for `reason` (and resumable from the transcript). `code` names
+   * the cause of any other end, so that each front end can add its own remedy to the reason: the stop's code
+   * (`auth`, `unreachable`, `websocket_unsupported`, an API error's such as `model_not_found`), `internal`,
+   * `max_turns`, `incomplete` or `cancelled`.
+   */
   z.object({
     type: z.literal('done'),
     status: z.enum(['completed', 'failed', 'stopped', 'cancelled']),
     reason: z.string(),
+    code: z.string().optional(),
     turns: z.int().nonnegative(),
     toolCalls: z.int().nonnegative(),
     wallMs: z.number().nonnegative(),

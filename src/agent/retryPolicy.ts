@@ -4,6 +4,12 @@ import { type TransportFault, TurnCancelled, describeFault } from './transportFa
 // What to do about a fault, decided from its kind and the API's error code alone (so it can be tested as
 // a table): stop, or resend — at once or after a delay, on the same socket or a new one, chained or with
 // the full context. A resend never repeats a tool: tools run only on a completed response.
+//
+// A stop's message states the fault and nothing of how to fix it: the same stop reaches `loopwire exec` and
+// the chat panel, and each front end adds its own remedy from the stop's `code` (an environment variable or a
+// flag in the CLI, a command's button in the panel). The codes this file makes: `auth` (the credentials
+// refused), `unreachable` (nothing answers at the endpoint), `websocket_unsupported` (transport `ws` where
+// the endpoint has no WebSocket mode); an API error's stop keeps the API's code (`model_not_found`…).
 
 export type FaultAction =
   | { action: 'stop'; code: string; message: string }
@@ -57,20 +63,20 @@ export function actionFor(
         return {
           action: 'stop',
           code: 'unreachable',
-          message: `Nothing answers at the endpoint: ${sentence(fault.message)} Check the endpoint URL (--endpoint for loopwire exec; loopwire.endpoint in VS Code).`,
+          message: `Nothing answers at the endpoint: ${sentence(fault.message)}`,
         };
       if (isAuth(status))
         return {
           action: 'stop',
           code: 'auth',
-          message: `The endpoint refused the credentials: ${sentence(describeFault(fault))} Check the API key (OPENAI_API_KEY for loopwire exec; Loopwire: Set API Key… in VS Code).`,
+          message: `The endpoint refused the credentials: ${sentence(describeFault(fault))}`,
         };
       if (transport === 'ws' && (status === 426 || status === 404 || status === 405)) {
         if (mode === 'auto') return retry(true, 0, true, true);
         return {
           action: 'stop',
           code: 'websocket_unsupported',
-          message: `The endpoint does not offer WebSocket mode (${describeFault(fault)}); use --transport http or auto.`,
+          message: `The endpoint does not offer WebSocket mode: ${sentence(describeFault(fault))}`,
         };
       }
       if (status === 429) return retry(true, fault.retryAfterMs ?? null, false);
@@ -105,7 +111,7 @@ function actionForError(error: ErrorDetails, retryAfterMs: number | undefined, d
       return {
         action: 'stop',
         code: 'auth',
-        message: `The API refused the request: ${sentence(described)} Check the API key (OPENAI_API_KEY for loopwire exec; Loopwire: Set API Key… in VS Code).`,
+        message: `The API refused the request: ${sentence(described)}`,
       };
     case 'compact':
     case 'stop': {

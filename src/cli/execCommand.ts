@@ -35,6 +35,7 @@ import {
   terminalConsent,
 } from './mcpSetup';
 import { modelFlagOptions, modelFlagsUsage, parseModelFlags } from './modelFlags';
+import { failureLine } from './stopAdvice';
 
 export const execUsage = `usage: loopwire exec [options] "prompt"
 
@@ -287,7 +288,7 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
       io.stderr(`(session kept in ${transcript.file}; continue it with --resume)\n`);
     return done.status === 'completed' ? ExitCode.ok : ExitCode.failed;
   } catch (error) {
-    io.stderr(`${name}: ${errorMessage(error)}\n`);
+    io.stderr(`${name}: ${failureLine(error)}\n`);
     return ExitCode.failed;
   } finally {
     // Every way out closes the socket: an open one would keep the process alive after the reason is printed.

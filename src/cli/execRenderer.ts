@@ -1,6 +1,7 @@
 import type { AgentEvent, TurnMetrics } from '../agent';
 import { compactTokens, groupedTokens, meterText } from '../protocol/contextMeter';
 import { BUILTIN_TOOLS, type ToolRegistry } from '../tools';
+import { withCliAdvice } from './stopAdvice';
 
 // What `loopwire exec` prints for people: the answer as it streams, one line per tool call with how it
 // went and a few lines of what it returned (every line with --verbose), the unified diff of each edit
@@ -163,7 +164,8 @@ export class ExecRenderer {
         return;
       case 'error':
         this.endLine();
-        this.out.stderr(`${paint(color, '31', 'error')}: ${event.message}\n`);
+        // The agent states the fault; how to fix it here (a variable, a flag) is the terminal's to say.
+        this.out.stderr(`${paint(color, '31', 'error')}: ${withCliAdvice(event.message, event.code)}\n`);
         return;
       case 'done':
         this.endLine();

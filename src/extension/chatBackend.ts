@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ApprovalMode, Transcript } from '../agent';
-import type { BackendInfo } from '../protocol/chatView';
+import type { BackendInfo, Remedy } from '../protocol/chatView';
 import type { Workspace } from '../workspace';
 import type { ChatBackend } from './chat/chatController';
 import { modalAsk } from './approvalPrompt';
@@ -12,6 +12,13 @@ import type { TaskQueue } from './taskQueue';
 // no panel is there to ask on, VS Code's diff editor for "before this edit" against the file now (its left
 // side from review/beforeSide.ts), files opened where the panel names them, which backend the chat talks to,
 // and the context keys the menus read.
+
+/** The command each remedy of a stop's line runs: the page names a remedy, and only these commands can follow. */
+const REMEDY_COMMANDS: Record<Remedy, string> = {
+  setApiKey: 'loopwire.setApiKey',
+  selectEndpoint: 'loopwire.selectEndpoint',
+  showLog: 'loopwire.showLog',
+};
 
 /** What the window's session gives the chat. */
 export interface WindowChat extends Pick<ChatBackend, 'agent' | 'sessionsDir' | 'log'> {
@@ -39,6 +46,7 @@ export function windowChatBackend(window: WindowChat, subscriptions: vscode.Disp
       await vscode.commands.executeCommand('vscode.diff', left, right, title, { preserveFocus: true, preview: true });
     },
     openFile: async (file, line, column) => openWorkspaceFile(await window.workspace(), file, line, column),
+    remedy: async (remedy) => void (await vscode.commands.executeCommand(REMEDY_COMMANDS[remedy])),
     backendInfo: () => backendInfo(readSettings(vscode.workspace.workspaceFolders?.[0]).endpoint),
     log: (line) => window.log(line),
     changed: ({ busy, hasTranscript }) => {

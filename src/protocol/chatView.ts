@@ -53,6 +53,12 @@ export const ApprovalAsk = z.object({
   effect: z.enum(['write', 'task']),
 });
 
+/**
+ * What fixes a stopped task, as the button on its line: one of Loopwire's own commands, which the host runs
+ * (`Set API Key…`, `Select Endpoint…`, `Show Log`). The page names a remedy, never a command id.
+ */
+export const Remedy = z.enum(['setApiKey', 'selectEndpoint', 'showLog']);
+
 export const ChatEntry = z.discriminatedUnion('kind', [
   /**
    * A prompt; `queued` while it waits for the task before it (shown last, marked queued); `attachments`: what
@@ -96,11 +102,13 @@ export const ChatEntry = z.discriminatedUnion('kind', [
     /** While `approval`: what the call will do, for the card's Allow / Skip. */
     ask: ApprovalAsk.optional(),
   }),
+  /** A line of the conversation's own; a task's stop has the `remedy` that fixes its cause. */
   z.object({
     kind: z.literal('notice'),
     id: z.string(),
     level: z.enum(['info', 'warning', 'error']),
     text: z.string(),
+    remedy: Remedy.optional(),
   }),
 ]);
 
@@ -142,9 +150,11 @@ export const ComposerChoices = z.object({
   model: z.string(),
   /** The default model, the current one and those picked lately; the picker adds Other…. */
   models: z.array(z.string()),
-  /** `loopwire.reasoningEffort`: `default` sends none. */
+  /** `loopwire.reasoningEffort`: `default` is the model catalogue's effort for the model. */
   effort: z.string(),
   efforts: z.array(z.string()),
+  /** What `default` sends for the current model (`medium`), so the picker can name it; absent: none. */
+  defaultEffort: z.string().optional(),
   approval: ApprovalChoice,
 });
 
@@ -231,6 +241,8 @@ export const ViewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('newChat') }),
   z.object({ type: z.literal('retry') }),
+  /** A stop's button: the host runs the command of that remedy. */
+  z.object({ type: z.literal('remedy'), remedy: Remedy }),
   z.object({ type: z.literal('loadOlder'), before: z.string() }),
   HunkAction,
   z.object({ type: z.literal('undoTurn'), turn: z.int().nonnegative() }),
@@ -290,6 +302,7 @@ export type BackendInfo = z.infer<typeof BackendInfo>;
 export type ContextMeter = z.infer<typeof ContextMeter>;
 export type ToolEntry = Extract<ChatEntry, { kind: 'tool' }>;
 export type Banner = z.infer<typeof Banner>;
+export type Remedy = z.infer<typeof Remedy>;
 export type SessionSummary = z.infer<typeof SessionSummary>;
 export type ApprovalChoice = z.infer<typeof ApprovalChoice>;
 export type ComposerChoices = z.infer<typeof ComposerChoices>;

@@ -6,7 +6,7 @@
 /**
  * What an error means for the request that met it:
  * - `stop`: the same request would meet it again; the task stops with the code's advice;
- * - `auth`: the credentials were refused; the task stops, naming where the key is set;
+ * - `auth`: the credentials were refused; the task stops (each front end says where its key is set);
  * - `compact`: the context no longer fits the model's window; compact it (or stop where compaction is off);
  * - `retry`: a passing condition; send it again after the server's own delay, else a backoff;
  * - `new_socket`: this socket can take no more; open another at once and send the full context;
@@ -22,7 +22,10 @@ export interface ErrorCodeInfo {
   meaning: ErrorMeaning;
   /** The API's own wording, as a server sends it (the bundled backend's injected faults use it). */
   message: string;
-  /** For a stop: a sentence the user can act on. */
+  /**
+   * For a stop: a sentence the user can act on, naming no front end's flag, setting or command (each adds its
+   * own from the stop's code: `loopwire exec` a flag, the chat panel a button).
+   */
   advice?: string;
   /**
    * The account or the model refuses every request, whatever it carries: met on a warm-up (which carries no
@@ -62,7 +65,7 @@ export const ERROR_CODES = {
     type: 'invalid_request_error',
     meaning: 'stop',
     message: 'The model does not exist or you do not have access to it.',
-    advice: 'Choose a model this key can use (--model for loopwire exec; loopwire.model in VS Code).',
+    advice: 'Choose a model this key can use.',
     refusesEveryRequest: true,
   },
   invalid_prompt: {

@@ -1,8 +1,8 @@
-import type { ChatEntry } from '../protocol/chatView';
+import type { ChatEntry, Remedy } from '../protocol/chatView';
 import { sentChips } from './attachmentChips';
 import { promptActions } from './checkpointActions';
 import type { Post } from './diffView';
-import { h } from './dom';
+import { button, h } from './dom';
 import { renderMarkdown } from './markdown';
 import { toolCard } from './toolCard';
 
@@ -66,13 +66,32 @@ export function entryView(entry: ChatEntry, post: Post): HTMLElement {
     case 'tool':
       return h('div', { class: 'entry tool', attrs: { 'data-id': entry.id } }, toolCard(entry, post));
     case 'notice':
-      return h(
-        'div',
-        {
-          class: `entry notice ${entry.level}`,
-          attrs: { 'data-id': entry.id, role: entry.level === 'error' ? 'alert' : 'status' },
-        },
-        entry.text,
-      );
+      return noticeView(entry, post);
   }
+}
+
+/** Each remedy's button: the label and icon of the command the host runs for it. */
+const REMEDY_BUTTONS: Record<Remedy, { label: string; icon: string }> = {
+  setApiKey: { label: 'Set API Key…', icon: 'key' },
+  selectEndpoint: { label: 'Select Endpoint…', icon: 'plug' },
+  showLog: { label: 'Show Log', icon: 'output' },
+};
+
+/** The button of a remedy: it asks the host to run its command. */
+function remedyButton(remedy: Remedy, post: Post): HTMLButtonElement {
+  const { label, icon } = REMEDY_BUTTONS[remedy];
+  return button(label, () => post({ type: 'remedy', remedy }), { icon });
+}
+
+/** A line of the conversation's own; a stop's has the button that fixes its cause. */
+function noticeView(entry: Extract<ChatEntry, { kind: 'notice' }>, post: Post): HTMLElement {
+  return h(
+    'div',
+    {
+      class: `entry notice ${entry.level}`,
+      attrs: { 'data-id': entry.id, role: entry.level === 'error' ? 'alert' : 'status' },
+    },
+    h('span', { class: 'notice-text' }, entry.text),
+    entry.remedy === undefined ? undefined : remedyButton(entry.remedy, post),
+  );
 }

@@ -10,7 +10,7 @@ import type { ChatBackend, ChatOutcome } from './chatPort';
 import { readChat } from './chatRestore';
 import { ChatTakeBack } from './chatTakeBack';
 import { ChatSaver } from './chatSaver';
-import { type ChatSnapshot, currentChat } from './chatSnapshot';
+import { type ChatSnapshot, currentChat, snapshotOf } from './chatSnapshot';
 import { ReviewBook } from './reviewBook';
 import { ReviewRefused } from './reviewEdits';
 import { forkChat, planFork } from './chatFork';
@@ -139,6 +139,7 @@ export class ChatController {
       this.model.setBanner(null);
       void this.run(undefined);
     },
+    remedy: (message) => this.backend.remedy?.(message.remedy),
     loadOlder: (message) => this.send({ type: 'older', ...this.model.olderThan(message.before) }),
     hunk: (message) => this.reviewHunk(message.callId, message.path, message.hunkId, message.action),
     undoTurn: (message) => this.takeBack.undoTurn(message.turn),
@@ -380,17 +381,9 @@ export class ChatController {
 
   /** The chat as a reloaded window finds it again; undefined while it has no transcript. */
   private snapshot(): ChatSnapshot | undefined {
-    const transcript = this.transcript;
-    if (!transcript) return undefined;
-    return {
-      version: 1,
-      sessionId: transcript.header.id,
-      running: this.busy,
-      entries: [...this.model.all],
-      reviews: this.reviews.saved(),
-      allowed: this.approvals.allowed,
-      ...(this.model.context ? { context: this.model.context } : {}),
-    };
+    const id = this.transcript?.header.id;
+    if (id === undefined) return undefined;
+    return snapshotOf(id, this.busy, this.model, this.reviews.saved(), this.approvals.allowed);
   }
 }
 

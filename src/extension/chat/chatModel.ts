@@ -12,6 +12,7 @@ import type {
 import { groupedTokens } from '../../protocol/contextMeter';
 import { BUILTIN_TOOLS, type ToolRegistry } from '../../tools';
 import type { ReadText } from './liveDiff';
+import { stopBanner, stopLine } from './stopLine';
 import { type CardBoard, ToolCards } from './toolCards';
 
 // The conversation as the panel shows it, built from the agent's events: the host keeps it (a hidden panel
@@ -201,7 +202,8 @@ export class ChatModel {
       case 'transport':
         return this.transport(event);
       case 'error':
-        return this.notice('error', event.message);
+        // The `done` that follows has the same sentence as its reason, with the stop's code: its line says it once.
+        return;
       case 'done':
         return this.done(event);
       case 'turn_finished':
@@ -327,10 +329,17 @@ export class ChatModel {
         this.replace({ ...rest, status: 'failed', output: 'The task ended before this call ran.' });
       }
     if (event.status === 'cancelled') this.notice('info', 'Stopped.');
-    else if (event.status !== 'completed') {
-      this.notice('error', `The task stopped: ${event.reason}`);
-      this.setBanner({ kind: 'failed', text: `Stopped: ${event.reason}`, retry: true });
-    } else if (this.banner?.kind !== 'fallback') this.setBanner(null);
+    else if (event.status !== 'completed') this.stopped(event.reason, event.code, true);
+    else if (this.banner?.kind !== 'fallback') this.setBanner(null);
+  }
+
+  /**
+   * A task that stopped on its own (`reason`, of cause `code`): one line with the button that fixes it, and a
+   * banner with Retry where `retry` (stopLine.ts). Also for a task that could not start (a refused warm-up).
+   */
+  stopped(reason: string, code: string | undefined, retry: boolean): void {
+    this.add(stopLine(this.nextId('notice'), reason, code));
+    this.setBanner(stopBanner(retry));
   }
 
   /** Sends everything again (after entries were removed, which the webview cannot infer). */

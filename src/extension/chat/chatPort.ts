@@ -1,5 +1,5 @@
 import type { Agent, AgentEvent, ApprovalMode, ApprovalPolicy, ApprovalRequest, Transcript } from '../../agent';
-import type { BackendInfo } from '../../protocol/chatView';
+import type { BackendInfo, Remedy } from '../../protocol/chatView';
 import type { Workspace } from '../../workspace';
 import type { ChatContext } from './contextPort';
 import type { ChatSteering } from './steeringPort';
@@ -35,6 +35,8 @@ export interface ChatBackend {
   changed?(state: { busy: boolean; hasTranscript: boolean }): void;
   /** Opens a workspace file in the editor, at a line and column when given (a path clicked in the panel). */
   openFile?(path: string, line?: number, column?: number): Promise<void>;
+  /** Runs the command of a stop's remedy (its line's button): Set API Key…, Select Endpoint… or Show Log. */
+  remedy?(remedy: Remedy): Promise<void>;
   /** Which backend the chat talks to (the empty chat says so). */
   backendInfo?(): BackendInfo;
   /** The composer's pickers and the project instructions' line, where the window has them. */

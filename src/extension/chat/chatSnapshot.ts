@@ -125,6 +125,25 @@ export class SnapshotWriter {
   }
 }
 
+/** Session `sessionId`'s snapshot from its parts: what the panel shows (`model`), its reviews and what was allowed. */
+export function snapshotOf(
+  sessionId: string,
+  running: boolean,
+  model: { all: readonly ChatEntry[]; context: ContextMeter | undefined },
+  reviews: ChatSnapshot['reviews'],
+  allowed: ChatSnapshot['allowed'],
+): ChatSnapshot {
+  return {
+    version: 1,
+    sessionId,
+    running,
+    entries: [...model.all],
+    reviews,
+    allowed,
+    ...(model.context ? { context: model.context } : {}),
+  };
+}
+
 /** The snapshot of session `id`, or why there is none usable (missing: undefined reason). */
 export function loadSnapshot(dir: string, id: string): { snapshot?: ChatSnapshot; problem?: string } {
   let text: string;

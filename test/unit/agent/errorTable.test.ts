@@ -57,7 +57,10 @@ describe('agent: the error table, code by code', function () {
               assert.equal(done.status, 'failed', done.reason);
               assert.ok(done.reason.includes(code) || meaning === 'auth', done.reason);
               if ('advice' in info) assert.ok(done.reason.includes(info.advice), done.reason);
-              if (meaning === 'auth') assert.match(done.reason, /Check the API key/);
+              // The code a front end picks its remedy from; the reason states the fault, no front end's advice.
+              assert.equal(done.code, meaning === 'auth' ? 'auth' : code);
+              if (meaning === 'auth') assert.match(done.reason, /^The API refused the request: invalid_api_key\b/);
+              assert.doesNotMatch(done.reason, /OPENAI_API_KEY|VS Code|Set API Key/);
               assert.equal(retries.length, 0, 'never resent');
               assert.equal(generating.length, 1, 'one request');
               return;

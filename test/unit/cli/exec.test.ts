@@ -213,7 +213,7 @@ describe('cli: loopwire exec', () => {
     });
     afterEach(() => server.close());
 
-    it('uses OPENAI_API_KEY, and stops on a refused key with the reason on one line (exit 1)', async () => {
+    it('uses OPENAI_API_KEY, and stops on a refused key with the reason and the terminal’s advice (exit 1)', async () => {
       process.env.OPENAI_API_KEY = 'secret';
       try {
         const ok = await exec('--endpoint', server.url, '--transport', 'ws', 'Fix the failing test.');
@@ -221,10 +221,13 @@ describe('cli: loopwire exec', () => {
         process.env.OPENAI_API_KEY = 'wrong';
         const refused = await exec('--endpoint', server.url, 'find **/*.js');
         assert.equal(refused.code, 1);
+        assert.match(refused.stdout, /(^|\n)failed: The endpoint refused the credentials: .*401[^\n]*\n$/);
+        // The error line says what fixes it in a terminal, and nothing of VS Code's commands.
         assert.match(
-          refused.stdout,
-          /(^|\n)failed: The endpoint refused the credentials: .*401.*OPENAI_API_KEY for loopwire exec[^\n]*\n$/,
+          refused.stderr,
+          /(^|\n)error: The endpoint refused the credentials: .*401.*\. Set OPENAI_API_KEY to a key this endpoint accepts\b[^\n]*\n/,
         );
+        assert.doesNotMatch(refused.stdout + refused.stderr, /VS Code|Set API Key…|loopwire\.endpoint/);
       } finally {
         delete process.env.OPENAI_API_KEY;
       }

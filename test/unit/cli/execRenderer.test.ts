@@ -135,3 +135,33 @@ describe('cli: exec renderer, what only real servers send', () => {
     assert.equal(render(events), '▸ web_search_call search weather in Paris\n');
   });
 });
+
+describe('cli: exec renderer, a stop’s error line', () => {
+  // The agent states the fault; the terminal adds what fixes it here, and nothing of VS Code's.
+  const stopped = (code: string, message: string): string =>
+    render([
+      { type: 'error', code, message },
+      { type: 'done', status: 'failed', reason: message, code, turns: 1, toolCalls: 0, wallMs: 10 },
+    ]);
+  const REFUSED = 'The endpoint refused the credentials: could not connect (HTTP 401): the upgrade was refused.';
+
+  it('a refused key names OPENAI_API_KEY, and the summary keeps the reason alone', () => {
+    const [error, summary] = stopped('auth', REFUSED).split('\n');
+    assert.equal(
+      error,
+      `error: ${REFUSED} Set OPENAI_API_KEY to a key this endpoint accepts (or pass its header with --header).`,
+    );
+    assert.match(summary ?? '', /^failed: The endpoint refused the credentials: [^·]*\. · 1 turn · /);
+    assert.doesNotMatch(summary ?? '', /OPENAI_API_KEY/, 'said once, on the error line');
+  });
+
+  it('each stop code gets its flag, another none', () => {
+    const firstLine = (code: string) => stopped(code, 'The fault.').split('\n')[0];
+    assert.equal(firstLine('unreachable'), 'error: The fault. Check the URL given to --endpoint.');
+    assert.equal(firstLine('websocket_unsupported'), 'error: The fault. Use --transport http or auto.');
+    assert.equal(firstLine('model_not_found'), 'error: The fault. Choose another with --model.');
+    assert.equal(firstLine('invalid_prompt'), 'error: The fault.');
+    for (const code of ['auth', 'unreachable', 'websocket_unsupported', 'model_not_found'])
+      assert.doesNotMatch(stopped(code, 'The fault.'), /VS Code|Set API Key…|Select Endpoint…|loopwire\.[a-z]/);
+  });
+});

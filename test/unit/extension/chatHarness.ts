@@ -9,7 +9,7 @@ import {
 } from '../../../src/agent';
 import { type ChatBackend, ChatController } from '../../../src/extension/chat/chatController';
 import type { ChatContext } from '../../../src/extension/chat/contextPort';
-import { type HostMessage, HostMessage as HostMessageSchema } from '../../../src/protocol/chatView';
+import { type HostMessage, HostMessage as HostMessageSchema, type Remedy } from '../../../src/protocol/chatView';
 import { ReadLedger } from '../../../src/tools';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
 import type { AgentBench } from '../agent/agentHarness';
@@ -31,6 +31,8 @@ export interface ChatBench {
   chatContext?: ChatContext;
   /** The session's own events (the extension's status bar gets these): never a conversation's turns. */
   sessionEvents: AgentEvent[];
+  /** The remedies the page asked the window to run (a stop's button). */
+  remedies: Remedy[];
   /** A controller as a window makes one: a second on the same bench is the window after a reload. */
   controller(): ChatController;
 }
@@ -92,6 +94,10 @@ export function useChatBench(bench: AgentBench): ChatBench {
         state.opened.push({ path: file, ...(line ? { line } : {}), ...(column ? { column } : {}) });
         return Promise.resolve();
       },
+      remedy: (remedy) => {
+        state.remedies.push(remedy);
+        return Promise.resolve();
+      },
       backendInfo: () => ({ label: 'built-in offline backend', offline: true }),
       log: (line) => state.logged.push(line),
       ...(state.chatContext ? { context: state.chatContext } : {}),
@@ -116,6 +122,7 @@ export function useChatBench(bench: AgentBench): ChatBench {
     state.context = undefined;
     state.chatContext = undefined;
     state.sessionEvents = [];
+    state.remedies = [];
     agentSessions = [];
   });
   afterEach(() => {

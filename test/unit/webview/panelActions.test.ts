@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
-import type { ChatEntry, HostMessage, ToolEntry, ViewMessage } from '../../../src/protocol/chatView';
-import { useChromium } from '../../webview/chromium';
+import * as path from 'node:path';
+import type { ChatEntry, HostMessage, Remedy, ToolEntry, ViewMessage } from '../../../src/protocol/chatView';
+import { ARTIFACTS, useChromium } from '../../webview/chromium';
 import type { Panel } from '../../webview/panel';
 import { EDITED, readOriginal, recordedSession } from '../../webview/recordSession';
 import { hostSession } from '../../webview/replay';
@@ -122,7 +123,7 @@ describe('chat panel in Chromium: what the user does posts the right message', f
       { type: 'openSession', id: 'chat-1' },
     ]);
 
-    panel.post({ type: 'banner', banner: { kind: 'failed', text: 'Stopped: the socket closed', retry: true } });
+    panel.post({ type: 'banner', banner: { kind: 'failed', text: 'The task stopped.', retry: true } });
     await panel.delivered();
     await expectPost(panel, () => panel.page.getByRole('button', { name: 'Retry' }).click(), [{ type: 'retry' }]);
 
@@ -132,6 +133,40 @@ describe('chat panel in Chromium: what the user does posts the right message', f
     assert.equal(await panel.page.getByRole('button', { name: 'Retry' }).count(), 0);
     assert.equal(await panel.page.locator('.banner.interrupted .codicon-debug-continue').count(), 1);
     await expectPost(panel, () => panel.page.getByRole('button', { name: 'Resume' }).click(), [{ type: 'retry' }]);
+  });
+
+  it('a stop’s line: its one button asks the host for its remedy by name; Retry stays on the banner', async () => {
+    const stop = (id: string, text: string, remedy?: Remedy): ChatEntry => ({
+      kind: 'notice',
+      id,
+      level: remedy === undefined ? 'info' : 'error',
+      text,
+      ...(remedy === undefined ? {} : { remedy }),
+    });
+    const panel = await panelWith([
+      stop('notice:1', 'The endpoint refused the credentials: could not connect (HTTP 401).', 'setApiKey'),
+      stop('notice:2', 'Nothing answers at the endpoint: connect ECONNREFUSED 127.0.0.1:9.', 'selectEndpoint'),
+      stop('notice:3', 'The task stopped: an internal error: boom.', 'showLog'),
+      stop('notice:4', 'Stopped.'),
+    ]);
+    panel.post({ type: 'banner', banner: { kind: 'failed', text: 'The task stopped.', retry: true } });
+    await panel.delivered();
+    const line = (id: string) => panel.page.locator(`.entry.notice[data-id="${id}"]`);
+    const buttons: Array<[string, string, Remedy]> = [
+      ['notice:1', 'Set API Key…', 'setApiKey'],
+      ['notice:2', 'Select Endpoint…', 'selectEndpoint'],
+      ['notice:3', 'Show Log', 'showLog'],
+    ];
+    for (const [id, name, remedy] of buttons) {
+      assert.equal(await line(id).getByRole('button').count(), 1, `${id}: one button, the remedy's`);
+      await expectPost(panel, () => line(id).getByRole('button', { name }).click(), [{ type: 'remedy', remedy }]);
+    }
+    assert.equal(await line('notice:4').getByRole('button').count(), 0, 'a cancel has nothing to fix');
+    assert.equal(await line('notice:1').getAttribute('role'), 'alert');
+    await panel.page.screenshot({ path: path.join(ARTIFACTS, 'stop-lines.png') });
+    // The banner says no more than the line: Retry, and no reason of its own.
+    assert.equal(await panel.page.locator('.banner-text').textContent(), 'The task stopped.');
+    await expectPost(panel, () => panel.page.getByRole('button', { name: 'Retry' }).click(), [{ type: 'retry' }]);
   });
 
   it('Send: Enter sends the prompt, Shift+Enter is a new line, an empty prompt sends nothing', async () => {

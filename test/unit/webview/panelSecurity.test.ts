@@ -114,8 +114,12 @@ function hostileEvents(): AgentEvent[] {
     output: HOSTILE_OUTPUT,
     durationMs: 1,
   });
+  // A stop is said by its `done` (the `error` before it is the same sentence); the fallback after it keeps its
+  // hostile reason on the banner.
+  const reason = HTML_PAYLOADS.join(' ');
+  events.push({ type: 'error', code: 'x', message: reason });
+  events.push({ type: 'done', status: 'failed', reason, code: 'x', turns: 1, toolCalls: 2, wallMs: 5 });
   events.push({ type: 'transport', state: 'http_fallback', transport: 'http', reason: HTML_PAYLOADS[0] });
-  events.push({ type: 'error', code: 'x', message: HTML_PAYLOADS.join(' ') });
   return events;
 }
 

@@ -1,0 +1,24 @@
+// What `loopwire exec` adds to the reason a task stopped: the environment variable or flag that fixes it in a
+// terminal. The agent's message states the fault alone (retryPolicy.ts), because the same stop reaches the
+// chat panel, where the remedy is a button that runs a VS Code command instead.
+import { AgentStop } from '../agent';
+import { errorMessage } from './cliIo';
+
+/** The advice per stop code; a code not listed gets none (the table's own advice is already in the message). */
+const ADVICE = new Map<string, string>([
+  ['auth', 'Set OPENAI_API_KEY to a key this endpoint accepts (or pass its header with --header).'],
+  ['unreachable', 'Check the URL given to --endpoint.'],
+  ['websocket_unsupported', 'Use --transport http or auto.'],
+  ['model_not_found', 'Choose another with --model.'],
+]);
+
+/** `message` followed by the terminal's advice for a stop of `code`, where there is some. */
+export function withCliAdvice(message: string, code: string | undefined): string {
+  const advice = code === undefined ? undefined : ADVICE.get(code);
+  return advice === undefined ? message : `${message} ${advice}`;
+}
+
+/** What a task's start printed on its error line: an {@link AgentStop} (a warm-up refused) with the advice. */
+export function failureLine(error: unknown): string {
+  return withCliAdvice(errorMessage(error), error instanceof AgentStop ? error.code : undefined);
+}

@@ -1,0 +1,31 @@
+import type { Banner, ChatEntry, Remedy } from '../../protocol/chatView';
+
+// A task that stopped on its own, as the panel says it: one line in the conversation, with the button that
+// fixes its cause, and a banner that says no more than that line (it is where Retry is, at hand whatever the
+// conversation scrolled to). The reason is the agent's, which states the fault and names no front end's
+// remedy (retryPolicy.ts): here the remedy is one of Loopwire's commands, picked from the stop's code.
+
+/** The codes whose fix is not the log; see retryPolicy.ts and src/protocol/errorCodes.ts for where they come from. */
+const REMEDIES = new Map<string, Remedy>([
+  ['auth', 'setApiKey'],
+  ['unreachable', 'selectEndpoint'],
+  ['websocket_unsupported', 'selectEndpoint'],
+  ['model_not_found', 'selectEndpoint'],
+]);
+
+/** What fixes a stop of `code`: Set API Key… for refused credentials, Select Endpoint… for a wrong endpoint or model, else Show Log. */
+export function remedyFor(code: string | undefined): Remedy {
+  return (code === undefined ? undefined : REMEDIES.get(code)) ?? 'showLog';
+}
+
+/** The line of a stop: the agent's sentence as it is, or a reason in lower case ("the turn limit …") made one. */
+export function stopLine(id: string, reason: string, code: string | undefined): ChatEntry {
+  const ended = /[.!?]$/.test(reason) ? reason : `${reason}.`;
+  const text = /^\p{Ll}/u.test(reason) ? `The task stopped: ${ended}` : ended;
+  return { kind: 'notice', id, level: 'error', text, remedy: remedyFor(code) };
+}
+
+/** The banner of a stop: no reason of its own (the line has it), and Retry where the task can go on. */
+export function stopBanner(retry: boolean): Banner {
+  return { kind: 'failed', text: 'The task stopped.', retry };
+}
