@@ -150,11 +150,9 @@ export const ComposerChoices = z.object({
   model: z.string(),
   /** The default model, the current one and those picked lately; the picker adds Other…. */
   models: z.array(z.string()),
-  /** `loopwire.reasoningEffort`: `default` is the model catalogue's effort for the model. */
+  /** `loopwire.reasoningEffort`: `default` sends none. */
   effort: z.string(),
   efforts: z.array(z.string()),
-  /** What `default` sends for the current model (`medium`), so the picker can name it; absent: none. */
-  defaultEffort: z.string().optional(),
   approval: ApprovalChoice,
 });
 
