@@ -20,8 +20,12 @@ export interface SessionOptions {
   chain?: boolean;
   /** Rotate a socket older than this, between turns (the API closes them at 60 minutes). */
   rotateAfterMs?: number;
-  /** A response with no event for this long is abandoned and resent. */
+  /** A response with no event for this long is abandoned and resent (HTTP's only guard: a stream there cannot be pinged). */
   idleTimeoutMs?: number;
+  /** While a response runs on the socket, a ping this often (wsChannel.ts's heartbeat). */
+  pingIntervalMs?: number;
+  /** A ping unanswered this long ends the socket; the turn is resent on a new one. */
+  pongTimeoutMs?: number;
   connectTimeoutMs?: number;
   /** Requests per turn, the first included. */
   maxAttempts?: number;
@@ -86,6 +90,9 @@ export function withDefaults(options: SessionOptions): ResolvedSessionOptions {
     chain: true,
     rotateAfterMs: 55 * 60 * 1000,
     idleTimeoutMs: 120_000,
+    // A silent network is noticed within 5 + 10 s and the turn resent: well inside 20 s.
+    pingIntervalMs: 5_000,
+    pongTimeoutMs: 10_000,
     connectTimeoutMs: 15_000,
     maxAttempts: 8,
     wsFailuresBeforeFallback: 3,

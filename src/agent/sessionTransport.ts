@@ -49,6 +49,7 @@ export class SessionTransport {
       headers: () => requestHeaders(this.opts.apiKey, this.opts.headers),
       rotateAfterMs: this.opts.rotateAfterMs,
       connectTimeoutMs: this.opts.connectTimeoutMs,
+      heartbeat: { intervalMs: this.opts.pingIntervalMs, timeoutMs: this.opts.pongTimeoutMs },
       emit: this.opts.emit,
       onOpen: () => (this.reached = true),
     });

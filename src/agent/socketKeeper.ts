@@ -1,7 +1,7 @@
 import type { AgentEventSink } from './events';
 import { WEBSOCKET_BETA } from './requestBody';
 import { AgentStop } from './transportFault';
-import { WsChannel } from './wsChannel';
+import { type Heartbeat, WsChannel } from './wsChannel';
 
 // The session's one socket at a time: opened on first use (one opening shared by whoever asks meanwhile),
 // rotated before the connection age limit — between turns, never mid-response — and retired after a fault,
@@ -15,6 +15,7 @@ export interface SocketOptions {
   /** Rotate a socket older than this, between turns (the API closes them at 60 minutes). */
   rotateAfterMs: number;
   connectTimeoutMs: number;
+  heartbeat: Heartbeat;
   emit: AgentEventSink;
   /** A socket opened: the endpoint is there. */
   onOpen: () => void;
@@ -82,6 +83,7 @@ export class SocketKeeper {
     const channel = await WsChannel.open(url, {
       headers: { 'openai-beta': WEBSOCKET_BETA, ...this.options.headers() },
       connectTimeoutMs: this.options.connectTimeoutMs,
+      heartbeat: this.options.heartbeat,
     });
     this.options.onOpen();
     this.channel = channel;

@@ -17,6 +17,19 @@ export interface OpenOptions {
   headers: Record<string, string>;
   /** Give up opening after this long. */
   connectTimeoutMs: number;
+  /** The heartbeat while a response is running (absent: none); see {@link Heartbeat}. */
+  heartbeat?: Heartbeat | undefined;
+}
+
+/**
+ * A network that goes silent without a FIN (a laptop's sleep, a Wi-Fi change, a NAT that forgot the flow)
+ * leaves a socket that looks open for minutes. While a response runs, a ping goes out every `intervalMs`;
+ * the API's servers answer pings even while the model thinks quietly, so no pong (and no frame at all)
+ * within `timeoutMs` of one means the socket is dead: it is ended, and its turn resent on a new one.
+ */
+export interface Heartbeat {
+  intervalMs: number;
+  timeoutMs: number;
 }
 
 /** Why the socket could not be opened; `status` when the server answered the upgrade with HTTP. */
@@ -56,7 +69,19 @@ export class WsChannel {
    */
   private readonly draining = new Set<string>();
 
-  private constructor(private readonly socket: WebSocket) {
+  /** When the unanswered ping went out (undefined: none is waiting); any frame from the server answers it. */
+  private pingSentAt: number | undefined;
+  private readonly beat: NodeJS.Timeout | undefined;
+
+  private constructor(
+    private readonly socket: WebSocket,
+    private readonly heartbeat?: Heartbeat,
+  ) {
+    if (heartbeat) {
+      this.beat = setInterval(() => this.checkPulse(heartbeat), heartbeat.intervalMs);
+      this.beat.unref();
+      socket.on('pong', () => (this.pingSentAt = undefined));
+    }
     socket.on('error', (error) => this.end(`socket error: ${error.message}`));
     socket.on('close', (code, reason) =>
       this.end(`closed with code ${code}${reason.length > 0 ? `: ${reason.toString()}` : ''}`),
@@ -66,6 +91,7 @@ export class WsChannel {
         ? Buffer.concat(data).toString('utf8')
         : Buffer.from(data as ArrayBuffer).toString('utf8');
       this.bytesReceived += Buffer.byteLength(text);
+      this.pingSentAt = undefined;
       if (isBinary) return;
       this.route(text);
     });
@@ -107,7 +133,7 @@ export class WsChannel {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        resolve(new WsChannel(socket));
+        resolve(new WsChannel(socket, options.heartbeat));
       });
     });
   }
@@ -158,6 +184,29 @@ export class WsChannel {
     }
   }
 
+  /** One beat: a ping while a response runs, and the socket ended when the last one went unanswered. */
+  private checkPulse({ timeoutMs }: Heartbeat): void {
+    if (this.closedReason !== undefined) return;
+    if (!this.busy) {
+      this.pingSentAt = undefined;
+      return;
+    }
+    const waited = this.pingSentAt === undefined ? 0 : Date.now() - this.pingSentAt;
+    if (waited >= timeoutMs) {
+      this.end(`no answer to a ping within ${(timeoutMs / 1000).toFixed(1)} s: the network is gone`);
+      // No close handshake: nothing would carry it.
+      this.socket.terminate();
+      return;
+    }
+    if (this.pingSentAt !== undefined) return;
+    this.pingSentAt = Date.now();
+    try {
+      this.socket.ping();
+    } catch {
+      // Closing meanwhile: the socket's own events end the channel.
+    }
+  }
+
   private route(text: string): void {
     let value: unknown;
     try {
@@ -193,6 +242,7 @@ export class WsChannel {
   private end(reason: string): void {
     if (this.closedReason !== undefined) return;
     this.closedReason = reason;
+    clearInterval(this.beat);
     const listeners = [...this.lanes.values()];
     this.lanes.clear();
     for (const listener of listeners) listener.closed(reason);
