@@ -1,0 +1,89 @@
+// What the table's foot says, for the terminal and the HTML alike: each transport's totals, and WebSocket
+// against HTTP on the tasks both passed (the same work, so the times compare).
+import type { EvalReport, TaskResult, Transport } from './evalTypes';
+
+export interface TransportTotals {
+  transport: Transport;
+  runs: number;
+  passed: number;
+  responses: number;
+  toolCalls: number;
+  wallMs: number;
+  modelMs: number;
+  inputTokens: number;
+  cachedTokens: number;
+  outputTokens: number;
+  /** The median of the runs' ms_per_turn. */
+  medianMsPerTurn: number;
+}
+
+export interface Comparison {
+  /** Tasks that passed over both transports. */
+  tasks: string[];
+  ws: { wallMs: number; modelMs: number };
+  http: { wallMs: number; modelMs: number };
+}
+
+/** Each transport's totals, in the order the runs came. */
+export function totalsByTransport(results: readonly TaskResult[]): TransportTotals[] {
+  const transports = [...new Set(results.map((result) => result.transport))];
+  return transports.map((transport) => {
+    const runs = results.filter((result) => result.transport === transport);
+    const sum = (pick: (result: TaskResult) => number) => runs.reduce((total, result) => total + pick(result), 0);
+    return {
+      transport,
+      runs: runs.length,
+      passed: runs.filter((result) => result.passed).length,
+      responses: sum((result) => result.responses),
+      toolCalls: sum((result) => result.tool_calls),
+      wallMs: sum((result) => result.wall_ms),
+      modelMs: sum((result) => result.model_ms),
+      inputTokens: sum((result) => result.tokens.input),
+      cachedTokens: sum((result) => result.tokens.cached),
+      outputTokens: sum((result) => result.tokens.output),
+      medianMsPerTurn: median(runs.map((result) => result.ms_per_turn)),
+    };
+  });
+}
+
+/** WebSocket against HTTP over the tasks both passed; undefined when one transport did not run. */
+export function compareTransports(results: readonly TaskResult[]): Comparison | undefined {
+  const of = (transport: Transport) => results.filter((result) => result.transport === transport && result.passed);
+  const ws = of('ws');
+  const http = of('http');
+  const tasks = [...new Set(ws.map((result) => result.name))].filter((name) => http.some((r) => r.name === name));
+  if (tasks.length === 0) return undefined;
+  const total = (runs: TaskResult[]) => {
+    const mine = runs.filter((result) => tasks.includes(result.name));
+    return {
+      wallMs: mine.reduce((sum, result) => sum + result.wall_ms, 0),
+      modelMs: mine.reduce((sum, result) => sum + result.model_ms, 0),
+    };
+  };
+  return { tasks, ws: total(ws), http: total(http) };
+}
+
+/** "−23 %": how much shorter (or longer, +) `ws` is than `http`. */
+export function change(ws: number, http: number): string {
+  if (http <= 0) return '—';
+  const percent = Math.round(((ws - http) / http) * 100);
+  return `${percent > 0 ? '+' : percent < 0 ? '−' : '±'}${Math.abs(percent)} %`;
+}
+
+/** The report's one-line verdict. */
+export function verdictLine(report: EvalReport): string {
+  const passed = report.tasks.filter((result) => result.passed).length;
+  const provers = report.fixture_checks.filter((check) => check.fails_untouched).length;
+  const checks =
+    report.fixture_checks.length > 0
+      ? `, ${provers}/${report.fixture_checks.length} checks fail on the untouched project`
+      : '';
+  return `eval: ${passed}/${report.tasks.length} runs passed${checks} — ${report.ok ? 'ok' : 'FAILED'}`;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return 0;
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}

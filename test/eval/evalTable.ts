@@ -1,0 +1,69 @@
+// The eval's table on the terminal: a row per task and transport, what failed and why, then the totals.
+import { change, compareTransports, totalsByTransport, verdictLine } from './evalSummary';
+import type { EvalReport, TaskResult } from './evalTypes';
+
+const HEADINGS = [
+  'task',
+  'transport',
+  'passed',
+  'responses',
+  'tool calls',
+  'input',
+  'cached',
+  'output',
+  'wall',
+  'ms/turn',
+];
+
+/** The whole printout: the table, the notes of failed runs, the totals and the verdict. */
+export function renderTable(report: EvalReport): string {
+  const rows = report.tasks.map(rowOf);
+  const widths = HEADINGS.map((heading, column) =>
+    Math.max(heading.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => (column < 3 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+      .join('  ');
+  const out = [line(HEADINGS), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line), ''];
+  for (const result of report.tasks.filter((r) => !r.passed || r.missing.length > 0))
+    out.push(
+      `${result.name} (${result.transport}): ${[result.note, ...result.missing.map((m) => `missing: ${m}`)].filter(Boolean).join('; ')}`,
+    );
+  for (const totals of totalsByTransport(report.tasks))
+    out.push(
+      `${totals.transport.padEnd(4)} ${totals.passed}/${totals.runs} passed · ${totals.responses} responses · ` +
+        `${totals.toolCalls} tool calls · wall ${seconds(totals.wallMs)} (model ${seconds(totals.modelMs)}) · ` +
+        `median ${Math.round(totals.medianMsPerTurn)} ms/turn · tokens ${thousands(totals.inputTokens)} in ` +
+        `(${thousands(totals.cachedTokens)} cached), ${thousands(totals.outputTokens)} out`,
+    );
+  const comparison = compareTransports(report.tasks);
+  if (comparison !== undefined)
+    out.push(
+      `ws against http on the ${comparison.tasks.length} task(s) both passed: wall ${change(comparison.ws.wallMs, comparison.http.wallMs)} ` +
+        `(${seconds(comparison.ws.wallMs)} against ${seconds(comparison.http.wallMs)}), waiting on the model ` +
+        `${change(comparison.ws.modelMs, comparison.http.modelMs)}`,
+    );
+  for (const check of report.fixture_checks.filter((c) => !c.fails_untouched))
+    out.push(`harness: the check of ${check.name} passes on its untouched project: ${check.note}`);
+  out.push(verdictLine(report));
+  return out.join('\n');
+}
+
+function rowOf(result: TaskResult): string[] {
+  return [
+    result.name,
+    result.transport,
+    result.passed ? 'yes' : 'NO',
+    String(result.responses),
+    String(result.tool_calls),
+    thousands(result.tokens.input),
+    thousands(result.tokens.cached),
+    thousands(result.tokens.output),
+    seconds(result.wall_ms),
+    String(Math.round(result.ms_per_turn)),
+  ];
+}
+
+export const seconds = (ms: number): string => `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+export const thousands = (n: number): string => Math.round(n).toLocaleString('en-US');

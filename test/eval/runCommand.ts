@@ -1,0 +1,62 @@
+// One child process, run to its end or stopped at a deadline with everything it started (its process group).
+import { spawn } from 'node:child_process';
+
+export interface CommandResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+  timedOut: boolean;
+}
+
+export interface CommandOptions {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  timeoutMs: number;
+}
+
+/** Runs `file args` with nothing on stdin; resolves with its output, whatever its exit. */
+export function runCommand(file: string, args: readonly string[], options: CommandOptions): Promise<CommandResult> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: process.platform !== 'win32',
+    });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop(child.pid);
+    }, options.timeoutMs);
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({
+        code,
+        stdout: Buffer.concat(stdout).toString('utf8'),
+        stderr: Buffer.concat(stderr).toString('utf8'),
+        ms: performance.now() - started,
+        timedOut,
+      });
+    });
+  });
+}
+
+/** Stops a process and what it started: its group where there are groups. */
+function stop(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(process.platform === 'win32' ? pid : -pid, 'SIGKILL');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error; // ESRCH: it had already ended.
+  }
+}
