@@ -29,9 +29,14 @@ export class WindowTools implements vscode.Disposable {
     this.consent = new McpConsent(workspaceState, log);
   }
 
-  /** The tools an agent starting now gets: the built-in ones, the MCP servers', the editor's. */
-  async registry(): Promise<ToolRegistry> {
+  /**
+   * The tools an agent starting now gets: the built-in ones, the MCP servers', the editor's. With `ask: false`
+   * (ahead of a first prompt, as the panel shows) a server not yet answered is neither asked about nor
+   * started: the question waits for the first task, so that opening the panel raises none.
+   */
+  async registry(ask = true): Promise<ToolRegistry> {
     if (!vscode.workspace.isTrusted) return BUILTIN_TOOLS;
+    if (!ask && !this.mcp && this.consent.unanswered(await this.workspaceServers())) return BUILTIN_TOOLS;
     const files = mcpFilesNow();
     if (this.mcp && files !== this.mcpFiles) {
       this.log.info('.vscode/mcp.json changed: its MCP servers start again.');

@@ -37,6 +37,14 @@ export class McpConsent {
     return allowed;
   }
 
+  /** Whether any of `servers` would raise a question now (neither allowed nor declined in this window). */
+  unanswered(servers: readonly WorkspaceServer[]): boolean {
+    return servers.some(({ server }) => {
+      const fingerprint = serverFingerprint(server);
+      return this.stored()[server.name] !== fingerprint && !this.declined.has(`${server.name}\0${fingerprint}`);
+    });
+  }
+
   private async allows({ server, file }: WorkspaceServer): Promise<boolean> {
     const fingerprint = serverFingerprint(server);
     if (this.stored()[server.name] === fingerprint) return true;

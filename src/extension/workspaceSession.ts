@@ -242,7 +242,7 @@ export class WorkspaceSession implements vscode.Disposable {
     const settings = readSettings(vscode.workspace.workspaceFolders?.[0]);
     // A workspace's endpoint is not asked about here: the panel's showing must raise no question by itself.
     const socket = this.backend.session(settings, false).then((session) => session?.transport.preconnect());
-    Promise.all([this.adapter(), socket, this.tools.registry()]).then(
+    Promise.all([this.adapter(), socket, this.tools.registry(false)]).then(
       ([, open]) =>
         this.log.info(`ready for a first prompt in ${clock.total().toFixed(1)} ms${open ? ', socket open' : ''}`),
       (error: unknown) => this.log.info(`not ready ahead of a first prompt (${String(error)}): it starts then`),
