@@ -276,6 +276,10 @@ export class ChatController {
             ? undefined
             : await this.attachments.prompt(prompt, attachments, await this.backend.workspace());
         status = (await this.agent.run(sent, controller.signal)).status;
+        // The endpoint stopped the task (a refused key, nothing listening): the window builds its backend and
+        // socket again, so the next run — Retry, or the next prompt — gets a new agent on them, with this
+        // conversation's transcript, and picks up a key or endpoint mended meanwhile.
+        if (status === 'failed') this.agent = undefined;
       });
     } catch (error) {
       status = 'failed';

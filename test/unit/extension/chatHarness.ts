@@ -29,6 +29,8 @@ export interface ChatBench {
   context?: AgentSpec['context'];
   /** The composer's attachments' window side, where a test gives one (default: none). */
   chatContext?: ChatContext;
+  /** The key the next agent's session sends (default: the server's token; reset per test). */
+  apiKey?: string;
   /** The session's own events (the extension's status bar gets these): never a conversation's turns. */
   sessionEvents: AgentEvent[];
   /** The remedies the page asked the window to run (a stop's button). */
@@ -52,7 +54,7 @@ export function useChatBench(bench: AgentBench): ChatBench {
       agent: async (transcript, approvals, emit, tools = (workspace) => workspace) => {
         const session = createAgentSession({
           endpoint: bench.server.url,
-          apiKey: 'test-token',
+          apiKey: state.apiKey ?? 'test-token',
           transport: 'ws',
           emit: (event) => state.sessionEvents.push(event),
         });
@@ -62,7 +64,11 @@ export function useChatBench(bench: AgentBench): ChatBench {
           transcript,
           tools: { workspace: tools(await backend.workspace()), reads: new ReadLedger() },
           approvals,
-          emit,
+          // A task the endpoint stopped closes its session, as the window replaces its backend then.
+          emit: (event) => {
+            emit(event);
+            if (event.type === 'done' && event.status === 'failed') session.close(false);
+          },
           ...(state.context ? { context: state.context } : {}),
         });
         await agent.start();
@@ -120,6 +126,7 @@ export function useChatBench(bench: AgentBench): ChatBench {
     state.logged = [];
     state.mode = 'all';
     state.context = undefined;
+    delete state.apiKey;
     state.chatContext = undefined;
     state.sessionEvents = [];
     state.remedies = [];
