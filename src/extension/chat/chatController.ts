@@ -283,8 +283,9 @@ export class ChatController {
       });
     } catch (error) {
       status = 'failed';
-      this.model.notice('error', messageOf(error));
-      this.model.setBanner({ kind: 'failed', text: messageOf(error), retry: this.transcript !== undefined });
+      // A task that failed while starting (a refused warm-up, no folder open) is one line with its remedy too.
+      const code = (error as { code?: unknown } | null)?.code;
+      this.model.stopped(messageOf(error), typeof code === 'string' ? code : undefined, this.transcript !== undefined);
       this.agent = undefined;
     } finally {
       this.tasks.delete(controller);
