@@ -9,6 +9,7 @@ const path = require('node:path');
 const { nodePhase, runScript, say } = require('./lib/phases');
 const { checkPhases } = require('./lib/testPhases');
 const { listZip } = require('./zip');
+const { publishProblems } = require('./publishChecks');
 
 const root = path.resolve(__dirname, '..');
 const { version } = require('../package.json');
@@ -19,6 +20,9 @@ const LIMIT = 5 * 1024 * 1024;
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
 async function main() {
+  const problems = publishProblems(require('../package.json'), root);
+  for (const problem of problems) say(`npm run package: ${problem}`);
+  if (problems.length > 0) return 1;
   if (!process.argv.includes('--no-checks') && !(await checkPhases())) return 1;
   // The bundles hold every dependency: node_modules is not shipped. vsce's own chatter (and the prepublish
   // build's) goes to a log, shown when it fails: then it is the explanation.

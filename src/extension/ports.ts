@@ -4,11 +4,11 @@ import * as vscode from 'vscode';
 // (code-server, SSH, containers) scans the host's listening ports and auto-forwards what it finds, so the
 // backend showed up under Ports as "Code Extension Host, Auto Forwarded". A PortAttributesProvider marks
 // the port `Ignore`. That API is still a proposal (`portsAttributes`, in VS Code 1.139 too; not in
-// @types/vscode), declared in package.json's `enabledApiProposals`. Who allows it: code-server (it enables
-// proposals for every extension: its Ports view is where the problem was seen), Insiders builds for an
-// extension in development, any build started with `--enable-proposed-api loopwire.loopwire`. A stable
-// desktop build refuses it (the call throws): there the provider is skipped, logged once per backend — a
-// local window forwards nothing, and over Remote-SSH the user can set `remote.portsAttributes` for the port.
+// @types/vscode), and the manifest declares none: the Marketplace refuses any extension that does. So the
+// provider is registered only where the host offers the API to every extension (code-server does: its Ports
+// view is where the problem was seen, and the workbench suite checks it stays empty). A stable desktop build
+// does not: there the provider is skipped, logged once per backend — a local window forwards nothing, and over
+// Remote-SSH the user can set `remote.portsAttributes` for the port (the README says so).
 
 /** `vscode.PortAutoForwardAction.Ignore`: the enum exists only where the proposal does. */
 const IGNORE = 5;
