@@ -1,21 +1,12 @@
+import { UNKNOWN_MODEL, modelProfile } from './modelCatalogue';
+
 // How much context a model reads, and when the client asks the server to compact it (docs/agent-loop.md,
-// "Long sessions"). The windows are input tokens: a model's whole window less what it reserves for output
-// (GPT-5: 400k in all, up to 128k of it output, so 272k of input — the bundled backend's default too).
+// "Long sessions"). The windows are input tokens, by family in the model catalogue (modelCatalogue.ts): a
+// model's whole window less what it reserves for output (GPT-5: 400k in all, up to 128k of it output, so
+// 272k of input — the bundled backend's default too).
 
-/** Input tokens by model family, longest prefix first. */
-const WINDOWS: readonly [prefix: string, tokens: number][] = [
-  ['gpt-5', 272_000],
-  ['codex', 272_000],
-  ['gpt-4.1', 1_000_000],
-  ['gpt-4o', 128_000],
-  ['o4', 200_000],
-  ['o3', 200_000],
-  ['o1', 200_000],
-  ['gpt-oss', 131_072],
-];
-
-/** For a model the table does not know: the window of the default model's family. */
-export const FALLBACK_WINDOW = 272_000;
+/** For a model the catalogue does not know: the window of the default model's family. */
+export const FALLBACK_WINDOW = UNKNOWN_MODEL.contextWindow;
 
 /** Compact when the context passes this share of the window (the `loopwire.compactAt` default). */
 export const DEFAULT_COMPACT_AT = 0.8;
@@ -23,8 +14,7 @@ export const DEFAULT_COMPACT_AT = 0.8;
 /** The input window of `model`; `override` (a setting, a flag) wins when it is a positive number. */
 export function contextWindowFor(model: string, override?: number): number {
   if (override !== undefined && Number.isFinite(override) && override > 0) return Math.floor(override);
-  const name = model.toLowerCase();
-  return WINDOWS.find(([prefix]) => name.startsWith(prefix))?.[1] ?? FALLBACK_WINDOW;
+  return modelProfile(model).contextWindow;
 }
 
 /** The context a session manages: its window, and where it asks for compaction (undefined: never). */

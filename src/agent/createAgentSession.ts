@@ -7,6 +7,7 @@ import type { AgentEventSink } from './events';
 import { DEFAULT_INSTRUCTIONS } from './instructions';
 import { type ModelOptions, modelFields } from './modelOptions';
 import { contextPlan } from './contextWindow';
+import { modelProfile } from './modelCatalogue';
 import type { ProjectInstructions } from './projectInstructions';
 import { SessionTransport, type TransportMode } from './sessionTransport';
 import { Transcript } from './transcript';
@@ -106,7 +107,10 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       // What a model and its options make of a request: its tools, fields and window.
       const choicesOf = (model: string, modelOptions: Partial<ModelOptions> | undefined): RequestChoices => ({
         model,
-        toolSpecs: registry.offer(model, { capabilities: spec.tools.workspace.capabilities }),
+        toolSpecs: registry.offer(model, {
+          capabilities: spec.tools.workspace.capabilities,
+          editStyle: modelProfile(model).editTool,
+        }),
         extra: modelFields(model, modelOptions),
         context: contextPlan(model, {
           ...(spec.context?.window === undefined ? {} : { window: spec.context.window }),

@@ -58,6 +58,7 @@ export { forkTranscript } from './conversationFork';
 export { journaledWorkspace } from './journaledWorkspace';
 export { AgentEvent, type AgentEventSink, type AgentEventType, TransportState, TurnMetrics } from './events';
 export { DEFAULT_INSTRUCTIONS } from './instructions';
+export { MODEL_CATALOGUE, type ModelProfile, UNKNOWN_MODEL, modelProfile } from './modelCatalogue';
 export {
   ModelOptions,
   ReasoningEffort,

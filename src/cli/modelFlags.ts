@@ -4,9 +4,10 @@ import { type ModelOptions, ReasoningEffort, ReasoningSummary, Verbosity } from 
 // whether it sends summaries of it, how long its answers are, and extra headers for gateways
 // (docs/endpoints.md). Parsed into what the session sends, or a usage error naming the flag.
 
-export const modelFlagsUsage = `  --reasoning-effort E   default (send none: the model's own), none, minimal, low, medium, high, xhigh
+export const modelFlagsUsage = `  --reasoning-effort E   default (the model catalogue's: medium for GPT-5 and Codex models, none sent for
+                         models it does not know), none, minimal, low, medium, high, xhigh
   --reasoning-summary S  auto (default: reasoning summaries stream, dimmed) or off
-  --verbosity V          default, low, medium or high (the answer's length: text.verbosity)
+  --verbosity V          default (the catalogue's: low for GPT-5, medium for Codex), low, medium or high
   --header 'K: V'        an extra header on every request and upgrade (repeatable), e.g. 'api-key: …'
 `;
 

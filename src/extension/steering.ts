@@ -1,7 +1,13 @@
 import * as vscode from 'vscode';
 import { endpointOrigin } from '../agent/endpointOrigin';
 import { ENDPOINT_MODELS_KEY } from './endpointCheck';
-import { DEFAULT_MODEL, ReasoningEffort, findProjectInstructions, type ProjectInstructions } from '../agent';
+import {
+  DEFAULT_MODEL,
+  ReasoningEffort,
+  findProjectInstructions,
+  modelProfile,
+  type ProjectInstructions,
+} from '../agent';
 import type { ComposerChoices, HostMessage, InstructionsInfo } from '../protocol/chatView';
 import type { ChatSteering, ChooseMessage } from './chat/steeringPort';
 import { readSettings } from './settings';
@@ -152,11 +158,13 @@ export class WindowSteering implements ChatSteering, vscode.Disposable {
     const model = settings.model ?? DEFAULT_MODEL;
     const models = [DEFAULT_MODEL, model, ...this.recentModels(), ...this.endpointModels(settings.endpoint)];
     const effort = ReasoningEffort.catch('default').parse(settings.modelOptions.reasoningEffort);
+    const defaultEffort = modelProfile(model).effort;
     return {
       model,
       models: [...new Set(models)],
       effort,
       efforts: [...ReasoningEffort.options],
+      ...(defaultEffort === undefined ? {} : { defaultEffort }),
       approval: settings.approval,
     };
   }

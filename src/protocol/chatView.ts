@@ -150,9 +150,11 @@ export const ComposerChoices = z.object({
   model: z.string(),
   /** The default model, the current one and those picked lately; the picker adds Other…. */
   models: z.array(z.string()),
-  /** `loopwire.reasoningEffort`: `default` sends none. */
+  /** `loopwire.reasoningEffort`: `default` is the model catalogue's effort for the model. */
   effort: z.string(),
   efforts: z.array(z.string()),
+  /** What `default` sends for the current model (`medium`), so the picker can name it; absent: none. */
+  defaultEffort: z.string().optional(),
   approval: ApprovalChoice,
 });
 

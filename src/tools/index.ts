@@ -17,9 +17,17 @@ export type {
 } from './tool';
 export { jsonArguments, mainArgument, stringArgument, summarizeArgument } from './callSummary';
 export { argumentPaths, schemaPathArguments, schemaSummary } from './callPaths';
-export { type ToolAvailability, type ToolOffer, ToolRegistry, editStyleFor, parametersOf } from './toolRegistry';
+export {
+  EDIT_STYLES,
+  type ToolAvailability,
+  type ToolOffer,
+  ToolRegistry,
+  editStyleFor,
+  parametersOf,
+} from './toolRegistry';
 export {
   BUILTIN_TOOLS,
+  SHELL_TOOL,
   type ToolName,
   TOOLS,
   TOOL_NAMES,

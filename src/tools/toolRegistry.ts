@@ -28,9 +28,20 @@ export interface ToolOffer {
   capabilities?: { diagnostics: boolean; tasks: boolean; writes?: boolean; commands?: boolean };
 }
 
-/** GPT and Codex models are trained on apply_patch; others do better with string replacements. */
+/** The editing styles by what the model writes: a patch (apply_patch) or exact replacements (edit_file). */
+export const EDIT_STYLES = { patch: 'apply_patch', replacements: 'edit_file' } as const satisfies Record<
+  string,
+  EditStyle
+>;
+
+/**
+ * GPT and Codex models are trained on apply_patch; others do better with string replacements. The agent's
+ * model catalogue (src/agent/modelCatalogue.ts) decides for the families it knows and asks this for the rest.
+ */
 export function editStyleFor(model: string): EditStyle {
-  return /^(gpt-|o\d|codex|computer-use)/i.test(model.replace(/^.*\//, '')) ? 'apply_patch' : 'edit_file';
+  return /^(gpt-|o\d|codex|computer-use)/i.test(model.replace(/^.*\//, ''))
+    ? EDIT_STYLES.patch
+    : EDIT_STYLES.replacements;
 }
 
 /** A tool's argument schema as the JSON Schema a request carries: its `parameters` as given, else from `args`. */

@@ -33,6 +33,9 @@ export function isToolName(name: string): name is ToolName {
   return Object.hasOwn(TOOLS, name);
 }
 
+/** The tool that runs a shell command line: the model catalogue's shell column (src/agent/modelCatalogue.ts). */
+export const SHELL_TOOL: string = execCommandTool.name;
+
 /** The built-in tools as a set: what every consumer asks about a tool by name (the functions below). */
 export const BUILTIN_TOOLS = new ToolRegistry(Object.values<ToolDefinition>(TOOLS));
 

@@ -9,7 +9,7 @@ import { h } from './dom';
 const OTHER = '\u0000other';
 
 const EFFORT_LABELS: Record<string, string> = {
-  default: 'Default effort',
+  default: "Model's default",
   none: 'No reasoning',
   minimal: 'Minimal effort',
   low: 'Low effort',
@@ -17,6 +17,17 @@ const EFFORT_LABELS: Record<string, string> = {
   high: 'High effort',
   xhigh: 'Extra high effort',
 };
+
+/**
+ * An effort's label. `default` names what it sends for this model ("Medium (default)"), so the user sees the
+ * effort they get; a model with no default of its own sends none ("Model's default").
+ */
+function effortLabel(effort: string, defaultEffort: string | undefined): string {
+  if (effort !== 'default') return EFFORT_LABELS[effort] ?? effort;
+  if (defaultEffort === undefined) return EFFORT_LABELS.default ?? effort;
+  const named = (EFFORT_LABELS[defaultEffort] ?? defaultEffort).replace(/ effort$/, '');
+  return `${named} (default)`;
+}
 
 const APPROVAL_LABELS: Record<ApprovalChoice, { label: string; title: string }> = {
   ask: { label: 'Ask', title: 'Ask before each edit and task' },
@@ -93,7 +104,7 @@ export class ComposerPickers {
     );
     fill(
       this.effort.select,
-      choices.efforts.map((effort) => [effort, EFFORT_LABELS[effort] ?? effort] as const),
+      choices.efforts.map((effort) => [effort, effortLabel(effort, choices.defaultEffort)] as const),
       choices.effort,
     );
     fill(

@@ -56,7 +56,7 @@ describe('agent: choices made between requests', function () {
     assert.deepEqual(
       bodies.map((body) => [body.model, (body.reasoning as { effort?: string } | undefined)?.effort]),
       [
-        ['gpt-5.5', undefined],
+        ['gpt-5.5', 'medium'],
         ['gpt-5.5-mini', 'high'],
         ['o4-mini', 'low'],
       ],

@@ -12,20 +12,35 @@ import { tempWorkspace } from '../support/tempWorkspace';
 // check that a terminal event belongs to the response this lane is waiting for.
 
 describe('agent: request fields for reasoning and verbosity', () => {
-  it('asks reasoning models for summaries by default and sends nothing else unasked', () => {
-    assert.deepEqual(modelFields('gpt-5.5'), { reasoning: { summary: 'auto' } });
-    assert.deepEqual(modelFields('o4-mini'), { reasoning: { summary: 'auto' } });
-    assert.deepEqual(modelFields('gpt-4.1'), {}, 'models that do not reason get no reasoning field');
+  it("sends the catalogue's defaults, summaries for reasoning models, and nothing to a model that does not reason", () => {
+    const gpt = { parallel_tool_calls: true };
+    assert.deepEqual(modelFields('gpt-5.5'), {
+      reasoning: { effort: 'medium', summary: 'auto' },
+      text: { verbosity: 'low' },
+      ...gpt,
+    });
+    assert.deepEqual(modelFields('o4-mini'), { reasoning: { summary: 'auto' }, ...gpt });
+    assert.deepEqual(modelFields('gpt-4.1'), gpt, 'models that do not reason get no reasoning field');
   });
 
   it('sends the effort and verbosity chosen, and no summary when off or when effort is none', () => {
-    assert.deepEqual(modelFields('gpt-5.5', { reasoningEffort: 'high', verbosity: 'low' }), {
+    const gpt = { parallel_tool_calls: true };
+    assert.deepEqual(modelFields('gpt-5.5', { reasoningEffort: 'high', verbosity: 'high' }), {
       reasoning: { effort: 'high', summary: 'auto' },
-      text: { verbosity: 'low' },
+      text: { verbosity: 'high' },
+      ...gpt,
     });
-    assert.deepEqual(modelFields('gpt-5.5', { reasoningSummary: 'off' }), {});
-    assert.deepEqual(modelFields('gpt-5.5', { reasoningEffort: 'none' }), { reasoning: { effort: 'none' } });
-    assert.deepEqual(modelFields('gpt-4.1', { reasoningEffort: 'low' }), { reasoning: { effort: 'low' } });
+    assert.deepEqual(modelFields('gpt-5.5', { reasoningSummary: 'off' }), {
+      reasoning: { effort: 'medium' },
+      text: { verbosity: 'low' },
+      ...gpt,
+    });
+    assert.deepEqual(modelFields('gpt-5.5', { reasoningEffort: 'none' }), {
+      reasoning: { effort: 'none' },
+      text: { verbosity: 'low' },
+      ...gpt,
+    });
+    assert.deepEqual(modelFields('gpt-4.1', { reasoningEffort: 'low' }), { reasoning: { effort: 'low' }, ...gpt });
   });
 });
 

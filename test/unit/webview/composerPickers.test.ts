@@ -14,6 +14,7 @@ const CHOICES: ComposerChoices = {
   models: ['gpt-5.5', 'gpt-4.1'],
   effort: 'default',
   efforts: ['default', 'none', 'minimal', 'low', 'medium', 'high', 'xhigh'],
+  defaultEffort: 'medium',
   approval: 'ask',
 };
 
@@ -42,6 +43,9 @@ describe('chat panel in Chromium: the composer’s pickers and the project instr
     const panel = await panelWith(CHOICES);
     assert.equal(await select(panel, 'Model').inputValue(), 'gpt-5.5');
     assert.equal(await select(panel, 'Reasoning effort').inputValue(), 'default');
+    // `default` names the effort the model's catalogue row sends; a model without one says so.
+    const efforts = () => select(panel, 'Reasoning effort').locator('option').allTextContents();
+    assert.equal((await efforts())[0], 'Medium (default)');
     assert.equal(await select(panel, 'Approvals').inputValue(), 'ask');
     assert.deepEqual(await select(panel, 'Model').locator('option').allTextContents(), [
       'gpt-5.5',
@@ -59,10 +63,15 @@ describe('chat panel in Chromium: the composer’s pickers and the project instr
     assert.ok(pickers && send && Math.abs(pickers.y + pickers.height / 2 - (send.y + send.height / 2)) < 4);
 
     // The setting changed in settings.json: the host sends the new values, and a model not in the list joins it.
-    panel.post({ type: 'choices', choices: { ...CHOICES, model: 'my-model', effort: 'high', approval: 'read-only' } });
+    const { defaultEffort: _medium, ...unknownModel } = CHOICES;
+    panel.post({
+      type: 'choices',
+      choices: { ...unknownModel, model: 'my-model', effort: 'high', approval: 'read-only' },
+    });
     await panel.delivered();
     assert.equal(await select(panel, 'Model').inputValue(), 'my-model');
     assert.equal(await select(panel, 'Reasoning effort').inputValue(), 'high');
+    assert.equal((await efforts())[0], "Model's default");
     assert.equal(await select(panel, 'Approvals').inputValue(), 'read-only');
     assert.deepEqual(await panel.problems(), []);
     fs.mkdirSync(ARTIFACTS, { recursive: true });
