@@ -1,6 +1,7 @@
 import type { AgentEvent, TurnMetrics } from '../agent';
 import { compactTokens, groupedTokens, meterText } from '../protocol/contextMeter';
 import { BUILTIN_TOOLS, type ToolRegistry } from '../tools';
+import { PlanLines } from './planChecklist';
 import { withCliAdvice } from './stopAdvice';
 
 // What `loopwire exec` prints for people: the answer as it streams, one line per tool call with how it
@@ -99,6 +100,8 @@ export class ExecRenderer {
   private thinking: string | undefined;
   private declined = 0;
   private compactions = 0;
+  /** The plans calls set, printed as a checklist each time the plan changes. */
+  private readonly plans = new PlanLines();
 
   constructor(private readonly out: RenderTarget) {}
 
@@ -139,6 +142,7 @@ export class ExecRenderer {
       case 'tool_started':
         this.endLine();
         this.out.stdout(`${paint(color, '1', `▸ ${event.name}`)} ${this.tools.summarize(event.name, event.input)}\n`);
+        this.plans.started(event.callId, this.tools.plan(event.name, event.input));
         return;
       case 'tool_finished':
         return this.toolFinished(event);
@@ -185,6 +189,13 @@ export class ExecRenderer {
     if (event.declined) {
       this.declined++;
       this.out.stdout(`  ${paint(color, '31', '✗ declined')} ${first} (${ms})\n`);
+      return;
+    }
+    const checklist = this.plans.finished(event.callId, event.ok, color);
+    if (checklist !== undefined) {
+      this.out.stdout(
+        `  ${paint(color, '32', '✓')} ${checklist === '' ? 'plan unchanged' : first} (${ms})\n${checklist}`,
+      );
       return;
     }
     const diff = event.ok && shape === 'diff' ? diffOf(event.output) : undefined;

@@ -13,6 +13,7 @@ export type {
   ToolDefinition,
   ToolEffect,
   ToolNeed,
+  ToolOptIn,
   ToolResult,
 } from './tool';
 export { jsonArguments, mainArgument, stringArgument, summarizeArgument } from './callSummary';
@@ -24,6 +25,7 @@ export {
   ToolRegistry,
   editStyleFor,
   parametersOf,
+  planToolFor,
 } from './toolRegistry';
 export {
   BUILTIN_TOOLS,

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { EditedFile } from '../protocol';
+import type { Plan } from '../protocol/plan';
 import type { Workspace } from '../workspace';
 import type { ReadLedger } from './readLedger';
 
@@ -28,6 +29,12 @@ export type ToolEffect = 'read' | 'write' | 'task';
 
 /** What a workspace must be able to do (its `capabilities`) for a tool to be offered. */
 export type ToolNeed = 'writes' | 'tasks' | 'commands' | 'diagnostics';
+
+/**
+ * An offer a tool waits for besides the workspace's capabilities: `plan`, the plan tool, offered to the models
+ * trained to keep a plan and where the user asks for it (`ToolOffer.planTool`).
+ */
+export type ToolOptIn = 'plan';
 
 /** The editing style a model is offered: apply_patch, or string replacements (edit_file and write_file). */
 export type EditStyle = 'apply_patch' | 'edit_file';
@@ -84,6 +91,8 @@ export interface ToolDefinition<Args extends z.ZodType = z.ZodType> {
   requires?: ToolNeed;
   /** Offered only to models of this editing style. */
   editStyle?: EditStyle;
+  /** Offered only where the offer opts in (`ToolOffer.planTool` for `plan`). */
+  optIn?: ToolOptIn;
   freeform?: FreeformInput;
   liveDiff?: LiveDiffKind;
   outputShape?: OutputShape;
@@ -104,6 +113,11 @@ export interface ToolDefinition<Args extends z.ZodType = z.ZodType> {
    * workspace, as the model wrote them). Absent: none.
    */
   paths?(input: string): string[];
+  /**
+   * The task's plan as a call sets it, from its whole input (the front ends' checklist); undefined for input
+   * the call would refuse. Absent: the tool keeps no plan.
+   */
+  plan?(input: string): Plan | undefined;
   run(args: z.output<Args>, context: ToolContext): Promise<ToolResult>;
 }
 

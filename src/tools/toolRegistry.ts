@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { CustomTool, FunctionTool } from '../protocol';
+import type { Plan } from '../protocol/plan';
 import { mainArgument } from './callSummary';
 import type { ApprovalView, EditStyle, LiveDiffKind, OutputShape, ToolDefinition, ToolEffect, ToolNeed } from './tool';
 
@@ -26,6 +27,11 @@ export interface ToolOffer {
   applyPatchAs?: 'custom' | 'function';
   /** Leave out tools the workspace cannot run (diagnostics without a language service…). */
   capabilities?: { diagnostics: boolean; tasks: boolean; writes?: boolean; commands?: boolean };
+  /**
+   * Offer the plan tool (update_plan): the model catalogue's plan column, or the user's `loopwire.planTool`.
+   * Default: from the model's name (`planToolFor`).
+   */
+  planTool?: boolean;
 }
 
 /** The editing styles by what the model writes: a patch (apply_patch) or exact replacements (edit_file). */
@@ -42,6 +48,14 @@ export function editStyleFor(model: string): EditStyle {
   return /^(gpt-|o\d|codex|computer-use)/i.test(model.replace(/^.*\//, ''))
     ? EDIT_STYLES.patch
     : EDIT_STYLES.replacements;
+}
+
+/**
+ * GPT-5.x, later GPT and Codex models are trained to keep a plan with update_plan; the model catalogue
+ * (src/agent/modelCatalogue.ts) decides for the families it knows, and this for a name alone.
+ */
+export function planToolFor(model: string): boolean {
+  return /^(gpt-5|gpt-6|codex)/i.test(model.replace(/^.*\//, ''));
 }
 
 /** A tool's argument schema as the JSON Schema a request carries: its `parameters` as given, else from `args`. */
@@ -107,6 +121,11 @@ export class ToolRegistry {
     return this.get(name)?.paths?.(input) ?? [];
   }
 
+  /** The task's plan as the call sets it, from its whole input; undefined: the call keeps no plan (or is refused). */
+  plan(name: string, input: string): Plan | undefined {
+    return this.get(name)?.plan?.(input);
+  }
+
   /** How the call's streamed input previews as a diff; undefined: it does not. */
   liveDiff(name: string): LiveDiffKind | undefined {
     return this.get(name)?.liveDiff;
@@ -139,8 +158,9 @@ export class ToolRegistry {
   /** The `tools` of a request for `model`: every tool available but those of the editing style it is not offered. */
   offer(model: string, offer: ToolOffer = {}): (FunctionTool | CustomTool)[] {
     const style = !offer.editStyle || offer.editStyle === 'auto' ? editStyleFor(model) : offer.editStyle;
+    const plans = offer.planTool ?? planToolFor(model);
     const tools = this.available(offer.capabilities ? { capabilities: offer.capabilities } : {}).filter(
-      (tool) => tool.editStyle === undefined || tool.editStyle === style,
+      (tool) => (tool.editStyle === undefined || tool.editStyle === style) && (tool.optIn !== 'plan' || plans),
     );
     return tools.map((tool) => {
       if (tool.freeform && (offer.applyPatchAs ?? 'custom') === 'custom') {

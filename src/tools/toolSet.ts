@@ -10,6 +10,7 @@ import { runTaskTool } from './runTask';
 import { searchTextTool } from './searchText';
 import type { LiveDiffKind, OutputShape, ToolDefinition, ToolEffect } from './tool';
 import { type ToolAvailability, type ToolOffer, ToolRegistry } from './toolRegistry';
+import { updatePlanTool } from './updatePlan';
 import { writeFileTool } from './writeFile';
 
 /** Every tool, by the name the model calls it (a contract: scenario files and outside tests use these). */
@@ -24,6 +25,7 @@ export const TOOLS = {
   list_tasks: listTasksTool,
   run_task: runTaskTool,
   exec_command: execCommandTool,
+  update_plan: updatePlanTool,
 } as const satisfies Record<string, ToolDefinition>;
 
 export type ToolName = keyof typeof TOOLS;

@@ -41,6 +41,7 @@ describe('tool metadata', () => {
       list_tasks: 'read',
       run_task: 'task',
       exec_command: 'task',
+      update_plan: 'read',
     });
     assert.equal(toolEffect('no_such_tool'), 'read');
     for (const name of TOOL_NAMES) assert.equal(TOOLS[name].name, name);
@@ -49,7 +50,13 @@ describe('tool metadata', () => {
   it('offers an untrusted workspace no tool that writes or runs tasks, and drops what a workspace cannot do', () => {
     assert.deepEqual(toolsAvailable(), TOOL_NAMES);
     assert.deepEqual(toolsAvailable({ trusted: true }), TOOL_NAMES);
-    assert.deepEqual(toolsAvailable({ trusted: false }), ['find_files', 'search_text', 'read_file', 'get_diagnostics']);
+    assert.deepEqual(toolsAvailable({ trusted: false }), [
+      'find_files',
+      'search_text',
+      'read_file',
+      'get_diagnostics',
+      'update_plan',
+    ]);
     assert.deepEqual(toolsAvailable({ capabilities: { diagnostics: false, tasks: true, writes: true } }), [
       'find_files',
       'search_text',
@@ -60,6 +67,7 @@ describe('tool metadata', () => {
       'list_tasks',
       'run_task',
       'exec_command',
+      'update_plan',
     ]);
     assert.deepEqual(
       toolsAvailable({ capabilities: { writes: false, tasks: false, commands: false } }),
