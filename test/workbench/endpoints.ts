@@ -101,12 +101,21 @@ export interface TokenServer {
   /** `127.0.0.1:PORT`. */
   host: string;
   token: string;
+  /** The requests it served (its wire log's request lines: `POST /v1/responses` and `response.create`). */
+  requests(): ServedRequest[];
   close(): Promise<void>;
+}
+
+/** A request line of loopwire-server's wire log (docs/backend.md, "Wire log"). */
+export interface ServedRequest {
+  transport: 'http' | 'ws';
+  type: string;
+  previous_response_id?: string | null;
 }
 
 /**
  * The built `loopwire-server` (dist/cli/loopwire-server.js) on a free port, needing `token` (given in a file in
- * `dir`); its stderr goes to `logFile`.
+ * `dir`, where its wire log goes too); its stderr goes to `logFile`.
  */
 export async function startTokenServer(dir: string, token: string, logFile: string): Promise<TokenServer> {
   const bin = path.join(ROOT, 'dist', 'cli', 'loopwire-server.js');
@@ -114,9 +123,16 @@ export async function startTokenServer(dir: string, token: string, logFile: stri
   const tokenFile = path.join(dir, 'token');
   fs.writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
   const log = fs.createWriteStream(logFile);
-  const child: ChildProcess = spawn(process.execPath, [bin, '--token-file', tokenFile, '--port', '0'], {
+  const wire = path.join(dir, 'wire.jsonl');
+  const child: ChildProcess = spawn(process.execPath, [bin, '--token-file', tokenFile, '--port', '0', '--log', wire], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const requests = () =>
+    (fs.existsSync(wire) ? fs.readFileSync(wire, 'utf8') : '')
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as ServedRequest & { dir?: string })
+      .filter((line) => line.dir === 'in' && 'previous_response_id' in line);
   child.stderr?.pipe(log);
   let stdout = '';
   let exited: string | undefined;
@@ -139,7 +155,7 @@ export async function startTokenServer(dir: string, token: string, logFile: stri
       15_000,
       50,
     );
-    return { url, host: new URL(url).host, token, close: stop };
+    return { url, host: new URL(url).host, token, requests, close: stop };
   } catch (error) {
     await stop();
     throw error;

@@ -14,6 +14,8 @@ export interface SentRequest {
   previous_response_id?: string | null;
   generate?: boolean;
   input: { role?: string; content?: unknown }[];
+  /** The tools offered (function tools by `name`). */
+  tools?: { type?: string; name?: string }[];
 }
 
 /** Call in a `describe`, before `useWorkbench`: returns the generating requests received so far (warm-ups left out). */
