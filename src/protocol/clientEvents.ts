@@ -1,18 +1,12 @@
 import * as z from 'zod';
-import { AnyInputItem, FunctionCallOutput, Message } from './items';
+import { AnyInputItem } from './items';
 import { ResponseRequest } from './request';
+import { ResponseSteerEvent } from './steering';
 
 // What a client sends over the WebSocket (docs/protocol.md §1.5), one JSON text frame each.
 
 /** One turn: the `POST /v1/responses` body plus `type` (`stream` tolerated, `background` refused). */
 export const ResponseCreateEvent = ResponseRequest.extend({ type: z.literal('response.create') });
-
-/** Steer the running response `previous_response_id` with more user input; it picks the lane. */
-export const ResponseSteerEvent = z.looseObject({
-  type: z.literal('response.steer'),
-  previous_response_id: z.string(),
-  input: z.union([z.string(), z.array(z.union([Message, FunctionCallOutput]))]),
-});
 
 /** Inject client-owned tool outputs into an active response (beta multi-agent surface). */
 export const ResponseInjectEvent = z.looseObject({
@@ -30,13 +24,13 @@ export const ResponseProcessedEvent = z.looseObject({
 /** Every client event. Closed: a server answers an unknown `type` with an error naming it. */
 export const ClientEvent = z.discriminatedUnion('type', [
   ResponseCreateEvent,
+  // Steer the running response `previous_response_id` with more user input (§13; its schema in steering.ts).
   ResponseSteerEvent,
   ResponseInjectEvent,
   ResponseProcessedEvent,
 ]);
 
 export type ResponseCreateEvent = z.infer<typeof ResponseCreateEvent>;
-export type ResponseSteerEvent = z.infer<typeof ResponseSteerEvent>;
 export type ResponseInjectEvent = z.infer<typeof ResponseInjectEvent>;
 export type ResponseProcessedEvent = z.infer<typeof ResponseProcessedEvent>;
 export type ClientEvent = z.infer<typeof ClientEvent>;

@@ -7,21 +7,22 @@ import { openUnion } from './openUnion';
 /** Text the user (or a tool) gives the model. */
 export const InputText = z.looseObject({ type: z.literal('input_text'), text: z.string() });
 
-/** An image by URL (or data URL) or by uploaded file id. */
+/** An image by URL (or data URL) or by uploaded file id. Null fields as the SDK's type allows them. */
 export const InputImage = z.looseObject({
   type: z.literal('input_image'),
   image_url: z.string().nullish(),
   file_id: z.string().nullish(),
-  detail: z.string().optional(),
+  detail: z.string().nullish(),
 });
 
-/** A file by id, URL or inline data. */
+/** A file by id, URL or inline data. Null fields as the SDK's type allows them. */
 export const InputFile = z.looseObject({
   type: z.literal('input_file'),
   file_id: z.string().nullish(),
-  file_url: z.string().optional(),
-  file_data: z.string().optional(),
-  filename: z.string().optional(),
+  file_url: z.string().nullish(),
+  file_data: z.string().nullish(),
+  filename: z.string().nullish(),
+  detail: z.string().optional(),
 });
 
 /** Text the model wrote. `annotations` is always sent by the API, and often dropped by clients replaying history. */

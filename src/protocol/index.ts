@@ -13,5 +13,7 @@ export * from './openUnion';
 export * from './request';
 export * from './response';
 export * from './serverEvents';
+export * from './steering';
+export * from './streamEvent';
 export * from './tools';
 export * from './wireParse';

@@ -4,20 +4,11 @@ import { ErrorEvent } from './errors';
 import { AnyInputItem, AnyOutputItem } from './items';
 import { discriminatorValues, openUnion } from './openUnion';
 import { ResponseObject } from './response';
+import { ResponseSteerAcceptedEvent, ResponseSteerFailedEvent, ResponseSteerPendingEvent } from './steering';
+import { streamEvent } from './streamEvent';
 
-// Every streamed event of docs/protocol.md §2.1, §2.6 and §10. The same objects travel as
+// Every streamed event of docs/protocol.md §2.1, §2.6, §10 and §13. The same objects travel as
 // SSE `data:` over HTTP and as one text frame each over WebSocket, where they may also carry `stream_id`.
-
-/** An event of `type`, with the fields every streamed event has. */
-function streamEvent<const T extends string, Shape extends z.ZodRawShape>(type: T, shape: Shape) {
-  return z.looseObject({
-    type: z.literal(type),
-    sequence_number: z.int().nonnegative(),
-    /** Present when the request named a lane (§1.4); absent on the default lane. */
-    stream_id: z.string().optional(),
-    ...shape,
-  });
-}
 
 const itemRef = { item_id: z.string(), output_index: z.int().nonnegative() };
 const partRef = { ...itemRef, content_index: z.int().nonnegative() };
@@ -90,19 +81,6 @@ export const ReasoningSummaryTextDoneEvent = streamEvent('response.reasoning_sum
 export const ReasoningTextDeltaEvent = streamEvent('response.reasoning_text.delta', { ...partRef, delta: z.string() });
 export const ReasoningTextDoneEvent = streamEvent('response.reasoning_text.done', { ...partRef, text: z.string() });
 
-// Steering (WebSocket only, §2.6).
-const steerRef = z.looseObject({ id: z.string().optional(), previous_response_id: z.string() });
-export const SteerAcceptedEvent = streamEvent('response.steer.accepted', { steer: steerRef });
-export const SteerPendingEvent = streamEvent('response.steer.pending', {
-  reason: z.string(),
-  required_input: z.array(z.unknown()),
-  steer: steerRef,
-});
-export const SteerFailedEvent = streamEvent('response.steer.failed', {
-  error: z.looseObject({ code: z.string(), message: z.string(), type: z.string() }),
-  steer: steerRef,
-});
-
 // Client-owned tool outputs injected into an active response (beta multi-agent surface, §2.6).
 export const InjectCreatedEvent = streamEvent('response.inject.created', { response_id: z.string() });
 export const InjectFailedEvent = streamEvent('response.inject.failed', {
@@ -138,9 +116,10 @@ export const ResponseStreamEvent = z.discriminatedUnion('type', [
   ReasoningSummaryTextDoneEvent,
   ReasoningTextDeltaEvent,
   ReasoningTextDoneEvent,
-  SteerAcceptedEvent,
-  SteerPendingEvent,
-  SteerFailedEvent,
+  // Steering (WebSocket only, docs/protocol.md §13): their schemas are in steering.ts.
+  ResponseSteerAcceptedEvent,
+  ResponseSteerPendingEvent,
+  ResponseSteerFailedEvent,
   InjectCreatedEvent,
   InjectFailedEvent,
 ]);

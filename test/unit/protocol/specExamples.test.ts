@@ -175,7 +175,7 @@ describe('protocol: the other streamed events of §2.1 and §2.6', () => {
     {
       type: 'response.steer.pending',
       reason: 'waiting_for_required_input',
-      required_input: [{ type: 'function_call_output', call_id: 'call_1' }],
+      required_input: [{ type: 'function_call_output', call_id: 'call_1', name: 'exec_command' }],
       steer: { id: 'steer_1', previous_response_id: 'resp_1' },
     },
     {
