@@ -4,7 +4,7 @@ import { BUILTIN_TOOLS, type ToolContext, type ToolRegistry } from '../tools';
 import { Agent, type RequestChoices } from './agentLoop';
 import type { ApprovalPolicy } from './approvals';
 import type { AgentEventSink } from './events';
-import { DEFAULT_INSTRUCTIONS } from './instructions';
+import { standingInstructions } from './instructions';
 import { type ModelOptions, modelFields } from './modelOptions';
 import { contextPlan } from './contextWindow';
 import { modelProfile } from './modelCatalogue';
@@ -126,7 +126,13 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
         tools: spec.tools,
         registry,
         ...built,
-        instructions: DEFAULT_INSTRUCTIONS,
+        // Built from the tools the first request offers: they never name a tool the model cannot call. They
+        // stay for the conversation (a chained request inherits them), so a model picked later keeps them.
+        instructions: standingInstructions(
+          built.toolSpecs.flatMap((tool) => (typeof tool.name === 'string' ? [tool.name] : [])),
+          registry,
+          { parallelCalls: modelProfile(built.model).parallelCalls === true },
+        ),
         approvals: spec.approvals,
         emit: spec.emit,
         ...(spec.maxTurns === undefined ? {} : { maxTurns: spec.maxTurns }),

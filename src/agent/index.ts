@@ -57,7 +57,7 @@ export {
 export { forkTranscript } from './conversationFork';
 export { journaledWorkspace } from './journaledWorkspace';
 export { AgentEvent, type AgentEventSink, type AgentEventType, TransportState, TurnMetrics } from './events';
-export { DEFAULT_INSTRUCTIONS } from './instructions';
+export { type InstructionsOptions, standingInstructions } from './instructions';
 export { MODEL_CATALOGUE, type ModelProfile, UNKNOWN_MODEL, modelProfile } from './modelCatalogue';
 export {
   ModelOptions,
