@@ -1,7 +1,7 @@
 // The two ends of CI around the README's test command (.ci/run runs `install`, `npm test`, `finish`):
 //   install  `npm ci` as a phase (its time, a line every 5 s while it runs, its chatter in a log)
-//   finish   the unpacked .vsix in the extension host, the benchmark's quick run, then one summary line and
-//            the plain `ci: N passed, N failed` line that CI's reader counts.
+//   finish   the unpacked .vsix in the extension host, the benchmark's quick run, the eval's offline run, then
+//            one summary line and the plain `ci: N passed, N failed` line that CI's reader counts.
 'use strict';
 const fs = require('node:fs');
 const os = require('node:os');
@@ -57,9 +57,30 @@ async function finish() {
   if (!bench.ok) return 1;
   const goals = readJson(report).goals;
   const met = goals.filter((goal) => goal.met).length;
-  const passed = tests.unit.passing + tests.host.passing + (tests.workbench?.passing ?? 0) + vsixHost.passing;
+  // The eval's offline run (test/eval/README.md): every task over both transports, the embedded backend
+  // playing each task's scripted solution, and every check failing on its untouched project. Scripted, so
+  // its verdict is asserted; its times are printed only.
+  const evalReport = path.join(artifacts, 'eval', 'eval.json');
+  const evaluation = await runPhase({
+    name: 'eval (offline)',
+    command: process.execPath,
+    args: [
+      path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
+      'test/eval/runEval.ts',
+      '--jobs',
+      '2',
+      '--json',
+      evalReport,
+    ],
+    cwd: root,
+  });
+  if (!evaluation.ok) return 1;
+  const runs = readJson(evalReport).tasks;
+  const evalPassed = runs.filter((run) => run.passed).length;
+  const passed =
+    tests.unit.passing + tests.host.passing + (tests.workbench?.passing ?? 0) + vsixHost.passing + evalPassed;
   say(
-    `ci: ok — unit ${tests.unit.passing}, host ${tests.host.passing}, workbench ${tests.workbench?.passing ?? 0}, vsix host ${vsixHost.passing}, bench ${met}/${goals.length} goals`,
+    `ci: ok — unit ${tests.unit.passing}, host ${tests.host.passing}, workbench ${tests.workbench?.passing ?? 0}, vsix host ${vsixHost.passing}, bench ${met}/${goals.length} goals, eval ${evalPassed}/${runs.length} runs`,
   );
   say(`ci: ${passed} passed, 0 failed`);
   return 0;

@@ -4,7 +4,7 @@ import { runCommand } from './runCommand';
 
 export interface CheckVerdict {
   passed: boolean;
-  /** Its last line on stderr: why it failed. */
+  /** Why it failed: what it said on stderr from its last `check: ` line on, on one line. */
   note: string;
   ms: number;
 }
@@ -18,7 +18,17 @@ export async function runCheck(task: EvalTask, dir: string): Promise<CheckVerdic
     env: { ...process.env, NO_COLOR: '1' },
     timeoutMs: CHECK_TIMEOUT_MS,
   });
-  const lines = result.stderr.trim().split('\n');
-  const note = result.timedOut ? `the check ran past ${CHECK_TIMEOUT_MS / 1000} s` : (lines.at(-1) ?? '');
-  return { passed: result.code === 0, note: note.replace(/^check: /, ''), ms: result.ms };
+  const note = result.timedOut ? `the check ran past ${CHECK_TIMEOUT_MS / 1000} s` : reasonOf(result.stderr);
+  return { passed: result.code === 0, note, ms: result.ms };
+}
+
+/** From the last `check: ` line of `stderr` on (else its last line), on one line, cut at 400 characters. */
+function reasonOf(stderr: string): string {
+  const lines = stderr.trim().split('\n');
+  const from = lines.findLastIndex((line) => line.startsWith('check: '));
+  const reason = lines
+    .slice(Math.max(0, from === -1 ? lines.length - 1 : from))
+    .join(' ⏎ ')
+    .replace(/^check: /, '');
+  return reason.length > 400 ? `${reason.slice(0, 399)}…` : reason;
 }

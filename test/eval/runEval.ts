@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { type EvalOptions, USAGE, UsageError, readEvalArgs } from './evalArgs';
 import { renderHtml } from './evalHtml';
-import { renderTable } from './evalTable';
+import { renderTable, seconds } from './evalTable';
 import { loadTasks } from './evalTasks';
 import type { EvalReport, EvalTask, Transport } from './evalTypes';
 import { inPool } from './pool';
@@ -48,8 +48,9 @@ async function main(argv: readonly string[]): Promise<number> {
   );
   const results = await inPool(runs, options.jobs, async ([task, transport]) => {
     const result = await runTask(task, transport, options);
+    const note = result.note === '' ? '' : ` — ${result.note}`;
     console.log(
-      `  ${result.passed ? 'passed' : 'FAILED'} ${task.name} (${transport}) in ${(result.process_ms / 1000).toFixed(1)} s`,
+      `  ${result.passed ? 'passed' : 'FAILED'} ${task.name} (${transport}) in ${seconds(result.process_ms)}${note}`,
     );
     return result;
   });
