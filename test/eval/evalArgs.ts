@@ -15,6 +15,7 @@ Without --endpoint the model is the embedded backend's scripted one, playing eac
   --transport T     ws or http (repeatable; default both)
   --task NAME       run only this task (repeatable)
   --json FILE       write the results as JSON to FILE, and an HTML report beside it (FILE with .html)
+  --runs N          run each task N times over each transport (default 1; a real model's path varies)
   --jobs N          runs at a time (default 1: the timings are cleanest one at a time)
   --max-turns N     model responses at most per run (default 40)
   --timeout-s S     stop a run after S seconds (default 60 offline, 600 with an endpoint)
@@ -32,6 +33,7 @@ export interface EvalOptions {
   transports: Transport[];
   tasks: string[];
   json: string | undefined;
+  runs: number;
   jobs: number;
   maxTurns: number;
   timeoutS: number;
@@ -55,6 +57,7 @@ export function readEvalArgs(argv: readonly string[]): EvalOptions | 'help' {
         transport: { type: 'string', multiple: true },
         task: { type: 'string', multiple: true },
         json: { type: 'string' },
+        runs: { type: 'string' },
         jobs: { type: 'string' },
         'max-turns': { type: 'string' },
         'timeout-s': { type: 'string' },
@@ -78,6 +81,7 @@ export function readEvalArgs(argv: readonly string[]): EvalOptions | 'help' {
     transports: transportsOf(flags.transport),
     tasks: flags.task ?? [],
     json: flags.json === undefined ? undefined : path.resolve(flags.json),
+    runs: wholeNumber('--runs', flags.runs, 1),
     jobs: wholeNumber('--jobs', flags.jobs, 1),
     maxTurns: wholeNumber('--max-turns', flags['max-turns'], 40),
     timeoutS: wholeNumber('--timeout-s', flags['timeout-s'], endpoint === undefined ? 60 : 600),

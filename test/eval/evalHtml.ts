@@ -1,7 +1,7 @@
 // The eval's HTML report: one self-contained page (inline CSS, no scripts, no external assets) with the
 // table of `--json FILE`, the totals by transport and the checks on the untouched projects.
 import { change, compareTransports, totalsByTransport, verdictLine } from './evalSummary';
-import { seconds, thousands } from './evalTable';
+import { runLabel, seconds, thousands } from './evalTable';
 import type { EvalReport, TaskResult } from './evalTypes';
 
 const CSS = `
@@ -48,7 +48,7 @@ export function renderHtml(report: EvalReport): string {
     .map((h, i) => `<th${i < 3 || i === 12 ? ' class="text"' : ''}>${h}</th>`)
     .join('')}</tr></thead>
 <tbody>
-${report.tasks.map(row).join('\n')}
+${report.tasks.map((r) => row(r, runLabel(report))).join('\n')}
 </tbody></table>
 <h2>By transport</h2>
 <table><thead><tr><th class="text">transport</th><th>passed</th><th>responses</th><th>tool calls</th><th>wall</th><th>model</th><th>median ms/turn</th><th>input</th><th>cached</th><th>output</th></tr></thead>
@@ -63,7 +63,7 @@ ${totals
 ${
   comparison === undefined
     ? ''
-    : `<p>WebSocket against HTTP on the ${comparison.tasks.length} task(s) both passed: wall ${esc(change(comparison.ws.wallMs, comparison.http.wallMs))} (${seconds(comparison.ws.wallMs)} against ${seconds(comparison.http.wallMs)}), time waiting on the model ${esc(change(comparison.ws.modelMs, comparison.http.modelMs))}.</p>`
+    : `<p>WebSocket against HTTP on the ${comparison.pairs} run(s) both passed: wall ${esc(change(comparison.ws.wallMs, comparison.http.wallMs))} (${seconds(comparison.ws.wallMs)} against ${seconds(comparison.http.wallMs)}), time waiting on the model ${esc(change(comparison.ws.modelMs, comparison.http.modelMs))}.</p>`
 }
 <h2>Checks on the untouched projects</h2>
 <p class="note">Each check must fail on its task’s project as it was given, or a pass would prove nothing.</p>
@@ -80,9 +80,9 @@ ${report.fixture_checks
 `;
 }
 
-function row(r: TaskResult): string {
+function row(r: TaskResult, label: (result: TaskResult) => string): string {
   const cells = [
-    esc(r.name),
+    esc(label(r)),
     esc(r.kind),
     r.transport,
     `<span class="${r.passed ? 'yes' : 'no'}">${r.passed ? 'yes' : 'NO'}</span>`,

@@ -18,8 +18,8 @@ export interface TransportTotals {
 }
 
 export interface Comparison {
-  /** Tasks that passed over both transports. */
-  tasks: string[];
+  /** The runs (task and repetition) that passed over both transports. */
+  pairs: number;
   ws: { wallMs: number; modelMs: number };
   http: { wallMs: number; modelMs: number };
 }
@@ -46,21 +46,26 @@ export function totalsByTransport(results: readonly TaskResult[]): TransportTota
   });
 }
 
-/** WebSocket against HTTP over the tasks both passed; undefined when one transport did not run. */
+/**
+ * WebSocket against HTTP over the runs both passed (a task's run N over ws beside its run N over http);
+ * undefined when there is no such pair.
+ */
 export function compareTransports(results: readonly TaskResult[]): Comparison | undefined {
-  const of = (transport: Transport) => results.filter((result) => result.transport === transport && result.passed);
+  const key = (result: TaskResult) => `${result.name}#${result.run}`;
+  const of = (transport: Transport) =>
+    new Map(results.filter((r) => r.transport === transport && r.passed).map((r) => [key(r), r]));
   const ws = of('ws');
   const http = of('http');
-  const tasks = [...new Set(ws.map((result) => result.name))].filter((name) => http.some((r) => r.name === name));
-  if (tasks.length === 0) return undefined;
-  const total = (runs: TaskResult[]) => {
-    const mine = runs.filter((result) => tasks.includes(result.name));
+  const pairs = [...ws.keys()].filter((name) => http.has(name));
+  if (pairs.length === 0) return undefined;
+  const total = (runs: Map<string, TaskResult>) => {
+    const mine = pairs.flatMap((pair) => runs.get(pair) ?? []);
     return {
       wallMs: mine.reduce((sum, result) => sum + result.wall_ms, 0),
       modelMs: mine.reduce((sum, result) => sum + result.model_ms, 0),
     };
   };
-  return { tasks, ws: total(ws), http: total(http) };
+  return { pairs: pairs.length, ws: total(ws), http: total(http) };
 }
 
 /** "−23 %": how much shorter (or longer, +) `ws` is than `http`. */

@@ -17,7 +17,7 @@ const HEADINGS = [
 
 /** The whole printout: the table, the notes of failed runs, the totals and the verdict. */
 export function renderTable(report: EvalReport): string {
-  const rows = report.tasks.map(rowOf);
+  const rows = report.tasks.map((result) => rowOf(result, runLabel(report)));
   const widths = HEADINGS.map((heading, column) =>
     Math.max(heading.length, ...rows.map((row) => (row[column] ?? '').length)),
   );
@@ -28,7 +28,7 @@ export function renderTable(report: EvalReport): string {
   const out = [line(HEADINGS), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line), ''];
   for (const result of report.tasks.filter((r) => !r.passed || r.missing.length > 0))
     out.push(
-      `${result.name} (${result.transport}): ${[result.note, ...result.missing.map((m) => `missing: ${m}`)].filter(Boolean).join('; ')}`,
+      `${runLabel(report)(result)} (${result.transport}): ${[result.note, ...result.missing.map((m) => `missing: ${m}`)].filter(Boolean).join('; ')}`,
     );
   for (const totals of totalsByTransport(report.tasks))
     out.push(
@@ -40,7 +40,7 @@ export function renderTable(report: EvalReport): string {
   const comparison = compareTransports(report.tasks);
   if (comparison !== undefined)
     out.push(
-      `ws against http on the ${comparison.tasks.length} task(s) both passed: wall ${change(comparison.ws.wallMs, comparison.http.wallMs)} ` +
+      `ws against http on the ${comparison.pairs} run(s) both passed: wall ${change(comparison.ws.wallMs, comparison.http.wallMs)} ` +
         `(${seconds(comparison.ws.wallMs)} against ${seconds(comparison.http.wallMs)}), waiting on the model ` +
         `${change(comparison.ws.modelMs, comparison.http.modelMs)}`,
     );
@@ -50,9 +50,9 @@ export function renderTable(report: EvalReport): string {
   return out.join('\n');
 }
 
-function rowOf(result: TaskResult): string[] {
+function rowOf(result: TaskResult, label: (result: TaskResult) => string): string[] {
   return [
-    result.name,
+    label(result),
     result.transport,
     result.passed ? 'yes' : 'NO',
     String(result.responses),
@@ -67,3 +67,9 @@ function rowOf(result: TaskResult): string[] {
 
 export const seconds = (ms: number): string => `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
 export const thousands = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+/** A run's name in a table: the task's, with `#N` when some task ran more than once. */
+export function runLabel(report: EvalReport): (result: TaskResult) => string {
+  const repeated = report.tasks.some((result) => result.run > 1);
+  return (result) => (repeated ? `${result.name} #${result.run}` : result.name);
+}

@@ -77,6 +77,8 @@ export interface TaskResult {
   tokens: Tokens;
   /** wall_ms / responses: the loop's time per model response, tools included. */
   ms_per_turn: number;
+  /** Which of the task's runs over this transport (1, then 2… with --runs). */
+  run: number;
   kind: string;
   exit_code: number | null;
   status: string;

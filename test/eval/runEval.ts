@@ -41,16 +41,12 @@ async function main(argv: readonly string[]): Promise<number> {
       `${options.model === undefined ? '' : `, model ${options.model}`}, ${options.jobs} at a time`,
   );
   const fixtureChecks = await inPool(tasks, options.jobs, checkUntouched);
-  // Interleaved (each task over each transport in turn), so a slow moment of the machine or the endpoint
-  // falls on both transports alike.
-  const runs: Array<[EvalTask, Transport]> = tasks.flatMap((task) =>
-    options.transports.map((t): [EvalTask, Transport] => [task, t]),
-  );
-  const results = await inPool(runs, options.jobs, async ([task, transport]) => {
-    const result = await runTask(task, transport, options);
+  const results = await inPool(schedule(tasks, options), options.jobs, async ({ task, transport, run }) => {
+    const result = await runTask(task, transport, run, options);
     const note = result.note === '' ? '' : ` — ${result.note}`;
+    const which = options.runs > 1 ? ` #${run}` : '';
     console.log(
-      `  ${result.passed ? 'passed' : 'FAILED'} ${task.name} (${transport}) in ${seconds(result.process_ms)}${note}`,
+      `  ${result.passed ? 'passed' : 'FAILED'} ${task.name}${which} (${transport}) in ${seconds(result.process_ms)}${note}`,
     );
     return result;
   });
@@ -72,6 +68,21 @@ async function main(argv: readonly string[]): Promise<number> {
     console.log(`eval: wrote ${path.relative(process.cwd(), options.json)} and ${path.relative(process.cwd(), html)}`);
   }
   return report.ok ? 0 : 1;
+}
+
+/**
+ * Every run, interleaved: each task over each transport in turn, so that a slow moment of the machine or the
+ * endpoint falls on both alike; the transports' order turns with each repetition, so neither always goes first.
+ */
+function schedule(
+  tasks: readonly EvalTask[],
+  options: EvalOptions,
+): { task: EvalTask; transport: Transport; run: number }[] {
+  const runs = Array.from({ length: options.runs }, (_, index) => index + 1);
+  return runs.flatMap((run) => {
+    const order = run % 2 === 1 ? options.transports : [...options.transports].reverse();
+    return tasks.flatMap((task) => order.map((transport) => ({ task, transport, run })));
+  });
 }
 
 main(process.argv.slice(2)).then(

@@ -6,7 +6,12 @@ import type { EvalTask, FixtureCheck, TaskResult, Transport } from './evalTypes'
 import { copyFixture } from './workspaceCopy';
 
 /** Runs `task` over `transport` and checks what it left; the copy is removed unless `options.keep`. */
-export async function runTask(task: EvalTask, transport: Transport, options: EvalOptions): Promise<TaskResult> {
+export async function runTask(
+  task: EvalTask,
+  transport: Transport,
+  run: number,
+  options: EvalOptions,
+): Promise<TaskResult> {
   const copy = await copyFixture(task.fixture, `${task.name}-${transport}`);
   try {
     const figures = await runExec(task, transport, options, copy);
@@ -21,6 +26,7 @@ export async function runTask(task: EvalTask, transport: Transport, options: Eva
       wall_ms: round(figures.wallMs),
       tokens: figures.tokens,
       ms_per_turn: figures.responses > 0 ? round(figures.wallMs / figures.responses) : 0,
+      run,
       kind: task.kind,
       exit_code: figures.exitCode,
       status: figures.status,
