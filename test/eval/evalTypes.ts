@@ -53,7 +53,7 @@ export interface ExecFigures {
   /** The process's wall time, start-up included. */
   processMs: number;
   tokens: Tokens;
-  /** Time spent waiting on the model: each turn's first event to its last, summed. */
+  /** Time spent waiting on the model: each request on the wire to its response's last event, summed. */
   modelMs: number;
   /** Time spent in tools, summed over turns. */
   toolMs: number;
@@ -79,14 +79,20 @@ export interface TaskResult {
   ms_per_turn: number;
   /** Which of the task's runs over this transport (1, then 2… with --runs). */
   run: number;
+  /** The task's kind, from its task.json. */
   kind: string;
+  /** loopwire exec's exit status (null: stopped at --timeout-s), and its `done` event's status and reason. */
   exit_code: number | null;
   status: string;
   reason: string;
+  /** Time waiting on the model (ExecFigures.modelMs) and in tools, summed over the responses. */
   model_ms: number;
   tool_ms: number;
+  /** The process's wall time, its start-up included. */
   process_ms: number;
+  /** Responses whose request was chained on the server's state. */
   chained_turns: number;
+  /** How long the check took. */
   check_ms: number;
   /** Why the check failed (its last stderr line), or why the run did. */
   note: string;

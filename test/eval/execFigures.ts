@@ -47,7 +47,7 @@ export function figuresOf(
       cached: sum((turn) => turn.cachedTokens),
       output: sum((turn) => turn.outputTokens),
     },
-    modelMs: sum((turn) => turn.modelMs),
+    modelMs: sum((turn) => turn.timeToFirstEventMs + turn.modelMs),
     toolMs: sum((turn) => turn.toolMs),
     chainedTurns: turns.filter((turn) => turn.chained).length,
     missing,
