@@ -162,10 +162,23 @@ function copyCodicons() {
   for (const file of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(path.join(from, file), path.join(to, file));
 }
 
+/**
+ * The shell parser's WebAssembly (tree-sitter and its bash grammar, src/tools/shellParse.ts), beside the
+ * bundles in dist/ (the CLI's in dist/cli/ look one folder up): a bundle cannot hold it, nor a .vsix node_modules.
+ */
+function copyShellParser() {
+  const from = path.join(__dirname, 'node_modules', '@vscode', 'tree-sitter-wasm', 'wasm');
+  for (const file of ['tree-sitter.wasm', 'tree-sitter-bash.wasm'])
+    fs.copyFileSync(path.join(from, file), path.join(__dirname, 'dist', file));
+}
+
 async function main() {
   const outputs = tests ? testTargets() : targets;
   fs.rmSync(path.join(__dirname, tests ? 'dist-test' : 'dist'), { recursive: true, force: true });
-  if (!tests) copyCodicons();
+  if (!tests) {
+    copyCodicons();
+    copyShellParser();
+  }
   const contexts = await Promise.all(
     outputs.map((target) => esbuild.context({ ...target, plugins: [...(target.plugins ?? []), markExecutable] })),
   );

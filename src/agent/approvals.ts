@@ -17,6 +17,15 @@ export function isApprovalMode(value: unknown): value is ApprovalMode {
   return typeof value === 'string' && (APPROVAL_MODES as readonly string[]).includes(value);
 }
 
+/**
+ * The user's command rules: each a command's first words (`npm test`, `git push`). `deny` refuses a command in
+ * every mode; `allow` runs one without asking in `ask` (src/agent/commandApproval.ts).
+ */
+export interface CommandRules {
+  allow: readonly string[];
+  deny: readonly string[];
+}
+
 export interface ApprovalRequest {
   callId: string;
   name: string;
@@ -28,20 +37,34 @@ export interface ApprovalRequest {
 export interface ApprovalPolicy {
   /** Resolves true to run the call. Only asked about writes and tasks. */
   approve(request: ApprovalRequest): Promise<boolean>;
+  /**
+   * The mode in force, read at each call: a command that only reads runs without asking in every mode, and
+   * one that does more is declined in `read-only` (src/agent/commandApproval.ts). Absent: every command is
+   * the policy's to allow.
+   */
+  mode?(): ApprovalMode;
+  /** The user's `allow` and `deny` rules for commands run in the workspace folder `root`. */
+  commandRules?(root: string): CommandRules;
 }
 
-export const approveAll: ApprovalPolicy = { approve: () => Promise.resolve(true) };
+export const approveAll: ApprovalPolicy = { approve: () => Promise.resolve(true), mode: () => 'all' };
 
-export const readOnly: ApprovalPolicy = { approve: () => Promise.resolve(false) };
+export const readOnly: ApprovalPolicy = { approve: () => Promise.resolve(false), mode: () => 'read-only' };
 
 /** Asks someone (a terminal prompt, a UI card) about each write or task. */
 export function askEach(ask: (request: ApprovalRequest) => Promise<boolean>): ApprovalPolicy {
-  return { approve: ask };
+  return { approve: ask, mode: () => 'ask' };
 }
 
-/** The policy of a mode: `ask` asks `ask` about each write and task. */
-export function policyFor(mode: ApprovalMode, ask: (request: ApprovalRequest) => Promise<boolean>): ApprovalPolicy {
-  if (mode === 'all') return approveAll;
-  if (mode === 'read-only') return readOnly;
-  return askEach(ask);
+/**
+ * The policy of a mode: `ask` asks `ask` about each write and task. `rules`: the user's command rules for a
+ * workspace folder (none by default).
+ */
+export function policyFor(
+  mode: ApprovalMode,
+  ask: (request: ApprovalRequest) => Promise<boolean>,
+  rules?: (root: string) => CommandRules,
+): ApprovalPolicy {
+  const base = mode === 'all' ? approveAll : mode === 'read-only' ? readOnly : askEach(ask);
+  return { approve: (request) => base.approve(request), mode: () => mode, ...(rules ? { commandRules: rules } : {}) };
 }

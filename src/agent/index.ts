@@ -26,6 +26,15 @@ export {
   readOnly,
 } from './approvals';
 export {
+  type CommandDecision,
+  type CommandRules,
+  NO_COMMAND_RULES,
+  commandApprovalNote,
+  decideCommand,
+  ruleMatches,
+} from './commandApproval';
+export { joinRules, rulesIn, withCommandRules } from './commandRules';
+export {
   type AgentSession,
   type AgentSessionOptions,
   type AgentSpec,

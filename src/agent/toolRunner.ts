@@ -8,6 +8,7 @@ import {
   runToolCall,
 } from '../tools';
 import type { ApprovalPolicy } from './approvals';
+import { type CommandDecision, commandGate } from './commandApproval';
 import type { AgentEventSink } from './events';
 import type { Transcript } from './transcript';
 
@@ -78,6 +79,18 @@ export class ToolRunner {
     );
   }
 
+  /**
+   * The gate's decision. A command it cannot judge (its parser failed to load) is left to the policy, which
+   * asks or declines as before: failing safe, never running what was not judged.
+   */
+  private async commandGate(name: string, input: string): Promise<CommandDecision> {
+    try {
+      return await commandGate(this.approvals, name, input, this.context.workspace);
+    } catch {
+      return undefined;
+    }
+  }
+
   private async runOne(turn: number, call: CallItem, timing: CallTiming): Promise<AnyInputItem> {
     const input = call.type === 'custom_tool_call' ? (call.input ?? '') : (call.arguments ?? '');
     const kind = call.type === 'custom_tool_call' ? 'custom' : 'function';
@@ -90,15 +103,21 @@ export class ToolRunner {
     let edits: ToolResult['edits'];
     let display: string | undefined;
     const asked = performance.now();
+    // A command that only reads, or one the user's rules name, is decided before anyone is asked.
+    const gate = effect === 'read' ? undefined : await this.commandGate(call.name, input);
     const allowed =
-      effect === 'read' || (await this.approvals.approve({ callId: call.call_id, name: call.name, effect, input }));
+      effect === 'read' ||
+      (gate ? gate.run : await this.approvals.approve({ callId: call.call_id, name: call.name, effect, input }));
     // A call's duration is its own run: the wait for a person to approve it is not the tool's time.
     const start = performance.now();
     timing.approvalMs += start - asked;
     if (!allowed) {
       declined = true;
       ok = false;
-      output = `The user declined this ${call.name} call; nothing was changed. Do not retry it unless the user asks; say what you wanted to do instead.`;
+      output =
+        gate && !gate.run
+          ? `This ${call.name} call was not run, because ${gate.why}. Nothing was changed. Do not retry it; read another way, or say what you wanted to run.`
+          : `The user declined this ${call.name} call; nothing was changed. Do not retry it unless the user asks; say what you wanted to do instead.`;
     } else {
       this.transcript.markStarted(call.call_id, call.name);
       ({ ok, output, edits, display } = await runToolCall(toCall(call), this.context, this.registry));

@@ -22,6 +22,7 @@ import type { LoopwireServer } from '../server';
 import { ReadLedger } from '../tools';
 import { NodeWorkspace } from '../workspace/node/nodeWorkspace';
 import { type CliIo, ExitCode, errorMessage } from './cliIo';
+import { cliCommandRules } from './commandRulesFile';
 import { contextFlagOptions, contextFlagsUsage, parseContextFlags } from './contextFlags';
 import { ExecRenderer, execHeader } from './execRenderer';
 import { fileFlagOptions, fileFlagParts, fileFlagsUsage } from './fileFlags';
@@ -268,6 +269,7 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
       approvals: policyFor(
         approve,
         terminalAsk((request) => tools?.registry.summarize(request.name, request.input) ?? ''),
+        cliCommandRules(),
       ),
       maxTurns,
       context,

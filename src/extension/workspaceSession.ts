@@ -8,9 +8,11 @@ import {
   type Transcript,
   modelOptionsFrom,
   newTranscript,
+  withCommandRules,
 } from '../agent';
 import { ReadLedger, type ToolResult, runToolCall, takesFreeform, toolsAvailable } from '../tools';
 import { windowApprovals } from './approvalPrompt';
+import { commandRulesFor } from './commandRulesSetting';
 import { WindowTools } from './externalTools';
 import { ChatController } from './chat/chatController';
 import { windowChatBackend } from './chatBackend';
@@ -208,7 +210,8 @@ export class WorkspaceSession implements vscode.Disposable {
       transcript,
       tools: { workspace: tools(workspace), reads: this.reads },
       registry,
-      approvals,
+      // The user's command rules, read at each command (allow only from where a repository cannot write).
+      approvals: withCommandRules(approvals, (root) => commandRulesFor(root, this.context.workspaceState)),
       // Read before every request: a model or effort picked in the composer goes with the next one.
       choices: () => {
         const now = readSettings(vscode.workspace.workspaceFolders?.[0]);

@@ -1,12 +1,16 @@
+import * as path from 'node:path';
 import { z } from 'zod';
-import { stringArgument } from './callSummary';
+import type { Workspace } from '../workspace';
+import { jsonArguments, stringArgument } from './callSummary';
+import { type CommandPlace, type CommandVerdict, judgeCommand } from './commandSafety';
 import { timedRun, timeoutArgument } from './runReport';
 import { defineTool, failure } from './tool';
 
 // A shell command, as Codex's `exec_command` (the names are a contract: GPT models are trained on them). It
 // runs in the user's shell in a workspace folder, where the user can see it (VS Code: a terminal named
 // Loopwire), with nothing on its standard input; it is a `task` for approvals, so `ask` shows the exact
-// command first and `read-only` refuses it.
+// command first and `read-only` refuses it — unless it only reads (commandSafety.ts): then it runs in every
+// mode, and a git command among it runs with the repository's programs turned off, as the run's first line says.
 
 export const ExecCommandArgs = z.object({
   cmd: z.string().min(1).describe('The command line, run by the user\'s shell (e.g. "npm test -- --grep cart").'),
@@ -35,8 +39,59 @@ export const execCommandTool = defineTool({
   async run(args, { workspace }) {
     if (workspace.capabilities.commands === false)
       return failure('Shell commands are not available in this workspace.');
-    return timedRun('The command', args.timeout_s, (timeoutMs) =>
-      workspace.runCommand(args.cmd, { workdir: args.workdir, timeoutMs }),
+    // The line judged safe is the one that runs, rewritten; any other (or one the parser failed on) as approved.
+    const { run: line } = await judgeAt(placeOf(workspace, args.workdir), args.cmd).catch(() => ({ run: args.cmd }));
+    const what = line === args.cmd ? 'The command' : `The command (run as: ${line})`;
+    return timedRun(what, args.timeout_s, (timeoutMs) =>
+      workspace.runCommand(line, { workdir: args.workdir, timeoutMs }),
     );
   },
 });
+
+/** A call of this tool's command line, the root of the folder it runs in and whether it only reads. */
+export interface JudgedCall {
+  line: string;
+  /** Undefined where the folder is not known (a workdir outside the workspace). */
+  root: string | undefined;
+  verdict: CommandVerdict;
+}
+
+/** The command a call of this tool runs, judged; undefined for another tool's call or arguments unread. */
+export async function judgeCommandCall(
+  name: string,
+  input: string,
+  workspace: Workspace,
+): Promise<JudgedCall | undefined> {
+  if (name !== execCommandTool.name) return undefined;
+  const args = ExecCommandArgs.safeParse(jsonArguments(input));
+  if (!args.success) return undefined;
+  const place = placeOf(workspace, args.data.workdir);
+  return { line: args.data.cmd, root: place?.root, verdict: await judgeAt(place, args.data.cmd) };
+}
+
+/**
+ * Where `workdir` is (the root as the adapter runs it for none, `.` or empty), and which folder's root a
+ * command run there may not leave; undefined if unknown. The port locates files, not folders: a name inside
+ * the folder is located instead (it need not exist).
+ */
+function placeOf(workspace: Workspace, workdir: string | undefined): CommandPlace | undefined {
+  const folder =
+    workdir
+      ?.trim()
+      .replace(/^\.\/?$/, '')
+      .replace(/\/+$/, '') ?? '';
+  try {
+    const probe = workspace.locate(folder === '' ? PROBE : `${folder}/${PROBE}`);
+    return { cwd: path.dirname(probe.absolute), root: probe.root };
+  } catch {
+    return undefined;
+  }
+}
+
+const PROBE = '.loopwire-workdir';
+
+/** Judges `cmd` run in `place`; nowhere known, it is not safe. */
+async function judgeAt(place: CommandPlace | undefined, cmd: string): Promise<CommandVerdict> {
+  if (!place) return { reason: 'the folder it runs in is not one the workspace locates', run: cmd };
+  return judgeCommand(cmd, place);
+}

@@ -45,3 +45,5 @@ export {
 } from './toolSet';
 export { APPLY_PATCH_GRAMMAR } from './applyPatch';
 export { formatDiagnostic } from './commitPlan';
+export { type CommandPlace, type CommandVerdict, type JudgedCommand, judgeCommand } from './commandSafety';
+export { type JudgedCall, judgeCommandCall } from './execCommand';

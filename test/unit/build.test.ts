@@ -98,12 +98,14 @@ describe('build: the packaged extension holds only what runs', () => {
     assert.equal(result.code, 0, result.stderr);
     const files = result.stdout.trim().split('\n').sort();
     const allowed =
-      /^(dist\/extension\.js|dist\/session\.js|dist\/o200k_base\.json|dist\/webview\.js|dist\/codicons\/codicon\.(css|ttf)|media\/.+|README\.md|LICENSE|CHANGELOG\.md|package\.json)$/;
+      /^(dist\/extension\.js|dist\/session\.js|dist\/o200k_base\.json|dist\/tree-sitter(-bash)?\.wasm|dist\/webview\.js|dist\/codicons\/codicon\.(css|ttf)|media\/.+|README\.md|LICENSE|CHANGELOG\.md|package\.json)$/;
     for (const file of files) assert.match(file, allowed);
     for (const needed of [
       manifest.main.replace(/^\.\//, ''),
       'dist/session.js',
       'dist/o200k_base.json',
+      'dist/tree-sitter.wasm',
+      'dist/tree-sitter-bash.wasm',
       'dist/webview.js',
       'dist/codicons/codicon.ttf',
       'package.json',

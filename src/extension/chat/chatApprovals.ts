@@ -42,7 +42,11 @@ export class ChatApprovals {
         model.asking(request.callId, ask);
       });
     };
-    return { approve: (request) => policyFor(this.context.approvalMode(), askUser).approve(request) };
+    return {
+      approve: (request) => policyFor(this.context.approvalMode(), askUser).approve(request),
+      // Commands that only read run without asking, whichever mode is picked (src/agent/commandApproval.ts).
+      mode: () => this.context.approvalMode(),
+    };
   }
 
   /** The user's answer on call `callId`'s card; `forChat`: the same for every call of its effect. */

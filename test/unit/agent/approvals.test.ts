@@ -23,8 +23,10 @@ describe('approval modes', () => {
       asked.push(r.callId);
       return Promise.resolve(r.callId === 'c1');
     };
-    assert.equal(policyFor('all', ask), approveAll);
-    assert.equal(policyFor('read-only', ask), readOnly);
+    assert.equal(await approveAll.approve(request), true);
+    assert.equal(await readOnly.approve(request), false);
+    // Each policy says its mode, which decides the commands that only read (commandApproval.test.ts).
+    for (const mode of APPROVAL_MODES) assert.equal(policyFor(mode, ask).mode?.(), mode);
     assert.equal(await policyFor('all', ask).approve(request), true);
     assert.equal(await policyFor('read-only', ask).approve(request), false);
     const policy = policyFor('ask', ask);

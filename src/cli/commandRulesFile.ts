@@ -1,0 +1,35 @@
+import { readFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { type CommandRules, rulesIn } from '../agent';
+
+// The CLI's command rules (src/agent/commandApproval.ts), in the user's own config folder, never in the
+// workspace: a repository cannot allow its own commands. The file has the shape of the extension's
+// `loopwire.commandRules` setting: { "allow": [...], "deny": [...], "folders": { "/abs/path": {...} } }.
+
+/** `$XDG_CONFIG_HOME/loopwire/command-rules.json`, `~/.config/…` where that is unset. */
+export function commandRulesPath(env: NodeJS.ProcessEnv = process.env): string {
+  const config = env['XDG_CONFIG_HOME'] || path.join(os.homedir(), '.config');
+  return path.join(config, 'loopwire', 'command-rules.json');
+}
+
+/**
+ * The rules of the user's file, read once, for each workspace folder: none where there is no file. A file
+ * that is not JSON is an error naming it, rather than rules silently not applied.
+ */
+export function cliCommandRules(file: string = commandRulesPath()): (root: string) => CommandRules {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return () => ({ allow: [], deny: [] });
+    throw error;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${file} is not JSON (${(error as Error).message}): fix or remove it`);
+  }
+  return (root) => rulesIn(value, root);
+}

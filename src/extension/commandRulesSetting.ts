@@ -1,0 +1,24 @@
+import * as vscode from 'vscode';
+import { type CommandRules, joinRules, rulesIn } from '../agent';
+
+// The command rules the window's agents follow (src/agent/commandApproval.ts). An `allow` rule runs a
+// command without asking, so it is read only where a repository cannot write it: the user's own settings
+// (`loopwire.commandRules`' global value) and this workspace's storage in VS Code (workspaceState, where
+// "Always allow" keeps its rules). A cloned repository's .vscode/settings.json can add `deny` rules only.
+
+/** The workspaceState key of the rules kept for this workspace. */
+export const KEPT_RULES_KEY = 'loopwire.commandRules';
+
+/** The rules for commands run in the workspace folder `root`. */
+export function commandRulesFor(root: string, kept: vscode.Memento): CommandRules {
+  const inspected = vscode.workspace
+    .getConfiguration('loopwire', vscode.Uri.file(root))
+    .inspect<unknown>('commandRules');
+  const user = rulesIn(inspected?.globalValue, root);
+  const workspace = [inspected?.workspaceValue, inspected?.workspaceFolderValue].map((value) => rulesIn(value, root));
+  return joinRules(
+    user,
+    rulesIn(kept.get<unknown>(KEPT_RULES_KEY), root),
+    ...workspace.map((rules) => ({ allow: [], deny: rules.deny })),
+  );
+}
