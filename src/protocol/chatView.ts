@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { Attachment, Attachments } from './attachments';
 import { DiffHunk, FileOp } from './edits';
+import { Plan } from './plan';
 
 // The chat panel's messages, both directions: the extension host keeps the conversation and sends the
 // webview what to show; the webview sends back what the user did. Each side validates what it receives.
@@ -196,6 +197,8 @@ export const HostMessage = z.discriminatedUnion('type', [
     backend: BackendInfo.optional(),
     /** The token meter; absent until a turn of this chat has finished (a new chat has none). */
     context: ContextMeter.optional(),
+    /** The task's plan (the checklist above the composer): the last the model set in this chat; absent: none. */
+    plan: Plan.optional(),
   }),
   /** One entry, new or changed, in full. */
   z.object({ type: z.literal('entry'), entry: ChatEntry }),
@@ -205,6 +208,8 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('banner'), banner: Banner.nullable() }),
   /** The token meter after a turn finished or the context was compacted. */
   z.object({ type: z.literal('context'), context: ContextMeter }),
+  /** The plan changed (the model's plan tool): the checklist above the composer, updated in place; null: none. */
+  z.object({ type: z.literal('plan'), plan: Plan.nullable() }),
   /** A page of entries older than those shown. */
   z.object({ type: z.literal('older'), entries: z.array(ChatEntry), hasOlder: z.boolean() }),
   z.object({ type: z.literal('history'), sessions: z.array(SessionSummary) }),

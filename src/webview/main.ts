@@ -16,6 +16,7 @@ import { askResend } from './checkpointActions';
 import { button, h } from './dom';
 import { entryView } from './entryView';
 import { InstructionsLine } from './instructionsLine';
+import { PlanDock } from './planDock';
 import { Transcript } from './transcript';
 
 // The chat panel. The host holds the conversation; this page shows a window of it and sends back what the
@@ -72,6 +73,7 @@ const stopButton = button('Stop', () => post({ type: 'stop' }), { icon: 'debug-s
 const sendButton = button('Send', () => submit(), { icon: 'send', kind: 'primary' });
 const pickers = new ComposerPickers(post);
 const instructionsLine = new InstructionsLine(post);
+const planDock = new PlanDock();
 // The figures are read out from the meter element (its aria-valuetext), not from the short label beside it.
 const meterLabel = h('span', { class: 'context-meter-text', attrs: { 'aria-hidden': 'true' } });
 const meterBar = h('meter', { class: 'context-meter-bar', attrs: { min: '0', optimum: '0', 'aria-label': 'Context' } });
@@ -89,6 +91,7 @@ document.body.append(
   bannerArea,
   history,
   transcript.element,
+  planDock.element,
   instructionsLine.element,
   h(
     'div',
@@ -243,6 +246,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       setRunning(message.running);
       showBanner(message.banner);
       showContext(message.context);
+      planDock.show(message.plan);
       return reportShown();
     case 'entry':
       return transcript.upsert(message.entry);
@@ -254,6 +258,8 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       return showBanner(message.banner);
     case 'context':
       return showContext(message.context);
+    case 'plan':
+      return planDock.show(message.plan);
     case 'older':
       return transcript.prependOlder(message.entries, message.hasOlder);
     case 'history':

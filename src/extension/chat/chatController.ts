@@ -382,6 +382,7 @@ export class ChatController {
     this.transcript = transcript;
     this.agent = undefined;
     this.model.reset(entries, context);
+    this.model.plan.from(transcript?.items ?? []);
   }
 
   /** The chat as a reloaded window finds it again; undefined while it has no transcript. */

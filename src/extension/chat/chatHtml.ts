@@ -9,6 +9,7 @@ export const PANEL_STYLES = [
   'media/diff.css',
   'media/composerPickers.css',
   'media/promptActions.css',
+  'media/plan.css',
 ] as const;
 
 export interface ChatPage {

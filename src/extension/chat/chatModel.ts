@@ -11,6 +11,7 @@ import type {
 } from '../../protocol/chatView';
 import { groupedTokens } from '../../protocol/contextMeter';
 import { BUILTIN_TOOLS, type ToolRegistry } from '../../tools';
+import { ChatPlan } from './chatPlan';
 import type { ReadText } from './liveDiff';
 import { stopBanner, stopLine } from './stopLine';
 import { type CardBoard, ToolCards } from './toolCards';
@@ -33,6 +34,8 @@ export class ChatModel {
   tools: ToolRegistry = BUILTIN_TOOLS;
   /** The token meter: the context after the last turn (or compaction), of the model's window. */
   context: ContextMeter | undefined;
+  /** The task's plan, the checklist above the composer. */
+  readonly plan: ChatPlan;
 
   constructor(
     private readonly post: (message: HostMessage) => void,
@@ -51,6 +54,7 @@ export class ChatModel {
       remove: (ids) => this.remove(ids),
     };
     this.cards = new ToolCards(board, () => this.tools, readText, diffIntervalMs);
+    this.plan = new ChatPlan(post, () => this.tools);
   }
 
   get all(): readonly ChatEntry[] {
@@ -94,6 +98,7 @@ export class ChatModel {
       banner: this.banner,
       ...(backend ? { backend } : {}),
       ...(this.context ? { context: this.context } : {}),
+      ...(this.plan.current ? { plan: this.plan.current } : {}),
     };
   }
 
@@ -170,6 +175,7 @@ export class ChatModel {
 
   handle(event: AgentEvent): void {
     if (event.type !== 'reasoning_delta') this.endThinking();
+    this.plan.handle(event);
     switch (event.type) {
       case 'reasoning_delta':
         return this.thinking(event.itemId, event.delta);

@@ -1,0 +1,60 @@
+import type { Plan, PlanStatus } from '../protocol/plan';
+import { h } from './dom';
+
+// The task's plan as a checklist above the composer, where it stays in view while the conversation scrolls:
+// a fold with how far it is (`Plan · 2 of 5 done`), the model's explanation, then each step with its state.
+// The host sends the whole plan each time it changes; the fold is kept and only its content is drawn again,
+// so a folded plan stays folded. Hidden while the chat has none.
+
+const ICONS: Readonly<Record<PlanStatus, string>> = {
+  completed: 'pass-filled',
+  in_progress: 'circle-large-filled',
+  pending: 'circle-large-outline',
+};
+
+/** What a screen reader says of a step's state (the icons are hidden from it). */
+const SPOKEN: Readonly<Record<PlanStatus, string>> = {
+  completed: 'Done: ',
+  in_progress: 'In progress: ',
+  pending: 'To do: ',
+};
+
+export class PlanDock {
+  private readonly progress = h('span', { class: 'plan-progress' });
+  private readonly explanation = h('div', { class: 'plan-explanation' });
+  private readonly steps = h('ol', { class: 'plan-steps' });
+  readonly element = h(
+    'details',
+    { class: 'plan-dock hidden', attrs: { open: '', 'aria-label': 'Plan' } },
+    h(
+      'summary',
+      { class: 'plan-summary' },
+      h('span', { class: 'codicon codicon-checklist', attrs: { 'aria-hidden': 'true' } }),
+      h('span', { class: 'plan-title' }, 'Plan'),
+      this.progress,
+    ),
+    this.explanation,
+    this.steps,
+  );
+
+  /** Shows `plan` in place of the one shown; null or undefined: none (hidden). */
+  show(plan: Plan | null | undefined): void {
+    this.element.classList.toggle('hidden', !plan);
+    if (!plan) return this.steps.replaceChildren();
+    const done = plan.plan.filter((step) => step.status === 'completed').length;
+    this.progress.textContent = `${done} of ${plan.plan.length} done`;
+    this.explanation.textContent = plan.explanation?.trim() ?? '';
+    this.explanation.classList.toggle('hidden', !plan.explanation?.trim());
+    this.steps.replaceChildren(
+      ...plan.plan.map((step) =>
+        h(
+          'li',
+          { class: `plan-step ${step.status.replace('_', '-')}` },
+          h('span', { class: `codicon codicon-${ICONS[step.status]}`, attrs: { 'aria-hidden': 'true' } }),
+          h('span', { class: 'visually-hidden' }, SPOKEN[step.status]),
+          h('span', { class: 'plan-step-text' }, step.step),
+        ),
+      ),
+    );
+  }
+}
