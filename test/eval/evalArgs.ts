@@ -80,14 +80,14 @@ export function readEvalArgs(argv: readonly string[]): EvalOptions | 'help' {
     model: flags.model,
     transports: transportsOf(flags.transport),
     tasks: flags.task ?? [],
-    json: flags.json === undefined ? undefined : path.resolve(flags.json),
+    json: flags.json === undefined ? undefined : path.resolve(invokedFrom(), flags.json),
     runs: wholeNumber('--runs', flags.runs, 1),
     jobs: wholeNumber('--jobs', flags.jobs, 1),
     maxTurns: wholeNumber('--max-turns', flags['max-turns'], 40),
     timeoutS: wholeNumber('--timeout-s', flags['timeout-s'], endpoint === undefined ? 60 : 600),
     execArgs: flags['exec-arg'] ?? [],
     keep: flags.keep ?? false,
-    cli: path.resolve(flags.cli ?? DEFAULT_CLI),
+    cli: flags.cli === undefined ? DEFAULT_CLI : path.resolve(invokedFrom(), flags.cli),
   };
 }
 
@@ -106,4 +106,9 @@ function wholeNumber(flag: string, value: string | undefined, fallback: number):
   if (!Number.isInteger(number) || number < 1)
     throw new UsageError(`${flag} must be a whole number above 0, not '${value}'`);
   return number;
+}
+
+/** Where the user typed the command: npm runs a script from the package's root and says where in INIT_CWD. */
+function invokedFrom(): string {
+  return process.env['INIT_CWD'] ?? process.cwd();
 }

@@ -45,7 +45,7 @@ export function renderTable(report: EvalReport): string {
         `${change(comparison.ws.modelMs, comparison.http.modelMs)}`,
     );
   for (const check of report.fixture_checks.filter((c) => !c.fails_untouched))
-    out.push(`harness: the check of ${check.name} passes on its untouched project: ${check.note}`);
+    out.push(`harness: the check of ${check.name}: ${check.note}`);
   out.push(verdictLine(report));
   return out.join('\n');
 }

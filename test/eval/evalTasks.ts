@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadScenarioFile } from '../../src/server/scenarioFile';
+import { UsageError } from './evalArgs';
 import { type EvalTask, TaskFile } from './evalTypes';
 
 export const TASKS_DIR = path.join(__dirname, 'tasks');
@@ -16,7 +17,9 @@ export function loadTasks(wanted: readonly string[], dir: string = TASKS_DIR): E
     .sort((a, b) => a.name.localeCompare(b.name));
   const unknown = wanted.filter((name) => !all.some((task) => task.name === name));
   if (unknown.length > 0)
-    throw new Error(`no task ${unknown.join(', ')} in ${dir}; the tasks: ${all.map((task) => task.name).join(', ')}`);
+    throw new UsageError(
+      `no task ${unknown.join(', ')} in ${dir}; the tasks: ${all.map((task) => task.name).join(', ')}`,
+    );
   return wanted.length === 0 ? all : all.filter((task) => wanted.includes(task.name));
 }
 

@@ -34,7 +34,14 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   if (options.endpoint !== undefined && !process.env['OPENAI_API_KEY'])
     console.error('eval: OPENAI_API_KEY is not set: the endpoint may refuse every request');
-  const tasks = loadTasks(options.tasks);
+  let tasks: EvalTask[];
+  try {
+    tasks = loadTasks(options.tasks);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`eval: ${error.message}`);
+    return 2;
+  }
   const started = new Date();
   console.log(
     `eval: ${tasks.length} tasks × ${options.transports.join(', ')} on ${options.endpoint ?? 'the embedded backend (scripted solutions)'}` +

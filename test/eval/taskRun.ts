@@ -54,7 +54,7 @@ export async function checkUntouched(task: EvalTask): Promise<FixtureCheck> {
     return {
       name: task.name,
       fails_untouched: !verdict.passed,
-      note: verdict.passed ? 'the check passes on the untouched project: it proves nothing' : verdict.note,
+      note: verdict.passed ? 'it passes on the untouched project, so it proves nothing' : verdict.note,
     };
   } finally {
     await copy.remove();
