@@ -6,10 +6,11 @@ import type { EvalReport, TaskResult } from './evalTypes';
 
 const CSS = `
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif; color: #222;
-  background: #fff; max-width: 1100px; margin: 24px auto; padding: 0 16px; line-height: 1.45; font-size: 14px; }
+  background: #fff; max-width: 1200px; margin: 24px auto; padding: 0 16px; line-height: 1.45; font-size: 14px; }
 h1 { font-size: 22px; margin: 0 0 8px; } h2 { font-size: 17px; margin: 28px 0 8px; border-bottom: 1px solid #ddd; }
 .note { color: #666; } table { border-collapse: collapse; font-variant-numeric: tabular-nums; margin: 4px 0 12px; }
-th, td { padding: 3px 8px; border-bottom: 1px solid #e4e4e4; text-align: right; vertical-align: top; }
+th, td { padding: 3px 8px; border-bottom: 1px solid #e4e4e4; text-align: right; vertical-align: top; white-space: nowrap; }
+td.wrap { white-space: normal; min-width: 160px; } .notes li { margin: 2px 0; overflow-wrap: anywhere; }
 th { background: #f4f4f4; } td.text, th.text { text-align: left; } tbody tr:nth-child(even) { background: #fafafa; }
 .yes { color: #137333; font-weight: 600; } .no { color: #b3261e; font-weight: 600; }`;
 
@@ -43,13 +44,13 @@ export function renderHtml(report: EvalReport): string {
     'wall',
     'model',
     'ms/turn',
-    'note',
   ]
-    .map((h, i) => `<th${i < 3 || i === 12 ? ' class="text"' : ''}>${h}</th>`)
+    .map((h, i) => `<th${columnClass(i)}>${h}</th>`)
     .join('')}</tr></thead>
 <tbody>
 ${report.tasks.map((r) => row(r, runLabel(report))).join('\n')}
 </tbody></table>
+${notes(report)}
 <h2>By transport</h2>
 <table><thead><tr><th class="text">transport</th><th>passed</th><th>responses</th><th>tool calls</th><th>wall</th><th>model</th><th>median ms/turn</th><th>input</th><th>cached</th><th>output</th></tr></thead>
 <tbody>
@@ -94,7 +95,22 @@ function row(r: TaskResult, label: (result: TaskResult) => string): string {
     seconds(r.wall_ms),
     seconds(r.model_ms),
     String(Math.round(r.ms_per_turn)),
-    esc([r.note, ...r.missing.map((m) => `missing: ${m}`)].filter(Boolean).join('; ')),
   ];
-  return `<tr>${cells.map((cell, i) => `<td${i < 3 || i === 12 ? ' class="text"' : ''}>${cell}</td>`).join('')}</tr>`;
+  return `<tr>${cells.map((cell, i) => `<td${columnClass(i)}>${cell}</td>`).join('')}</tr>`;
+}
+
+/** What went wrong in a run, or what its figures lack: a list under the table (empty when nothing did). */
+function notes(report: EvalReport): string {
+  const label = runLabel(report);
+  const items = report.tasks
+    .map((r) => ({ r, text: [r.note, ...r.missing.map((m) => `missing: ${m}`)].filter(Boolean).join('; ') }))
+    .filter(({ text }) => text !== '')
+    .map(({ r, text }) => `<li><b>${esc(label(r))}</b> (${r.transport}): ${esc(text)}</li>`);
+  return items.length === 0 ? '' : `<ul class="notes">\n${items.join('\n')}\n</ul>`;
+}
+
+/** The runs table's columns: task, kind and transport are text, and kind may wrap; the rest are figures. */
+function columnClass(column: number): string {
+  if (column === 1) return ' class="text wrap"';
+  return column < 3 ? ' class="text"' : '';
 }
