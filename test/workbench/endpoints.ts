@@ -118,8 +118,17 @@ export interface ServedRequest {
  * `dir`, where its wire log goes too); its stderr goes to `logFile`.
  */
 export async function startTokenServer(dir: string, token: string, logFile: string): Promise<TokenServer> {
-  const bin = path.join(ROOT, 'dist', 'cli', 'loopwire-server.js');
-  if (!fs.existsSync(bin)) throw new Error(`The first-run walks need ${bin} (run \`npm run bundle\`)`);
+  // A copy of the bin and the tokenizer's ranks it reads beside it on first use: a `npm run bundle` while the
+  // suite runs empties dist/ and must not take the server's files from under it.
+  const built = path.join(ROOT, 'dist', 'cli');
+  const copy = path.join(dir, 'bin');
+  fs.mkdirSync(copy, { recursive: true });
+  for (const file of ['loopwire-server.js', 'o200k_base.json']) {
+    if (!fs.existsSync(path.join(built, file)))
+      throw new Error(`The first-run walks need dist/cli/${file} (run \`npm run bundle\`)`);
+    fs.copyFileSync(path.join(built, file), path.join(copy, file));
+  }
+  const bin = path.join(copy, 'loopwire-server.js');
   const tokenFile = path.join(dir, 'token');
   fs.writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
   const log = fs.createWriteStream(logFile);

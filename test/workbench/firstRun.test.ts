@@ -18,6 +18,8 @@ import { ARTIFACTS, type Workbench, type WorkbenchOptions, until } from './workb
 
 const FIRST_RUN_ARTIFACTS = path.join(ARTIFACTS, 'first-run');
 const TOKEN = `sk-first-run-${Date.now().toString(36)}`;
+/** The key the user gives the logging endpoint's origin, to see that each origin gets its own. */
+const LOGGING_KEY = `sk-logging-${Date.now().toString(36)}`;
 const ECHO_SERVER = path.join(ROOT, 'test', 'fixtures', 'mcp', 'echoServer.mjs');
 /** What the workspace's MCP server writes in the workspace when it starts (the issue's `touch MCP-RAN`). */
 const MARKER = 'MCP-RAN';
@@ -175,6 +177,31 @@ describe('Loopwire from its .vsix in the VS Code workbench: a real endpoint, fir
     await typeKey(tokenServer.host, TOKEN, 'first-run-key', 'first-run-send-as');
   });
 
+  it('Retry, once the key is set, finishes the task in the same chat, and the next prompt goes on the same conversation', async () => {
+    const panel = await workbench.panel();
+    await panel.locator('.banner-area').getByRole('button', { name: 'Retry' }).click();
+    await answers(panel, 1);
+    const prompts = panel.locator('.entry.user');
+    assert.equal(await prompts.count(), 1, 'the same chat: the prompt once, not sent again as a new one');
+    assert.equal((await prompts.first().innerText()).trim().split('\n')[0], 'find **/*.test.js');
+    assert.ok((await panel.locator('.entry.tool').count()) >= 1, 'the task’s find_files ran');
+    assert.equal(await panel.locator('.entry.notice.error').count(), 1, 'no new error: the session was mended');
+    await shot('first-run-retried');
+
+    // The next prompt in the same chat goes on the same conversation: its request chains from the answer.
+    const before = tokenServer.requests().length;
+    await send(panel, 'read src/cart.js');
+    await answers(panel, 2);
+    assert.equal(await prompts.count(), 2);
+    const next = tokenServer.requests().slice(before);
+    assert.ok(next.length > 0, 'the token server served the next prompt');
+    assert.ok(
+      next.every((request) => request.previous_response_id),
+      `chained: ${JSON.stringify(next)}`,
+    );
+    await shot('first-run-next-prompt');
+  });
+
   it('a workspace’s endpoint is asked about first: nothing reaches it before Use It, and requests go there after', async () => {
     await workbench.command('Loopwire: New Chat');
     const panel = await workbench.panel();
@@ -215,6 +242,22 @@ describe('Loopwire from its .vsix in the VS Code workbench: a real endpoint, fir
     );
   });
 
+  it('the key set for the logging endpoint’s origin goes with its requests, and the other origin’s still never does', async () => {
+    const seen = () => logging.requests.map((request) => JSON.stringify(request.headers));
+    const panel = await workbench.panel();
+    const before = logging.requests.length;
+    await (await errorLines(panel, 1)).first().getByRole('button', { name: 'Set API Key…' }).click();
+    await typeKey(logging.host, LOGGING_KEY);
+    await panel.locator('.banner-area').getByRole('button', { name: 'Retry' }).click();
+    await until('the retried requests at the logging endpoint', () =>
+      logging.requests.length > before ? true : undefined,
+    );
+    await errorLines(panel, 2);
+    const retried = logging.requests.slice(before);
+    for (const request of retried) assert.equal(request.authorization, `Bearer ${LOGGING_KEY}`);
+    assert.ok(!seen().some((headers) => headers.includes(TOKEN)), 'the token server’s key never sent there');
+  });
+
   it('a workspace MCP server starts only after Start It; then its tools are offered to the model', async () => {
     const marker = path.join(workbench.workspace, MARKER);
     await workbench.command('Loopwire: New Chat');
@@ -242,5 +285,42 @@ describe('Loopwire from its .vsix in the VS Code workbench: a real endpoint, fir
     assert.ok(offered.includes('mcp__echo__say'), `the server's tools offered: ${offered.join(', ')}`);
     await shot('mcp-started');
     assert.deepEqual(workbench.pageErrors, []);
+  });
+
+  it('Select Endpoint… asks for the key of an origin that has none, then checks it: “Connected to … over WebSocket”', async () => {
+    const secondDir = fs.mkdtempSync(path.join(dir, 'second-'));
+    const secondToken = `${TOKEN}-second`;
+    const second = await startTokenServer(secondDir, secondToken, path.join(FIRST_RUN_ARTIFACTS, 'second-server.log'));
+    try {
+      const panel = await workbench.panel();
+      // The workspace pins no endpoint again: the user's choice decides.
+      await workspaceSettings(panel, {}, 'low');
+      await workbench.command('Loopwire: Select Endpoint…');
+      const title = quickInput().locator('.quick-input-title');
+      await until('Select Endpoint’s list', async () =>
+        (await title.innerText()).trim() === 'Loopwire: Select Endpoint' ? true : undefined,
+      );
+      await quickInput().locator('.quick-input-list .monaco-list-row', { hasText: 'Other URL…' }).click();
+      await until('the URL’s input box', async () =>
+        (await title.innerText()).trim() === 'Loopwire: Responses API base URL' ? true : undefined,
+      );
+      const url = quickInput().locator('input.input');
+      await url.fill(second.url);
+      await url.press('Enter');
+      await typeKey(second.host, secondToken);
+      const toast = workbench.page.locator('.notifications-toasts .notification-toast', { hasText: 'Connected to' });
+      await toast.waitFor({ timeout: 30_000 });
+      assert.match(
+        (await toast.locator('.notification-list-item-message').innerText()).trim(),
+        new RegExp(`^Loopwire: Connected to http://${second.host.replace(/\./g, '\\.')} over WebSocket\\b`),
+      );
+      await workbench.screenshot('select-endpoint-connected');
+      const settings = JSON.parse(fs.readFileSync(path.join(workbench.userData, 'User', 'settings.json'), 'utf8')) as {
+        'loopwire.endpoint'?: string;
+      };
+      assert.equal(settings['loopwire.endpoint'], second.url, 'the choice is the user’s setting');
+    } finally {
+      await second.close();
+    }
   });
 });
