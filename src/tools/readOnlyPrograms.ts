@@ -50,7 +50,8 @@ export const PROGRAMS: Readonly<Record<string, ProgramRules>> = {
   cat: {},
   head: {},
   tail: {},
-  wc: {},
+  // --files0-from reads the names of the files to read from a file, which may name any file.
+  wc: { denyLong: ['--files0-from'] },
   nl: {},
   pwd: {},
   echo: {},
@@ -59,10 +60,11 @@ export const PROGRAMS: Readonly<Record<string, ProgramRules>> = {
   cut: {},
   tr: {},
   stat: {},
-  du: {},
+  du: { denyLong: ['--files0-from'] },
   cmp: {},
   diff: {},
-  file: { denyLong: ['--compile'], denyShort: 'C' },
+  // -C writes a compiled magic file; -z and -Z look inside compressed files (with external programs).
+  file: { denyLong: ['--compile', '--uncompress', '--uncompress-noreport'], denyShort: 'CzZ' },
   // -R follows every link it meets (-r only those named), out of the workspace as readily as in it.
   grep: {
     denyLong: ['--dereference-recursive'],
@@ -81,7 +83,10 @@ export const PROGRAMS: Readonly<Record<string, ProgramRules>> = {
   },
   find: { check: findCheck },
   sed: { check: sedCheck },
-  sort: { denyLong: ['--output', '--compress-program', '--temporary-directory'], denyShort: 'oT' },
+  sort: {
+    denyLong: ['--output', '--compress-program', '--temporary-directory', '--files0-from'],
+    denyShort: 'oT',
+  },
   uniq: { check: (args) => (positionals(args).length > 1 ? 'uniq writes to a second file it is given' : undefined) },
   // -o writes a file, -R writes one in each folder, -l follows links.
   tree: { denyShort: 'oRl' },

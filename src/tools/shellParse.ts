@@ -155,9 +155,12 @@ function wordOf(node: Node): ShellWord | string {
   }
 }
 
-/** Unquoted text: no escapes, no braces (brace expansion), no `$` or backquote (expansions). */
+/**
+ * Unquoted text: no escapes, no braces (brace expansion), no `$` or backquote (expansions), no parentheses (a
+ * zsh glob qualifier runs code), and no leading `=` (zsh's `=cmd` is the path of a program).
+ */
 function bareWord(text: string, at: { start: number; end: number }): ShellWord | string {
-  if (/[\\{}$`]/.test(text)) return `the unquoted characters in ${text}`;
+  if (/[\\{}$`()<>]/.test(text) || text.startsWith('=')) return `the unquoted characters in ${text}`;
   return { ...at, value: text, glob: /[*?[]/.test(text), tilde: /(^|[=:])~/.test(text) };
 }
 
