@@ -54,7 +54,6 @@ export const PROGRAMS: Readonly<Record<string, ProgramRules>> = {
   wc: { denyLong: ['--files0-from'] },
   nl: {},
   pwd: {},
-  echo: {},
   basename: {},
   dirname: {},
   cut: {},
