@@ -99,7 +99,7 @@ export const PROGRAMS: Readonly<Record<string, ProgramRules>> = {
 
 const positionals = (args: readonly ShellWord[]) => args.filter((arg) => !arg.value.startsWith('-'));
 
-/** find's actions that run a program or write a file, and the options that follow links. */
+/** find's actions that run a program or write a file, the start points read from a file, and links followed. */
 const FIND_DENIED = new Set([
   '-exec',
   '-execdir',
@@ -110,6 +110,7 @@ const FIND_DENIED = new Set([
   '-fprint0',
   '-fprintf',
   '-fls',
+  '-files0-from',
   '-L',
   '-follow',
 ]);

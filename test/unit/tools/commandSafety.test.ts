@@ -46,6 +46,7 @@ const HOSTILE: readonly string[] = [
   'find . -fprint out.txt',
   'find . -fprintf out.txt %p',
   'find . -fls out.txt',
+  'find -files0-from names.txt -name x',
   "sed -i 's/a/b/' README.md",
   "sed -n 'w out.txt' README.md",
   "sed -n '1p;w out' README.md",
