@@ -258,6 +258,31 @@ describe('Loopwire from its .vsix in the VS Code workbench: a real endpoint, fir
     assert.ok(!seen().some((headers) => headers.includes(TOKEN)), 'the token server’s key never sent there');
   });
 
+  it('Keep My Endpoint: the task runs on the user’s endpoint, and the workspace’s gets nothing', async () => {
+    const declined = await startLoggingEndpoint();
+    try {
+      await workbench.command('Loopwire: New Chat');
+      const panel = await workbench.panel();
+      await panel.locator('.welcome').waitFor();
+      await workspaceSettings(panel, { 'loopwire.endpoint': declined.url }, 'medium');
+      const before = tokenServer.requests().length;
+      await send(panel, 'find **/*.test.js');
+      await dialog().waitFor({ timeout: 30_000 });
+      assert.equal(
+        (await dialog().locator('.dialog-message-text').innerText()).trim(),
+        `This workspace sets Loopwire's endpoint to ${declined.url}. Use it?`,
+      );
+      await dialog().getByRole('button', { name: 'Keep My Endpoint', exact: true }).click();
+      await answers(panel, 1);
+      assert.equal(await panel.locator('.entry.notice.error').count(), 0);
+      assert.ok(tokenServer.requests().length > before, 'the user’s endpoint (the token server) ran the task');
+      assert.deepEqual(declined.requests, [], 'nothing reached the declined endpoint');
+      await shot('consent-declined');
+    } finally {
+      await declined.close();
+    }
+  });
+
   it('a workspace MCP server starts only after Start It; then its tools are offered to the model', async () => {
     const marker = path.join(workbench.workspace, MARKER);
     await workbench.command('Loopwire: New Chat');
