@@ -15,7 +15,6 @@ const CHECK_TIMEOUT_MS = 120_000;
 export async function runCheck(task: EvalTask, dir: string): Promise<CheckVerdict> {
   const result = await runCommand(process.execPath, [task.check], {
     cwd: dir,
-    env: { ...process.env, NO_COLOR: '1' },
     timeoutMs: CHECK_TIMEOUT_MS,
   });
   const note = result.timedOut ? `the check ran past ${CHECK_TIMEOUT_MS / 1000} s` : reasonOf(result.stderr);

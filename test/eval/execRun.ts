@@ -33,7 +33,6 @@ export async function runExec(
   const timeoutS = task.timeout_s ?? options.timeoutS;
   const result = await runCommand(process.execPath, [options.cli, ...args], {
     cwd: workspace.dir,
-    env: { ...process.env, NO_COLOR: '1' },
     timeoutMs: timeoutS * 1000,
   });
   const { events, unreadable } = readEvents(result.stdout);

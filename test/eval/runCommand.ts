@@ -11,6 +11,7 @@ export interface CommandResult {
 
 export interface CommandOptions {
   cwd: string;
+  /** Added to the environment (runEnv's). */
   env?: NodeJS.ProcessEnv;
   timeoutMs: number;
 }
@@ -21,7 +22,7 @@ export function runCommand(file: string, args: readonly string[], options: Comma
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, {
       cwd: options.cwd,
-      env: options.env ?? process.env,
+      env: { ...runEnv(), ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: process.platform !== 'win32',
     });
@@ -49,6 +50,17 @@ export function runCommand(file: string, args: readonly string[], options: Comma
       });
     });
   });
+}
+
+/**
+ * This process's environment for a child, without git's variables: a GIT_DIR or GIT_INDEX_FILE set around the
+ * eval (a hook, a script) would send the git of a workspace copy, and of every tool run there, to another
+ * repository. NO_COLOR keeps the outputs plain.
+ */
+export function runEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { NO_COLOR: '1' };
+  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('GIT_')) env[name] = value;
+  return env;
 }
 
 /** Stops a process and what it started: its group where there are groups. */
