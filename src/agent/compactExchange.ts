@@ -1,4 +1,5 @@
 import { type AnyInputItem, CompactedResponse, HttpErrorBody, decodeWire } from '../protocol';
+import { type ProxyRoute, fetchProxyFault, viaProxy } from './proxy';
 import { AgentStop } from './transportFault';
 
 // `POST /v1/responses/compact`: a context folded into its user messages and one `compaction` item, which the
@@ -13,6 +14,8 @@ export interface CompactCall {
   input: readonly AnyInputItem[];
   promptCacheKey: string | undefined;
   signal: AbortSignal;
+  /** The proxy to tunnel through (proxy.ts); absent: directly. */
+  proxy?: ProxyRoute | undefined;
 }
 
 /** The compacted context (the user messages and the compaction item) and the pass's usage; AgentStop when refused. */
@@ -29,9 +32,12 @@ export async function compactContext(call: CompactCall): Promise<CompactedRespon
         ...(call.promptCacheKey === undefined ? {} : { prompt_cache_key: call.promptCacheKey }),
       }),
       signal: call.signal,
+      ...viaProxy(call.proxy),
     });
   } catch (error) {
     if (call.signal.aborted) throw error;
+    const proxied = fetchProxyFault(error, call.proxy);
+    if (proxied) throw new AgentStop('proxy', `The context could not be compacted: ${proxied.message}.`);
     throw new AgentStop('compaction_failed', `The context could not be compacted: ${(error as Error).message}.`);
   }
   const text = await response.text();

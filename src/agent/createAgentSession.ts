@@ -9,6 +9,7 @@ import { type ModelOptions, modelFields } from './modelOptions';
 import { contextPlan } from './contextWindow';
 import { modelProfile } from './modelCatalogue';
 import type { ProjectInstructions } from './projectInstructions';
+import type { ProxySettings } from './proxy';
 import { SessionTransport, type TransportMode } from './sessionTransport';
 import { Transcript } from './transcript';
 
@@ -49,6 +50,8 @@ export interface AgentSessionOptions {
   transport: TransportMode;
   /** Extra headers on every request and upgrade (a gateway's `api-key`). */
   headers?: Record<string, string> | undefined;
+  /** The proxy (proxy.ts): the environment's when not given; `{off: true}` for the embedded backend. */
+  proxy?: ProxySettings | undefined;
   /** The transport's own events (connecting, retries, fallback…). */
   emit: AgentEventSink;
 }
@@ -99,6 +102,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     emit: options.emit,
     ...(options.headers ? { headers: options.headers } : {}),
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    ...(options.proxy ? { proxy: options.proxy } : {}),
   });
   return {
     transport,

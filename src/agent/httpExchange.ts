@@ -1,5 +1,6 @@
 import { type ErrorDetails, HttpErrorBody, decodeWire } from '../protocol';
 import type { AgentEventSink } from './events';
+import { type ProxyRoute, fetchProxyFault, viaProxy } from './proxy';
 import { type AssemblerStep, ResponseAssembler } from './responseAssembler';
 import { type TransportFault, TurnCancelled, isUnreachable, serverDelayMs } from './transportFault';
 import type { Attempt } from './wsExchange';
@@ -13,6 +14,8 @@ export interface HttpExchange {
   headers: Record<string, string>;
   signal: AbortSignal;
   idleTimeoutMs: number;
+  /** The proxy to tunnel through (proxy.ts); absent: directly. */
+  proxy?: ProxyRoute | undefined;
 }
 
 export interface HttpOutcome {
@@ -39,6 +42,26 @@ function causeOf(error: unknown): string {
   const detail = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : '';
   const message = error instanceof Error ? error.message : String(error);
   return detail === '' ? message : `${message} (${detail})`;
+}
+
+/** A request that never reached the endpoint: nothing answering there, or the proxy's failure. */
+function connectFault(error: unknown, proxy: ProxyRoute | undefined): TransportFault {
+  const proxied = fetchProxyFault(error, proxy);
+  if (proxied)
+    return {
+      kind: 'connect_failed',
+      status: undefined,
+      message: proxied.message,
+      retryAfterMs: undefined,
+      proxy: proxied.fault,
+    };
+  return {
+    kind: 'connect_failed',
+    status: undefined,
+    message: causeOf(error),
+    retryAfterMs: undefined,
+    unreachable: isUnreachable((error as { cause?: { code?: unknown } } | undefined)?.cause?.code),
+  };
 }
 
 /** Feeds the SSE blocks of `text` to the assembler; returns the unfinished tail and the step that ended it, if any. */
@@ -90,21 +113,12 @@ export async function exchangeHttp(request: HttpExchange, assembler: ResponseAss
         headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...request.headers },
         body: request.body,
         signal,
+        ...viaProxy(request.proxy),
       });
     } catch (error) {
       if (request.signal.aborted) throw error;
       if (stalled) return { step: fault({ kind: 'stalled', idleMs: request.idleTimeoutMs }), bytesReceived, sentAt };
-      return {
-        step: fault({
-          kind: 'connect_failed',
-          status: undefined,
-          message: causeOf(error),
-          retryAfterMs: undefined,
-          unreachable: isUnreachable((error as { cause?: { code?: unknown } } | undefined)?.cause?.code),
-        }),
-        bytesReceived,
-        sentAt,
-      };
+      return { step: fault(connectFault(error, request.proxy)), bytesReceived, sentAt };
     }
     if (!response.ok) {
       let text: string;
@@ -208,6 +222,7 @@ export interface HttpTurn {
   signal: AbortSignal;
   idleTimeoutMs: number;
   emit: AgentEventSink;
+  proxy?: ProxyRoute | undefined;
   /** The user cancelled: called before the rejection with {@link TurnCancelled}. */
   onCancel: () => void;
 }
@@ -224,6 +239,7 @@ export async function httpAttempt(turn: HttpTurn): Promise<Attempt> {
         headers: turn.headers,
         signal: turn.signal,
         idleTimeoutMs: turn.idleTimeoutMs,
+        proxy: turn.proxy,
       },
       assembler,
     );

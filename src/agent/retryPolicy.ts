@@ -8,8 +8,8 @@ import { type TransportFault, TurnCancelled, describeFault } from './transportFa
 // A stop's message states the fault and nothing of how to fix it: the same stop reaches `loopwire exec` and
 // the chat panel, and each front end adds its own remedy from the stop's `code` (an environment variable or a
 // flag in the CLI, a command's button in the panel). The codes this file makes: `auth` (the credentials
-// refused), `unreachable` (nothing answers at the endpoint), `websocket_unsupported` (transport `ws` where
-// the endpoint has no WebSocket mode); an API error's stop keeps the API's code (`model_not_found`…).
+// refused), `unreachable` (nothing answers at the endpoint), `proxy` (the proxy cannot be reached or refused
+// the tunnel), `websocket_unsupported` (transport `ws` where the endpoint has no WebSocket mode); an API error's stop keeps the API's code (`model_not_found`…).
 
 export type FaultAction =
   | { action: 'stop'; code: string; message: string }
@@ -59,6 +59,7 @@ export function actionFor(
       return retry(true, 0, transport === 'ws');
     case 'connect_failed': {
       const { status } = fault;
+      if (fault.proxy) return proxyAction(fault.proxy, fault.message, transport, reached);
       if (fault.unreachable === true && !reached)
         return {
           action: 'stop',
@@ -91,6 +92,22 @@ export function actionFor(
     case 'api_error':
       return actionForError(fault.error, fault.retryAfterMs, describeFault(fault));
   }
+}
+
+/**
+ * A proxy that cannot be reached, or refuses the tunnel, before the endpoint ever answered is a setting to
+ * fix, as nothing answering at the endpoint is; a proxy that wants credentials or forbids the host always
+ * is. After the endpoint answered, another refusal is a blip (a proxy restarting), resent with backoff.
+ */
+function proxyAction(
+  proxy: { status: number | undefined },
+  message: string,
+  transport: 'ws' | 'http',
+  reached: boolean,
+): FaultAction {
+  if (!reached || proxy.status === 407 || proxy.status === 403)
+    return { action: 'stop', code: 'proxy', message: sentence(message.charAt(0).toUpperCase() + message.slice(1)) };
+  return retry(true, null, transport === 'ws');
 }
 
 /**

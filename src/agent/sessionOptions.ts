@@ -1,5 +1,6 @@
 import type { AnyInputItem, AnyOutputItem, AnyTool, ResponseObject } from '../protocol';
 import type { AgentEventSink } from './events';
+import type { ProxySettings } from './proxy';
 
 // What a session transport is given and what it gives back: its options, with their defaults, and one
 // turn's request and outcome (sessionTransport.ts does the work).
@@ -35,6 +36,11 @@ export interface SessionOptions {
   backoffMaxMs?: number;
   /** Extra headers on every request and upgrade (a gateway's `api-key`); they win over Loopwire's own. */
   headers?: Record<string, string>;
+  /**
+   * The proxy for this endpoint (proxy.ts): the environment's (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) when not
+   * given, VS Code's `http.proxy` when set there; `{off: true}` for the embedded backend.
+   */
+  proxy?: ProxySettings;
   emit: AgentEventSink;
 }
 
@@ -81,8 +87,8 @@ export interface TurnOutcome {
 }
 
 /** The options with every default filled in. */
-export type ResolvedSessionOptions = Required<Omit<SessionOptions, 'apiKey' | 'headers'>> &
-  Pick<SessionOptions, 'apiKey' | 'headers'>;
+export type ResolvedSessionOptions = Required<Omit<SessionOptions, 'apiKey' | 'headers' | 'proxy'>> &
+  Pick<SessionOptions, 'apiKey' | 'headers' | 'proxy'>;
 
 export function withDefaults(options: SessionOptions): ResolvedSessionOptions {
   return {

@@ -3,6 +3,7 @@ import { compactContext } from './compactExchange';
 import { type Chain, ChainPolicy, DEFAULT_LANE, type Route } from './chainPolicy';
 import type { AgentEventSink } from './events';
 import { httpAttempt } from './httpExchange';
+import { type ProxyRoute, proxyRoute } from './proxy';
 import { contextOf, requestBody, requestHeaders } from './requestBody';
 import { ResponseAssembler } from './responseAssembler';
 import { actionFor, retryDelayMs, waitToRetry } from './retryPolicy';
@@ -39,9 +40,12 @@ export class SessionTransport {
   /** A warm-up failed once: the server does not take them, and the session stops sending them. */
   private warmupsOff = false;
   private readonly opts: ResolvedSessionOptions;
+  /** The proxy every request of the session goes through (one endpoint, so one route), if any. */
+  private readonly proxy: ProxyRoute | undefined;
 
   constructor(options: SessionOptions) {
     this.opts = withDefaults(options);
+    this.proxy = proxyRoute(this.opts.endpoint, this.opts.proxy);
     this.onHttp = options.transport === 'http';
     this.chains = new ChainPolicy(this.opts.chain, this.opts.store);
     this.sockets = new SocketKeeper({
@@ -50,6 +54,7 @@ export class SessionTransport {
       rotateAfterMs: this.opts.rotateAfterMs,
       connectTimeoutMs: this.opts.connectTimeoutMs,
       heartbeat: { intervalMs: this.opts.pingIntervalMs, timeoutMs: this.opts.pongTimeoutMs },
+      proxy: this.proxy,
       emit: this.opts.emit,
       onOpen: () => (this.reached = true),
     });
@@ -124,6 +129,7 @@ export class SessionTransport {
               signal,
               idleTimeoutMs: this.opts.idleTimeoutMs,
               emit,
+              proxy: this.proxy,
               onCancel: () => this.chains.broken(DEFAULT_LANE),
             });
       } catch (error) {
@@ -183,6 +189,7 @@ export class SessionTransport {
       input: contextOf(request.instructions, request.items),
       promptCacheKey: request.promptCacheKey,
       signal,
+      proxy: this.proxy,
     });
     this.reached = true;
     this.chains.broken(request.lane ?? DEFAULT_LANE);
@@ -245,6 +252,11 @@ export class SessionTransport {
     const delayMs = retryDelayMs(action.delayMs, attempt, this.opts.backoffBaseMs, this.opts.backoffMaxMs);
     emit({ type: 'retry', turn, attempt: attempt + 1, reason, delayMs, fullContext: true });
     if (delayMs > 0) await waitToRetry(delayMs, signal);
+  }
+
+  /** The body of `request` as a first attempt over HTTP sends it: the whole context, and `stream: true`. */
+  protected httpBody(request: TurnRequest): Record<string, unknown> {
+    return { ...this.body(request, contextOf(request.instructions, request.items), undefined), stream: true };
   }
 
   /** One request's body, the same for both transports and the warm-up. */

@@ -1,5 +1,6 @@
 import type { AgentEventSink } from './events';
 import { WEBSOCKET_BETA } from './requestBody';
+import type { ProxyRoute } from './proxy';
 import { AgentStop } from './transportFault';
 import { type Heartbeat, WsChannel } from './wsChannel';
 
@@ -16,6 +17,8 @@ export interface SocketOptions {
   rotateAfterMs: number;
   connectTimeoutMs: number;
   heartbeat: Heartbeat;
+  /** The proxy the socket tunnels through; absent: directly. */
+  proxy: ProxyRoute | undefined;
   emit: AgentEventSink;
   /** A socket opened: the endpoint is there. */
   onOpen: () => void;
@@ -84,6 +87,7 @@ export class SocketKeeper {
       headers: { 'openai-beta': WEBSOCKET_BETA, ...this.options.headers() },
       connectTimeoutMs: this.options.connectTimeoutMs,
       heartbeat: this.options.heartbeat,
+      proxy: this.options.proxy,
     });
     this.options.onOpen();
     this.channel = channel;

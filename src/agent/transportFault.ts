@@ -17,6 +17,8 @@ export type TransportFault =
       message: string;
       retryAfterMs: number | undefined;
       unreachable?: boolean;
+      /** The proxy failed, not the endpoint: it could not be reached, or refused the tunnel (proxy.ts). */
+      proxy?: ProxyFault;
     }
   /** The server refused the request or reported an error (WebSocket `error` event, HTTP error status). */
   | { kind: 'api_error'; error: ErrorDetails; retryAfterMs: number | undefined; midStream: boolean }
@@ -26,6 +28,12 @@ export type TransportFault =
   | { kind: 'malformed'; message: string }
   /** No event for longer than the idle timeout. */
   | { kind: 'stalled'; idleMs: number };
+
+/** A proxy's failure: which proxy (named without credentials), and its status when it refused the tunnel. */
+export interface ProxyFault {
+  proxy: string;
+  status: number | undefined;
+}
 
 /** A turn cannot go on: the loop stops with this reason (the transcript stays resumable). */
 export class AgentStop extends Error {

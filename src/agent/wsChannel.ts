@@ -1,4 +1,6 @@
 import WebSocket from 'ws';
+import { type ProxyRoute, isProxyUnreachable, proxyRefusal, proxyUnreachable, wsProxy } from './proxy';
+import type { ProxyFault } from './transportFault';
 
 // One WebSocket to `/v1/responses`. Frames are routed to the lane (`stream_id`) whose response is running;
 // an `error` listener lives for the socket's whole life, so an error on an idle socket is only a close,
@@ -19,6 +21,8 @@ export interface OpenOptions {
   connectTimeoutMs: number;
   /** The heartbeat while a response is running (absent: none); see {@link Heartbeat}. */
   heartbeat?: Heartbeat | undefined;
+  /** The proxy to tunnel through (proxy.ts); absent: directly. */
+  proxy?: ProxyRoute | undefined;
 }
 
 /**
@@ -40,10 +44,31 @@ export class ConnectError extends Error {
     readonly retryAfter: string | undefined,
     /** The socket error's code (`ECONNREFUSED`, `ENOTFOUND`…) when the connection itself failed. */
     readonly code?: string,
+    /** The proxy failed, not the endpoint (`status` is then undefined: the endpoint never answered). */
+    readonly proxy?: ProxyFault,
   ) {
     super(message);
     this.name = 'ConnectError';
   }
+}
+
+/** The endpoint's refusal of the upgrade. */
+function refusedUpgrade(status: number | undefined, retryAfter: string | string[] | undefined): ConnectError {
+  return new ConnectError(
+    `the upgrade was refused with HTTP ${status ?? '?'}`,
+    status,
+    typeof retryAfter === 'string' ? retryAfter : undefined,
+  );
+}
+
+/** A socket error before the upgrade; through a proxy, one that says nothing answers is the proxy's. */
+function connectError(error: NodeJS.ErrnoException, proxy: ProxyRoute | undefined): ConnectError {
+  if (proxy && isProxyUnreachable(error.code))
+    return new ConnectError(proxyUnreachable(proxy, error.message), undefined, undefined, error.code, {
+      proxy: proxy.label,
+      status: undefined,
+    });
+  return new ConnectError(error.message, undefined, undefined, error.code);
 }
 
 let generations = 0;
@@ -97,11 +122,17 @@ export class WsChannel {
     });
   }
 
-  /** Opens a socket to `url` (`ws:` or `wss:`). Rejects with {@link ConnectError}. */
+  /** Opens a socket to `url` (`ws:` or `wss:`), through `options.proxy` if given. Rejects with {@link ConnectError}. */
   static open(url: string, options: OpenOptions): Promise<WsChannel> {
     return new Promise((resolve, reject) => {
+      const proxy = options.proxy ? wsProxy(options.proxy) : undefined;
       // Compression off and no frame limit, as the 7.x SDK: a full-context create can be many MB.
-      const socket = new WebSocket(url, { headers: options.headers, perMessageDeflate: false, maxPayload: 0 });
+      const socket = new WebSocket(url, {
+        headers: options.headers,
+        perMessageDeflate: false,
+        maxPayload: 0,
+        ...(proxy ? { agent: proxy.agent, ...proxy.tls } : {}),
+      });
       const timer = setTimeout(() => {
         fail(new ConnectError(`no answer to the upgrade within ${options.connectTimeoutMs} ms`, undefined, undefined));
         socket.terminate();
@@ -114,21 +145,21 @@ export class WsChannel {
         reject(error);
       };
       socket.on('unexpected-response', (_request, response) => {
-        const retryAfter = response.headers['retry-after'];
-        fail(
-          new ConnectError(
-            `the upgrade was refused with HTTP ${response.statusCode ?? '?'}`,
-            response.statusCode,
-            typeof retryAfter === 'string' ? retryAfter : undefined,
-          ),
-        );
+        const tunnel = proxy?.connectStatus();
+        // The proxy's own refusal of the CONNECT comes back as the upgrade's answer: it is not the endpoint's.
+        if (options.proxy && tunnel !== undefined && tunnel !== 200)
+          fail(
+            new ConnectError(proxyRefusal(options.proxy, tunnel), undefined, undefined, undefined, {
+              proxy: options.proxy.label,
+              status: tunnel,
+            }),
+          );
+        else fail(refusedUpgrade(response.statusCode, response.headers['retry-after']));
         response.resume();
         socket.terminate();
       });
       // Until open, errors reject; the channel's own listener takes over after (and stays for good).
-      socket.on('error', (error: NodeJS.ErrnoException) =>
-        fail(new ConnectError(error.message, undefined, undefined, error.code)),
-      );
+      socket.on('error', (error: NodeJS.ErrnoException) => fail(connectError(error, options.proxy)));
       socket.once('open', () => {
         if (settled) return;
         settled = true;

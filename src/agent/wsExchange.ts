@@ -89,6 +89,7 @@ export function connectFailed(turn: number, error: ConnectError): Attempt {
         message: error.message,
         retryAfterMs: error.retryAfter === undefined ? undefined : Number(error.retryAfter) * 1000,
         unreachable: isUnreachable(error.code),
+        ...(error.proxy ? { proxy: error.proxy } : {}),
       },
     },
     assembler: new ResponseAssembler(turn, () => undefined),

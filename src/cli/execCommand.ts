@@ -259,6 +259,8 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
       emit,
       headers: request.headers,
       apiKey,
+      // The embedded backend is in this process: never through a proxy. An endpoint follows the environment.
+      ...(server ? { proxy: { off: true } } : {}),
     });
     const agent = session.agent({
       model,

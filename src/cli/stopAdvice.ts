@@ -8,6 +8,7 @@ import { errorMessage } from './cliIo';
 const ADVICE = new Map<string, string>([
   ['auth', 'Set OPENAI_API_KEY to a key this endpoint accepts (or pass its header with --header).'],
   ['unreachable', 'Check the URL given to --endpoint.'],
+  ['proxy', "Check HTTPS_PROXY and HTTP_PROXY, or name the endpoint's host in NO_PROXY."],
   ['websocket_unsupported', 'Use --transport http or auto.'],
   ['model_not_found', 'Choose another with --model.'],
 ]);

@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import { endpointOrigin } from '../agent/endpointOrigin';
+import type { ProxySettings } from '../agent/proxy';
 import { type EndpointChoice, type WorkspaceProposal, endpointChoices } from './endpointChoice';
 import { type Credentials, EndpointKeys } from './endpointKeys';
+import { proxySettings } from './proxySettings';
 
 // Where the window's requests go and what they carry: the user's endpoint, or the workspace's once the user
 // said yes to it (asked once per workspace and origin, the answer kept in the workspace's state), with the
@@ -11,7 +13,10 @@ import { type Credentials, EndpointKeys } from './endpointKeys';
 const ANSWERS = 'loopwire.endpointConsent';
 
 /** The endpoint a session is built on, and what its requests carry. */
-export interface ResolvedEndpoint extends EndpointChoice, Credentials {}
+export interface ResolvedEndpoint extends EndpointChoice, Credentials {
+  /** VS Code's proxy settings for the endpoint (proxySettings.ts); the embedded backend has none. */
+  proxy?: ProxySettings;
+}
 
 export class EndpointAccess {
   readonly keys: EndpointKeys;
@@ -55,7 +60,12 @@ export class EndpointAccess {
     this.warnOfSecrets(chosen.headers);
     const { apiKey, headers } = await this.keys.credentials(chosen.endpoint);
     // The key's own header wins over a like-named one of the settings.
-    return { ...chosen, headers: { ...chosen.headers, ...headers }, ...(apiKey === undefined ? {} : { apiKey }) };
+    return {
+      ...chosen,
+      headers: { ...chosen.headers, ...headers },
+      ...(apiKey === undefined ? {} : { apiKey }),
+      proxy: proxySettings(),
+    };
   }
 
   /** A secret in plain settings is said once a window: it works, but it belongs in Set API Key…. */

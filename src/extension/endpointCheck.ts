@@ -1,5 +1,6 @@
 import { normalizeEndpoint } from '../agent/createAgentSession';
 import { originLabel, endpointOrigin } from '../agent/endpointOrigin';
+import { type ProxyRoute, type ProxySettings, fetchProxyFault, proxyRoute, viaProxy } from '../agent/proxy';
 import { requestHeaders } from '../agent/requestBody';
 import { errorCodeInfo } from '../protocol/errorCodes';
 
@@ -15,18 +16,28 @@ const CHECK_TIMEOUT_MS = 10_000;
 
 export async function checkModels(
   endpoint: string,
-  credentials: { apiKey?: string | undefined; headers: Record<string, string> },
+  credentials: { apiKey?: string | undefined; headers: Record<string, string>; proxy?: ProxySettings | undefined },
   timeoutMs = CHECK_TIMEOUT_MS,
 ): Promise<ModelsCheck> {
   const base = normalizeEndpoint(endpoint).replace(/\/+$/, '');
   const where = originLabel(endpointOrigin(endpoint) ?? endpoint);
   let response: Response;
+  let proxy: ProxyRoute | undefined;
+  try {
+    // Through the proxy the session's requests take (proxy.ts), so the check says what a task would meet.
+    proxy = proxyRoute(base, credentials.proxy);
+  } catch (error) {
+    return { ok: false, cause: 'refused', message: (error as Error).message };
+  }
   try {
     response = await fetch(`${base}/models`, {
       headers: requestHeaders(credentials.apiKey, credentials.headers),
       signal: AbortSignal.timeout(timeoutMs),
+      ...viaProxy(proxy),
     });
   } catch (error) {
+    const proxied = fetchProxyFault(error, proxy);
+    if (proxied) return { ok: false, cause: 'unreachable', message: `${capitalized(proxied.message)}.` };
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
     return { ok: false, cause: 'unreachable', message: `Nothing answers at ${where}: ${cause}.` };
   }
@@ -43,6 +54,8 @@ export async function checkModels(
     return { ok: false, cause: 'refused', message: `${where} answered HTTP ${response.status}${detailOf(body)}.` };
   return { ok: true, models: modelIds(body) };
 }
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** The ids of an OpenAI-style model list (`{data: [{id}]}`), sorted; anything else: none. */
 export function modelIds(body: unknown): string[] {
@@ -76,7 +89,12 @@ export type EndpointCheck =
  * which says whether a socket opened). Said as one sentence for a notification and the panel.
  */
 export async function checkEndpoint(
-  endpoint: { endpoint: string; apiKey?: string | undefined; headers: Record<string, string> },
+  endpoint: {
+    endpoint: string;
+    apiKey?: string | undefined;
+    headers: Record<string, string>;
+    proxy?: ProxySettings | undefined;
+  },
   transport: 'ws' | 'http' | 'auto',
   openSocket: () => Promise<boolean>,
 ): Promise<EndpointCheck> {

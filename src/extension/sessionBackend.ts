@@ -4,6 +4,7 @@ import { type AgentEventSink, type AgentSession, DEFAULT_MODEL, contextWindowFor
 import { DEFAULT_SCENARIOS, type LoopwireServer, loadScenarioFile, prepareTokenizer, startServer } from '../server';
 import type { EndpointAccess, ResolvedEndpoint } from './endpointAccess';
 import { ignorePortForwarding } from './ports';
+import { PROXY_SETTINGS } from './proxySettings';
 import type { LoopwireSettings } from './settings';
 import type { TaskQueue } from './taskQueue';
 
@@ -39,7 +40,11 @@ export class SessionBackend implements vscode.Disposable {
   ) {
     // A new endpoint, transport, scenario list or context window takes effect with the next task.
     this.configWatch = vscode.workspace.onDidChangeConfiguration((event) => {
-      if (BACKEND_SETTINGS.some((key) => event.affectsConfiguration(`loopwire.${key}`))) this.replace();
+      if (
+        BACKEND_SETTINGS.some((key) => event.affectsConfiguration(`loopwire.${key}`)) ||
+        PROXY_SETTINGS.some((key) => event.affectsConfiguration(key))
+      )
+        this.replace();
     });
   }
 
@@ -120,7 +125,14 @@ export class SessionBackend implements vscode.Disposable {
       return {
         server,
         unforwarded: ignorePortForwarding(server.port, (line) => this.log.info(line)),
-        session: createAgentSession({ endpoint: server.url, apiKey: token, transport, emit: this.emit }),
+        // In-process: never through a proxy, whatever the environment or http.proxy say.
+        session: createAgentSession({
+          endpoint: server.url,
+          apiKey: token,
+          transport,
+          proxy: { off: true },
+          emit: this.emit,
+        }),
       };
     }
     this.log.info(
@@ -132,6 +144,7 @@ export class SessionBackend implements vscode.Disposable {
       emit: this.emit,
       headers: endpoint.headers,
       apiKey: endpoint.apiKey,
+      proxy: endpoint.proxy,
     });
     return { server: undefined, session };
   }
