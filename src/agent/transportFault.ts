@@ -66,7 +66,10 @@ export function describeFault(fault: TransportFault): string {
     case 'closed':
       return `the connection closed ${fault.beforeFirstEvent ? 'before the response started' : 'mid-response'} (${fault.message})`;
     case 'connect_failed':
-      return `could not connect${fault.status === undefined ? '' : ` (HTTP ${fault.status})`}: ${fault.message}`;
+      // The message may name the status already ("the upgrade was refused with HTTP 401"): said once.
+      return fault.status === undefined || fault.message.includes(`HTTP ${fault.status}`)
+        ? `could not connect: ${fault.message}`
+        : `could not connect (HTTP ${fault.status}): ${fault.message}`;
     case 'api_error': {
       const { status, code, message } = fault.error;
       return `${code ?? 'error'}${status === undefined ? '' : ` (${status})`}: ${message}`;

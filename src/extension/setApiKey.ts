@@ -52,7 +52,12 @@ export async function setApiKey(access: EndpointAccess, endpoint?: string): Prom
 
 /** The header that carries the key: asked, the one used before first. */
 async function headerFor(had: EndpointKey | undefined): Promise<string | undefined> {
-  const items = [...HEADER_CHOICES].sort((a, b) => Number(b.header === had?.header) - Number(a.header === had?.header));
+  // The header used before first, where a key was stored; else Bearer, OpenAI's way, first.
+  const before = had?.header;
+  const items =
+    before === undefined
+      ? HEADER_CHOICES
+      : [...HEADER_CHOICES].sort((a, b) => Number(b.header === before) - Number(a.header === before));
   const picked = await vscode.window.showQuickPick(items, {
     title: 'Loopwire: send the key as',
     placeHolder: 'Enter: Authorization: Bearer, as OpenAI takes it',

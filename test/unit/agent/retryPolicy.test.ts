@@ -43,14 +43,14 @@ describe('agent: the retry policy’s stops', () => {
       'a 401 at the upgrade',
       actionFor(connect(401), 'ws', 'auto'),
       'auth',
-      /^The endpoint refused the credentials: could not connect \(HTTP 401\): the upgrade was refused with HTTP 401\.$/,
+      /^The endpoint refused the credentials: could not connect: the upgrade was refused with HTTP 401\.$/,
     ],
     ['a 403 at the POST', actionFor(connect(403), 'http', 'http'), 'auth', /^The endpoint refused the credentials: /],
     [
       'an upgrade refused with 404, transport ws',
       actionFor(connect(404), 'ws', 'ws'),
       'websocket_unsupported',
-      /^The endpoint does not offer WebSocket mode: could not connect \(HTTP 404\): .*404\.$/,
+      /^The endpoint does not offer WebSocket mode: could not connect: .*404\.$/,
     ],
     [
       'invalid_api_key from the API',
