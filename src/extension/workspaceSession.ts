@@ -143,6 +143,8 @@ export class WorkspaceSession implements vscode.Disposable {
       const known = this.context.globalState.get<Record<string, unknown>>(ENDPOINT_MODELS_KEY, {});
       await this.context.globalState.update(ENDPOINT_MODELS_KEY, { ...known, [check.origin]: check.models });
     }
+    // Said in the conversation too, where the user will send the next prompt (the notification fades).
+    this.chatController?.model.notice(check.ok ? 'info' : 'error', check.text);
     return check;
   }
 
