@@ -27,3 +27,4 @@ export { type ReadStamp, type ReadStamps, checkStale } from './staleGuard';
 export { type Eol, type TextFormat, detectTextFormat } from './textFormat';
 export { type DiffOptions, renderUnifiedDiff, summarizePlan } from './unifiedDiff';
 export { type HunkSide, type HunkStanding, hunkStanding } from './hunkStanding';
+export { carryChange, changeHunks, withHunks } from './textChange';
