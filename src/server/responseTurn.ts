@@ -1,6 +1,6 @@
 import type { AnyInputItem, ApiError, OutputItem, ResponseObject, ResponseRequest } from '../protocol';
 import { refusals } from './apiErrors';
-import { isCompaction, normalizeContext } from '../protocol';
+import { STEERED_REASON, isCompaction, normalizeContext } from '../protocol';
 import { compactContext, compactThreshold } from './compaction';
 import { type ContextState, type CountedContext, extendContext } from './contextState';
 import { type Fault, faultError } from './faults';
@@ -33,11 +33,28 @@ export interface TurnInput {
   /** A fault queued through the admin endpoint; a scenario step's own fault applies otherwise. */
   fault: Fault | undefined;
   streamId: string | undefined;
+  /** Steering's part in the response (WebSocket only, docs/protocol.md §13); absent over HTTP. */
+  steering?: TurnSteering;
   /**
    * Keeps a finished response (cache, store) before its terminal event goes out, so a client that chains
    * the moment it sees `response.completed` always finds it.
    */
   keep: (response: ResponseObject, state: ContextState) => Promise<void>;
+}
+
+/** How queued steers end a response at a safe boundary (between output items, never inside one). */
+export type SteerEnding =
+  /** `incomplete` with `incomplete_details.reason: "steered"`; an automatic successor follows. */
+  | 'steered'
+  /** `completed`: its output holds calls whose outputs the client owns, so the steers wait for them. */
+  | 'waiting';
+
+/** What steering needs of a running response (steerDesk.ts). */
+export interface TurnSteering {
+  /** The response exists (its `response.created` went out): its id, and how to send an event in its stream. */
+  created(id: string, emit: (event: Record<string, unknown>) => void): void;
+  /** At a safe boundary, with the output so far: whether queued steers end the response here, and how. */
+  boundary(output: readonly OutputItem[]): SteerEnding | undefined;
 }
 
 /** Server time spent on the request itself (parse and validation are measured by the transport). */
@@ -149,34 +166,30 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, sink: TurnSink):
   const output: OutputItem[] = [];
   try {
     await emitter.emit({ type: 'response.created', response: snapshot('in_progress', []) });
+    input.steering?.created(id, (event) => emitter.emitNow(event));
     await emitter.emit({ type: 'response.in_progress', response: snapshot('in_progress', []) });
     // The warm-up pays its prefill too: preparing that state is what makes the next turn cheap.
     await pacer.until(firstTokenAt);
-    let truncated = false;
     if (compacted)
       output.push((await streamCompaction(compacted.item, compacted.summaryTokens, 0, emitter, pacer, budget)).item);
-    for (const item of turn.output) {
-      const streamed = await streamItem(item, output.length, emitter, pacer, budget);
-      output.push(streamed.item);
-      if ((truncated = streamed.truncated)) break;
-    }
+    const end = await streamOutput(turn.output, output, { emitter, pacer, budget, steering: input.steering });
     const final = responseObject(
       id,
       createdAt,
       request,
-      truncated ? 'incomplete' : 'completed',
+      end.status,
       output,
       usage(inputTokens, cachedTokens, budget.used),
       {
         completed_at: Math.floor(Date.now() / 1000),
-        incomplete_details: truncated ? { reason: 'max_output_tokens' } : null,
+        incomplete_details: end.reason === undefined ? null : { reason: end.reason },
       },
     );
     // The compaction item is already the last item of the compacted context.
     const after = extendContext(context, header, compacted ? output.slice(1) : output);
     deps.promptCache.insert(after.keys, after.cumulative);
     await input.keep(final, after.state);
-    await emitter.emit({ type: truncated ? 'response.incomplete' : 'response.completed', response: final });
+    await emitter.emit({ type: `response.${end.status}`, response: final });
     return {
       kind: 'completed',
       response: final,
@@ -193,4 +206,24 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, sink: TurnSink):
     emitter.emitNow({ type: 'response.failed', response: failed });
     return { kind: 'failed', response: failed };
   }
+}
+
+/**
+ * Streams the model's items after `output`'s (a compaction's) and says how the response ends: cut short by
+ * `max_output_tokens`, ended by queued steers at the boundary before an item, or completed.
+ */
+async function streamOutput(
+  items: readonly OutputItem[],
+  output: OutputItem[],
+  stream: { emitter: TurnEmitter; pacer: Pacer; budget: TokenBudget; steering: TurnSteering | undefined },
+): Promise<{ status: 'completed' | 'incomplete'; reason?: string }> {
+  for (const item of items) {
+    const ending = stream.steering?.boundary(output);
+    if (ending)
+      return ending === 'steered' ? { status: 'incomplete', reason: STEERED_REASON } : { status: 'completed' };
+    const streamed = await streamItem(item, output.length, stream.emitter, stream.pacer, stream.budget);
+    output.push(streamed.item);
+    if (streamed.truncated) return { status: 'incomplete', reason: 'max_output_tokens' };
+  }
+  return { status: 'completed' };
 }

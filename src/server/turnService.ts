@@ -13,7 +13,14 @@ import type { ContextState } from './contextState';
 import type { FaultQueue } from './faults';
 import { checkInput, unansweredCall } from './inputChecks';
 import type { ResponseStore, StoredResponse } from './responseStore';
-import { type TurnDeps, type TurnFigures, type TurnOutcome, inputItems, runTurn } from './responseTurn';
+import {
+  type TurnDeps,
+  type TurnFigures,
+  type TurnOutcome,
+  type TurnSteering,
+  inputItems,
+  runTurn,
+} from './responseTurn';
 import type { TurnSink } from './turnEmitter';
 
 /** One response's figures, for observers (tests, the benchmark) and the server log. */
@@ -44,7 +51,8 @@ export interface TurnRecord {
   trace: string;
 }
 
-type Refused = { kind: 'not_found' | 'invalid'; refusal: Refusal };
+/** Refused before the turn ran: the transport answers with the refusal's error. */
+export type Refused = { kind: 'not_found' | 'invalid'; refusal: Refusal };
 
 /** What a transport does with a request once it is valid: resolve the chain, run the turn, keep the result. */
 export class TurnService {
@@ -65,7 +73,7 @@ export class TurnService {
     request: ResponseRequest,
     transport: 'http' | 'ws',
     sink: TurnSink,
-    options: { cache?: ConnectionCache; streamId?: string; parseMs: number },
+    options: { cache?: ConnectionCache; streamId?: string; parseMs: number; steering?: TurnSteering },
   ): Promise<TurnOutcome | Refused> {
     const unsupported = contextManagementRefusal(request.context_management);
     if (unsupported) {
@@ -101,7 +109,15 @@ export class TurnService {
     };
     const outcome = await runTurn(
       this.deps,
-      { request, base, reloaded: reloaded ?? [], fault: this.faults.take(transport), streamId: options.streamId, keep },
+      {
+        request,
+        base,
+        reloaded: reloaded ?? [],
+        fault: this.faults.take(transport),
+        streamId: options.streamId,
+        steering: options.steering,
+        keep,
+      },
       sink,
     );
     this.observe(this.record(transport, options.parseMs, loadMs, chainedFrom, outcome));

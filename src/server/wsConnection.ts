@@ -1,12 +1,5 @@
 import type { RawData, WebSocket } from 'ws';
-import {
-  ResponseCreateEvent,
-  ResponseSteerEvent,
-  StreamId,
-  connectionLimitReached,
-  decodeJson,
-  parseWire,
-} from '../protocol';
+import { ResponseCreateEvent, StreamId, connectionLimitReached, decodeJson, parseWire } from '../protocol';
 import { type Refusal, refusals, wsErrorEvent } from './apiErrors';
 import { ConnectionCache } from './connectionCache';
 import { missingInput } from './inputChecks';
@@ -14,8 +7,11 @@ import { previousIdOf } from './httpBody';
 import { DEFAULT_LANE, LaneScheduler } from './laneScheduler';
 import type { ResolvedOptions } from './serverOptions';
 import type { StateBudget } from './stateBudget';
+import { SteerDesk, type SteeredRun } from './steerDesk';
 import type { TurnSink } from './turnEmitter';
-import type { TurnService } from './turnService';
+import type { Refused, TurnService } from './turnService';
+import type { TurnOutcome } from './responseTurn';
+import { steerFields } from './steerEvents';
 import { type WireLog, typeOf } from './wireLog';
 
 export interface WsContext {
@@ -33,6 +29,11 @@ export interface WsContext {
 export class WsConnection {
   readonly cache: ConnectionCache;
   private readonly lanes: LaneScheduler;
+  /** Steering (docs/protocol.md §13): which responses take steers, and what follows a steered one. */
+  private readonly desk = new SteerDesk(
+    (event) => this.send(event),
+    (refused) => this.refuse(refused),
+  );
   /** The latest completed response of each lane: the parent a failed same-lane continuation evicts (§3.6). */
   private readonly latest = new Map<string, string>();
   private readonly timer: NodeJS.Timeout;
@@ -88,10 +89,12 @@ export class WsConnection {
     const text = Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
     const json = decodeJson(text);
     const type = json.ok ? typeOf(json.value) : 'invalid';
+    // A steer's line names its target as a request's names its parent.
+    const chained = json.ok && (type === 'response.create' || type === 'response.steer');
     this.logIn(
       type,
       bytes,
-      type === 'response.create' && json.ok ? previousIdOf(json.value) : undefined,
+      chained ? previousIdOf(json.value) : undefined,
       type === 'response.create' && json.ok ? this.ctx.wireLog.bodyOf(json.value) : {},
     );
     if (!json.ok) return this.refuse(refusals.invalidBody(json.error));
@@ -101,7 +104,7 @@ export class WsConnection {
       case 'response.processed':
         return;
       case 'response.steer':
-        return this.steer(json.value);
+        return this.desk.submit(json.value as Record<string, unknown>);
       case 'invalid':
         return this.refuse(
           refusals.invalidBody({
@@ -135,6 +138,10 @@ export class WsConnection {
     this.lanes.push(lane, () => this.run(request, lane, named, parseMs));
   }
 
+  /**
+   * Runs a request on its lane, then each automatic successor a steer calls for (§13.3): on the same lane,
+   * before anything queued behind it.
+   */
   private async run(
     request: ResponseCreateEvent,
     lane: string,
@@ -142,50 +149,66 @@ export class WsConnection {
     parseMs: number,
   ): Promise<void> {
     if (this.expired) return this.refuseOverLimit(streamId);
+    let turn = this.desk.explicit(request);
+    for (;;) {
+      const run = this.desk.start(turn);
+      const outcome = await this.runOne(run, lane, streamId, turn.automatic ? 0 : parseMs);
+      const next = this.desk.settle(run, outcome);
+      if (!next) return;
+      turn = next;
+    }
+  }
+
+  /** One response; a refusal is told the client in an `error` event unless nobody asked for the response. */
+  private async runOne(
+    run: SteeredRun,
+    lane: string,
+    streamId: string | undefined,
+    parseMs: number,
+  ): Promise<TurnOutcome | Refused | undefined> {
+    const { request, automatic } = run.turn;
+    const answer = (refused: Refusal, headers?: Record<string, string>) => {
+      if (!automatic) this.send(wsErrorEvent(refused, streamId, headers));
+    };
     try {
-      const outcome = await this.ctx.service.run(request, 'ws', this.sink(), { cache: this.cache, streamId, parseMs });
+      const outcome = await this.ctx.service.run(request, 'ws', this.sink(), {
+        cache: this.cache,
+        streamId,
+        parseMs,
+        steering: run,
+      });
       const parent = request.previous_response_id ?? undefined;
       switch (outcome.kind) {
         case 'completed':
           this.latest.set(lane, outcome.response.id);
-          return;
+          break;
         case 'not_found':
-          return this.refuse(outcome.refusal, streamId);
+          answer(outcome.refusal);
+          break;
         case 'invalid':
           // A 4xx continuation: its parent leaves this lane's cache, as for any failed one (§3.6).
-          this.refuse(outcome.refusal, streamId);
-          return this.evictFailedParent(lane, parent);
+          answer(outcome.refusal);
+          this.evictFailedParent(lane, parent);
+          break;
         case 'refused': {
           const headers =
             outcome.retryAfterS === undefined ? undefined : { 'retry-after': String(outcome.retryAfterS) };
-          this.send(wsErrorEvent({ status: outcome.status, error: outcome.error }, streamId, headers));
-          return this.evictFailedParent(lane, parent);
+          answer({ status: outcome.status, error: outcome.error }, headers);
+          this.evictFailedParent(lane, parent);
+          break;
         }
         case 'failed':
-          return this.evictFailedParent(lane, parent);
+          this.evictFailedParent(lane, parent);
+          break;
         case 'aborted':
-          return;
+          break;
       }
+      return outcome;
     } catch (error) {
       this.ctx.options.log(`ws ${this.id}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      this.refuse(refusals.internal(), streamId);
+      answer(refusals.internal());
+      return undefined;
     }
-  }
-
-  /** Steering is not simulated: answered as the API answers a model that does not support it. */
-  private steer(value: unknown): void {
-    const parsed = parseWire(ResponseSteerEvent, value);
-    if (!parsed.ok) return this.refuse(refusals.invalidBody(parsed.error));
-    this.send({
-      type: 'response.steer.failed',
-      sequence_number: 0,
-      error: {
-        code: 'steering_not_supported',
-        message: 'loopwire-server does not support steering.',
-        type: 'invalid_request_error',
-      },
-      steer: { previous_response_id: parsed.value.previous_response_id, input: parsed.value.input },
-    });
   }
 
   private evictFailedParent(lane: string, parent: string | undefined): void {
@@ -218,14 +241,22 @@ export class WsConnection {
   }
 
   private send(event: Record<string, unknown>): void {
-    this.sendText(JSON.stringify(event), String(event.type));
+    this.sendText(JSON.stringify(event), String(event.type), event);
   }
 
-  private sendText(text: string, type: string): void {
+  private sendText(text: string, type: string, event?: Record<string, unknown>): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
     this.socket.send(text);
-    if (this.ctx.wireLog.enabled)
-      this.ctx.wireLog.record({ conn: this.id, transport: 'ws', dir: 'out', type, bytes: Buffer.byteLength(text) });
+    if (!this.ctx.wireLog.enabled) return;
+    const bytes = Buffer.byteLength(text);
+    this.ctx.wireLog.record({
+      conn: this.id,
+      transport: 'ws',
+      dir: 'out',
+      type,
+      bytes,
+      ...(event && steerFields(event)),
+    });
   }
 
   private logIn(type: string, bytes: number, previous: string | null | undefined, body: { body?: unknown } = {}): void {
