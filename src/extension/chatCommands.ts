@@ -5,7 +5,7 @@ import { explainPrompt } from './explainSelection';
 import { fixPrompt } from './fixWithLoopwire';
 import type { WorkspaceSession } from './workspaceSession';
 
-// The commands that put something in the chat panel: Fix with Loopwire, New Chat, Ask…, Explain Selection,
+// The commands that put something in the chat panel: Fix in Chat, New Chat, Ask…, Explain Selection,
 // Add to Chat, and Open Transcript. The session is loaded by the first of them that needs it.
 
 /** Sends a prompt to the chat panel's conversation (revealing it, keeping focus where it is unless asked). */
@@ -30,7 +30,7 @@ export function chatCommands(
       'loopwire.fix',
       async (uri?: vscode.Uri, range?: vscode.Range, message?: string) => {
         if (!uri || !range || message === undefined) {
-          void vscode.window.showInformationMessage('Fix with Loopwire runs from the quick-fix menu of a problem.');
+          void vscode.window.showInformationMessage('Fix in Chat runs from the quick-fix menu of a problem.');
           return undefined;
         }
         const document = await vscode.workspace.openTextDocument(uri);

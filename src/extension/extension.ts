@@ -5,6 +5,7 @@ import type { LoopwireApi } from './api';
 import { ChatViewProvider } from './chatView';
 import { askInChat, chatCommands } from './chatCommands';
 import { FixWithLoopwire } from './fixWithLoopwire';
+import { inlineCommands } from './inline/inlineCommands';
 import { KEEP_COMMAND, UNDO_COMMAND, reviewFromEditor } from './review/reviewCommands';
 import type { EndpointAccess } from './endpointAccess';
 import { endpointCommands } from './endpointCommands';
@@ -62,6 +63,7 @@ export function activate(context: vscode.ExtensionContext): LoopwireApi {
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, chat),
     vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new FixWithLoopwire(), FixWithLoopwire.metadata),
     ...chatCommands(chat, current, () => session),
+    ...inlineCommands(current, () => session),
     vscode.commands.registerCommand('loopwire.stop', () => session?.chat.stop()),
     // The editor's Keep / Undo lenses (review/editorMarks.ts): they exist only once the chat does.
     vscode.commands.registerCommand(KEEP_COMMAND, (hunk?: unknown) => reviewFromEditor(session?.chat, hunk, 'accept')),

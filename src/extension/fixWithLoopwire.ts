@@ -1,28 +1,34 @@
 import * as vscode from 'vscode';
 import { codeBlock } from './codeBlock';
 
-// "Fix with Loopwire": a quick fix offered only where a diagnostic is, which starts a task scoped to that
-// diagnostic — its message, where it is, and the code around it — on the window's session.
+// The light bulb's two fixes, offered only where a diagnostic is: **Fix with Loopwire** (first) fixes it inline
+// — the problem, its lines and the problems around them go as an inline request on that range, and the edit
+// streams into the editor (inline/inlineCommands.ts); **Fix in Chat** starts a task in the chat panel scoped
+// to that diagnostic — its message, where it is, and the code around it — on the window's session.
 
 export const FIX_KIND = vscode.CodeActionKind.QuickFix.append('loopwire');
+export const INLINE_FIX_KIND = FIX_KIND.append('inline');
+export const CHAT_FIX_KIND = FIX_KIND.append('chat');
 
 export class FixWithLoopwire implements vscode.CodeActionProvider {
-  static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [FIX_KIND] };
+  static readonly metadata: vscode.CodeActionProviderMetadata = {
+    providedCodeActionKinds: [INLINE_FIX_KIND, CHAT_FIX_KIND],
+  };
 
   provideCodeActions(
     document: vscode.TextDocument,
     _range: vscode.Range | vscode.Selection,
     context: vscode.CodeActionContext,
   ): vscode.CodeAction[] {
-    return context.diagnostics.slice(0, 1).map((diagnostic) => {
-      const action = new vscode.CodeAction('Fix with Loopwire', FIX_KIND);
-      action.diagnostics = [diagnostic];
-      action.command = {
-        command: 'loopwire.fix',
-        title: 'Fix with Loopwire',
-        arguments: [document.uri, diagnostic.range, diagnostic.message],
-      };
-      return action;
+    return context.diagnostics.slice(0, 1).flatMap((diagnostic) => {
+      const args = [document.uri, diagnostic.range, diagnostic.message];
+      const inline = new vscode.CodeAction('Fix with Loopwire', INLINE_FIX_KIND);
+      inline.diagnostics = [diagnostic];
+      inline.command = { command: 'loopwire.fixInline', title: 'Fix with Loopwire', arguments: args };
+      const chat = new vscode.CodeAction('Fix in Chat', CHAT_FIX_KIND);
+      chat.diagnostics = [diagnostic];
+      chat.command = { command: 'loopwire.fix', title: 'Fix in Chat', arguments: args };
+      return [inline, chat];
     });
   }
 }

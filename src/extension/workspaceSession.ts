@@ -6,16 +6,19 @@ import {
   type ApprovalMode,
   type ApprovalPolicy,
   type Transcript,
+  approveAll,
   modelOptionsFrom,
   newTranscript,
   withCommandRules,
 } from '../agent';
-import { ReadLedger, type ToolResult, runToolCall, takesFreeform, toolsAvailable } from '../tools';
+import { ReadLedger, type ToolRegistry, type ToolResult, runToolCall, takesFreeform, toolsAvailable } from '../tools';
 import { windowApprovals } from './approvalPrompt';
 import { commandRulesFor } from './commandRulesSetting';
 import { WindowTools } from './externalTools';
 import { ChatController } from './chat/chatController';
 import { windowChatBackend } from './chatBackend';
+import { InlineController } from './inline/inlineController';
+import { inlineTools } from './inline/inlineWorkspace';
 import { reviewInEditor } from './review/reviewInEditor';
 import type { Workspace } from '../workspace';
 import { MultiRootWorkspace } from '../workspace/multiRootWorkspace';
@@ -76,6 +79,7 @@ export class WorkspaceSession implements vscode.Disposable {
 
   private readonly disposables: vscode.Disposable[] = [];
   private chatController: ChatController | undefined;
+  private inlineController: InlineController | undefined;
   /** The composer's pickers and the project instructions (AGENTS.md), read at each task's start. */
   private readonly steering: WindowSteering;
   /** The composer's attachments: the `@` picker's file search, `@selection`, `@terminal`'s last command. */
@@ -187,12 +191,16 @@ export class WorkspaceSession implements vscode.Disposable {
     return path.join(storage.fsPath, 'sessions');
   }
 
-  /** An agent on the window's socket for `transcript`; its events go to `emit` and every listener. */
+  /**
+   * An agent on the window's socket for `transcript`; its events go to `emit` and every listener. `lane`: its
+   * own `stream_id` lane and tools, to run beside the default lane's task (an inline edit).
+   */
   private async agentFor(
     transcript: Transcript,
     approvals: ApprovalPolicy,
     emit: (event: AgentEvent) => void,
     tools: (workspace: Workspace) => Workspace = (workspace) => workspace,
+    lane?: { id: string; tools: (registry: ToolRegistry) => ToolRegistry },
   ): Promise<Agent> {
     const settings = readSettings(vscode.workspace.workspaceFolders?.[0]);
     const first = this.agentsStarted++ === 0;
@@ -210,8 +218,10 @@ export class WorkspaceSession implements vscode.Disposable {
       context: { window: settings.contextWindow, compactAt: settings.compactAt },
       maxTurns: settings.maxTurns,
       transcript,
-      tools: { workspace: tools(workspace), reads: this.reads },
-      registry,
+      // An inline agent's reads are its own: it never saw what the window's other conversations read.
+      tools: { workspace: tools(workspace), reads: lane ? new ReadLedger() : this.reads },
+      registry: lane ? lane.tools(registry) : registry,
+      ...(lane ? { lane: lane.id } : {}),
       // The user's command rules, read at each command (allow only from where a repository cannot write).
       approvals: withCommandRules(approvals, (root) => commandRulesFor(root, this.context.workspaceState)),
       // Read before every request: a model or effort picked in the composer goes with the next one.
@@ -307,6 +317,33 @@ export class WorkspaceSession implements vscode.Disposable {
       ),
     );
     return chat;
+  }
+
+  /**
+   * The window's inline edits (Ctrl+I, the light bulb's Fix with Loopwire). Each gets an agent of its own:
+   * its own transcript and lane on the window's socket, beside the chat's task, with the tools that read and
+   * those that edit (writing only the file it is about); the streamed edit is its approval (Keep / Undo).
+   */
+  get inline(): InlineController {
+    if (this.inlineController) return this.inlineController;
+    const inline = new InlineController({
+      agent: (lane, tools, emit) =>
+        this.agentFor(
+          this.newTranscript(readSettings(vscode.workspace.workspaceFolders?.[0]).model),
+          approveAll,
+          emit,
+          tools,
+          {
+            id: lane,
+            tools: inlineTools,
+          },
+        ),
+      workspace: () => this.adapter(),
+      log: this.log,
+    });
+    this.inlineController = inline;
+    this.disposables.push(inline);
+    return inline;
   }
 
   private emit(event: AgentEvent): void {

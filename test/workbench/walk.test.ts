@@ -174,9 +174,10 @@ describe('Loopwire in the VS Code workbench: the walk', function () {
     await goTo('3:28');
     // Ctrl+. asks for the code actions there; asked before the editor has them, it shows none and closes, so
     // it is asked again until the menu offers the fix.
-    const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Fix with Loopwire' }).first();
+    // Fix in Chat sends the problem to the panel (Fix with Loopwire, inline, is inline.test.ts's).
+    const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Fix in Chat' }).first();
     let askedAt = 0;
-    await until('Fix with Loopwire in the code actions', async () => {
+    await until('Fix in Chat in the code actions', async () => {
       if (await fix.isVisible()) return true;
       if (Date.now() - askedAt > 3_000) {
         askedAt = Date.now();

@@ -67,7 +67,7 @@ describe('Fix with Loopwire', () => {
         uri,
         problem.range,
       )) ?? []
-    ).find((candidate) => candidate.title === 'Fix with Loopwire');
+    ).find((candidate) => candidate.title === 'Fix in Chat');
     assert.ok(action?.command);
     assert.equal(action.command.arguments?.[2], problem.message, 'the task is scoped to this diagnostic');
     const args = (action.command.arguments ?? []) as unknown[];

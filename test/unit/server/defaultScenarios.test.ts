@@ -86,6 +86,7 @@ describe('default scenarios: the file', () => {
       DEFAULT_SCENARIOS.scenarios.map((scenario) => scenario.name),
       [
         'demo-fix-json',
+        'demo-inline-fix-json',
         'demo-fix-test',
         'explain-selection',
         'replace-text',

@@ -1,0 +1,151 @@
+import * as vscode from 'vscode';
+import { selectedLines } from '../selectedLines';
+import { readSettings } from '../settings';
+import type { WorkspaceSession } from '../workspaceSession';
+import { INLINE_CANCEL, INLINE_KEEP, INLINE_UNDO } from './inlineMarks';
+import { askInline } from './inlinePrompt';
+import { type InlineProblem, type InlineRequest, linesAround, problemsIn } from './inlineRequest';
+
+// The inline commands, registered at activation: Edit Inline (Ctrl+I / Cmd+I in the editor), Fix with
+// Loopwire (the light bulb's inline fix), and the editor's Keep / Undo / Stop of an inline edit. The
+// session — and with it the agent's code — is loaded by the first of them.
+
+/** Lines sent each side of a problem the light bulb fixes inline. */
+const AROUND_PROBLEM = 2;
+
+const SEVERITY: Record<vscode.DiagnosticSeverity, InlineProblem['severity']> = {
+  [vscode.DiagnosticSeverity.Error]: 'error',
+  [vscode.DiagnosticSeverity.Warning]: 'warning',
+  [vscode.DiagnosticSeverity.Information]: 'info',
+  [vscode.DiagnosticSeverity.Hint]: 'hint',
+};
+
+function problemOf(diagnostic: vscode.Diagnostic): InlineProblem & { endLine: number } {
+  const source = diagnostic.source;
+  return {
+    line: diagnostic.range.start.line + 1,
+    endLine: diagnostic.range.end.line + 1,
+    column: diagnostic.range.start.character + 1,
+    severity: SEVERITY[diagnostic.severity],
+    message: diagnostic.message,
+    ...(source ? { source } : {}),
+  };
+}
+
+/** What an inline request of `kind` on lines `first`..`last` of `document` sends. */
+function requestOf(
+  kind: InlineRequest['kind'],
+  document: vscode.TextDocument,
+  path: string,
+  lines: { first: number; last: number },
+  instruction: string,
+  problem?: InlineProblem,
+): InlineRequest {
+  const text: string[] = [];
+  for (let line = lines.first; line <= lines.last; line++) text.push(document.lineAt(line - 1).text);
+  const problems = problemsIn(vscode.languages.getDiagnostics(document.uri).map(problemOf), lines.first, lines.last);
+  const found = problem && problems.find((p) => p.line === problem.line && p.message === problem.message);
+  return {
+    kind,
+    path,
+    languageId: document.languageId,
+    ...lines,
+    lines: text,
+    instruction,
+    ...(problem ? { problem: found ?? problem } : {}),
+    problems,
+  };
+}
+
+/** Inline edits write the file: not offered where the approval mode lets nothing be written. */
+function allowed(): boolean {
+  const mode: string = readSettings(vscode.workspace.workspaceFolders?.[0]).approval;
+  if (mode === 'ask' || mode === 'all') return true;
+  void vscode.window.showInformationMessage(
+    `Loopwire's approval mode is ${mode}: inline edits write the file, so they are off. Ask in the chat instead.`,
+  );
+  return false;
+}
+
+async function editInline(current: () => WorkspaceSession): Promise<string | undefined> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || !allowed()) return undefined;
+  const document = editor.document;
+  const lines = editor.selection.isEmpty
+    ? linesAround(editor.selection.active.line, document.lineCount)
+    : selectedLines(editor.selection);
+  const inline = current().inline;
+  // The agent is made and its lane warmed while the user types.
+  const opening = inline.open(document);
+  const where = `${vscode.workspace.asRelativePath(document.uri)}:${lines.first}–${lines.last}`;
+  const answer = await askInline(editor, where, lines.first, lines.last);
+  const run = await opening;
+  if (!run) return undefined;
+  if (!answer) {
+    inline.dismiss(run);
+    return undefined;
+  }
+  return inline.send(run, requestOf('edit', document, run.path, lines, answer.text), answer.at);
+}
+
+async function fixInline(current: () => WorkspaceSession, args: unknown[]): Promise<string | undefined> {
+  const [uri, range, message] = args;
+  if (!(uri instanceof vscode.Uri) || !(range instanceof vscode.Range) || typeof message !== 'string') {
+    void vscode.window.showInformationMessage('Fix with Loopwire runs from the quick-fix menu of a problem.');
+    return undefined;
+  }
+  if (!allowed()) return undefined;
+  const sentAt = performance.now();
+  const document = await vscode.workspace.openTextDocument(uri);
+  const inline = current().inline;
+  const run = await inline.open(document);
+  if (!run) return undefined;
+  const lines = {
+    first: Math.max(1, range.start.line + 1 - AROUND_PROBLEM),
+    last: Math.min(document.lineCount, range.end.line + 1 + AROUND_PROBLEM),
+  };
+  const problem: InlineProblem = {
+    line: range.start.line + 1,
+    column: range.start.character + 1,
+    severity: 'error',
+    message,
+  };
+  return inline.send(run, requestOf('fix', document, run.path, lines, message, problem), sentAt);
+}
+
+/** The document a lens or key names (`{ uri, hunkId? }`), else the active editor's, and the hunk if any. */
+function targetOf(value: unknown): { uri: string; hunkId?: string } | undefined {
+  if (typeof value === 'object' && value !== null) {
+    const { uri, hunkId } = value as Record<string, unknown>;
+    if (typeof uri === 'string') return typeof hunkId === 'string' ? { uri, hunkId } : { uri };
+  }
+  const active = vscode.window.activeTextEditor?.document.uri.toString();
+  return active === undefined ? undefined : { uri: active };
+}
+
+async function review(session: WorkspaceSession | undefined, value: unknown, action: 'keep' | 'undo'): Promise<void> {
+  const target = targetOf(value);
+  if (!session || !target) return;
+  try {
+    await session.inline.review(target.uri, target.hunkId, action);
+  } catch (error) {
+    void vscode.window.showWarningMessage(
+      `Loopwire could not ${action} that change: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
+export function inlineCommands(
+  current: () => WorkspaceSession,
+  started: () => WorkspaceSession | undefined,
+): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand('loopwire.editInline', () => editInline(current)),
+    vscode.commands.registerCommand('loopwire.fixInline', (...args: unknown[]) => fixInline(current, args)),
+    vscode.commands.registerCommand(INLINE_KEEP, (target?: unknown) => review(started(), target, 'keep')),
+    vscode.commands.registerCommand(INLINE_UNDO, (target?: unknown) => review(started(), target, 'undo')),
+    vscode.commands.registerCommand(INLINE_CANCEL, (target?: unknown) =>
+      started()?.inline.cancel(targetOf(target)?.uri),
+    ),
+  ];
+}

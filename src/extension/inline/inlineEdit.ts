@@ -1,0 +1,181 @@
+import {
+  type FileSnapshot,
+  type Hunk,
+  carryChange,
+  hunkStanding,
+  previewEditFile,
+  previewPatch,
+  revertHunk,
+  withHunks,
+} from '../../edit';
+import type { LiveDiffKind } from '../../tools';
+
+// One inline edit of one file, as text (plain: tested without VS Code). While the model writes an edit call,
+// its preview (the edit engine's, on the file as the call began) is carried into the buffer step by step;
+// once the call has written the file, its hunks wait for Keep or Undo. Every step is a change carried onto
+// the buffer as it is now (textChange.ts), so what the user typed elsewhere meanwhile stays, and Undo takes
+// back the agent's lines only. The caller writes the texts returned here into the editor.
+
+/** A hunk shown in the editor: where its new lines start now (0-based), what it added and removed. */
+export interface InlineMark {
+  hunkId: string;
+  line: number;
+  added: number;
+  removed: readonly string[];
+  /** Still being written (no Keep / Undo yet). */
+  pending: boolean;
+}
+
+/** An edit call being written, and what of it the buffer shows. */
+interface Stream {
+  id: string;
+  kind: LiveDiffKind;
+  /** The model's text of the file when the call began (what its preview is computed on). */
+  base: string;
+  input: string;
+  /** The names the call gives the file (`./src/a.ts` is `src/a.ts`), each previewed on `base`. */
+  names: Set<string>;
+  hunks: Hunk[];
+  /** `base` with `hunks`: what the buffer shows, apart from the user's own typing. */
+  shown: string;
+}
+
+export class InlineEdit {
+  private stream: Stream | undefined;
+  /** Hunks the agent wrote, oldest first, still waiting for Keep or Undo. */
+  private waiting: Hunk[] = [];
+
+  /** `same(path)`: whether a path as the model wrote it names this file. */
+  constructor(private readonly same: (path: string) => boolean) {}
+
+  /** A call is being written and shown. */
+  get streaming(): boolean {
+    return this.stream !== undefined;
+  }
+
+  /** How many written hunks wait for a decision. */
+  get undecided(): number {
+    return this.waiting.length;
+  }
+
+  /** The file as the model must read it: `buffer` without the preview of a call still being written. */
+  modelText(buffer: string): string | undefined {
+    if (!this.stream) return buffer;
+    const back = carryChange(this.stream.shown, this.stream.base, buffer);
+    return back.ok ? back.value : undefined;
+  }
+
+  /** An edit call `id` began streaming; `buffer` is the file now (no other call is shown). */
+  begin(id: string, kind: LiveDiffKind, buffer: string): void {
+    this.stream = { id, kind, base: buffer, input: '', names: new Set(), hunks: [], shown: buffer };
+  }
+
+  /**
+   * More of call `id`'s input came: the buffer's new text, or undefined when the editor need not change (the
+   * preview is the same, the call names another file, or the user's typing sits where the next lines go).
+   */
+  grow(id: string, delta: string, buffer: string): string | undefined {
+    const stream = this.stream;
+    if (!stream || stream.id !== id) return undefined;
+    stream.input += delta;
+    const hunks = this.preview(stream);
+    const shown = withHunks(stream.base, hunks);
+    if (shown === undefined || shown === stream.shown) return undefined;
+    const next = carryChange(stream.shown, shown, buffer);
+    if (!next.ok) return undefined;
+    stream.hunks = hunks;
+    stream.shown = shown;
+    return next.value;
+  }
+
+  /**
+   * The call wrote the file: `after` is its text as the tool made it from {@link modelText}, `hunks` what it
+   * changed. Returns the buffer's text (normally the preview already is `after`); undefined when the buffer
+   * is no longer the text the tool read (the caller refuses the write).
+   */
+  commit(buffer: string, before: string, after: string, hunks: readonly Hunk[]): string | undefined {
+    if (this.modelText(buffer) !== before) return undefined;
+    this.stream = undefined;
+    this.waiting.push(...hunks);
+    return after;
+  }
+
+  /** The call ended without writing the file: its preview comes out of the buffer (the new text, or undefined). */
+  abandon(buffer: string): string | undefined {
+    if (!this.stream) return undefined;
+    const text = this.modelText(buffer);
+    this.stream = undefined;
+    return text === buffer ? undefined : text;
+  }
+
+  /**
+   * The hunks shown in `buffer`: the written ones still standing (one the user took back or rewrote is no
+   * longer the agent's, and drops out), then the call being written.
+   */
+  marks(buffer: string): InlineMark[] {
+    const marks: InlineMark[] = [];
+    this.waiting = this.waiting.filter((hunk) => {
+      const standing = hunkStanding(hunk, buffer);
+      if (standing.side !== 'new') return false;
+      marks.push({
+        hunkId: hunk.id,
+        line: standing.line,
+        added: hunk.newLines.length,
+        removed: hunk.oldLines,
+        pending: false,
+      });
+      return true;
+    });
+    for (const hunk of this.stream?.hunks ?? []) {
+      const standing = hunkStanding(hunk, buffer);
+      if (standing.side === 'new')
+        marks.push({
+          hunkId: hunk.id,
+          line: standing.line,
+          added: hunk.newLines.length,
+          removed: hunk.oldLines,
+          pending: true,
+        });
+    }
+    return marks;
+  }
+
+  /** Keeps hunk `id`, or every written hunk. */
+  keep(id?: string): void {
+    this.waiting = id === undefined ? [] : this.waiting.filter((hunk) => hunk.id !== id);
+  }
+
+  /**
+   * Takes back hunk `id`, or all of the edit (a call being written too): the buffer's new text, or an error
+   * naming the hunk whose lines the user changed since.
+   */
+  undo(buffer: string, id?: string): { ok: true; text: string } | { ok: false; message: string } {
+    let text = id === undefined ? (this.modelText(buffer) ?? buffer) : buffer;
+    if (id === undefined) this.stream = undefined;
+    const taken = id === undefined ? [...this.waiting] : this.waiting.filter((hunk) => hunk.id === id);
+    for (const hunk of taken.reverse()) {
+      const back = revertHunk(hunk, text);
+      if (!back.ok) return { ok: false, message: back.error.message };
+      text = back.value;
+      this.waiting = this.waiting.filter((kept) => kept !== hunk);
+    }
+    return { ok: true, text };
+  }
+
+  /** The hunks of the stream's input so far for this file, under every name the call gives it. */
+  private preview(stream: Stream): Hunk[] {
+    for (;;) {
+      const snapshots = new Map<string, FileSnapshot>([...stream.names].map((name) => [name, { text: stream.base }]));
+      const preview =
+        stream.kind === 'patch' ? previewPatch(stream.input, snapshots) : previewEditFile(stream.input, snapshots);
+      const fresh = preview.files.find((file) => !stream.names.has(file.path) && this.same(file.path));
+      // A name seen for the first time is previewed again on the file: until then it looks like a new file.
+      if (fresh) {
+        stream.names.add(fresh.path);
+        continue;
+      }
+      const mine = preview.files.find((file) => stream.names.has(file.path) && file.op === 'update');
+      return mine && !mine.error ? mine.hunks : [];
+    }
+  }
+}

@@ -1,0 +1,217 @@
+import type * as vscode from 'vscode';
+import type { Agent, AgentEvent } from '../../agent';
+import type { FilePlan } from '../../edit';
+import { liveDiffKind } from '../../tools';
+import { type Workspace, WorkspaceError } from '../../workspace';
+import { writeText } from './bufferText';
+import { InlineEdit } from './inlineEdit';
+import { type InlineRequest, inlinePrompt } from './inlineRequest';
+import { InlineWorkspace } from './inlineWorkspace';
+
+// One inline request on one open document: its agent is made (and its lane's socket warmed) as soon as the
+// prompt opens, so that Enter only sends; the edit calls the model writes stream into the buffer through
+// InlineEdit, each step queued behind the last so that the editor sees them in order; the tool's write is
+// the last step. Escape stops the agent and takes everything back.
+
+/** Makes an inline request's agent: its own lane and transcript on the window's socket, its tools over `tools`. */
+export type InlineAgentSource = (
+  lane: string,
+  tools: (workspace: Workspace) => Workspace,
+  emit: (event: AgentEvent) => void,
+) => Promise<Agent>;
+
+export type InlineState = 'ready' | 'running' | 'review' | 'over';
+
+/** Where the time from Enter to the first painted line went (the log says it; the workbench test reads it). */
+export interface InlineTiming {
+  agentMs: number;
+  firstDeltaMs: number;
+  paintMs: number;
+  totalMs: number;
+}
+
+export class InlineRun {
+  readonly edit: InlineEdit;
+  state: InlineState = 'ready';
+  /** What the model said at the end, or why it stopped. */
+  summary = '';
+  private readonly agent: Promise<Agent>;
+  private readonly stop = new AbortController();
+  private queue: Promise<unknown> = Promise.resolve();
+  private pending = '';
+  private flushing = false;
+  /** The edit call being shown, by its item id. */
+  private call: string | undefined;
+  private sentAt = 0;
+  private marks: { agentAt?: number; deltaAt?: number; paintAt?: number } = {};
+
+  constructor(
+    readonly document: vscode.TextDocument,
+    /** The document's workspace path. */
+    readonly path: string,
+    lane: string,
+    source: InlineAgentSource,
+    private readonly changed: () => void,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.edit = new InlineEdit((name) => name.replace(/^\.\//, '') === path);
+    const file = {
+      path,
+      read: () => this.read(),
+      write: (plan: FilePlan) => this.write(plan),
+    };
+    this.agent = source(
+      lane,
+      (workspace) => new InlineWorkspace(workspace, file),
+      (event) => this.onEvent(event),
+    );
+    this.agent.catch(() => undefined);
+  }
+
+  /** Sends the request (`sentAt`: when the user pressed Enter or chose the fix) and runs it to its end. */
+  async send(request: InlineRequest, sentAt = performance.now()): Promise<void> {
+    this.state = 'running';
+    this.sentAt = sentAt;
+    this.changed();
+    let agent: Agent;
+    try {
+      agent = await this.agent;
+    } catch (error) {
+      return this.end('failed', error instanceof Error ? error.message : String(error));
+    }
+    this.marks.agentAt = performance.now();
+    const done = await agent.run(inlinePrompt(request), this.stop.signal);
+    await this.queue;
+    if (done.status !== 'completed') return this.end(done.status, done.reason);
+    this.end('completed', this.summary);
+  }
+
+  /** Escape: the agent stops and the file is as it was (the user's own typing stays). */
+  async cancel(): Promise<void> {
+    this.stop.abort();
+    await this.undo();
+    this.state = 'over';
+    this.changed();
+  }
+
+  /** Keeps hunk `id`, or all of it. */
+  keep(id?: string): void {
+    this.edit.keep(id);
+    this.settle();
+  }
+
+  /** Undoes hunk `id`, or all of it; throws a message the user can act on when the lines changed since. */
+  undo(id?: string): Promise<void> {
+    return this.serial(async () => {
+      const result = this.edit.undo(this.document.getText(), id);
+      if (!result.ok) throw new Error(result.message);
+      await writeText(this.document, result.text);
+      this.settle();
+    });
+  }
+
+  /** When the run's time to the first painted line is known. */
+  timing(): InlineTiming | undefined {
+    const { agentAt, deltaAt, paintAt } = this.marks;
+    if (agentAt === undefined || deltaAt === undefined || paintAt === undefined) return undefined;
+    return {
+      agentMs: agentAt - this.sentAt,
+      firstDeltaMs: deltaAt - agentAt,
+      paintMs: paintAt - deltaAt,
+      totalMs: paintAt - this.sentAt,
+    };
+  }
+
+  private end(status: string, why: string): void {
+    if (status !== 'completed') {
+      this.summary = why;
+      void this.undo().catch(() => undefined);
+    }
+    const timing = this.timing();
+    this.log.info(
+      `inline ${this.path}: ${status}${why ? ` (${why.split('\n')[0] ?? ''})` : ''}` +
+        (timing
+          ? `; first line painted ${timing.totalMs.toFixed(1)} ms after Enter: agent ${timing.agentMs.toFixed(1)} ms, first edit delta ${timing.firstDeltaMs.toFixed(1)} ms, preview and paint ${timing.paintMs.toFixed(1)} ms`
+          : ''),
+    );
+    this.settle(status === 'completed' ? 'review' : 'over');
+  }
+
+  private settle(state: InlineState = this.state): void {
+    if (this.state === 'over') return;
+    this.state = state === 'review' && this.edit.undecided === 0 ? 'over' : state;
+    this.changed();
+  }
+
+  private onEvent(event: AgentEvent): void {
+    if (event.type === 'message' && event.phase !== 'commentary') this.summary = event.text;
+    if (event.type === 'tool_call_delta' && liveDiffKind(event.name) !== undefined) {
+      this.marks.deltaAt ??= performance.now();
+      if (this.call !== event.itemId) {
+        const kind = liveDiffKind(event.name);
+        this.call = event.itemId;
+        this.pending = '';
+        if (kind) void this.serial(() => Promise.resolve(this.edit.begin(event.itemId, kind, this.document.getText())));
+      }
+      this.pending += event.delta;
+      this.flush();
+    }
+    // A call that ended without writing the file (refused, declined, another file): its preview comes out.
+    if (event.type === 'tool_finished' && liveDiffKind(event.name) !== undefined) {
+      this.call = undefined;
+      void this.serial(async () => {
+        const back = this.edit.abandon(this.document.getText());
+        if (back !== undefined) await writeText(this.document, back);
+        this.changed();
+      });
+    }
+  }
+
+  /** Shows what came of the call's input, once per write: deltas that arrive meanwhile go with the next. */
+  private flush(): void {
+    if (this.flushing) return;
+    this.flushing = true;
+    void this.serial(async () => {
+      this.flushing = false;
+      const delta = this.pending;
+      this.pending = '';
+      const next = this.edit.grow(this.call ?? '', delta, this.document.getText());
+      if (next === undefined) return;
+      if (await writeText(this.document, next)) this.marks.paintAt ??= performance.now();
+      this.changed();
+    });
+  }
+
+  private async read() {
+    await this.queue;
+    const text = this.edit.modelText(this.document.getText());
+    if (text === undefined)
+      throw new WorkspaceError(
+        'changed_on_disk',
+        `${this.path} is being edited by the user at these lines.`,
+        this.path,
+      );
+    return { path: this.path, text, version: this.document.version };
+  }
+
+  private write(plan: FilePlan): Promise<number> {
+    return this.serial(async () => {
+      this.pending = '';
+      const next = this.edit.commit(this.document.getText(), plan.before ?? '', plan.after ?? '', plan.hunks);
+      if (next === undefined)
+        throw new WorkspaceError('changed_on_disk', `${this.path} changed while the edit was written: read it again.`);
+      if (!(await writeText(this.document, next)))
+        throw new WorkspaceError('io_error', `The editor refused the edit of ${this.path}.`, this.path);
+      this.marks.paintAt ??= performance.now();
+      this.changed();
+      return this.document.version;
+    });
+  }
+
+  /** Runs `step` after every step queued before it; a failed step does not stop the next. */
+  private serial<T>(step: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(step, step);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}

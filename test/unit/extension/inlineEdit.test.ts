@@ -1,0 +1,123 @@
+import * as assert from 'node:assert/strict';
+import { changeHunks } from '../../../src/edit';
+import { InlineEdit } from '../../../src/extension/inline/inlineEdit';
+
+// An inline edit as text: the preview carried into the buffer while the call streams, the user's typing
+// elsewhere kept through every step, Keep / Undo per hunk and whole, Escape mid-stream.
+
+const FILE = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l'].join('\n') + '\n';
+const same = (path: string) => path.replace(/^\.\//, '') === 'src/x.txt';
+
+/** edit_file arguments, cut into pieces as a model streams them. */
+function pieces(json: string, size = 7): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < json.length; i += size) out.push(json.slice(i, i + size));
+  return out;
+}
+
+/** Streams `args` into `edit`, the buffer following each step; `typing` changes the buffer after step `at`. */
+function stream(
+  edit: InlineEdit,
+  args: string,
+  start: string,
+  typing?: { at: number; change: (text: string) => string },
+) {
+  let buffer = start;
+  edit.begin('call-1', 'replacements', buffer);
+  pieces(args).forEach((piece, i) => {
+    buffer = edit.grow('call-1', piece, buffer) ?? buffer;
+    if (typing && i === typing.at) buffer = typing.change(buffer);
+  });
+  return buffer;
+}
+
+const ARGS = JSON.stringify({
+  path: 'src/x.txt',
+  edits: [
+    { old_string: 'b\n', new_string: 'B1\nB2\n' },
+    { old_string: 'k\n', new_string: '' },
+  ],
+});
+
+describe('inline edit: a streamed edit in the buffer', () => {
+  it('shows the preview as it comes and the model reads the file without it', () => {
+    const edit = new InlineEdit(same);
+    const buffer = stream(edit, ARGS, FILE);
+    assert.equal(buffer, FILE.replace('b\n', 'B1\nB2\n').replace('k\n', ''));
+    assert.equal(edit.modelText(buffer), FILE);
+    const marks = edit.marks(buffer);
+    assert.deepEqual(
+      marks.map((mark) => [mark.line, mark.added, mark.removed, mark.pending]),
+      [
+        [1, 2, ['b'], true],
+        [11, 0, ['k'], true],
+      ],
+    );
+  });
+
+  it('keeps what the user typed elsewhere while it streams, and Escape leaves only that', () => {
+    const edit = new InlineEdit(same);
+    const typed = (text: string) => text.replace('g\n', 'g typed\n');
+    const buffer = stream(edit, ARGS, FILE, { at: 3, change: typed });
+    assert.equal(buffer, typed(FILE).replace('b\n', 'B1\nB2\n').replace('k\n', ''));
+    const undone = edit.undo(buffer);
+    assert.ok(undone.ok);
+    assert.equal(undone.text, typed(FILE));
+    assert.equal(edit.streaming, false);
+  });
+
+  it('commits the tool write, then Undo per hunk and Keep', () => {
+    const edit = new InlineEdit(same);
+    let buffer = stream(edit, ARGS, FILE);
+    const after = FILE.replace('b\n', 'B1\nB2\n').replace('k\n', '');
+    const committed = edit.commit(buffer, FILE, after, changeHunks(FILE, after, 'src/x.txt'));
+    assert.equal(committed, after);
+    buffer = (committed ?? '').replace('e\n', 'e typed\n');
+    const [first, second] = edit.marks(buffer);
+    assert.ok(first && second && !first.pending);
+    const undone = edit.undo(buffer, second.hunkId);
+    assert.ok(undone.ok);
+    assert.equal(undone.text, FILE.replace('b\n', 'B1\nB2\n').replace('e\n', 'e typed\n'));
+    edit.keep(first.hunkId);
+    assert.equal(edit.undecided, 0);
+    assert.deepEqual(edit.marks(undone.text), []);
+  });
+
+  it('Undo of the whole edit gives the buffer back with the user typing kept', () => {
+    const edit = new InlineEdit(same);
+    const buffer = stream(edit, ARGS, FILE);
+    const after = FILE.replace('b\n', 'B1\nB2\n').replace('k\n', '');
+    const committed = edit.commit(buffer, FILE, after, changeHunks(FILE, after)) ?? '';
+    const undone = edit.undo(committed.replace('h\n', 'h!\n'));
+    assert.ok(undone.ok);
+    assert.equal(undone.text, FILE.replace('h\n', 'h!\n'));
+  });
+
+  it('refuses a commit when the buffer is no longer what the tool read', () => {
+    const edit = new InlineEdit(same);
+    const buffer = stream(edit, ARGS, FILE);
+    assert.equal(edit.commit(buffer, FILE.replace('a', 'z'), FILE, []), undefined);
+  });
+
+  it('takes the preview out when the call ends without writing', () => {
+    const edit = new InlineEdit(same);
+    const buffer = stream(edit, ARGS, FILE);
+    assert.equal(edit.abandon(buffer), FILE);
+    assert.equal(edit.streaming, false);
+  });
+
+  it('ignores a call on another file', () => {
+    const edit = new InlineEdit(same);
+    const args = JSON.stringify({ path: 'other.txt', edits: [{ old_string: 'b', new_string: 'X' }] });
+    assert.equal(stream(edit, args, FILE), FILE);
+  });
+
+  it('previews an apply_patch naming the file ./src/x.txt', () => {
+    const edit = new InlineEdit(same);
+    edit.begin('p', 'patch', FILE);
+    const patch = '*** Begin Patch\n*** Update File: ./src/x.txt\n@@\n c\n-d\n+D\n e\n*** End Patch\n';
+    let buffer = FILE;
+    for (const piece of pieces(patch, 5)) buffer = edit.grow('p', piece, buffer) ?? buffer;
+    assert.equal(buffer, FILE.replace('d\n', 'D\n'));
+  });
+});
