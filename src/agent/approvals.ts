@@ -32,6 +32,11 @@ export interface ApprovalRequest {
   effect: Exclude<ToolEffect, 'read'>;
   /** The call's arguments (JSON text) or freeform input. */
   input: string;
+  /**
+   * Keeps an `allow` rule where a repository cannot write it (the workspace's storage): given where the user's
+   * command rules are kept, so that an approval card can offer "Always allow `npm test` in this workspace".
+   */
+  keepRule?: (rule: string) => void;
 }
 
 export interface ApprovalPolicy {

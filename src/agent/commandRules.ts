@@ -25,10 +25,76 @@ export function joinRules(...rules: readonly CommandRules[]): CommandRules {
   return { allow: rules.flatMap((r) => r.allow), deny: rules.flatMap((r) => r.deny) };
 }
 
-/** `policy`, with its command rules read from `rules` at each call. */
-export function withCommandRules(policy: ApprovalPolicy, rules: (root: string) => CommandRules): ApprovalPolicy {
+/**
+ * `policy`, with its command rules read from `rules` at each call; `keep` keeps an allow rule the user chose
+ * while asked (each request carries it to whoever asks).
+ */
+export function withCommandRules(
+  policy: ApprovalPolicy,
+  rules: (root: string) => CommandRules,
+  keep?: (rule: string) => void,
+): ApprovalPolicy {
   const mode = policy.mode?.bind(policy);
-  return { approve: (request) => policy.approve(request), ...(mode ? { mode } : {}), commandRules: rules };
+  return {
+    approve: (request) => policy.approve(keep ? { ...request, keepRule: keep } : request),
+    ...(mode ? { mode } : {}),
+    commandRules: rules,
+  };
+}
+
+/** Programs whose second word says nothing of what they run: an allow rule for them would allow anything. */
+const NO_RULE_FOR = new Set([
+  'sh',
+  'bash',
+  'zsh',
+  'dash',
+  'ksh',
+  'fish',
+  'env',
+  'sudo',
+  'doas',
+  'xargs',
+  'eval',
+  'exec',
+  'command',
+  'builtin',
+  'time',
+  'timeout',
+  'nice',
+  'nohup',
+  'watch',
+  'python',
+  'python3',
+  'node',
+  'deno',
+  'bun',
+  'ruby',
+  'perl',
+  'php',
+  'awk',
+  'gawk',
+  'npx',
+  'rm',
+]);
+
+/**
+ * The allow rule an approval may offer for a command line: its program and subcommand (`npm test`, `make
+ * check`), where the line is plain commands and every one that is not safe begins with those two words; none
+ * for an interpreter or a wrapper (`sh -c`, `env`, `xargs`), whose rule would allow anything.
+ */
+export function ruleToOffer(
+  commands: readonly { words: readonly string[]; reason?: string }[] | undefined,
+): string | undefined {
+  const rules = new Set(
+    (commands ?? []).filter((command) => command.reason !== undefined).map((command) => offered(command.words)),
+  );
+  const [rule] = rules;
+  return rules.size === 1 ? rule : undefined;
+}
+
+function offered([program, sub]: readonly string[]): string | undefined {
+  if (!program || !sub || sub.startsWith('-') || NO_RULE_FOR.has(program) || /[\\/]/.test(program)) return undefined;
+  return `${program} ${sub}`;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

@@ -33,7 +33,7 @@ export {
   decideCommand,
   ruleMatches,
 } from './commandApproval';
-export { joinRules, rulesIn, withCommandRules } from './commandRules';
+export { joinRules, ruleToOffer, rulesIn, withCommandRules } from './commandRules';
 export {
   type AgentSession,
   type AgentSessionOptions,

@@ -9,6 +9,14 @@ import { type CommandRules, joinRules, rulesIn } from '../agent';
 /** The workspaceState key of the rules kept for this workspace. */
 export const KEPT_RULES_KEY = 'loopwire.commandRules';
 
+/** Keeps `rule` among this workspace's own allow rules (an approval card's "Always allow … in this workspace"). */
+export async function keepAllowRule(kept: vscode.Memento, rule: string): Promise<void> {
+  const value = kept.get<unknown>(KEPT_RULES_KEY);
+  const rules = typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {};
+  const allow = rulesIn(rules, '').allow;
+  if (!allow.includes(rule)) await kept.update(KEPT_RULES_KEY, { ...rules, allow: [...allow, rule] });
+}
+
 /** The rules for commands run in the workspace folder `root`. */
 export function commandRulesFor(root: string, kept: vscode.Memento): CommandRules {
   const inspected = vscode.workspace

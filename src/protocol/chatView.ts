@@ -52,6 +52,8 @@ export const ApprovalAsk = z.object({
   detail: z.string().optional(),
   /** The kind of call "Allow … for this chat" allows from now on: `write` (edits) or `task` (tasks). */
   effect: z.enum(['write', 'task']),
+  /** A shell command's allow rule that "Always allow … in this workspace" keeps (`npm test`), where one fits. */
+  rule: z.string().optional(),
 });
 
 /**
@@ -252,8 +254,17 @@ export const ViewMessage = z.discriminatedUnion('type', [
   HunkAction,
   z.object({ type: z.literal('undoTurn'), turn: z.int().nonnegative() }),
   z.object({ type: z.literal('openDiff'), callId: z.string(), path: z.string() }),
-  /** Allow or Skip; `forChat`: allow every later call of the same effect in this chat without asking. */
-  z.object({ type: z.literal('approval'), callId: z.string(), allow: z.boolean(), forChat: z.boolean().optional() }),
+  /**
+   * Allow or Skip; `forChat`: allow every later call of the same effect in this chat without asking; `always`:
+   * keep the ask's `rule` for this workspace.
+   */
+  z.object({
+    type: z.literal('approval'),
+    callId: z.string(),
+    allow: z.boolean(),
+    forChat: z.boolean().optional(),
+    always: z.boolean().optional(),
+  }),
   /** A path (or `path:line[:column]`) clicked in a tool's output or a card: opened in the editor. */
   z.object({
     type: z.literal('openFile'),

@@ -70,12 +70,18 @@ const ALLOW_CHAT_LABEL: Record<ApprovalAsk['effect'], string> = {
   write: 'Allow edits for this chat',
 };
 
-function actionButton(action: 'allow' | 'allow-chat' | 'skip', element: HTMLButtonElement): HTMLButtonElement {
+function actionButton(
+  action: 'allow' | 'allow-chat' | 'allow-always' | 'skip',
+  element: HTMLButtonElement,
+): HTMLButtonElement {
   element.dataset.action = action;
   return element;
 }
 
-/** What the call will do and the buttons to let it: Allow, Allow for this chat (when it says), Skip. */
+/**
+ * What the call will do and the buttons to let it: Allow, Allow for this chat (when it says), Always allow the
+ * command's rule in this workspace (when it has one), Skip.
+ */
 function approvalView(entry: ToolEntry, post: Post): HTMLElement {
   const { ask } = entry;
   const callId = entry.id;
@@ -95,6 +101,16 @@ function approvalView(entry: ToolEntry, post: Post): HTMLElement {
           button(ALLOW_CHAT_LABEL[ask.effect], () => post({ type: 'approval', callId, allow: true, forChat: true }), {
             icon: 'check-all',
           }),
+        )
+      : undefined,
+    ask?.rule
+      ? actionButton(
+          'allow-always',
+          button(
+            `Always allow ${ask.rule} in this workspace`,
+            () => post({ type: 'approval', callId, allow: true, always: true }),
+            { icon: 'shield' },
+          ),
         )
       : undefined,
     actionButton(

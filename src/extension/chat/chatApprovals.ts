@@ -1,4 +1,5 @@
-import { type ApprovalMode, type ApprovalPolicy, type ApprovalRequest, policyFor } from '../../agent';
+import { type ApprovalMode, type ApprovalPolicy, type ApprovalRequest, policyFor, ruleToOffer } from '../../agent';
+import { judgeCommandCall } from '../../tools';
 import type { Workspace } from '../../workspace';
 import { approvalAsk, taskNamed } from './approvalAsk';
 import type { ChatModel } from './chatModel';
@@ -21,7 +22,10 @@ export interface ApprovalsContext {
 }
 
 export class ChatApprovals {
-  private readonly waiting = new Map<string, { resolve: (allow: boolean) => void; effect: Effect }>();
+  private readonly waiting = new Map<
+    string,
+    { resolve: (allow: boolean) => void; effect: Effect; keep: (() => void) | undefined }
+  >();
   /** Effects the user allowed for the whole chat. */
   private readonly allowedEffects = new Set<Effect>();
 
@@ -37,9 +41,11 @@ export class ChatApprovals {
       const task =
         request.effect === 'task' ? await taskNamed(this.context.workspace, entry?.summary ?? '') : undefined;
       const ask = approvalAsk(request, entry?.summary ?? '', entry?.diff, task, model.tools);
+      const rule = await this.ruleFor(request);
+      const keep = rule === undefined ? undefined : () => request.keepRule?.(rule);
       return new Promise<boolean>((resolve) => {
-        this.waiting.set(request.callId, { resolve, effect: request.effect });
-        model.asking(request.callId, ask);
+        this.waiting.set(request.callId, { resolve, effect: request.effect, keep });
+        model.asking(request.callId, rule === undefined ? ask : { ...ask, rule });
       });
     };
     return {
@@ -49,13 +55,29 @@ export class ChatApprovals {
     };
   }
 
-  /** The user's answer on call `callId`'s card; `forChat`: the same for every call of its effect. */
-  answer(callId: string, allow: boolean, forChat: boolean): void {
+  /**
+   * The allow rule the card may offer for a shell command ("Always allow `npm test` in this workspace"), where
+   * the policy can keep one; a failure to judge the command offers none.
+   */
+  private async ruleFor(request: ApprovalRequest): Promise<string | undefined> {
+    if (!request.keepRule) return undefined;
+    const judged = await judgeCommandCall(request.name, request.input, await this.context.workspace()).catch(
+      () => undefined,
+    );
+    return ruleToOffer(judged?.verdict.commands);
+  }
+
+  /**
+   * The user's answer on call `callId`'s card; `forChat`: the same for every call of its effect; `always`: keep
+   * the card's allow rule for this workspace (its commands then run without asking, in this chat and the next).
+   */
+  answer(callId: string, allow: boolean, forChat: boolean, always = false): void {
     const asked = this.waiting.get(callId);
     if (!asked) return;
     this.waiting.delete(callId);
     this.context.model.answered(callId, allow ? 'running' : 'declined');
     asked.resolve(allow);
+    if (allow && always) asked.keep?.();
     if (!allow || !forChat) return;
     this.allowedEffects.add(asked.effect);
     this.context.onAllowed();

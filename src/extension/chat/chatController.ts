@@ -144,7 +144,8 @@ export class ChatController {
     hunk: (message) => this.reviewHunk(message.callId, message.path, message.hunkId, message.action),
     undoTurn: (message) => this.takeBack.undoTurn(message.turn),
     openDiff: (message) => this.takeBack.openDiff(message.callId, message.path),
-    approval: (message) => this.approvals.answer(message.callId, message.allow, message.forChat ?? false),
+    approval: (message) =>
+      this.approvals.answer(message.callId, message.allow, message.forChat ?? false, message.always ?? false),
     openFile: async ({ path, line, column }) => {
       if (!this.backend.openFile) throw new ReviewRefused('Files cannot be opened from here.');
       await this.backend.openFile(path, line, column);
