@@ -24,8 +24,13 @@ export type InlineState = 'ready' | 'running' | 'review' | 'over';
 
 /** Where the time from Enter to the first painted line went (the log says it; the workbench test reads it). */
 export interface InlineTiming {
+  /** Enter to the agent ready (made and warmed while the prompt was typed, or now). */
   agentMs: number;
+  /** Then to the first delta of an edit call (the request, the model's first tokens). */
   firstDeltaMs: number;
+  /** Then to the first preview that changes the file (the model writing up to its first changed line). */
+  previewMs: number;
+  /** Then to the editor holding it (the buffer's edit, a round trip to the window). */
   paintMs: number;
   totalMs: number;
 }
@@ -43,7 +48,7 @@ export class InlineRun {
   /** The edit call being shown, by its item id. */
   private call: string | undefined;
   private sentAt = 0;
-  private marks: { agentAt?: number; deltaAt?: number; paintAt?: number } = {};
+  private marks: { agentAt?: number; deltaAt?: number; previewAt?: number; paintAt?: number } = {};
 
   constructor(
     readonly document: vscode.TextDocument,
@@ -112,12 +117,14 @@ export class InlineRun {
 
   /** When the run's time to the first painted line is known. */
   timing(): InlineTiming | undefined {
-    const { agentAt, deltaAt, paintAt } = this.marks;
-    if (agentAt === undefined || deltaAt === undefined || paintAt === undefined) return undefined;
+    const { agentAt, deltaAt, previewAt, paintAt } = this.marks;
+    if (agentAt === undefined || deltaAt === undefined || previewAt === undefined || paintAt === undefined)
+      return undefined;
     return {
       agentMs: agentAt - this.sentAt,
       firstDeltaMs: deltaAt - agentAt,
-      paintMs: paintAt - deltaAt,
+      previewMs: previewAt - deltaAt,
+      paintMs: paintAt - previewAt,
       totalMs: paintAt - this.sentAt,
     };
   }
@@ -131,7 +138,7 @@ export class InlineRun {
     this.log.info(
       `inline ${this.path}: ${status}${why ? ` (${why.split('\n')[0] ?? ''})` : ''}` +
         (timing
-          ? `; first line painted ${timing.totalMs.toFixed(1)} ms after Enter: agent ${timing.agentMs.toFixed(1)} ms, first edit delta ${timing.firstDeltaMs.toFixed(1)} ms, preview and paint ${timing.paintMs.toFixed(1)} ms`
+          ? `; first line painted ${timing.totalMs.toFixed(1)} ms after Enter: agent ${timing.agentMs.toFixed(1)} ms, first edit delta ${timing.firstDeltaMs.toFixed(1)} ms, first changed line written ${timing.previewMs.toFixed(1)} ms, painted ${timing.paintMs.toFixed(1)} ms`
           : ''),
     );
     this.settle(status === 'completed' ? 'review' : 'over');
@@ -177,6 +184,7 @@ export class InlineRun {
       this.pending = '';
       const next = this.edit.grow(this.call ?? '', delta, this.document.getText());
       if (next === undefined) return;
+      this.marks.previewAt ??= performance.now();
       if (await writeText(this.document, next)) this.marks.paintAt ??= performance.now();
       this.changed();
     });
@@ -200,6 +208,7 @@ export class InlineRun {
       const next = this.edit.commit(this.document.getText(), plan.before ?? '', plan.after ?? '', plan.hunks);
       if (next === undefined)
         throw new WorkspaceError('changed_on_disk', `${this.path} changed while the edit was written: read it again.`);
+      this.marks.previewAt ??= performance.now();
       if (!(await writeText(this.document, next)))
         throw new WorkspaceError('io_error', `The editor refused the edit of ${this.path}.`, this.path);
       this.marks.paintAt ??= performance.now();

@@ -1,0 +1,78 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { eventually, loopwire, readFixture, writeFixture } from './support';
+
+// The inline fix in the real extension host: the light bulb offers it first, its edit lands in the buffer
+// (unsaved), and Undo takes back the agent's lines only — a line the user typed meanwhile stays. The scenario
+// answers the inline prompt the command builds.
+
+const BROKEN = '{\n  "port": 8080,,\n  "host": "localhost"\n}\n';
+
+describe('Fix with Loopwire, inline', () => {
+  after(async () => {
+    const config = vscode.workspace.getConfiguration('loopwire');
+    await config.update('scenarioFiles', undefined, vscode.ConfigurationTarget.Workspace);
+  });
+
+  it('is offered before Fix in Chat; its edit streams into the buffer, and Undo keeps what the user typed', async () => {
+    await loopwire();
+    const uri = await writeFixture('inline/settings.json', BROKEN);
+    const editor = await vscode.window.showTextDocument(uri, { preview: false });
+    const [problem] = await eventually(
+      () => {
+        const found = vscode.languages.getDiagnostics(uri);
+        return found.length > 0 && found;
+      },
+      { timeoutMs: 20_000, message: 'the diagnostic' },
+    );
+    assert.ok(problem);
+    const actions =
+      (await vscode.commands.executeCommand<vscode.CodeAction[]>(
+        'vscode.executeCodeActionProvider',
+        uri,
+        problem.range,
+      )) ?? [];
+    const titles = actions.map((action) => action.title);
+    assert.ok(titles.indexOf('Fix with Loopwire') >= 0, titles.join(', '));
+    assert.ok(titles.indexOf('Fix with Loopwire') < titles.indexOf('Fix in Chat'), titles.join(', '));
+
+    const scenario = {
+      scenarios: [
+        {
+          name: 'inline-fix-settings',
+          match: '^Fix this problem inline in inline/settings\\.json',
+          steps: [
+            {
+              output: [
+                {
+                  type: 'function_call',
+                  name: 'edit_file',
+                  arguments: { path: 'inline/settings.json', edits: [{ old_string: '8080,,', new_string: '8080,' }] },
+                },
+              ],
+            },
+            { output: [{ type: 'message', text: 'Removed the extra comma.' }] },
+          ],
+        },
+      ],
+    };
+    await writeFixture('inline/scenario.json', JSON.stringify(scenario));
+    const config = vscode.workspace.getConfiguration('loopwire');
+    await config.update('scenarioFiles', ['inline/scenario.json'], vscode.ConfigurationTarget.Workspace);
+    const inline = actions.find((action) => action.title === 'Fix with Loopwire');
+    assert.ok(inline?.command);
+    const summary = await vscode.commands.executeCommand<string | undefined>(
+      inline.command.command,
+      ...((inline.command.arguments ?? []) as unknown[]),
+    );
+    assert.equal(summary, 'Removed the extra comma.');
+    const fixed = BROKEN.replace(',,', ',');
+    assert.equal(editor.document.getText(), fixed);
+    assert.equal(await readFixture('inline/settings.json'), BROKEN, 'nothing saved before Keep');
+
+    // The user types a line elsewhere; Undo of the whole edit leaves it.
+    await editor.edit((edit) => edit.insert(new vscode.Position(3, 1), '\n// typed'));
+    await vscode.commands.executeCommand('loopwire.inline.undo', { uri: uri.toString() });
+    assert.equal(editor.document.getText(), BROKEN.replace('}\n', '}\n// typed\n'));
+  });
+});
