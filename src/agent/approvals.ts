@@ -8,9 +8,12 @@ import type { ToolEffect } from '../tools';
 export type { ToolEffect };
 
 /** The approval modes, as `loopwire exec --approve` and the `loopwire.approval` setting name them. */
-export const APPROVAL_MODES = ['ask', 'all', 'read-only'] as const;
+export const APPROVAL_MODES = ['ask', 'all', 'read-only', 'plan'] as const;
 
-/** `ask`: someone allows each write and task; `all`: every call runs; `read-only`: writes and tasks are declined. */
+/**
+ * `ask`: someone allows each write and task; `all`: every call runs; `read-only`: writes and tasks are declined;
+ * `plan`: declined too, while the model makes a plan and is told so (planMode.ts).
+ */
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];
 
 export function isApprovalMode(value: unknown): value is ApprovalMode {
@@ -70,6 +73,6 @@ export function policyFor(
   ask: (request: ApprovalRequest) => Promise<boolean>,
   rules?: (root: string) => CommandRules,
 ): ApprovalPolicy {
-  const base = mode === 'all' ? approveAll : mode === 'read-only' ? readOnly : askEach(ask);
+  const base = mode === 'all' ? approveAll : mode === 'read-only' || mode === 'plan' ? readOnly : askEach(ask);
   return { approve: (request) => base.approve(request), mode: () => mode, ...(rules ? { commandRules: rules } : {}) };
 }

@@ -15,7 +15,7 @@ export type { CommandRules };
 export const NO_COMMAND_RULES: CommandRules = { allow: [], deny: [] };
 
 /** Modes in which nothing but reading happens: a command that does more is declined, never asked about. */
-const READING_MODES: ReadonlySet<ApprovalMode> = new Set<ApprovalMode>(['read-only']);
+const READING_MODES: ReadonlySet<ApprovalMode> = new Set<ApprovalMode>(['read-only', 'plan']);
 
 /** What happens to a command before the policy is asked: it runs, it is declined (and why), or the policy decides. */
 export type CommandDecision = { run: true } | { run: false; why: string } | undefined;
@@ -86,7 +86,7 @@ export function commandApprovalNote(mode: ApprovalMode, platform: NodeJS.Platfor
   if (platform === 'win32')
     return mode === 'all'
       ? 'Shell commands run without asking, except those the user has denied.'
-      : mode === 'read-only'
+      : READING_MODES.has(mode)
         ? 'Shell commands are declined: this session may only read (use the reading tools).'
         : 'Every shell command waits for the user to approve it: prefer the reading tools to explore.';
   const safe =

@@ -10,6 +10,7 @@ import {
 import type { ApprovalPolicy } from './approvals';
 import { type CommandDecision, commandGate } from './commandApproval';
 import type { AgentEventSink } from './events';
+import { planModeDeclined } from './planMode';
 import type { Transcript } from './transcript';
 
 // The tool calls of one response: consecutive read-only calls run side by side, every write or task on
@@ -117,7 +118,9 @@ export class ToolRunner {
       output =
         gate && !gate.run
           ? `This ${call.name} call was not run, because ${gate.why}. Nothing was changed. Do not retry it; read another way, or say what you wanted to run.`
-          : `The user declined this ${call.name} call; nothing was changed. Do not retry it unless the user asks; say what you wanted to do instead.`;
+          : this.approvals.mode?.() === 'plan'
+            ? planModeDeclined(call.name)
+            : `The user declined this ${call.name} call; nothing was changed. Do not retry it unless the user asks; say what you wanted to do instead.`;
     } else {
       this.transcript.markStarted(call.call_id, call.name);
       ({ ok, output, edits, display } = await runToolCall(toCall(call), this.context, this.registry));

@@ -4,6 +4,7 @@ import type { TransportMode } from '../agent';
 // The files, not the agent's index: activation loads these, which have no zod and nothing of the session.
 import { APPROVAL_MODES, type ApprovalMode } from '../agent/approvals';
 import { DEFAULT_COMPACT_AT } from '../agent/contextWindow';
+import { PLAN_TOOL_SETTINGS, type PlanToolSetting } from '../agent/planMode';
 import { headersOf } from './endpointChoice';
 
 // Loopwire's settings (package.json `contributes.configuration`), read when they are used, so a change
@@ -37,6 +38,8 @@ export interface LoopwireSettings {
   maxTurns: number;
   /** `ask`: the editor's tools (`vscode.lm.tools`, where there are any) are offered too, each call approved as a task. */
   externalTools: 'off' | 'ask';
+  /** `loopwire.planTool`: the plan tool offered as the model catalogue says (`auto`), to every model, or to none. */
+  planTool: PlanToolSetting;
 }
 
 const oneOf = <T extends string>(value: unknown, allowed: readonly T[], fallback: T): T =>
@@ -71,6 +74,7 @@ export function readSettings(folder: vscode.WorkspaceFolder | undefined): Loopwi
     contextWindow: positiveInteger(config.get<unknown>('contextWindow', 0)),
     compactAt: share(config.get<unknown>('compactAt', DEFAULT_COMPACT_AT)),
     externalTools: oneOf(config.get('externalTools'), ['off', 'ask'] as const, 'ask'),
+    planTool: oneOf(config.get('planTool'), PLAN_TOOL_SETTINGS, 'auto'),
     maxTurns: positiveInteger(config.get<unknown>('maxTurns', DEFAULT_MAX_TURNS)) ?? DEFAULT_MAX_TURNS,
   };
 }

@@ -10,6 +10,7 @@ import {
 } from '../agent';
 import type { ComposerChoices, HostMessage, InstructionsInfo } from '../protocol/chatView';
 import type { ChatSteering, ChooseMessage } from './chat/steeringPort';
+import { APPROVAL_MODES, isApprovalMode } from '../agent/approvals';
 import { readSettings } from './settings';
 
 // The window's side of the composer's pickers and of the project instructions' line (chat/steeringPort.ts).
@@ -28,6 +29,8 @@ const ALLOW_UNTRUSTED_KEY = 'loopwire.sendUntrustedInstructions';
 /** Global state: models picked lately, newest first, offered beside the default and the current one. */
 const RECENT_MODELS_KEY = 'loopwire.recentModels';
 const RECENT_MODELS = 5;
+/** Workspace state: the approval mode before plan mode was picked, which Implement goes back to. */
+const BEFORE_PLAN_KEY = 'loopwire.approvalBeforePlan';
 
 /** The settings each picker writes. */
 const SETTING: Record<ChooseMessage['choice'], string> = {
@@ -84,15 +87,28 @@ export class WindowSteering implements ChatSteering, vscode.Disposable {
     if (value === undefined) return;
     if (message.choice === 'effort' && !ReasoningEffort.safeParse(value).success)
       throw new Error(`${value} is not a reasoning effort (${ReasoningEffort.options.join(', ')}).`);
-    if (message.choice === 'approval' && !['ask', 'all', 'read-only'].includes(value))
-      throw new Error(`${value} is not an approval mode (ask, all, read-only).`);
+    if (message.choice === 'approval' && !isApprovalMode(value))
+      throw new Error(`${value} is not an approval mode (${APPROVAL_MODES.join(', ')}).`);
     if (message.choice === 'model') await this.remember(value);
+    if (message.choice === 'approval' && value === 'plan') await this.rememberBeforePlan();
     const target = vscode.workspace.workspaceFolders?.length
       ? vscode.ConfigurationTarget.Workspace
       : vscode.ConfigurationTarget.Global;
     await vscode.workspace.getConfiguration('loopwire').update(SETTING[message.choice], value, target);
     // The configuration event sends the new values too; this answers a write that changed nothing.
     this.sendChoices();
+  }
+
+  async leavePlanMode(): Promise<void> {
+    const before = this.context.workspaceState.get<unknown>(BEFORE_PLAN_KEY);
+    const mode = isApprovalMode(before) && before !== 'plan' ? before : 'ask';
+    await this.choose({ type: 'choose', choice: 'approval', value: mode });
+  }
+
+  /** Plan mode is picked: the mode it replaces is what Implement goes back to (kept across reloads). */
+  private async rememberBeforePlan(): Promise<void> {
+    const before = readSettings(firstFolder()).approval;
+    if (before !== 'plan') await this.context.workspaceState.update(BEFORE_PLAN_KEY, before);
   }
 
   async openInstructions(path: string): Promise<void> {

@@ -33,6 +33,7 @@ const APPROVAL_LABELS: Record<ApprovalChoice, { label: string; title: string }> 
   ask: { label: 'Ask', title: 'Ask before each edit and task' },
   all: { label: 'Run all', title: 'Edits and tasks run without asking' },
   'read-only': { label: 'Read-only', title: 'Edits and tasks are declined; reads and searches run' },
+  plan: { label: 'Plan', title: 'Read, search and make a plan; nothing is changed until you choose Implement' },
 };
 
 interface Picker {

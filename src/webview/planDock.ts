@@ -1,10 +1,12 @@
+import type { ViewMessage } from '../protocol/chatView';
 import type { Plan, PlanStatus } from '../protocol/plan';
-import { h } from './dom';
+import { button, h } from './dom';
 
 // The task's plan as a checklist above the composer, where it stays in view while the conversation scrolls:
 // a fold with how far it is (`Plan · 2 of 5 done`), the model's explanation, then each step with its state.
 // The host sends the whole plan each time it changes; the fold is kept and only its content is drawn again,
-// so a folded plan stays folded. Hidden while the chat has none.
+// so a folded plan stays folded. Hidden while the chat has none. Under it, after a task that answered in plan
+// mode, Implement: the host leaves plan mode and the chat goes on with the plan (planImplement.ts).
 
 const ICONS: Readonly<Record<PlanStatus, string>> = {
   completed: 'pass-filled',
@@ -23,7 +25,7 @@ export class PlanDock {
   private readonly progress = h('span', { class: 'plan-progress' });
   private readonly explanation = h('div', { class: 'plan-explanation' });
   private readonly steps = h('ol', { class: 'plan-steps' });
-  readonly element = h(
+  private readonly checklist = h(
     'details',
     { class: 'plan-dock hidden', attrs: { open: '', 'aria-label': 'Plan' } },
     h(
@@ -36,10 +38,24 @@ export class PlanDock {
     this.explanation,
     this.steps,
   );
+  private readonly implementBar = h(
+    'div',
+    { class: 'plan-implement hidden', attrs: { role: 'group', 'aria-label': 'Plan mode' } },
+    h('span', { class: 'plan-implement-text' }, 'Planned in plan mode: nothing was changed.'),
+    button('Implement', () => this.implement(), {
+      icon: 'play',
+      kind: 'primary',
+      title: 'Go back to the approval mode you had before plan mode, and implement the plan in this chat',
+    }),
+  );
+  readonly element = h('div', { class: 'plan-area' }, this.checklist, this.implementBar);
 
-  /** Shows `plan` in place of the one shown; null or undefined: none (hidden). */
-  show(plan: Plan | null | undefined): void {
-    this.element.classList.toggle('hidden', !plan);
+  constructor(private readonly post: (message: ViewMessage) => void) {}
+
+  /** Shows `plan` in place of the one shown (null or undefined: none, hidden), and Implement where offered. */
+  show(plan: Plan | null | undefined, implement = false): void {
+    this.implementBar.classList.toggle('hidden', !implement);
+    this.checklist.classList.toggle('hidden', !plan);
     if (!plan) return this.steps.replaceChildren();
     const done = plan.plan.filter((step) => step.status === 'completed').length;
     this.progress.textContent = `${done} of ${plan.plan.length} done`;
@@ -56,5 +72,10 @@ export class PlanDock {
         ),
       ),
     );
+  }
+
+  private implement(): void {
+    this.implementBar.classList.add('hidden');
+    this.post({ type: 'implement' });
   }
 }

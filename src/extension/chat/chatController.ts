@@ -8,6 +8,7 @@ import { ChangedFiles } from './changedFiles';
 import { ChatModel } from './chatModel';
 import type { ChatBackend, ChatOutcome } from './chatPort';
 import { readChat } from './chatRestore';
+import { implementPlan } from './planImplement';
 import { ChatTakeBack } from './chatTakeBack';
 import { ChatSaver } from './chatSaver';
 import { type ChatSnapshot, currentChat, snapshotOf } from './chatSnapshot';
@@ -77,6 +78,7 @@ export class ChatController {
       async (path) => (await (await backend.workspace()).tryReadFile(path))?.text,
     );
     this.model.onState = () => this.sendState();
+    this.model.approvalMode = () => backend.approvalMode();
     this.approvals = new ChatApprovals({
       model: this.model,
       workspace: () => backend.workspace(),
@@ -139,6 +141,7 @@ export class ChatController {
       this.model.setBanner(null);
       void this.run(undefined);
     },
+    implement: () => implementPlan(this.backend, (prompt) => this.ask(prompt)),
     remedy: (message) => this.backend.remedy?.(message.remedy),
     loadOlder: (message) => this.send({ type: 'older', ...this.model.olderThan(message.before) }),
     hunk: (message) => this.reviewHunk(message.callId, message.path, message.hunkId, message.action),
@@ -394,6 +397,4 @@ export class ChatController {
   }
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

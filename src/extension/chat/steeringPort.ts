@@ -12,6 +12,8 @@ export interface ChatSteering {
   refresh(): void;
   /** A picker changed: its setting is written for this workspace (the model's Other… asks for a name). */
   choose(message: ChooseMessage): Promise<void>;
+  /** Implement: the approval mode goes back to the one before plan mode was picked (`ask` when not known). */
+  leavePlanMode?(): Promise<void>;
   /** Opens an instruction file the line names (only one that was found). */
   openInstructions(path: string): Promise<void>;
   /** Sends an untrusted workspace's instructions after all, from the next task on. */

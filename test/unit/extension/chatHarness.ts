@@ -3,12 +3,14 @@ import {
   type AgentEvent,
   type AgentSession,
   type AgentSpec,
+  type ApprovalMode,
   type ApprovalRequest,
   Transcript,
   createAgentSession,
 } from '../../../src/agent';
 import { type ChatBackend, ChatController } from '../../../src/extension/chat/chatController';
 import type { ChatContext } from '../../../src/extension/chat/contextPort';
+import type { ChatSteering } from '../../../src/extension/chat/steeringPort';
 import { type HostMessage, HostMessage as HostMessageSchema, type Remedy } from '../../../src/protocol/chatView';
 import { ReadLedger } from '../../../src/tools';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
@@ -24,11 +26,13 @@ export interface ChatBench {
   opened: { path: string; line?: number; column?: number }[];
   asked: ApprovalRequest[];
   logged: string[];
-  mode: 'ask' | 'all' | 'read-only';
+  mode: ApprovalMode;
   /** The context window and where the chat's agents compact (default: the model's; reset per test). */
   context?: AgentSpec['context'];
   /** The composer's attachments' window side, where a test gives one (default: none). */
   chatContext?: ChatContext;
+  /** The composer's pickers' window side, where a test gives one (default: none). */
+  steering?: ChatSteering;
   /** The key the next agent's session sends (default: the server's token; reset per test). */
   apiKey?: string;
   /** The session's own events (the extension's status bar gets these): never a conversation's turns. */
@@ -107,6 +111,7 @@ export function useChatBench(bench: AgentBench): ChatBench {
       backendInfo: () => ({ label: 'built-in offline backend', offline: true }),
       log: (line) => state.logged.push(line),
       ...(state.chatContext ? { context: state.chatContext } : {}),
+      ...(state.steering ? { steering: state.steering } : {}),
     };
     const chat = new ChatController(backend);
     chats.push(chat);
@@ -128,6 +133,7 @@ export function useChatBench(bench: AgentBench): ChatBench {
     state.context = undefined;
     delete state.apiKey;
     state.chatContext = undefined;
+    state.steering = undefined;
     state.sessionEvents = [];
     state.remedies = [];
     agentSessions = [];

@@ -112,4 +112,32 @@ describe('chat panel in Chromium: the plan above the composer', function () {
     assert.equal(await panel.page.locator('.plan-dock').isVisible(), false);
     assert.deepEqual(await panel.problems(), []);
   });
+
+  it('offers Implement after a plan-mode answer: it posts implement once and goes; Plan is an approval choice', async () => {
+    const panel = await panelWith('dark');
+    panel.post({
+      type: 'choices',
+      choices: { model: 'gpt-5.5', models: ['gpt-5.5'], effort: 'default', efforts: ['default'], approval: 'plan' },
+    });
+    panel.post({ type: 'plan', plan: PLAN, implement: true });
+    await panel.delivered();
+    const approvals = panel.page.getByRole('combobox', { name: 'Approvals', exact: true });
+    assert.equal(await approvals.inputValue(), 'plan');
+    assert.deepEqual(await approvals.locator('option').allTextContents(), ['Ask', 'Run all', 'Read-only', 'Plan']);
+    const implement = panel.page.getByRole('button', { name: 'Implement' });
+    assert.equal(await implement.isVisible(), true);
+    const [bar, composer] = await Promise.all([
+      panel.page.locator('.plan-implement').boundingBox(),
+      panel.page.locator('.composer').boundingBox(),
+    ]);
+    assert.ok(bar && composer && bar.y + bar.height <= composer.y + 1, 'above the composer, under the plan');
+    await panel.page.screenshot({ path: path.join(ARTIFACTS, 'dark-plan-implement.png') });
+    assert.deepEqual(await panel.postedBy(() => implement.click()), [{ type: 'implement' }]);
+    assert.equal(await implement.isVisible(), false);
+    // The host's next plan message says whether it is still offered (a state after a reload too).
+    panel.post({ type: 'plan', plan: PLAN });
+    await panel.delivered();
+    assert.equal(await implement.isVisible(), false);
+    assert.deepEqual(await panel.problems(), []);
+  });
 });
