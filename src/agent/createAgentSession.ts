@@ -7,8 +7,8 @@ import type { AgentEventSink } from './events';
 import { standingInstructions } from './instructions';
 import { type ModelOptions, modelFields } from './modelOptions';
 import { contextPlan } from './contextWindow';
+import { type EnvironmentFacts, environmentText } from './environmentContext';
 import { modelProfile } from './modelCatalogue';
-import { type PlanToolSetting, planToolOffered } from './planMode';
 import type { ProjectInstructions } from './projectInstructions';
 import type { ProxySettings } from './proxy';
 import { SessionTransport, type TransportMode } from './sessionTransport';
@@ -68,8 +68,6 @@ export interface AgentSpec {
   /** The tools offered and run: the built-in ones when not given, or with tools added at run time (MCP servers'). */
   registry?: ToolRegistry | undefined;
   approvals: ApprovalPolicy;
-  /** Whether the plan tool is offered: `auto` (the default) as the model catalogue says (planMode.ts). */
-  planTool?: PlanToolSetting | undefined;
   maxTurns?: number | undefined;
   /** The WebSocket lane, for a conversation that runs beside another on the socket. */
   lane?: string | undefined;
@@ -86,7 +84,18 @@ export interface AgentSpec {
   choices?: (() => { model?: string | undefined; modelOptions?: Partial<ModelOptions> | undefined }) | undefined;
   /** The project's instructions, read at the start of each task (`findProjectInstructions`); absent: none. */
   projectInstructions?: (() => Promise<ProjectInstructions | undefined>) | undefined;
+  /**
+   * Where the agent works (its folder, the shell commands run in, the workspace folders), read before every
+   * request: with the date, time zone, OS and approval mode it is the `<environment_context>` item, sent again
+   * when any of it changes (environmentContext.ts). Absent: none is sent.
+   */
+  environment?: (() => EnvironmentFacts) | undefined;
   emit: AgentEventSink;
+}
+
+/** The environment item's text as it stands: the facts now, the approval mode in force now, today. */
+function environmentReader(facts: () => EnvironmentFacts, approvals: ApprovalPolicy): () => string {
+  return () => environmentText(facts(), approvals.mode?.());
 }
 
 /** One endpoint's session transport (one socket at a time), and the agents that share it. */
@@ -117,7 +126,6 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
         toolSpecs: registry.offer(model, {
           capabilities: spec.tools.workspace.capabilities,
           editStyle: modelProfile(model).editTool,
-          planTool: planToolOffered(spec.planTool, modelProfile(model).planTool),
         }),
         extra: modelFields(model, modelOptions),
         context: contextPlan(model, {
@@ -159,6 +167,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
             }
           : {}),
         ...(spec.projectInstructions ? { projectInstructions: spec.projectInstructions } : {}),
+        ...(spec.environment ? { environment: environmentReader(spec.environment, spec.approvals) } : {}),
       });
     },
     close: (announce) => transport.close(announce),

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import type { AnyInputItem } from '../protocol';
+import { type AnyInputItem, PROJECT_INSTRUCTIONS_HEADING } from '../protocol';
 
 // The project's own instructions for agents, found as Codex finds them (codex-rs/core/src/project_doc.rs):
 // from the repository root — the nearest folder above the workspace folder with a `.git` — down to the
@@ -25,7 +25,7 @@ export const AGENTS_FILE = 'AGENTS.md';
 export const COPILOT_FILE = '.github/copilot-instructions.md';
 
 /** What starts the message's text: how it is told from a prompt in a transcript (and by tools that read Codex's). */
-const HEADING = '# AGENTS.md instructions for ';
+const HEADING = PROJECT_INSTRUCTIONS_HEADING;
 
 /** One file read. */
 export interface InstructionFile {

@@ -21,6 +21,7 @@ import {
 import type { LoopwireServer } from '../server';
 import { ReadLedger } from '../tools';
 import { NodeWorkspace } from '../workspace/node/nodeWorkspace';
+import { commandShellName } from '../workspace/shared/userShell';
 import { type CliIo, ExitCode, errorMessage } from './cliIo';
 import { cliCommandRules } from './commandRulesFile';
 import { contextFlagOptions, contextFlagsUsage, parseContextFlags } from './contextFlags';
@@ -49,8 +50,8 @@ ${fileFlagsUsage}  --endpoint URL         a Responses API base URL (http://127.0
   --transport MODE       ws, http or auto (default auto: WebSocket, HTTP after repeated failures)
   --model M              the model (default ${DEFAULT_MODEL}; GPT models are offered apply_patch, others edit_file)
   --scenario FILE        a scenario file for the embedded server, before the default ones (repeatable)
-  --approve POLICY       all, read-only, ask or plan (default: ask on a terminal, read-only without one);
-                         ask needs a terminal on stdin; plan reads and plans, and changes nothing
+  --approve POLICY       all, read-only or ask (default: ask on a terminal, read-only without one);
+                         ask needs a terminal on stdin
   --max-turns N          model responses at most (default 50)
   --resume FILE          continue the session kept in FILE (the prompt is optional then)
   --sessions-dir DIR     where sessions are kept (default: $XDG_STATE_HOME/loopwire/sessions)
@@ -147,8 +148,7 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
   if (!['ws', 'http', 'auto'].includes(transport))
     return usageError(io, `--transport must be ws, http or auto, not '${transport}'`);
   const approve = flags.approve ?? (process.stdin.isTTY && process.stderr.isTTY ? 'ask' : 'read-only');
-  if (!isApprovalMode(approve))
-    return usageError(io, `--approve must be all, read-only, ask or plan, not '${approve}'`);
+  if (!isApprovalMode(approve)) return usageError(io, `--approve must be all, read-only or ask, not '${approve}'`);
   // Asking needs someone to answer: without a terminal on stdin the first write would wait forever (or read
   // a piped file as answers). Refuse before anything is started or written.
   if (approve === 'ask' && !process.stdin.isTTY)
@@ -282,6 +282,7 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
         if (!flags.json) io.stderr(projectInstructionsLine(found));
         return found;
       },
+      environment: () => ({ cwd: workspace.root, shell: commandShellName(), folders: [workspace.root] }),
       emit,
     });
     await agent.start();

@@ -5,6 +5,7 @@ export * from './chatView';
 export * from './clientEvents';
 export * from './compaction';
 export * from './contentParts';
+export * from './contextItems';
 export * from './edits';
 export * from './errorCodes';
 export * from './errors';

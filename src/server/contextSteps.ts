@@ -1,4 +1,4 @@
-import { type AnyInputItem, isCompaction, isUserMessage } from '../protocol';
+import { type AnyInputItem, isCompaction, isPrompt } from '../protocol';
 import { openCompaction } from './compactionSeal';
 
 // Where a conversation stands, read from its items alone: the latest user message and how many model
@@ -36,12 +36,14 @@ function lastIndex(items: readonly AnyInputItem[], test: (item: AnyInputItem) =>
 }
 
 /**
- * The latest user message's text and the 1-based step it calls for (1 + the runs of model items after it),
+ * The latest prompt's text and the 1-based step it calls for (1 + the runs of model items after it),
  * or undefined without a user message. A compaction after that message stands for the runs it replaced: its
  * sealed count starts the tally, and its sealed prompt serves when the user message itself was pruned.
  */
 export function locateStep(items: readonly AnyInputItem[]): { prompt: string; step: number } | undefined {
-  const userIndex = lastIndex(items, isUserMessage);
+  // Context items (`<environment_context>`, AGENTS.md) are user messages but not prompts: one sent mid-task
+  // (the approval mode changed) must not restart the scenario.
+  const userIndex = lastIndex(items, isPrompt);
   const compactionIndex = lastIndex(items, isCompaction);
   let prompt: string | undefined;
   let responses = 0;

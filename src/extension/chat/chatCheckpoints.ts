@@ -2,14 +2,13 @@ import {
   type CheckpointJournal,
   CheckpointJournal as Journal,
   type RestorePlan,
-  isProjectInstructions,
   journalFile,
   journaledWorkspace,
   loadJournal,
   restoreCheckpoint,
   saveJournal,
 } from '../../agent';
-import { type AnyInputItem, isUserMessage } from '../../protocol';
+import { type AnyInputItem, isPrompt } from '../../protocol';
 import type { ChatEntry } from '../../protocol/chatView';
 import type { Workspace } from '../../workspace';
 
@@ -71,9 +70,7 @@ export class ChatCheckpoints {
     if (known !== undefined) return known;
     const ordinal = entries.filter((entry) => entry.kind === 'user' && !entry.queued).findIndex((e) => e.id === id);
     if (ordinal < 0) return undefined;
-    const prompts = items.flatMap((item, index) =>
-      isUserMessage(item) && !isProjectInstructions(item) ? [index] : [],
-    );
+    const prompts = items.flatMap((item, index) => (isPrompt(item) ? [index] : []));
     return prompts[ordinal];
   }
 

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { TranscriptRecord, isProjectInstructions } from '../../agent';
+import { TranscriptRecord } from '../../agent';
+import { isContextMessage } from '../../protocol';
 import type { SessionSummary } from '../../protocol/chatView';
 
 // The chats kept in the window's storage (one JSON Lines transcript each), newest first, titled by their
@@ -42,7 +43,7 @@ function summarize(file: string): SessionSummary | undefined {
       }
       // A prompt with attachments: its text is the first part (the project's instructions are not a prompt).
       const first = Array.isArray(item.content) ? (item.content[0] as { text?: unknown } | undefined) : undefined;
-      if (item.role === 'user' && typeof first?.text === 'string' && !isProjectInstructions(record.data.item)) {
+      if (item.role === 'user' && typeof first?.text === 'string' && !isContextMessage(record.data.item)) {
         title = first.text;
         break;
       }

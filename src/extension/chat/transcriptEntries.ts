@@ -1,6 +1,11 @@
-import { type AnyInputItem, type AnyMessageContentPart, type AnyToolOutputPart, InputItem } from '../../protocol';
+import {
+  type AnyInputItem,
+  type AnyMessageContentPart,
+  type AnyToolOutputPart,
+  InputItem,
+  isContextMessage,
+} from '../../protocol';
 import { attachmentOfPart } from '../../agent/attachments';
-import { isProjectInstructions } from '../../agent/projectInstructions';
 import type { Attachment } from '../../protocol/attachments';
 import type { ChatEntry, ToolEntry } from '../../protocol/chatView';
 import { BUILTIN_TOOLS, type ToolRegistry } from '../../tools';
@@ -48,7 +53,7 @@ export function transcriptEntries(items: readonly AnyInputItem[], tools: ToolReg
       case 'message': {
         const text = textOf(item.content);
         // The project's instructions (AGENTS.md) are a user message the agent added, not a prompt.
-        if (item.role === 'user' && text !== '' && !isProjectInstructions(raw)) {
+        if (item.role === 'user' && text !== '' && !isContextMessage(raw)) {
           const prompt = promptOf(item.content);
           entries.push({
             kind: 'user',

@@ -43,3 +43,8 @@ function loginShell(): string | undefined {
 function isPosixShell(shell: string): boolean {
   return /^(bash|zsh|sh|dash|ksh|ksh93|mksh|ash)$/.test(path.basename(shell));
 }
+
+/** The name of the shell a command runs in (`bash`, `zsh`, `cmd.exe`): what the model is told to write for. */
+export function commandShellName(chosen?: string, env: NodeJS.ProcessEnv = process.env): string {
+  return path.basename(userShell(chosen, env).shell);
+}

@@ -203,7 +203,11 @@ describe('cli: loopwire exec', () => {
       .find((event) => event.type === 'turn_finished');
     assert.ok(first?.type === 'turn_finished');
     assert.equal(first.metrics.chained, false);
-    assert.equal(first.metrics.itemsSent, 5, 'the first task (prompt, call, output, answer) and the new prompt');
+    assert.equal(
+      first.metrics.itemsSent,
+      6,
+      'the first task (its environment item, prompt, call, output, answer) and the new prompt (the environment unchanged)',
+    );
   });
 
   describe('against a server at a URL', () => {
@@ -238,7 +242,7 @@ describe('cli: loopwire exec', () => {
     const cases: Array<[string[], RegExp]> = [
       [[], /no prompt/],
       [['--transport', 'carrier-pigeon', 'x'], /--transport must be ws, http or auto/],
-      [['--approve', 'maybe', 'x'], /--approve must be all, read-only, ask or plan/],
+      [['--approve', 'maybe', 'x'], /--approve must be all, read-only or ask/],
       [['--endpoint', 'localhost:1234', 'x'], /--endpoint must be a URL/],
       [['--max-turns', '0', 'x'], /--max-turns must be a positive integer/],
       [['--frobnicate', 'x'], /frobnicate/],

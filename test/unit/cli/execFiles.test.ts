@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { type AnyInputItem, isContextMessage } from '../../../src/protocol';
 import { useExecAgainstServer } from '../support/execAgainstServer';
 import { repoRoot } from '../support/runProcess';
 import { useTempWorkspace } from '../support/tempWorkspace';
@@ -17,8 +18,11 @@ describe('cli: loopwire exec --file attaches files to the prompt', function () {
   const exec = (args: string[], cwd: string) =>
     run.exec(['--workspace', temp.path('app'), '--approve', 'read-only', ...args], cwd);
 
+  /** The user's messages as sent, the context items (the environment's, AGENTS.md) left out. */
   const userMessages = async () =>
-    (await run.requests()).flatMap((body) => body.input.filter((item) => item.role === 'user'));
+    (await run.requests()).flatMap((body) =>
+      body.input.filter((item) => item.role === 'user' && !isContextMessage(item as AnyInputItem)),
+    );
 
   it('sends each file (a path from the current directory) and folder as a labelled part after the prompt', async () => {
     await temp.write('app/notes/big.txt', `${'y'.repeat(99)}\n`.repeat(400));

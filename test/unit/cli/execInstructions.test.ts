@@ -35,7 +35,8 @@ describe('cli: loopwire exec reads the project’s AGENTS.md', function () {
     const requests = await run.requests();
     const [warmup, first, ...rest] = requests;
     // The warm-up carries the developer instructions; the first turn chains from it and adds the project's
-    // message before the prompt: the context the model reads is developer, AGENTS.md, prompt.
+    // message and the environment item before the prompt: the model reads developer, AGENTS.md, environment,
+    // prompt.
     assert.equal(warmup?.generate, false);
     assert.deepEqual(
       warmup?.input.map((item) => item.role),
@@ -43,7 +44,8 @@ describe('cli: loopwire exec reads the project’s AGENTS.md', function () {
     );
     assert.match(textOf(warmup?.input[0]?.content), /^You are Loopwire, a coding agent\./);
     assert.ok(first?.previous_response_id, 'the first turn chains from the warm-up');
-    const [project, prompt] = first?.input ?? [];
+    const [project, environment, prompt] = first?.input ?? [];
+    assert.match(textOf(environment?.content), /^<environment_context>\n {2}<cwd>.*\/repo\/app<\/cwd>/);
     assert.equal(project?.role, 'user');
     assert.match(
       textOf(project?.content),

@@ -141,8 +141,9 @@ describe('cli: loopwire exec, a long task in a small context window', function (
         metrics.filter((m) => m.turn > 1 && (!m.chained || m.itemsSent > 2)).map((m) => m.turn),
         [],
       );
+      // Each request carries the tools (about 9 KB), and one after a compaction the instructions again (6 KB).
       assert.ok(
-        metrics.every((m) => m.bytesSent < 20 * 1024),
+        metrics.every((m) => m.bytesSent < 32 * 1024),
         'no request re-sent the context (~300 KB)',
       );
       // The server's wire log: one socket, every request after the warm-up chained from the one before.

@@ -1,0 +1,77 @@
+import { type AnyInputItem, ENVIRONMENT_CONTEXT_TAG, isEnvironmentContext, userMessageText } from '../protocol';
+import type { ApprovalMode } from './approvals';
+import type { Transcript } from './transcript';
+
+// Where the agent works, told to the model as Codex tells it (a user message `<environment_context>` with
+// `<cwd>`, `<shell>`, `<current_date>`, `<timezone>`, the format GPT and Codex models are trained on), with
+// what Loopwire adds: the OS, the workspace folders and the approval mode. It goes into the transcript before
+// the first prompt, like the project instructions (projectInstructions.ts); when any of it changes (a new
+// day, another approval mode, a folder added) a new one goes at the end of the same chain, before the next
+// request. History is never rewritten: the socket's cache keeps working, and a later item replaces an earlier
+// one as the instructions say.
+
+/** What the front end knows of where the agent works; the rest (date, zone, OS) is this process's own. */
+export interface EnvironmentFacts {
+  /** The folder commands run in by default: the workspace root (the first folder's, in multi-root). */
+  cwd: string;
+  /** The shell `exec_command` really runs (`bash`, `zsh`, `sh`, `cmd.exe`), as its file's name. */
+  shell: string;
+  /** Every workspace folder, as absolute paths. */
+  folders: readonly string[];
+}
+
+const OS_NAMES: Record<string, string> = { darwin: 'macOS', linux: 'Linux', win32: 'Windows' };
+
+/** `2026-12-06` in the local time zone: the user's today, not UTC's. */
+export function localDate(now: Date): string {
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/** The IANA zone this process runs in (`Europe/Paris`), `UTC` when the runtime cannot say. */
+export function timeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The item's text for `facts` under `mode` (undefined: the policy does not say) on the day of `now`. */
+export function environmentText(facts: EnvironmentFacts, mode: ApprovalMode | undefined, now = new Date()): string {
+  const line = (tag: string, value: string) => `  <${tag}>${escape(value)}</${tag}>`;
+  return [
+    `<${ENVIRONMENT_CONTEXT_TAG}>`,
+    line('cwd', facts.cwd),
+    line('shell', facts.shell),
+    line('current_date', localDate(now)),
+    line('timezone', timeZone()),
+    line('os', OS_NAMES[process.platform] ?? process.platform),
+    '  <workspace_folders>',
+    ...facts.folders.map((folder) => `  ${line('folder', folder)}`),
+    '  </workspace_folders>',
+    ...(mode === undefined ? [] : [line('approval_mode', mode)]),
+    `</${ENVIRONMENT_CONTEXT_TAG}>`,
+  ].join('\n');
+}
+
+/**
+ * What the agent calls before each request: appends an item to `transcript` when the text `read` gives
+ * differs from the last one there (a resumed session's included), so an unchanged environment costs a string
+ * comparison and nothing on the wire.
+ */
+export function environmentFollower(read: (() => string | undefined) | undefined, transcript: Transcript): () => void {
+  let last: string | undefined;
+  return () => {
+    const text = read?.();
+    if (text === undefined) return;
+    last ??= latestEnvironment(transcript.items) ?? '';
+    if (text === last) return;
+    last = text;
+    transcript.append({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
+  };
+}
+
+/** The text of the latest environment item in `items`, if any. */
+function latestEnvironment(items: readonly AnyInputItem[]): string | undefined {
+  const item = items.findLast(isEnvironmentContext);
+  return item ? userMessageText(item) : undefined;
+}
