@@ -12,13 +12,13 @@ import { BUILTIN_TOOLS, type ToolContext, type ToolRegistry } from '../tools';
 import type { ApprovalPolicy } from './approvals';
 import type { ContextPlan } from './contextWindow';
 import { type ProjectInstructions, projectInstructionsUpdate } from './projectInstructions';
-import { environmentFollower } from './environmentContext';
 import { instructionsItem } from './requestBody';
-import type { AgentEvent, AgentEventSink, TurnMetrics } from './events';
+import type { AgentEvent, AgentEventSink } from './events';
 import type { SessionTransport, TurnOutcome, TurnRequest } from './sessionTransport';
 import { ToolRunner, callsIn } from './toolRunner';
 import type { Transcript } from './transcript';
 import { AgentStop, TurnCancelled } from './transportFault';
+import { type TurnTimes, turnMetrics } from './turnMetrics';
 
 // The loop: the user's prompt, then turn after turn — the model answers over the session transport, the
 // calls it asks for run through the tools, their outputs go into the next turn — until an answer with no
@@ -61,8 +61,6 @@ export interface AgentOptions {
    * transcript before the prompt when new or changed (projectInstructions.ts); undefined sends none.
    */
   projectInstructions?: () => Promise<ProjectInstructions | undefined>;
-  /** Read before every request: the `<environment_context>` text now (environmentContext.ts); undefined: none. */
-  environment?: () => string | undefined;
   emit: AgentEventSink;
 }
 
@@ -70,6 +68,9 @@ export interface AgentOptions {
 export type RequestChoices = Pick<AgentOptions, 'model' | 'toolSpecs' | 'extra' | 'context'>;
 
 export type DoneEvent = Extract<AgentEvent, { type: 'done' }>;
+
+/** How a task ends: its status, the reason said, the code the front ends pick a remedy by. */
+type TaskEnd = [status: DoneEvent['status'], reason: string, code?: string];
 
 /** A prompt with what the user attached to it (attachments.ts): its parts follow the prompt's text. */
 export interface PromptWithParts {
@@ -128,14 +129,15 @@ export class Agent {
   private turns = 0;
   private toolCalls = 0;
   private readonly runner: ToolRunner;
-  /** Adds an environment item to the transcript when where the agent works changed. */
-  private readonly environmentChanged: () => void;
   /** Where the last response's output starts in the transcript: what a compaction on request keeps after it. */
   private lastOutputStart: number | undefined;
+  /** Steered text waiting for the next tool boundary. */
+  private readonly steers: string[] = [];
+  /** A task runs (between `run`'s start and its `done`): only then is a steer taken. */
+  private running = false;
 
   constructor(private readonly options: AgentOptions) {
     this.runner = new ToolRunner(options.tools, options.approvals, options.transcript, options.emit, options.registry);
-    this.environmentChanged = environmentFollower(options.environment, options.transcript);
   }
 
   /** The tools this agent's calls run with (what a front end asks how a call summarises and shows). */
@@ -168,9 +170,11 @@ export class Agent {
     signal: AbortSignal = new AbortController().signal,
   ): Promise<DoneEvent> {
     const started = performance.now();
-    const { transcript, emit } = this.options;
+    const { emit } = this.options;
     const maxTurns = this.options.maxTurns ?? 50;
+    this.running = true;
     const finish = (status: DoneEvent['status'], reason: string, code?: string): DoneEvent => {
+      this.running = false;
       const done: DoneEvent = {
         type: 'done',
         status,
@@ -185,80 +189,12 @@ export class Agent {
     };
     try {
       await this.settlePending(signal);
-      if (prompt !== undefined) {
-        const project = await this.options.projectInstructions?.();
-        const update = project ? projectInstructionsUpdate(project, transcript.items) : undefined;
-        if (update) transcript.append(update);
-        this.environmentChanged();
-        transcript.append(userMessage(prompt));
-      }
-      let readyAt = performance.now();
-      /** When the previous turn's response ended, less the approval waits of its calls since. */
-      let previousEndAt: number | undefined;
+      if (prompt !== undefined) await this.appendPrompt(prompt);
+      const times: TurnTimes = { readyAt: performance.now(), previousEndAt: undefined };
       for (let turnOfTask = 1; ; turnOfTask++) {
         if (turnOfTask > maxTurns) return finish('stopped', `the turn limit (${maxTurns}) was reached`, 'max_turns');
-        const turn = ++this.turns;
-        emit({ type: 'turn_started', turn });
-        this.environmentChanged();
-        const outcome = await this.request(turn, signal);
-        this.lastOutputStart = transcript.items.length;
-        transcript.append(...outcome.output);
-        const compacted = outcome.output.some(isCompaction);
-        const compactedTokens = compacted ? this.afterCompaction(turn, outcome) : undefined;
-        for (const item of outcome.output) {
-          const text = textOf(item);
-          const phase = phaseOf(item);
-          if (text !== undefined && text !== '')
-            emit({ type: 'message', turn, text, ...(phase === undefined ? {} : { phase }) });
-        }
-        for (const item of outcome.output) {
-          const hosted = hostedCall(item);
-          if (hosted) emit({ type: 'hosted_call', turn, ...hosted });
-        }
-        const calls = callsIn(outcome.output);
-        this.toolCalls += calls.length;
-        const timing = await this.runner.runAll(turn, calls, signal);
-        const usage = outcome.response.usage;
-        const plan = this.current().context;
-        const metrics: TurnMetrics = {
-          turn,
-          transport: outcome.transport,
-          chained: outcome.chained,
-          attempts: outcome.attempts,
-          timeToFirstEventMs: Math.max(0, outcome.firstEventAt - outcome.sentAt),
-          timeToFirstTokenMs:
-            outcome.firstDeltaAt === undefined ? null : Math.max(0, outcome.firstDeltaAt - outcome.sentAt),
-          modelMs: Math.max(0, outcome.completedAt - outcome.firstEventAt),
-          toolMs:
-            timing.firstStartAt === undefined || timing.lastFinishAt === undefined
-              ? 0
-              : Math.max(0, timing.lastFinishAt - timing.firstStartAt - timing.approvalMs),
-          approvalMs: timing.approvalMs,
-          overheadBeforeMs: Math.max(0, outcome.firstSentAt - readyAt),
-          overheadAfterMs:
-            timing.firstStartAt === undefined ? null : Math.max(0, timing.firstStartAt - outcome.completedAt),
-          gapMs: previousEndAt === undefined ? null : Math.max(0, outcome.firstSentAt - previousEndAt),
-          bytesSent: outcome.bytesSent,
-          bytesReceived: outcome.bytesReceived,
-          inputTokens: usage?.input_tokens ?? 0,
-          cachedTokens: usage?.input_tokens_details?.cached_tokens ?? 0,
-          outputTokens: usage?.output_tokens ?? 0,
-          itemsSent: outcome.itemsSent,
-          contextTokens: compactedTokens ?? (usage?.input_tokens ?? 0) + (usage?.output_tokens ?? 0),
-          ...(plan ? { contextWindow: plan.window } : {}),
-          ...(compacted ? { compacted } : {}),
-        };
-        emit({ type: 'turn_finished', metrics });
-        readyAt = performance.now();
-        previousEndAt = outcome.completedAt + timing.approvalMs;
-        if (signal.aborted) throw new TurnCancelled();
-        if (calls.length === 0) {
-          if (outcome.response.status === 'incomplete') {
-            const why = outcome.response.incomplete_details?.reason ?? 'no reason given';
-            return finish('stopped', `the response was incomplete (${why})`, 'incomplete');
-          }
-          return finish('completed', 'the model answered');
-        }
+        const end = await this.turn(times, signal);
+        if (end) return finish(...end);
       }
     } catch (error) {
       if (error instanceof TurnCancelled) return finish('cancelled', 'cancelled by the user', 'cancelled');
@@ -270,6 +206,85 @@ export class Agent {
       emit({ type: 'error', code: 'internal', message });
       return finish('failed', `an internal error: ${message}`, 'internal');
     }
+  }
+
+  /**
+   * Text the user sent to the running task (Steer): it reaches the model at the next tool boundary, as a user
+   * message after the outputs of the calls in flight, or — the model having answered — as the next turn's.
+   * False when no task runs to take it.
+   */
+  steer(text: string): boolean {
+    if (!this.running) return false;
+    this.steers.push(text);
+    return true;
+  }
+
+  /** What was steered and not yet delivered (the task ended first): the front end gives it back to the user. */
+  takeSteers(): string[] {
+    return this.steers.splice(0);
+  }
+
+  /** The project's instructions where new or changed, then the prompt, into the transcript. */
+  private async appendPrompt(prompt: string | PromptWithParts): Promise<void> {
+    const { transcript } = this.options;
+    const project = await this.options.projectInstructions?.();
+    const update = project ? projectInstructionsUpdate(project, transcript.items) : undefined;
+    if (update) transcript.append(update);
+    transcript.append(userMessage(prompt));
+  }
+
+  /**
+   * One turn: the request, its output kept and shown, its calls run, its figures; then what was steered
+   * meanwhile. Resolves to how the task ends, or undefined for another turn.
+   */
+  private async turn(times: TurnTimes, signal: AbortSignal): Promise<TaskEnd | undefined> {
+    const { transcript, emit } = this.options;
+    const turn = ++this.turns;
+    emit({ type: 'turn_started', turn });
+    const outcome = await this.request(turn, signal);
+    this.lastOutputStart = transcript.items.length;
+    transcript.append(...outcome.output);
+    const compactedTokens = outcome.output.some(isCompaction) ? this.afterCompaction(turn, outcome) : undefined;
+    this.show(turn, outcome.output);
+    const calls = callsIn(outcome.output);
+    this.toolCalls += calls.length;
+    const timing = await this.runner.runAll(turn, calls, signal);
+    const plan = this.current().context;
+    emit({ type: 'turn_finished', metrics: turnMetrics(turn, outcome, timing, times, plan, compactedTokens) });
+    times.readyAt = performance.now();
+    times.previousEndAt = outcome.completedAt + timing.approvalMs;
+    if (signal.aborted) throw new TurnCancelled();
+    if (this.deliverSteers(turn) || calls.length > 0) return undefined;
+    if (outcome.response.status === 'incomplete') {
+      const why = outcome.response.incomplete_details?.reason ?? 'no reason given';
+      return ['stopped', `the response was incomplete (${why})`, 'incomplete'];
+    }
+    return ['completed', 'the model answered'];
+  }
+
+  /** The answer's text and the server's own tool calls, as events. */
+  private show(turn: number, output: readonly AnyOutputItem[]): void {
+    const { emit } = this.options;
+    for (const item of output) {
+      const text = textOf(item);
+      const phase = phaseOf(item);
+      if (text !== undefined && text !== '')
+        emit({ type: 'message', turn, text, ...(phase === undefined ? {} : { phase }) });
+    }
+    for (const item of output) {
+      const hosted = hostedCall(item);
+      if (hosted) emit({ type: 'hosted_call', turn, ...hosted });
+    }
+  }
+
+  /** The steers waiting, as user messages after this turn's tool outputs; whether there were any. */
+  private deliverSteers(turn: number): boolean {
+    const texts = this.takeSteers();
+    for (const text of texts) {
+      this.options.transcript.append(userMessage(text));
+      this.options.emit({ type: 'steered', turn, text, how: 'boundary' });
+    }
+    return texts.length > 0;
   }
 
   /** The turn's request as it stands in the transcript. */

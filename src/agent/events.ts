@@ -115,6 +115,16 @@ export const AgentEvent = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('turn_finished'), metrics: TurnMetrics }),
   /**
+   * Text the user steered into the running task reached the model: at a tool boundary (a user message after
+   * the calls' outputs), or natively over the socket (`response.steer`, committed by the successor response).
+   */
+  z.object({
+    type: z.literal('steered'),
+    turn: z.int().positive(),
+    text: z.string(),
+    how: z.enum(['boundary', 'native']),
+  }),
+  /**
    * The context was compacted: by the server in a response (`auto`, past the threshold) or on request after
    * it no longer fit (`request`, `POST /responses/compact`). Tokens are the context's before and after.
    */

@@ -161,6 +161,10 @@ export class ExecRenderer {
       case 'turn_finished':
         this.metrics.push(event.metrics);
         return;
+      case 'steered':
+        this.endLine();
+        this.out.stdout(`${paint(color, '36', '› steered')}: ${event.text}\n`);
+        return;
       case 'compacted':
         this.compactions++;
         this.endLine();

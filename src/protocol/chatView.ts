@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { Attachment, Attachments } from './attachments';
 import { DiffHunk, FileOp } from './edits';
+import { QueueAction, QueuedPrompt } from './promptQueue';
 import { Plan } from './plan';
 
 // The chat panel's messages, both directions: the extension host keeps the conversation and sends the
@@ -72,6 +73,8 @@ export const ChatEntry = z.discriminatedUnion('kind', [
     id: z.string(),
     text: z.string(),
     queued: z.boolean().optional(),
+    /** Steered into the running task: it reached the model where the entry stands, mid-task. */
+    steered: z.boolean().optional(),
     attachments: z.array(Attachment).optional(),
   }),
   /**
@@ -143,7 +146,7 @@ export const ContextMeter = z.object({
 });
 
 /** The approval modes the composer's picker offers (`loopwire.approval`). */
-export const ApprovalChoice = z.enum(['ask', 'all', 'read-only', 'plan']);
+export const ApprovalChoice = z.enum(['ask', 'all', 'read-only']);
 
 /**
  * The composer's pickers: each setting's value now (the window's, wherever it was set) and what each offers.
@@ -201,19 +204,21 @@ export const HostMessage = z.discriminatedUnion('type', [
     context: ContextMeter.optional(),
     /** The task's plan (the checklist above the composer): the last the model set in this chat; absent: none. */
     plan: Plan.optional(),
-    /** Offer Implement: the last task ran in plan mode and answered (planImplement.ts). */
-    implement: z.boolean().optional(),
   }),
   /** One entry, new or changed, in full. */
   z.object({ type: z.literal('entry'), entry: ChatEntry }),
   /** Text appended to a streaming assistant entry. */
   z.object({ type: z.literal('text'), id: z.string(), delta: z.string() }),
+  /** The prompts queued behind the running task, in order (the chips above the composer). */
+  z.object({ type: z.literal('queue'), items: z.array(QueuedPrompt) }),
+  /** Stop gave these queued prompts back: they go into the composer, after what is typed there. */
+  z.object({ type: z.literal('unqueued'), items: z.array(QueuedPrompt) }),
   z.object({ type: z.literal('running'), running: z.boolean() }),
   z.object({ type: z.literal('banner'), banner: Banner.nullable() }),
   /** The token meter after a turn finished or the context was compacted. */
   z.object({ type: z.literal('context'), context: ContextMeter }),
   /** The plan changed (the model's plan tool): the checklist above the composer, updated in place; null: none. */
-  z.object({ type: z.literal('plan'), plan: Plan.nullable(), implement: z.boolean().optional() }),
+  z.object({ type: z.literal('plan'), plan: Plan.nullable() }),
   /** A page of entries older than those shown. */
   z.object({ type: z.literal('older'), entries: z.array(ChatEntry), hasOlder: z.boolean() }),
   z.object({ type: z.literal('history'), sessions: z.array(SessionSummary) }),
@@ -250,8 +255,13 @@ export const ViewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('newChat') }),
   z.object({ type: z.literal('retry') }),
-  /** Implement: leave plan mode for the mode before it, and go on in this chat with the plan. */
-  z.object({ type: z.literal('implement') }),
+  /** A queued prompt's chip: edit it (`text`), remove it, move it, steer it into the task, or send it now. */
+  z.object({
+    type: z.literal('queue'),
+    action: QueueAction,
+    id: z.string(),
+    text: z.string().min(1).max(100_000).optional(),
+  }),
   /** A stop's button: the host runs the command of that remedy. */
   z.object({ type: z.literal('remedy'), remedy: Remedy }),
   z.object({ type: z.literal('loadOlder'), before: z.string() }),

@@ -23,6 +23,22 @@ const markdownAttrs = (entry: { kind: string; id: string; streaming: boolean }) 
 });
 
 function userView(entry: Extract<ChatEntry, { kind: 'user' }>, post: Post): HTMLElement {
+  if (entry.steered)
+    // Steered into the running task: it reached the model here, between two of its steps.
+    return h(
+      'div',
+      {
+        class: 'entry user steered',
+        attrs: { 'data-id': entry.id, role: 'group', 'aria-label': 'Steered into the task' },
+      },
+      h(
+        'div',
+        { class: 'queued-mark', attrs: { title: 'Sent to the running task, which went on from it' } },
+        h('span', { class: 'codicon codicon-debug-step-into', attrs: { 'aria-hidden': 'true' } }),
+        h('span', {}, 'Steered'),
+      ),
+      h('div', { class: 'bubble' }, markdown(entry.text)),
+    );
   if (!entry.queued)
     return h(
       'div',

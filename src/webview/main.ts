@@ -7,6 +7,7 @@ import {
   type SessionSummary,
   type ViewMessage,
 } from '../protocol/chatView';
+import type { QueuedPrompt } from '../protocol/promptQueue';
 import { METER_FULL_AT, METER_WARN_AT, meterLine, meterText } from '../protocol/contextMeter';
 import { AttachmentChips } from './attachmentChips';
 import { acceptDrops } from './composerDrop';
@@ -16,6 +17,7 @@ import { askResend } from './checkpointActions';
 import { button, h } from './dom';
 import { entryView } from './entryView';
 import { InstructionsLine } from './instructionsLine';
+import { QueueChips } from './queueChips';
 import { PlanDock } from './planDock';
 import { Transcript } from './transcript';
 
@@ -72,8 +74,9 @@ const history = h('div', { class: 'history hidden', attrs: { role: 'dialog', 'ar
 const stopButton = button('Stop', () => post({ type: 'stop' }), { icon: 'debug-stop' });
 const sendButton = button('Send', () => submit(), { icon: 'send', kind: 'primary' });
 const pickers = new ComposerPickers(post);
+const queueChips = new QueueChips(post);
 const instructionsLine = new InstructionsLine(post);
-const planDock = new PlanDock(post);
+const planDock = new PlanDock();
 // The figures are read out from the meter element (its aria-valuetext), not from the short label beside it.
 const meterLabel = h('span', { class: 'context-meter-text', attrs: { 'aria-hidden': 'true' } });
 const meterBar = h('meter', { class: 'context-meter-bar', attrs: { min: '0', optimum: '0', 'aria-label': 'Context' } });
@@ -93,6 +96,7 @@ document.body.append(
   transcript.element,
   planDock.element,
   instructionsLine.element,
+  queueChips.element,
   h(
     'div',
     { class: 'composer' },
@@ -209,6 +213,14 @@ function showHistory(sessions: readonly SessionSummary[]): void {
   history.querySelector('button')?.focus();
 }
 
+/** Stop gave queued prompts back: their text after what is typed, their attachments as chips. Nothing is lost. */
+function takeBack(items: readonly QueuedPrompt[]): void {
+  prompt.value = [prompt.value.trimEnd(), ...items.map((item) => item.text)].filter((text) => text !== '').join('\n\n');
+  for (const item of items) if (item.attachments) chips.add(item.attachments);
+  saveDraft();
+  prompt.focus();
+}
+
 function submit(): void {
   const text = prompt.value.trim();
   if (text === '') return;
@@ -246,7 +258,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       setRunning(message.running);
       showBanner(message.banner);
       showContext(message.context);
-      planDock.show(message.plan, message.implement);
+      planDock.show(message.plan);
       return reportShown();
     case 'entry':
       return transcript.upsert(message.entry);
@@ -259,7 +271,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     case 'context':
       return showContext(message.context);
     case 'plan':
-      return planDock.show(message.plan, message.implement);
+      return planDock.show(message.plan);
     case 'older':
       return transcript.prependOlder(message.entries, message.hasOlder);
     case 'history':
@@ -280,6 +292,10 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       chips.add(message.attachments);
       prompt.focus();
       return;
+    case 'queue':
+      return queueChips.show(message.items);
+    case 'unqueued':
+      return takeBack(message.items);
   }
 });
 

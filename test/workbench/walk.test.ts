@@ -101,7 +101,7 @@ describe('Loopwire in the VS Code workbench: the walk', function () {
     await shot('explain-selection');
   });
 
-  it('runs a command in the Loopwire terminal after showing it; a prompt sent meanwhile waits at the end, queued', async function () {
+  it('runs a command in the Loopwire terminal after showing it; a prompt sent meanwhile waits as a chip above the composer', async function () {
     const panel = await workbench.panel();
     await send(panel, 'run: echo walked through');
     const { id, card } = await waitingCard(panel);
@@ -117,13 +117,12 @@ describe('Loopwire in the VS Code workbench: the walk', function () {
     assert.equal(await panel.getByRole('button', { name: 'Stop' }).count(), 1, 'Stop in the panel');
 
     await send(panel, 'list tasks');
-    const queued = panel.locator('.entry.user.queued');
+    // Queued: a chip above the composer, with what the user may do to it, not an entry of the conversation.
+    const queued = panel.locator('.queue-chip', { hasText: 'list tasks' });
     await queued.waitFor();
-    assert.match(await text(queued), /Queued/);
-    const last = await panel.evaluate<string | null>(
-      `(() => { const entries = document.querySelectorAll('.transcript .entry'); return entries[entries.length - 1].getAttribute('data-id'); })()`,
-    );
-    assert.equal(last, await queued.getAttribute('data-id'), 'the queued prompt is shown last, after the waiting card');
+    for (const name of ['Steer', 'Send now', 'Edit', 'Remove'])
+      assert.equal(await queued.getByRole('button', { name }).count(), 1, `the chip offers ${name}`);
+    assert.equal(await panel.locator('.transcript .entry.user', { hasText: 'list tasks' }).count(), 0);
     await shot('queued');
 
     await card.locator('button[data-action="allow"]').click();
@@ -132,7 +131,7 @@ describe('Loopwire in the VS Code workbench: the walk', function () {
     const output = await text(card.locator('.tool-output pre'));
     assert.match(output, /^The command finished with exit code 0 after/, output);
     assert.match(output, /^walked through$/m, output);
-    // Then the queued prompt runs: no longer marked, answered after the command's answer.
+    // Then the queued prompt runs: its chip goes, and it is answered after the command's answer.
     await until('the queued prompt to run', async () => ((await queued.count()) === 0 ? true : undefined), 60_000);
     const tasksCard = panel.locator('.entry.tool', { has: panel.locator('.tool-name', { hasText: 'list_tasks' }) });
     await tasksCard.locator('.tool-card.status-done').waitFor({ timeout: 60_000 });

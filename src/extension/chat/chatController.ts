@@ -6,16 +6,17 @@ import { ChatCheckpoints } from './chatCheckpoints';
 import { ChatApprovals } from './chatApprovals';
 import { ChangedFiles } from './changedFiles';
 import { ChatModel } from './chatModel';
+import { PromptQueue } from './chatQueue';
 import type { ChatBackend, ChatOutcome } from './chatPort';
 import { readChat } from './chatRestore';
-import { implementPlan } from './planImplement';
 import { ChatTakeBack } from './chatTakeBack';
 import { ChatSaver } from './chatSaver';
-import { type ChatSnapshot, currentChat, snapshotOf } from './chatSnapshot';
+import { currentChat, snapshotOf } from './chatSnapshot';
 import { ReviewBook } from './reviewBook';
 import { ReviewRefused } from './reviewEdits';
-import { forkChat, planFork } from './chatFork';
-import { listSessions, sessionFile } from './sessionHistory';
+import { resendInFork } from './chatFork';
+import { sessionFile } from './sessionHistory';
+import { sideRoutes } from './sideRoutes';
 import { type ViewRoutes, route } from './viewRoutes';
 
 // The chat panel's host side: one conversation at a time (a transcript on disk, an agent on the window's
@@ -54,8 +55,10 @@ export class ChatController {
   readonly checkpoints: ChatCheckpoints;
   /** The composer's chips: the `@` picker's answers, drops, Add to Chat, and a prompt's parts at its start. */
   readonly attachments: ChatAttachments;
+  /** The prompts sent while a task runs: chips above the composer until their turn (chatQueue.ts). */
+  readonly queue: PromptQueue;
 
-  constructor(private readonly backend: ChatBackend) {
+  constructor(readonly backend: ChatBackend) {
     this.attachments = new ChatAttachments(
       backend.context,
       async (message) => {
@@ -68,7 +71,10 @@ export class ChatController {
     this.saver = new ChatSaver(
       backend.sessionsDir,
       (line) => backend.log(line),
-      () => this.snapshot(),
+      // The chat as a reloaded window finds it again; none while it has no transcript.
+      () =>
+        this.transcript &&
+        snapshotOf(this.transcript.header.id, this.busy, this.model, this.reviews.saved(), this.approvals.allowed),
     );
     this.model = new ChatModel(
       (message) => {
@@ -78,7 +84,6 @@ export class ChatController {
       async (path) => (await (await backend.workspace()).tryReadFile(path))?.text,
     );
     this.model.onState = () => this.sendState();
-    this.model.approvalMode = () => backend.approvalMode();
     this.approvals = new ChatApprovals({
       model: this.model,
       workspace: () => backend.workspace(),
@@ -102,6 +107,14 @@ export class ChatController {
     });
     this.changedFiles = new ChangedFiles(() => backend.workspace(), this.reviews);
     backend.steering?.attach((message) => this.send(message));
+    this.queue = new PromptQueue({
+      busy: () => this.busy,
+      run: (text, attachments) => this.ask(text, attachments),
+      stopTask: () => this.abortTasks(),
+      // Steer: the running task's agent takes it, or says no (none runs yet, or its task is over).
+      steer: (text) => this.agent?.steer(text) ?? false,
+      send: (message) => this.send(message),
+    });
     this.restored = this.restoreCurrent();
   }
 
@@ -129,6 +142,7 @@ export class ChatController {
 
   /** What each of the page's messages does. */
   private readonly routes: ViewRoutes = {
+    ...sideRoutes(() => this),
     ready: () => {
       this.backend.steering?.refresh();
       this.sendState();
@@ -141,29 +155,16 @@ export class ChatController {
       this.model.setBanner(null);
       void this.run(undefined);
     },
-    implement: () => implementPlan(this.backend, (prompt) => this.ask(prompt)),
-    remedy: (message) => this.backend.remedy?.(message.remedy),
-    loadOlder: (message) => this.send({ type: 'older', ...this.model.olderThan(message.before) }),
     hunk: (message) => this.reviewHunk(message.callId, message.path, message.hunkId, message.action),
     undoTurn: (message) => this.takeBack.undoTurn(message.turn),
     openDiff: (message) => this.takeBack.openDiff(message.callId, message.path),
     approval: (message) =>
       this.approvals.answer(message.callId, message.allow, message.forChat ?? false, message.always ?? false),
-    openFile: async ({ path, line, column }) => {
-      if (!this.backend.openFile) throw new ReviewRefused('Files cannot be opened from here.');
-      await this.backend.openFile(path, line, column);
-    },
-    history: () => this.send({ type: 'history', sessions: listSessions(this.backend.sessionsDir) }),
+    queue: (message) => this.queue.act(message.action, message.id, message.text),
     openSession: (message) => this.openSession(message.id),
     shown: (message) => void (this.shown = { entries: message.entries, sessionId: message.sessionId }),
     restore: (message) => this.takeBack.restore(message.id),
     resend: (message) => this.resend(message.id, message.text, message.files),
-    choose: async (message) => this.backend.steering?.choose(message),
-    openInstructions: async (message) => this.backend.steering?.openInstructions(message.path),
-    allowInstructions: async () => this.backend.steering?.allowInstructions(),
-    findContext: (message) => this.attachments.receive(message),
-    attachSelection: (message) => this.attachments.receive(message),
-    attachUris: (message) => this.attachments.receive(message),
   };
 
   /** A message from the webview, validated first: anything else is logged and dropped. */
@@ -182,18 +183,21 @@ export class ChatController {
     }
   }
 
-  /**
-   * Sends a prompt: a new turn of this conversation (after the running one, if any: shown as queued), with
-   * what is attached to it read when its task starts.
-   */
+  /** A prompt: this chat's next turn (queued behind a running one: chatQueue.ts); its attachments read at its start. */
   async ask(prompt: string, attachments: readonly Attachment[] = []): Promise<ChatOutcome> {
     await this.restored;
-    const busy = this.busy;
-    const id = this.model.addUser(prompt, busy, attachments);
-    return this.run(prompt, busy ? id : undefined, id, attachments);
+    if (this.busy) return this.queue.add(prompt, attachments);
+    const id = this.model.addUser(prompt, false, attachments);
+    return this.run(prompt, id, attachments);
   }
 
+  /** Stops the running task; every queued prompt, and what was steered and not delivered, goes back to the composer. */
   stop(): void {
+    this.abortTasks();
+    this.queue.giveBack(this.agent?.takeSteers() ?? []);
+  }
+
+  private abortTasks(): void {
     for (const task of this.tasks) task.abort();
     this.approvals.declineWaiting();
   }
@@ -231,17 +235,17 @@ export class ChatController {
     this.model.dispose();
   }
 
-  private send(message: HostMessage): void {
+  send(message: HostMessage): void {
     this.post?.(message);
   }
 
   private sendState(): void {
     this.send(this.model.state(this.sessionId ?? '', this.busy, this.backend.backendInfo?.()));
+    this.queue.publish();
   }
 
   private async run(
     prompt: string | undefined,
-    queued?: string,
     userId?: string,
     attachments: readonly Attachment[] = [],
   ): Promise<ChatOutcome> {
@@ -254,7 +258,6 @@ export class ChatController {
     try {
       await this.backend.enqueue(async () => {
         if (controller.signal.aborted) return;
-        if (queued !== undefined) this.model.unqueue(queued);
         from = this.model.all.length;
         if (!this.transcript) {
           this.transcript = this.backend.newTranscript();
@@ -296,12 +299,16 @@ export class ChatController {
       if (!this.busy) this.send({ type: 'running', running: false });
       this.saver.now();
       this.changed();
+      // What was steered and not delivered runs next, then what waits in the queue.
+      if (!this.busy) this.queue.requeue(this.agent?.takeSteers() ?? []);
+      this.queue.next();
     }
     return { ok: status === 'completed', status, text: this.model.answerSince(from) };
   }
 
   private onEvent(event: AgentEvent): void {
     this.model.handle(event);
+    if (event.type === 'steered') this.queue.delivered(event.text);
     // A command or task may change files too, and is not journaled: the checkpoint says it ran.
     if (event.type === 'tool_started' && this.agent?.registry.effect(event.name) === 'task')
       this.checkpoints.unjournaled(event.name);
@@ -311,31 +318,28 @@ export class ChatController {
     }
   }
 
-  /**
-   * Edit and resend: the chat forks at prompt `id` (chatFork.ts), after asking (`resendAsk`) what happens to
-   * the files Loopwire wrote since, and `text` is sent in the fork; the old branch stays in History.
-   */
-  private async resend(id: string, text: string, files: 'restore' | 'keep' | undefined): Promise<void> {
-    const transcript = this.transcript;
+  /** Edit and resend of prompt `id` (chatFork.ts): the chat forks there and `text` is sent in the fork. */
+  private resend(id: string, text: string, files: 'restore' | 'keep' | undefined): Promise<void> {
     if (this.busy) throw new ReviewRefused('A message can be edited once the task has ended: Stop it first.');
-    if (!transcript) throw new ReviewRefused('That message is not in this chat any more.');
-    const changed = this.checkpoints.changedSince(id);
-    if (files === undefined && changed.length > 0) return this.send({ type: 'resendAsk', id, text, paths: changed });
-    const plan = planFork(id, {
-      transcript,
-      entries: this.model.all,
-      checkpoints: this.checkpoints,
-      reviews: this.reviews.saved(),
-    });
-    const restored = files === 'restore' ? await this.takeBack.restoreFiles(id) : undefined;
-    const fork = forkChat(transcript, plan.at, this.backend.sessionsDir);
-    this.checkpoints.fork(fork.header.id, id);
-    this.leaveFor(fork, plan.entries, this.model.context);
-    await this.reviews.restore(plan.reviews);
-    this.saver.setCurrent(fork.header.id);
-    this.sendState();
-    if (restored) await this.takeBack.show(restored);
-    void this.ask(text, plan.attachments);
+    return resendInFork(
+      { id, text, files },
+      {
+        transcript: this.transcript,
+        entries: this.model.all,
+        context: this.model.context,
+        checkpoints: this.checkpoints,
+        reviews: this.reviews,
+        takeBack: this.takeBack,
+        sessionsDir: this.backend.sessionsDir,
+        ask: (prompt) => this.send({ type: 'resendAsk', ...prompt }),
+        leaveFor: (fork, entries, context) => {
+          this.leaveFor(fork, entries, context);
+          this.saver.setCurrent(fork.header.id);
+        },
+        shown: () => this.sendState(),
+        send: (prompt, attachments) => void this.ask(prompt, attachments),
+      },
+    );
   }
 
   private async openSession(id: string): Promise<void> {
@@ -387,13 +391,6 @@ export class ChatController {
     this.agent = undefined;
     this.model.reset(entries, context);
     this.model.plan.from(transcript?.items ?? []);
-  }
-
-  /** The chat as a reloaded window finds it again; undefined while it has no transcript. */
-  private snapshot(): ChatSnapshot | undefined {
-    const id = this.transcript?.header.id;
-    if (id === undefined) return undefined;
-    return snapshotOf(id, this.busy, this.model, this.reviews.saved(), this.approvals.allowed);
   }
 }
 

@@ -1,8 +1,9 @@
 import { type Transcript, forkTranscript, newSessionId } from '../../agent';
 import type { Attachment } from '../../protocol/attachments';
-import type { ChatEntry } from '../../protocol/chatView';
+import type { ChatEntry, ContextMeter } from '../../protocol/chatView';
 import type { ChatCheckpoints } from './chatCheckpoints';
-import type { SavedReview } from './reviewBook';
+import type { ChatTakeBack } from './chatTakeBack';
+import type { ReviewBook, SavedReview } from './reviewBook';
 import { ReviewRefused } from './reviewEdits';
 import { sessionFile } from './sessionHistory';
 
@@ -46,4 +47,52 @@ export function planFork(
     attachments: edited?.kind === 'user' ? (edited.attachments ?? []) : [],
     reviews: chat.reviews.filter((review) => calls.has(review.callId)),
   };
+}
+
+/** What Edit and resend needs of the chat it forks. */
+export interface ResendChat {
+  transcript: Transcript | undefined;
+  entries: readonly ChatEntry[];
+  context: ContextMeter | undefined;
+  checkpoints: ChatCheckpoints;
+  reviews: ReviewBook;
+  takeBack: ChatTakeBack;
+  sessionsDir: string;
+  /** The page asks first what happens to the files Loopwire wrote since (`resendAsk`). */
+  ask(prompt: { id: string; text: string; paths: string[] }): void;
+  /** The chat shown becomes the fork, showing `entries`. */
+  leaveFor(fork: Transcript, entries: ChatEntry[], context: ContextMeter | undefined): void;
+  /** The fork is shown whole. */
+  shown(): void;
+  /** Sends the edited prompt, in the fork. */
+  send(text: string, attachments: readonly Attachment[]): void;
+}
+
+/**
+ * Edit and resend: the chat forks at prompt `id`, after asking what happens to the files Loopwire wrote
+ * since (`files` is the answer: they go back to how they were, or stay), and `text` is sent in the fork; the
+ * old branch stays in History.
+ */
+export async function resendInFork(
+  { id, text, files }: { id: string; text: string; files: 'restore' | 'keep' | undefined },
+  chat: ResendChat,
+): Promise<void> {
+  const { transcript } = chat;
+  if (!transcript) throw new ReviewRefused('That message is not in this chat any more.');
+  const changed = chat.checkpoints.changedSince(id);
+  if (files === undefined && changed.length > 0) return chat.ask({ id, text, paths: changed });
+  const plan = planFork(id, {
+    transcript,
+    entries: chat.entries,
+    checkpoints: chat.checkpoints,
+    reviews: chat.reviews.saved(),
+  });
+  const restored = files === 'restore' ? await chat.takeBack.restoreFiles(id) : undefined;
+  const fork = forkChat(transcript, plan.at, chat.sessionsDir);
+  chat.checkpoints.fork(fork.header.id, id);
+  chat.leaveFor(fork, plan.entries, chat.context);
+  await chat.reviews.restore(plan.reviews);
+  chat.shown();
+  if (restored) await chat.takeBack.show(restored);
+  chat.send(text, plan.attachments);
 }

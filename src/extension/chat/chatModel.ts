@@ -1,4 +1,4 @@
-import type { AgentEvent, ApprovalMode } from '../../agent';
+import type { AgentEvent } from '../../agent';
 import type { Attachment } from '../../protocol/attachments';
 import type {
   ApprovalAsk,
@@ -36,8 +36,6 @@ export class ChatModel {
   context: ContextMeter | undefined;
   /** The task's plan, the checklist above the composer. */
   readonly plan: ChatPlan;
-  /** The approval mode in force (set by the controller): a task answered in plan mode offers Implement. */
-  approvalMode: (() => ApprovalMode) | undefined;
 
   constructor(
     private readonly post: (message: HostMessage) => void,
@@ -56,11 +54,7 @@ export class ChatModel {
       remove: (ids) => this.remove(ids),
     };
     this.cards = new ToolCards(board, () => this.tools, readText, diffIntervalMs);
-    this.plan = new ChatPlan(
-      post,
-      () => this.tools,
-      () => this.approvalMode?.(),
-    );
+    this.plan = new ChatPlan(post, () => this.tools);
   }
 
   get all(): readonly ChatEntry[] {
@@ -105,7 +99,6 @@ export class ChatModel {
       ...(backend ? { backend } : {}),
       ...(this.context ? { context: this.context } : {}),
       ...(this.plan.current ? { plan: this.plan.current } : {}),
-      ...(this.plan.implement ? { implement: true } : {}),
     };
   }
 
@@ -235,6 +228,10 @@ export class ChatModel {
           summary: event.summary,
           status: 'done',
         });
+      case 'steered':
+        // Where it reached the model: after the outputs of the calls it followed.
+        this.add({ kind: 'user', id: this.nextId('user'), text: event.text, steered: true });
+        return;
       case 'turn_started':
       case 'notice':
       case 'retry':

@@ -12,7 +12,7 @@ import { useChatBench } from './chatHarness';
 // The conversation as people live in it: a window reload brings it back with its review cards live and a
 // task cut short offered for Resume (nothing run twice); the review follows the file when the editor
 // undoes a Reject or the user edits the lines; approvals say what they do and can be given for the chat;
-// a prompt sent during a run waits, shown as queued.
+// a prompt sent during a run waits, shown as a queued chip.
 
 const ORIGINAL = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 const PATCH = [
@@ -59,6 +59,7 @@ describe('chat panel host: reloads, review that follows the files, approvals, qu
     await eventually(() => tool(chat, name)?.status === 'approval', { message: `${name} waits for approval` });
     return tool(chat, name) as ToolEntry;
   };
+  const queueSent = () => ui.sent.flatMap((m) => (m.type === 'queue' ? [m.items] : []));
   const lastState = () => ui.sent.findLast((m): m is Extract<HostMessage, { type: 'state' }> => m.type === 'state');
   const states = (entry: ToolEntry | undefined) => Object.values(entry?.diff?.[0]?.states ?? {});
 
@@ -170,23 +171,22 @@ describe('chat panel host: reloads, review that follows the files, approvals, qu
     assert.ok(notice?.kind === 'notice' && /changed since/.test(notice.text), 'an edited hunk is refused, said why');
   });
 
-  it('shows a prompt sent during a run as queued, last, and runs it after', async () => {
+  it('queues a prompt sent during a run as a chip, not in the conversation, and runs it after', async () => {
     ui.mode = 'ask';
     const chat = ui.controller();
     const first = chat.ask('fix the notes');
     const patch = await waitingFor(chat, 'apply_patch');
     const second = chat.ask('and hello');
-    await eventually(() => chat.model.all.at(-1)?.kind === 'user', { message: 'the queued prompt is shown' });
-    const queued = chat.model.all.at(-1) as Extract<ChatEntry, { kind: 'user' }>;
-    assert.equal(queued.queued, true);
+    await eventually(() => queueSent().at(-1)?.length === 1, { message: 'the queued prompt is shown as a chip' });
+    assert.equal(queueSent().at(-1)?.[0]?.text, 'and hello');
+    assert.ok(!chat.model.all.some((e) => e.kind === 'user' && e.text === 'and hello'), 'not in the conversation yet');
     await chat.receive({ type: 'approval', callId: patch.id, allow: true });
     await chat.receive({ type: 'approval', callId: (await waitingFor(chat, 'run_task')).id, allow: true });
     await first;
     assert.equal((await second).text, 'Hello again.');
-    const kinds = chat.model.all.map((e) =>
-      e.kind === 'user' ? `user:${e.text}${e.queued ? ' (queued)' : ''}` : e.kind,
-    );
+    const kinds = chat.model.all.map((e) => (e.kind === 'user' ? `user:${e.text}` : e.kind));
     assert.deepEqual(kinds, ['user:fix the notes', 'tool', 'tool', 'assistant', 'user:and hello', 'assistant']);
+    assert.deepEqual(queueSent().at(-1), [], 'no chip left');
   });
 
   it('opens a clicked path through the backend, and the empty chat names the offline backend', async () => {

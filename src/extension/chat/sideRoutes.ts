@@ -1,0 +1,51 @@
+import type { HostMessage } from '../../protocol/chatView';
+import type { ChatAttachments } from './chatAttachments';
+import type { ChatModel } from './chatModel';
+import type { ChatBackend } from './chatPort';
+import { ReviewRefused } from './reviewEdits';
+import { listSessions } from './sessionHistory';
+import type { ViewRoutes } from './viewRoutes';
+
+// The page's messages that leave the conversation as it is: a stop's remedy, an older page, a file to open,
+// History's list, the composer's pickers and instructions line, and its attachments. The controller's own
+// routes (chatController.ts) are those that change the conversation.
+
+type SideRoute =
+  | 'remedy'
+  | 'loadOlder'
+  | 'openFile'
+  | 'history'
+  | 'choose'
+  | 'openInstructions'
+  | 'allowInstructions'
+  | 'findContext'
+  | 'attachSelection'
+  | 'attachUris';
+
+export interface SideParts {
+  backend: ChatBackend;
+  attachments: ChatAttachments;
+  model: ChatModel;
+  send(message: HostMessage): void;
+}
+
+/** The routes, on the chat's parts as they are when a message comes (read then, not when the table is built). */
+export function sideRoutes(parts: () => SideParts): Pick<ViewRoutes, SideRoute> {
+  const backend = () => parts().backend;
+  return {
+    remedy: (message) => backend().remedy?.(message.remedy),
+    loadOlder: (message) => parts().send({ type: 'older', ...parts().model.olderThan(message.before) }),
+    openFile: async ({ path, line, column }) => {
+      const chat = backend();
+      if (!chat.openFile) throw new ReviewRefused('Files cannot be opened from here.');
+      await chat.openFile(path, line, column);
+    },
+    history: () => parts().send({ type: 'history', sessions: listSessions(backend().sessionsDir) }),
+    choose: async (message) => backend().steering?.choose(message),
+    openInstructions: async (message) => backend().steering?.openInstructions(message.path),
+    allowInstructions: async () => backend().steering?.allowInstructions(),
+    findContext: (message) => parts().attachments.receive(message),
+    attachSelection: (message) => parts().attachments.receive(message),
+    attachUris: (message) => parts().attachments.receive(message),
+  };
+}

@@ -1,0 +1,119 @@
+import type { ViewMessage } from '../protocol/chatView';
+import type { QueueAction, QueuedPrompt } from '../protocol/promptQueue';
+import { button, h } from './dom';
+
+// The prompts queued behind the running task, above the composer: one row each, with what the user may do
+// to it — Steer (into the running task, at its next tool boundary), Send now (the task stopped first), Edit
+// (in place: Enter saves, Escape leaves it as it was), move up or down, remove. A steered prompt waits for
+// its boundary, marked so, and can no longer be changed. The host owns the queue; this only shows it.
+
+export class QueueChips {
+  readonly element = h('div', { class: 'queue-chips hidden', attrs: { role: 'list', 'aria-label': 'Queued prompts' } });
+  /** The chip being edited: a new list from the host keeps it open rather than lose what is being typed. */
+  private editing: string | undefined;
+  /** The list as last shown. */
+  private items: readonly QueuedPrompt[] = [];
+
+  constructor(private readonly post: (message: ViewMessage) => void) {}
+
+  show(items: readonly QueuedPrompt[]): void {
+    this.items = items;
+    if (this.editing !== undefined && !items.some((item) => item.id === this.editing)) this.editing = undefined;
+    const open = this.editing === undefined ? undefined : this.element.querySelector('.queue-chip.editing');
+    this.element.replaceChildren(
+      ...items.map((item, i) =>
+        item.id === this.editing && open ? open : this.chip(item, i === 0, i === items.length - 1),
+      ),
+    );
+    this.element.classList.toggle('hidden', items.length === 0);
+  }
+
+  private act(action: QueueAction, id: string, text?: string): void {
+    this.post({ type: 'queue', action, id, ...(text === undefined ? {} : { text }) });
+  }
+
+  private chip(item: QueuedPrompt, first: boolean, last: boolean): HTMLElement {
+    const text = h('span', { class: 'queue-text', attrs: { title: item.text } }, item.text);
+    if (item.steering)
+      return h(
+        'div',
+        { class: 'queue-chip steering', attrs: { role: 'listitem', 'data-id': item.id } },
+        h('span', { class: 'codicon codicon-debug-step-into', attrs: { 'aria-hidden': 'true' } }),
+        text,
+        h('span', { class: 'queue-state' }, 'steering at the next step…'),
+      );
+    // A steer is text alone: a prompt with attachments waits for a turn of its own.
+    const steerable = (item.attachments?.length ?? 0) === 0;
+    return h(
+      'div',
+      { class: 'queue-chip', attrs: { role: 'listitem', 'data-id': item.id } },
+      text,
+      h(
+        'span',
+        { class: 'queue-actions' },
+        steerable
+          ? button('Steer', () => this.act('steer', item.id), {
+              icon: 'debug-step-into',
+              title: 'Send it to the running task now, without stopping it: it reaches the model at the next step',
+            })
+          : undefined,
+        button('Send now', () => this.act('sendNow', item.id), {
+          icon: 'send',
+          title: 'Stop the running task and send this now; the other queued prompts wait behind it',
+        }),
+        button('Edit', () => this.edit(item), { icon: 'edit', showLabel: false, kind: 'icon' }),
+        first
+          ? undefined
+          : button('Move up', () => this.act('up', item.id), { icon: 'arrow-up', showLabel: false, kind: 'icon' }),
+        last
+          ? undefined
+          : button('Move down', () => this.act('down', item.id), {
+              icon: 'arrow-down',
+              showLabel: false,
+              kind: 'icon',
+            }),
+        button('Remove', () => this.act('remove', item.id), { icon: 'close', showLabel: false, kind: 'icon' }),
+      ),
+    );
+  }
+
+  /** The chip becomes a text box: Enter (or Save) sends the new text, Escape (or Cancel) leaves it as it was. */
+  private edit(item: QueuedPrompt): void {
+    const row = [...this.element.children].find((child) => (child as HTMLElement).dataset.id === item.id);
+    if (!row) return;
+    this.editing = item.id;
+    const box = h('textarea', { class: 'queue-edit', attrs: { rows: '2', 'aria-label': 'Edit the queued prompt' } });
+    box.value = item.text;
+    const close = (save: boolean) => {
+      this.editing = undefined;
+      const text = save && box.value.trim() !== '' ? box.value.trim() : item.text;
+      this.act('edit', item.id, text);
+      // Drawn at once as it will be; the host's list, which follows, says so too.
+      this.show(this.items.map((other) => (other.id === item.id ? { ...other, text } : other)));
+    };
+    box.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        close(true);
+      } else if (event.key === 'Escape') {
+        event.preventDefault();
+        event.stopPropagation();
+        close(false);
+      }
+    });
+    row.replaceWith(
+      h(
+        'div',
+        { class: 'queue-chip editing', attrs: { role: 'listitem' } },
+        box,
+        h(
+          'span',
+          { class: 'queue-actions' },
+          button('Save', () => close(true), { icon: 'check' }),
+          button('Cancel', () => close(false), { icon: 'discard' }),
+        ),
+      ),
+    );
+    box.focus();
+  }
+}
