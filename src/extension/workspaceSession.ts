@@ -13,7 +13,6 @@ import {
 } from '../agent';
 import { ReadLedger, type ToolRegistry, type ToolResult, runToolCall, takesFreeform, toolsAvailable } from '../tools';
 import { windowApprovals } from './approvalPrompt';
-import { windowEnvironment } from './environmentFacts';
 import { commandRulesFor } from './commandRulesSetting';
 import { WindowTools } from './externalTools';
 import { ChatController } from './chat/chatController';
@@ -231,7 +230,6 @@ export class WorkspaceSession implements vscode.Disposable {
         return { model: now.model, modelOptions: modelOptionsFrom(now.modelOptions) };
       },
       projectInstructions: () => this.steering.projectInstructions(),
-      environment: windowEnvironment,
       emit: (event) => {
         emit(event);
         this.emit(event);
