@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import { selectedLines } from '../selectedLines';
-import { readSettings } from '../settings';
 import type { WorkspaceSession } from '../workspaceSession';
 import { INLINE_CANCEL, INLINE_KEEP, INLINE_UNDO } from './inlineMarks';
 import { askInline } from './inlinePrompt';
@@ -57,10 +56,16 @@ function requestOf(
   };
 }
 
-/** Inline edits write the file: not offered where the approval mode lets nothing be written. */
+/**
+ * Inline edits write the file: not offered where the approval mode lets nothing be written. Read from the
+ * configuration itself: settings.ts would bring the model catalogue (and zod) into the activation bundle.
+ */
 function allowed(): boolean {
-  const mode: string = readSettings(vscode.workspace.workspaceFolders?.[0]).approval;
-  if (mode === 'ask' || mode === 'all') return true;
+  const setting = vscode.workspace
+    .getConfiguration('loopwire', vscode.workspace.workspaceFolders?.[0])
+    .get<unknown>('approval', 'ask');
+  const mode = typeof setting === 'string' ? setting : 'ask';
+  if (mode !== 'read-only' && mode !== 'plan') return true;
   void vscode.window.showInformationMessage(
     `Loopwire's approval mode is ${mode}: inline edits write the file, so they are off. Ask in the chat instead.`,
   );
