@@ -12,6 +12,7 @@ import { BUILTIN_TOOLS, type ToolContext, type ToolRegistry } from '../tools';
 import type { ApprovalPolicy } from './approvals';
 import type { ContextPlan } from './contextWindow';
 import { type ProjectInstructions, projectInstructionsUpdate } from './projectInstructions';
+import { environmentFollower } from './environmentContext';
 import { instructionsItem } from './requestBody';
 import type { AgentEvent, AgentEventSink } from './events';
 import type { SessionTransport, TurnOutcome, TurnRequest } from './sessionTransport';
@@ -61,6 +62,8 @@ export interface AgentOptions {
    * transcript before the prompt when new or changed (projectInstructions.ts); undefined sends none.
    */
   projectInstructions?: () => Promise<ProjectInstructions | undefined>;
+  /** Read before every request: the `<environment_context>` text now (environmentContext.ts); undefined: none. */
+  environment?: () => string | undefined;
   emit: AgentEventSink;
 }
 
@@ -129,6 +132,8 @@ export class Agent {
   private turns = 0;
   private toolCalls = 0;
   private readonly runner: ToolRunner;
+  /** Adds an environment item to the transcript when where the agent works changed. */
+  private readonly environmentChanged: () => void;
   /** Where the last response's output starts in the transcript: what a compaction on request keeps after it. */
   private lastOutputStart: number | undefined;
   /** Steered text waiting for the next tool boundary. */
@@ -138,6 +143,7 @@ export class Agent {
 
   constructor(private readonly options: AgentOptions) {
     this.runner = new ToolRunner(options.tools, options.approvals, options.transcript, options.emit, options.registry);
+    this.environmentChanged = environmentFollower(options.environment, options.transcript);
   }
 
   /** The tools this agent's calls run with (what a front end asks how a call summarises and shows). */
@@ -230,6 +236,7 @@ export class Agent {
     const project = await this.options.projectInstructions?.();
     const update = project ? projectInstructionsUpdate(project, transcript.items) : undefined;
     if (update) transcript.append(update);
+    this.environmentChanged();
     transcript.append(userMessage(prompt));
   }
 
@@ -241,6 +248,7 @@ export class Agent {
     const { transcript, emit } = this.options;
     const turn = ++this.turns;
     emit({ type: 'turn_started', turn });
+    this.environmentChanged();
     const outcome = await this.request(turn, signal);
     this.lastOutputStart = transcript.items.length;
     transcript.append(...outcome.output);

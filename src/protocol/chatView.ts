@@ -146,7 +146,7 @@ export const ContextMeter = z.object({
 });
 
 /** The approval modes the composer's picker offers (`loopwire.approval`). */
-export const ApprovalChoice = z.enum(['ask', 'all', 'read-only']);
+export const ApprovalChoice = z.enum(['ask', 'all', 'read-only', 'plan']);
 
 /**
  * The composer's pickers: each setting's value now (the window's, wherever it was set) and what each offers.
@@ -204,6 +204,8 @@ export const HostMessage = z.discriminatedUnion('type', [
     context: ContextMeter.optional(),
     /** The task's plan (the checklist above the composer): the last the model set in this chat; absent: none. */
     plan: Plan.optional(),
+    /** Offer Implement: the last task ran in plan mode and answered (planImplement.ts). */
+    implement: z.boolean().optional(),
   }),
   /** One entry, new or changed, in full. */
   z.object({ type: z.literal('entry'), entry: ChatEntry }),
@@ -218,7 +220,7 @@ export const HostMessage = z.discriminatedUnion('type', [
   /** The token meter after a turn finished or the context was compacted. */
   z.object({ type: z.literal('context'), context: ContextMeter }),
   /** The plan changed (the model's plan tool): the checklist above the composer, updated in place; null: none. */
-  z.object({ type: z.literal('plan'), plan: Plan.nullable() }),
+  z.object({ type: z.literal('plan'), plan: Plan.nullable(), implement: z.boolean().optional() }),
   /** A page of entries older than those shown. */
   z.object({ type: z.literal('older'), entries: z.array(ChatEntry), hasOlder: z.boolean() }),
   z.object({ type: z.literal('history'), sessions: z.array(SessionSummary) }),
@@ -255,6 +257,8 @@ export const ViewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('newChat') }),
   z.object({ type: z.literal('retry') }),
+  /** Implement: leave plan mode for the mode before it, and go on in this chat with the plan. */
+  z.object({ type: z.literal('implement') }),
   /** A queued prompt's chip: edit it (`text`), remove it, move it, steer it into the task, or send it now. */
   z.object({
     type: z.literal('queue'),

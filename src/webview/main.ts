@@ -76,7 +76,7 @@ const sendButton = button('Send', () => submit(), { icon: 'send', kind: 'primary
 const pickers = new ComposerPickers(post);
 const queueChips = new QueueChips(post);
 const instructionsLine = new InstructionsLine(post);
-const planDock = new PlanDock();
+const planDock = new PlanDock(post);
 // The figures are read out from the meter element (its aria-valuetext), not from the short label beside it.
 const meterLabel = h('span', { class: 'context-meter-text', attrs: { 'aria-hidden': 'true' } });
 const meterBar = h('meter', { class: 'context-meter-bar', attrs: { min: '0', optimum: '0', 'aria-label': 'Context' } });
@@ -258,7 +258,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       setRunning(message.running);
       showBanner(message.banner);
       showContext(message.context);
-      planDock.show(message.plan);
+      planDock.show(message.plan, message.implement);
       return reportShown();
     case 'entry':
       return transcript.upsert(message.entry);
@@ -271,7 +271,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     case 'context':
       return showContext(message.context);
     case 'plan':
-      return planDock.show(message.plan);
+      return planDock.show(message.plan, message.implement);
     case 'older':
       return transcript.prependOlder(message.entries, message.hasOlder);
     case 'history':

@@ -9,6 +9,7 @@ import { ChatModel } from './chatModel';
 import { PromptQueue } from './chatQueue';
 import type { ChatBackend, ChatOutcome } from './chatPort';
 import { readChat } from './chatRestore';
+import { implementPlan } from './planImplement';
 import { ChatTakeBack } from './chatTakeBack';
 import { ChatSaver } from './chatSaver';
 import { currentChat, snapshotOf } from './chatSnapshot';
@@ -84,6 +85,7 @@ export class ChatController {
       async (path) => (await (await backend.workspace()).tryReadFile(path))?.text,
     );
     this.model.onState = () => this.sendState();
+    this.model.approvalMode = () => backend.approvalMode();
     this.approvals = new ChatApprovals({
       model: this.model,
       workspace: () => backend.workspace(),
@@ -155,6 +157,7 @@ export class ChatController {
       this.model.setBanner(null);
       void this.run(undefined);
     },
+    implement: () => implementPlan(this.backend, (prompt) => this.ask(prompt)),
     hunk: (message) => this.reviewHunk(message.callId, message.path, message.hunkId, message.action),
     undoTurn: (message) => this.takeBack.undoTurn(message.turn),
     openDiff: (message) => this.takeBack.openDiff(message.callId, message.path),

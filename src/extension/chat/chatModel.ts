@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../../agent';
+import type { AgentEvent, ApprovalMode } from '../../agent';
 import type { Attachment } from '../../protocol/attachments';
 import type {
   ApprovalAsk,
@@ -36,6 +36,8 @@ export class ChatModel {
   context: ContextMeter | undefined;
   /** The task's plan, the checklist above the composer. */
   readonly plan: ChatPlan;
+  /** The approval mode in force (set by the controller): a task answered in plan mode offers Implement. */
+  approvalMode: (() => ApprovalMode) | undefined;
 
   constructor(
     private readonly post: (message: HostMessage) => void,
@@ -54,7 +56,11 @@ export class ChatModel {
       remove: (ids) => this.remove(ids),
     };
     this.cards = new ToolCards(board, () => this.tools, readText, diffIntervalMs);
-    this.plan = new ChatPlan(post, () => this.tools);
+    this.plan = new ChatPlan(
+      post,
+      () => this.tools,
+      () => this.approvalMode?.(),
+    );
   }
 
   get all(): readonly ChatEntry[] {
@@ -99,6 +105,7 @@ export class ChatModel {
       ...(backend ? { backend } : {}),
       ...(this.context ? { context: this.context } : {}),
       ...(this.plan.current ? { plan: this.plan.current } : {}),
+      ...(this.plan.implement ? { implement: true } : {}),
     };
   }
 
