@@ -13,7 +13,8 @@ import {
 } from '../agent';
 import { ReadLedger, type ToolRegistry, type ToolResult, runToolCall, takesFreeform, toolsAvailable } from '../tools';
 import { windowApprovals } from './approvalPrompt';
-import { commandRulesFor } from './commandRulesSetting';
+import { windowEnvironment } from './environmentFacts';
+import { commandRulesFor, keepAllowRule } from './commandRulesSetting';
 import { WindowTools } from './externalTools';
 import { ChatController } from './chat/chatController';
 import { windowChatBackend } from './chatBackend';
@@ -217,19 +218,25 @@ export class WorkspaceSession implements vscode.Disposable {
       modelOptions: modelOptionsFrom(settings.modelOptions),
       context: { window: settings.contextWindow, compactAt: settings.compactAt },
       maxTurns: settings.maxTurns,
+      planTool: settings.planTool,
       transcript,
       // An inline agent's reads are its own: it never saw what the window's other conversations read.
       tools: { workspace: tools(workspace), reads: lane ? new ReadLedger() : this.reads },
       registry: lane ? lane.tools(registry) : registry,
       ...(lane ? { lane: lane.id } : {}),
       // The user's command rules, read at each command (allow only from where a repository cannot write).
-      approvals: withCommandRules(approvals, (root) => commandRulesFor(root, this.context.workspaceState)),
+      approvals: withCommandRules(
+        approvals,
+        (root) => commandRulesFor(root, this.context.workspaceState),
+        (rule) => void keepAllowRule(this.context.workspaceState, rule),
+      ),
       // Read before every request: a model or effort picked in the composer goes with the next one.
       choices: () => {
         const now = readSettings(vscode.workspace.workspaceFolders?.[0]);
         return { model: now.model, modelOptions: modelOptionsFrom(now.modelOptions) };
       },
       projectInstructions: () => this.steering.projectInstructions(),
+      environment: windowEnvironment,
       emit: (event) => {
         emit(event);
         this.emit(event);
