@@ -13,6 +13,7 @@ import {
   parseWire,
 } from '../protocol';
 import { type CliIo, ExitCode, errorMessage, parseFlags } from './cliIo';
+import { steeringFindings } from './steerLedger';
 
 /** What `--as` may name, and the schema each is checked against. */
 const KINDS = {
@@ -32,7 +33,9 @@ export const validateUsage = `usage: loopwire validate [--as KIND] [FILE|-]...
 
 Checks Responses API wire data against Loopwire's protocol schemas: a JSON document, a JSON array of
 frames, or JSON Lines (one frame per line, as a WebSocket capture or a list of SSE data lines). Reads
-standard input when no FILE is given or FILE is '-'.
+standard input when no FILE is given or FILE is '-'. Each input is also read as one recording whose
+steering events must agree: a steer accepted once, pending or failed only after it was accepted, pending
+only after its response completed, a steered response followed by its successor or its steers' failure.
 
   --as KIND   what every frame is: ${Object.keys(KINDS).join(', ')}
               (default: told apart by 'type' and shape)
@@ -78,11 +81,18 @@ export async function validateCommand(argv: string[], io: CliIo): Promise<ExitCo
   let valid = 0;
   let invalid = 0;
   for (const { name, text } of inputs) {
+    const frames: Frame[] = [];
     for (const frame of framesOf(text, name)) {
       const line = checkFrame(frame, forced);
       if (line.ok) valid++;
       else invalid++;
       io.stdout(`${line.text}\n`);
+      if (!('error' in frame)) frames.push(frame);
+    }
+    // An input is one recording: its steering events must also agree with each other (steerLedger.ts).
+    for (const finding of steeringFindings(frames)) {
+      invalid++;
+      io.stdout(`✗ ${finding.source}  steering: ${finding.message}\n`);
     }
   }
   io.stdout(`${valid} valid, ${invalid} invalid\n`);

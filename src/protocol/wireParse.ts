@@ -114,6 +114,11 @@ function messageFor(issue: Issue, param: string | null): string {
         return `Invalid value for ${where}: expected one of ${options.join(', ')}, but got ${quote(got)}.`;
       }
       return `Invalid ${where}: it matches none of the accepted shapes.`;
+    case 'unrecognized_keys': {
+      // The API's words for a field it does not take, named by its full path.
+      const key = String(issue.keys[0]);
+      return `Unknown parameter: '${param === null ? key : `${param}.${key}`}'.`;
+    }
     default:
       return `Invalid ${where}: ${issue.message}.`;
   }

@@ -51,7 +51,7 @@ describe('server: steering refused', () => {
       Array(4).fill('invalid_input'),
     );
     const messages = failed.map((event) => (event.error as { message: string }).message);
-    assert.match(messages[0] ?? '', /stream_id/);
+    assert.match(messages[0] ?? '', /Unknown parameter: 'stream_id'/);
     assert.match(messages[1] ?? '', /input\[0\]/);
     assert.match(messages[2] ?? '', /only user messages/);
     assert.match(messages[3] ?? '', /empty/);
