@@ -65,9 +65,15 @@ export class InlineEdit {
     return back.ok ? back.value : undefined;
   }
 
-  /** An edit call `id` began streaming; `buffer` is the file now (no other call is shown). */
-  begin(id: string, kind: LiveDiffKind, buffer: string): void {
-    this.stream = { id, kind, base: buffer, input: '', names: new Set(), hunks: [], shown: buffer };
+  /**
+   * An edit call `id` began streaming. One call is shown at a time: the preview of another still being
+   * written (a response with two edit calls) comes out first, and the buffer's new text is returned then.
+   */
+  begin(id: string, kind: LiveDiffKind, buffer: string): string | undefined {
+    const back = this.stream && this.stream.id !== id ? this.abandon(buffer, this.stream.id) : undefined;
+    const base = back ?? buffer;
+    this.stream = { id, kind, base, input: '', names: new Set(), hunks: [], shown: base };
+    return back;
   }
 
   /**
@@ -89,20 +95,29 @@ export class InlineEdit {
   }
 
   /**
-   * The call wrote the file: `after` is its text as the tool made it from {@link modelText}, `hunks` what it
-   * changed. Returns the buffer's text (normally the preview already is `after`); undefined when the buffer
-   * is no longer the text the tool read (the caller refuses the write).
+   * Call `id` wrote the file: `after` is its text as the tool made it from {@link modelText}, `hunks` what it
+   * changed. Returns the buffer's text (normally the call's preview already is `after`; while another call's
+   * preview is shown, this change goes in beside it); undefined when the buffer is no longer the text the
+   * tool read (the caller refuses the write).
    */
-  commit(buffer: string, before: string, after: string, hunks: readonly Hunk[]): string | undefined {
+  commit(id: string, buffer: string, before: string, after: string, hunks: readonly Hunk[]): string | undefined {
     if (this.modelText(buffer) !== before) return undefined;
-    this.stream = undefined;
     this.waiting.push(...hunks);
+    if (this.stream && this.stream.id !== id) {
+      const beside = carryChange(before, after, buffer);
+      if (beside.ok) return beside.value;
+    }
+    // This call's preview (or one in the way of its change) gives way to what the tool wrote.
+    this.stream = undefined;
     return after;
   }
 
-  /** The call ended without writing the file: its preview comes out of the buffer (the new text, or undefined). */
-  abandon(buffer: string): string | undefined {
-    if (!this.stream) return undefined;
+  /**
+   * A call ended without writing the file: its preview comes out of the buffer (the new text, or undefined).
+   * `id`: only if that call is the one shown.
+   */
+  abandon(buffer: string, id?: string): string | undefined {
+    if (!this.stream || (id !== undefined && this.stream.id !== id)) return undefined;
     const text = this.modelText(buffer);
     this.stream = undefined;
     return text === buffer ? undefined : text;

@@ -45,8 +45,10 @@ export class InlineRun {
   private queue: Promise<unknown> = Promise.resolve();
   private pending = '';
   private flushing = false;
-  /** The edit call being shown, by its item id. */
+  /** The edit call being streamed, by its call id. */
   private call: string | undefined;
+  /** The call whose tool runs now (the write is its). */
+  private running: string | undefined;
   private sentAt = 0;
   private marks: { agentAt?: number; deltaAt?: number; previewAt?: number; paintAt?: number } = {};
 
@@ -154,20 +156,27 @@ export class InlineRun {
     if (event.type === 'message' && event.phase !== 'commentary') this.summary = event.text;
     if (event.type === 'tool_call_delta' && liveDiffKind(event.name) !== undefined) {
       this.marks.deltaAt ??= performance.now();
-      if (this.call !== event.itemId) {
+      // Keyed by the call's id, as the tool's run names it (the item's until the call id is known).
+      const id = event.callId ?? event.itemId;
+      if (this.call !== id) {
         const kind = liveDiffKind(event.name);
-        this.call = event.itemId;
+        this.call = id;
         this.pending = '';
-        if (kind) void this.serial(() => Promise.resolve(this.edit.begin(event.itemId, kind, this.document.getText())));
+        if (kind)
+          void this.serial(async () => {
+            const back = this.edit.begin(id, kind, this.document.getText());
+            if (back !== undefined) await writeText(this.document, back);
+          });
       }
       this.pending += event.delta;
       this.flush();
     }
     // A call that ended without writing the file (refused, declined, another file): its preview comes out.
+    if (event.type === 'tool_started') this.running = event.callId;
     if (event.type === 'tool_finished' && liveDiffKind(event.name) !== undefined) {
-      this.call = undefined;
+      if (this.call === event.callId) this.call = undefined;
       void this.serial(async () => {
-        const back = this.edit.abandon(this.document.getText());
+        const back = this.edit.abandon(this.document.getText(), event.callId);
         if (back !== undefined) await writeText(this.document, back);
         this.changed();
       });
@@ -205,7 +214,13 @@ export class InlineRun {
   private write(plan: FilePlan): Promise<number> {
     return this.serial(async () => {
       this.pending = '';
-      const next = this.edit.commit(this.document.getText(), plan.before ?? '', plan.after ?? '', plan.hunks);
+      const next = this.edit.commit(
+        this.running ?? '',
+        this.document.getText(),
+        plan.before ?? '',
+        plan.after ?? '',
+        plan.hunks,
+      );
       if (next === undefined)
         throw new WorkspaceError('changed_on_disk', `${this.path} changed while the edit was written: read it again.`);
       this.marks.previewAt ??= performance.now();

@@ -70,7 +70,7 @@ describe('inline edit: a streamed edit in the buffer', () => {
     const edit = new InlineEdit(same);
     let buffer = stream(edit, ARGS, FILE);
     const after = FILE.replace('b\n', 'B1\nB2\n').replace('k\n', '');
-    const committed = edit.commit(buffer, FILE, after, changeHunks(FILE, after, 'src/x.txt'));
+    const committed = edit.commit('call-1', buffer, FILE, after, changeHunks(FILE, after, 'src/x.txt'));
     assert.equal(committed, after);
     buffer = (committed ?? '').replace('e\n', 'e typed\n');
     const [first, second] = edit.marks(buffer);
@@ -87,7 +87,7 @@ describe('inline edit: a streamed edit in the buffer', () => {
     const edit = new InlineEdit(same);
     const buffer = stream(edit, ARGS, FILE);
     const after = FILE.replace('b\n', 'B1\nB2\n').replace('k\n', '');
-    const committed = edit.commit(buffer, FILE, after, changeHunks(FILE, after)) ?? '';
+    const committed = edit.commit('call-1', buffer, FILE, after, changeHunks(FILE, after)) ?? '';
     const undone = edit.undo(committed.replace('h\n', 'h!\n'));
     assert.ok(undone.ok);
     assert.equal(undone.text, FILE.replace('h\n', 'h!\n'));
@@ -96,7 +96,7 @@ describe('inline edit: a streamed edit in the buffer', () => {
   it('refuses a commit when the buffer is no longer what the tool read', () => {
     const edit = new InlineEdit(same);
     const buffer = stream(edit, ARGS, FILE);
-    assert.equal(edit.commit(buffer, FILE.replace('a', 'z'), FILE, []), undefined);
+    assert.equal(edit.commit('call-1', buffer, FILE.replace('a', 'z'), FILE, []), undefined);
   });
 
   it('takes the preview out when the call ends without writing', () => {
@@ -104,6 +104,34 @@ describe('inline edit: a streamed edit in the buffer', () => {
     const buffer = stream(edit, ARGS, FILE);
     assert.equal(edit.abandon(buffer), FILE);
     assert.equal(edit.streaming, false);
+  });
+
+  it('two edit calls in one response: one preview shown at a time, the first written beside the second', () => {
+    const edit = new InlineEdit(same);
+    const first = JSON.stringify({ path: 'src/x.txt', edits: [{ old_string: 'b\n', new_string: 'B\n' }] });
+    const second = JSON.stringify({ path: 'src/x.txt', edits: [{ old_string: 'j\n', new_string: 'J\n' }] });
+    let buffer = FILE;
+    edit.begin('A', 'replacements', buffer);
+    for (const piece of pieces(first)) buffer = edit.grow('A', piece, buffer) ?? buffer;
+    assert.equal(buffer, FILE.replace('b\n', 'B\n'));
+    buffer = edit.begin('B', 'replacements', buffer) ?? buffer;
+    assert.equal(buffer, FILE, "the first call's preview gives way");
+    for (const piece of pieces(second)) buffer = edit.grow('B', piece, buffer) ?? buffer;
+    assert.equal(buffer, FILE.replace('j\n', 'J\n'));
+    // The tools run in order: A reads the file without B's preview, and its write goes in beside it.
+    assert.equal(edit.modelText(buffer), FILE);
+    const afterA = FILE.replace('b\n', 'B\n');
+    buffer = edit.commit('A', buffer, FILE, afterA, changeHunks(FILE, afterA)) ?? '';
+    assert.equal(buffer, FILE.replace('b\n', 'B\n').replace('j\n', 'J\n'));
+    assert.equal(edit.abandon(buffer, 'A'), undefined, "A's end leaves B's preview");
+    assert.equal(edit.modelText(buffer), afterA);
+    const afterB = afterA.replace('j\n', 'J\n');
+    buffer = edit.commit('B', buffer, afterA, afterB, changeHunks(afterA, afterB)) ?? '';
+    assert.equal(buffer, afterB);
+    assert.equal(edit.marks(buffer).length, 2);
+    const undone = edit.undo(buffer);
+    assert.ok(undone.ok);
+    assert.equal(undone.text, FILE);
   });
 
   it('ignores a call on another file', () => {
