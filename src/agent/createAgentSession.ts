@@ -11,6 +11,8 @@ import { type EnvironmentFacts, environmentText } from './environmentContext';
 import { modelProfile } from './modelCatalogue';
 import type { ProjectInstructions } from './projectInstructions';
 import type { ProxySettings } from './proxy';
+import { RequestDump } from './requestDump';
+import type { SessionOptions } from './sessionOptions';
 import { SessionTransport, type TransportMode } from './sessionTransport';
 import { Transcript } from './transcript';
 
@@ -55,6 +57,11 @@ export interface AgentSessionOptions {
   proxy?: ProxySettings | undefined;
   /** The transport's own events (connecting, retries, fallback…). */
   emit: AgentEventSink;
+  /**
+   * Send nothing: the first turn's body, as it would go over HTTP, goes here and the task stops with
+   * `request_dumped` (`loopwire exec --dump-request`, requestDump.ts).
+   */
+  dumpRequest?: ((body: Record<string, unknown>) => void) | undefined;
 }
 
 /** What differs between two agents on one session: the model, the conversation and who approves. */
@@ -108,14 +115,17 @@ export interface AgentSession {
 }
 
 export function createAgentSession(options: AgentSessionOptions): AgentSession {
-  const transport = new SessionTransport({
+  const settings: SessionOptions = {
     endpoint: normalizeEndpoint(options.endpoint),
     transport: options.transport,
     emit: options.emit,
     ...(options.headers ? { headers: options.headers } : {}),
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
     ...(options.proxy ? { proxy: options.proxy } : {}),
-  });
+  };
+  const transport = options.dumpRequest
+    ? new RequestDump(settings, options.dumpRequest)
+    : new SessionTransport(settings);
   return {
     transport,
     agent: (spec) => {

@@ -2,12 +2,10 @@
 // session transport, against the bundled server in-process (default) or any Responses endpoint.
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import {
   type AgentEvent,
   type AgentSession,
-  type ApprovalRequest,
   DEFAULT_MODEL,
   Transcript,
   type TransportMode,
@@ -25,6 +23,7 @@ import { commandShellName } from '../workspace/shared/userShell';
 import { type CliIo, ExitCode, errorMessage } from './cliIo';
 import { cliCommandRules } from './commandRulesFile';
 import { contextFlagOptions, contextFlagsUsage, parseContextFlags } from './contextFlags';
+import { dumpRequest, dumpRequestUsage } from './dumpRequest';
 import { ExecRenderer, execHeader } from './execRenderer';
 import { fileFlagOptions, fileFlagParts, fileFlagsUsage } from './fileFlags';
 import { projectInstructionsLine } from './instructionsLine';
@@ -38,6 +37,7 @@ import {
 } from './mcpSetup';
 import { modelFlagOptions, modelFlagsUsage, parseModelFlags } from './modelFlags';
 import { failureLine } from './stopAdvice';
+import { terminalAsk } from './terminalQuestion';
 
 export const execUsage = `usage: loopwire exec [options] "prompt"
 
@@ -57,7 +57,7 @@ ${fileFlagsUsage}  --endpoint URL         a Responses API base URL (http://127.0
   --sessions-dir DIR     where sessions are kept (default: $XDG_STATE_HOME/loopwire/sessions)
 ${modelFlagsUsage}${contextFlagsUsage}${mcpFlagsUsage}  --verbose              print every line of each tool's output (default: the first few, a task's last few)
   --json                 print the agent's events as JSON Lines instead of text
-
+${dumpRequestUsage}
 Exit status: 0 the task completed, 1 it failed or was stopped (the reason on one line), 2 bad usage.
 `;
 
@@ -88,6 +88,7 @@ function parse(argv: string[]) {
       ...mcpFlagOptions,
       verbose: { type: 'boolean' },
       json: { type: 'boolean' },
+      'dump-request': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -102,26 +103,6 @@ function sessionsDir(flags: Flags): string {
   if (flags['sessions-dir']) return path.resolve(flags['sessions-dir']);
   const state = process.env.XDG_STATE_HOME || path.join(os.homedir(), '.local', 'state');
   return path.join(state, 'loopwire', 'sessions');
-}
-
-/** Asks on the terminal before each write or task; `a` allows the rest of the task. */
-/** Asks on the terminal, naming what the call does: a command's exact line, a task's label, an edit's files. */
-function terminalAsk(describe: (request: ApprovalRequest) => string): (request: ApprovalRequest) => Promise<boolean> {
-  let all = false;
-  return async (request) => {
-    if (all) return true;
-    const readline = createInterface({ input: process.stdin, output: process.stderr });
-    try {
-      const what = describe(request);
-      const answer = await readline.question(
-        `Allow ${request.name}${what === '' ? '' : ` ${what}`} (${request.effect})? [y]es / [n]o / [a]ll: `,
-      );
-      all = /^a/i.test(answer.trim());
-      return all || /^y/i.test(answer.trim());
-    } finally {
-      readline.close();
-    }
-  };
 }
 
 export interface ExecExtras {
@@ -151,7 +132,7 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
   if (!isApprovalMode(approve)) return usageError(io, `--approve must be all, read-only or ask, not '${approve}'`);
   // Asking needs someone to answer: without a terminal on stdin the first write would wait forever (or read
   // a piped file as answers). Refuse before anything is started or written.
-  if (approve === 'ask' && !process.stdin.isTTY)
+  if (approve === 'ask' && !process.stdin.isTTY && !flags['dump-request'])
     return usageError(
       io,
       '--approve ask needs a terminal to ask on, and stdin is not one: use --approve all to allow every ' +
@@ -181,6 +162,12 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
   if (flags.file && prompt === undefined) return usageError(io, '--file attaches to a prompt: give one');
   const parts = await fileFlagParts(flags.file, workspace);
   if (typeof parts === 'string') return usageError(io, parts);
+  if (flags['dump-request']) {
+    if (prompt === undefined) return usageError(io, '--dump-request prints the request for a prompt: give one');
+    const { modelOptions, headers } = request;
+    const asked = parts.length > 0 ? { text: prompt, parts } : prompt;
+    return dumpRequest({ endpoint, model, modelOptions, headers, context, workspace, approve, prompt: asked }, io);
+  }
   let mcpConfig;
   try {
     mcpConfig = await mcpServersOf(flags['mcp-config'], workspace.root, terminalConsent(io.stderr));

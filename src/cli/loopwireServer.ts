@@ -16,7 +16,7 @@ const TOKEN_ENV = 'LOOPWIRE_SERVER_TOKEN';
 
 const usage = `usage: loopwire-server [--host 127.0.0.1] [--port 0] [--token-file FILE | --token T]
                        [--scenario FILE]... [--no-default-scenarios] [--tps N] [--store-dir DIR]
-                       [--log FILE] [--max-connection-s S] [--prefill-us-per-token U]
+                       [--log FILE] [--log-bodies FILE] [--max-connection-s S] [--prefill-us-per-token U]
                        [--context-window N]
 
 Loopwire ${VERSION}: the bundled Responses API backend. HTTP+SSE and WebSocket mode on one port, a
@@ -37,6 +37,8 @@ Options:
   --prefill-us-per-token U    simulated prefill per uncached input token, in µs (default ${DEFAULTS.prefillUsPerToken})
   --store-dir DIR             keep store:true responses on disk in DIR (default: in memory)
   --log FILE                  append the wire log (one JSON line per request, event, frame) to FILE
+  --log-bodies FILE           append one JSON line per request to FILE: its transport and its body as
+                              received (what the model is told: instructions, tools, context items)
   --max-connection-s S        WebSocket connection age limit in seconds (default ${DEFAULTS.maxConnectionS})
   --context-window N          the model's context window in input tokens: a request whose rendered input
                               is larger is refused with context_length_exceeded (default ${DEFAULTS.contextWindow},
@@ -132,6 +134,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Parsed | 'help' |
       tps: { type: 'string' },
       'store-dir': { type: 'string' },
       log: { type: 'string' },
+      'log-bodies': { type: 'string' },
       'max-connection-s': { type: 'string' },
       'prefill-us-per-token': { type: 'string' },
       'context-window': { type: 'string' },
@@ -166,6 +169,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Parsed | 'help' |
     prefillUsPerToken: number('prefill-us-per-token', values['prefill-us-per-token'], false),
     storeDir: values['store-dir'],
     logFile: values.log,
+    bodyLogFile: values['log-bodies'],
     maxConnectionS,
     contextWindow,
   };

@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline/promises';
+import type { ApprovalRequest } from '../agent';
 
 // A question asked on the terminal (stderr, so that stdout stays the run's output) and its answer read from
 // stdin: for a user sitting at the run, before something happens that only they can allow.
@@ -23,4 +24,28 @@ export async function askOnTerminal(question: string): Promise<string> {
   } finally {
     readline.close();
   }
+}
+
+/**
+ * Asks on the terminal before each write or task, naming what the call does (a command's exact line, a
+ * task's label, an edit's files) with `describe`; `a` allows the rest of the task.
+ */
+export function terminalAsk(
+  describe: (request: ApprovalRequest) => string,
+): (request: ApprovalRequest) => Promise<boolean> {
+  let all = false;
+  return async (request) => {
+    if (all) return true;
+    const readline = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      const what = describe(request);
+      const answer = await readline.question(
+        `Allow ${request.name}${what === '' ? '' : ` ${what}`} (${request.effect})? [y]es / [n]o / [a]ll: `,
+      );
+      all = /^a/i.test(answer.trim());
+      return all || /^y/i.test(answer.trim());
+    } finally {
+      readline.close();
+    }
+  };
 }

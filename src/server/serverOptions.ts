@@ -29,6 +29,8 @@ export interface ServerOptions {
    * report needs to see what the model was sent. Off by default: a full context is large.
    */
   logBodies?: boolean;
+  /** Append one JSON line per request to this file: its `transport` and `body` as received (`--log-bodies`). */
+  bodyLogFile?: string;
   /** WebSocket connection age limit in seconds (the API's is 60 minutes). */
   maxConnectionS?: number;
   /**
@@ -95,6 +97,7 @@ export interface ResolvedOptions {
   storeDir: string | undefined;
   logFile: string | undefined;
   logBodies: boolean;
+  bodyLogFile: string | undefined;
   maxConnectionS: number;
   contextWindow: number;
   log: (line: string) => void;
@@ -117,6 +120,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     storeDir: options.storeDir,
     logFile: options.logFile,
     logBodies: options.logBodies ?? false,
+    bodyLogFile: options.bodyLogFile,
     maxConnectionS: positive('maxConnectionS', options.maxConnectionS ?? DEFAULTS.maxConnectionS),
     contextWindow: Math.ceil(positive('contextWindow', options.contextWindow ?? DEFAULTS.contextWindow)),
     log: options.log ?? (() => undefined),

@@ -69,6 +69,7 @@ export async function startServer(options: StartOptions = {}): Promise<LoopwireS
     resolved.logFile,
     (error) => resolved.log(`wire log: ${error.message}`),
     resolved.logBodies,
+    resolved.bodyLogFile,
   );
   const connections = new Set<WsConnection>();
   const stats = (): ServerStats => ({

@@ -19,34 +19,47 @@ export interface WireRecord {
 /** Appends the wire log as JSON lines; a no-op without a file, so the hot path pays nothing then. */
 export class WireLog {
   private readonly stream: fs.WriteStream | undefined;
+  /** The bodies' log (`--log-bodies FILE`): a line per request, its transport and body as received. */
+  private readonly bodyStream: fs.WriteStream | undefined;
 
-  /** `bodies`: request lines carry the request itself (`body`), ServerOptions.logBodies. */
+  /**
+   * `bodies`: the wire log's request lines carry the request itself (`body`), ServerOptions.logBodies.
+   * `bodyFile`: the bodies alone, one line per request, ServerOptions.bodyLogFile.
+   */
   constructor(
     file: string | undefined,
     onError: (error: Error) => void,
     private readonly bodies = false,
+    bodyFile?: string,
   ) {
     this.stream = file ? fs.createWriteStream(file, { flags: 'a' }) : undefined;
     this.stream?.on('error', onError);
+    this.bodyStream = bodyFile ? fs.createWriteStream(bodyFile, { flags: 'a' }) : undefined;
+    this.bodyStream?.on('error', onError);
   }
 
   get enabled(): boolean {
     return this.stream !== undefined;
   }
 
-  /** `{ body }` for a request's line when bodies are logged, else nothing. */
+  /** `{ body }` for a request's line when bodies are logged (in the wire log or their own), else nothing. */
   bodyOf(body: unknown): { body?: unknown } {
-    return this.bodies && this.stream ? { body } : {};
+    return (this.bodies && this.stream) || this.bodyStream ? { body } : {};
   }
 
   record(record: WireRecord): void {
-    if (this.stream) this.stream.write(`${JSON.stringify({ ts: Date.now(), ...record })}\n`);
+    const ts = Date.now();
+    const { body, ...line } = record;
+    if (this.bodyStream && body !== undefined)
+      this.bodyStream.write(`${JSON.stringify({ ts, conn: record.conn, transport: record.transport, body })}\n`);
+    if (this.stream) this.stream.write(`${JSON.stringify({ ts, ...(this.bodies ? record : line) })}\n`);
   }
 
   close(): Promise<void> {
-    const stream = this.stream;
-    if (!stream) return Promise.resolve();
-    return new Promise((resolve) => stream.end(resolve));
+    const streams = [this.stream, this.bodyStream].filter((stream) => stream !== undefined);
+    return Promise.all(streams.map((stream) => new Promise<void>((resolve) => stream.end(resolve)))).then(
+      () => undefined,
+    );
   }
 }
 

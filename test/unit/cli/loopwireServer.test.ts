@@ -266,6 +266,7 @@ describe('cli: loopwire-server', function () {
     );
     const storeDir = path.join(dir, 'store');
     const log = path.join(dir, 'wire.jsonl');
+    const bodies = path.join(dir, 'bodies.jsonl');
     const port = await freePort();
     const server = await launch([
       '--host',
@@ -284,6 +285,8 @@ describe('cli: loopwire-server', function () {
       storeDir,
       '--log',
       log,
+      '--log-bodies',
+      bodies,
       '--max-connection-s',
       '0.6',
       '--prefill-us-per-token',
@@ -342,6 +345,15 @@ describe('cli: loopwire-server', function () {
       .map((line) => JSON.parse(line) as { type: string; dir?: string; transport: string });
     assert.equal(lines.filter((line) => line.type === 'POST /v1/responses' && line.dir === 'in').length, 6);
     assert.ok(lines.some((line) => line.transport === 'ws' && line.type === 'close'));
+    assert.ok(!lines.some((line) => 'body' in line), 'the wire log carries no bodies of its own');
+    // --log-bodies: one line per request, its transport and its body as received.
+    const requests = fs
+      .readFileSync(bodies, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { transport: string; body: { input?: unknown } });
+    assert.equal(requests.length, 5, 'the five answered (the one refused for its token was never read)');
+    assert.deepEqual(requests[0], { ...requests[0], transport: 'http', body: { model: 'm', input: 'alpha' } });
   });
 });
 

@@ -1,0 +1,73 @@
+import {
+  type ApprovalMode,
+  type ModelOptions,
+  type PromptWithParts,
+  Transcript,
+  createAgentSession,
+  findProjectInstructions,
+  newSessionId,
+  policyFor,
+} from '../agent';
+import { ReadLedger } from '../tools';
+import type { NodeWorkspace } from '../workspace/node/nodeWorkspace';
+import { commandShellName } from '../workspace/shared/userShell';
+import { type CliIo, ExitCode } from './cliIo';
+
+// `loopwire exec --dump-request`: the first generating request of the task the other flags describe, printed
+// as the JSON body that would go over HTTP (the whole context, `stream: true`), and nothing else on stdout.
+// The agent is built exactly as exec builds it — its instructions, tools, fields, project instructions and
+// environment item — on a transport that sends nothing (src/agent/requestDump.ts): no endpoint is contacted,
+// no key is needed, no session is written. A WebSocket turn carries the same fields, chained from its warm-up.
+
+export const dumpRequestUsage = `  --dump-request         print the first request's body as it would go over HTTP (JSON, on stdout) and
+                         exit 0, sending nothing: what the model would be told
+`;
+
+export interface DumpSetup {
+  endpoint: string;
+  model: string;
+  modelOptions: ModelOptions;
+  headers: Record<string, string>;
+  context: { window?: number | undefined; compactAt?: number | undefined };
+  workspace: NodeWorkspace;
+  approve: ApprovalMode;
+  prompt: string | PromptWithParts;
+}
+
+/** Prints the body and returns 0; 1 if the agent stopped before it built a request. */
+export async function dumpRequest(setup: DumpSetup, io: CliIo): Promise<ExitCode> {
+  let body: Record<string, unknown> | undefined;
+  const session = createAgentSession({
+    endpoint: setup.endpoint === 'embedded' ? 'http://127.0.0.1/v1' : setup.endpoint,
+    transport: 'http',
+    headers: setup.headers,
+    emit: () => undefined,
+    dumpRequest: (dumped) => (body = dumped),
+  });
+  const { workspace } = setup;
+  const agent = session.agent({
+    model: setup.model,
+    modelOptions: setup.modelOptions,
+    transcript: Transcript.create({
+      id: newSessionId(),
+      createdAt: new Date().toISOString(),
+      workspace: workspace.root,
+      model: setup.model,
+    }),
+    tools: { workspace, reads: new ReadLedger() },
+    // Nothing runs: the mode is what the environment item says.
+    approvals: policyFor(setup.approve, () => Promise.resolve(false)),
+    context: setup.context,
+    projectInstructions: () => findProjectInstructions([workspace.root]),
+    environment: () => ({ cwd: workspace.root, shell: commandShellName(), folders: [workspace.root] }),
+    emit: () => undefined,
+  });
+  const done = await agent.run(setup.prompt);
+  session.close(false);
+  if (body === undefined) {
+    io.stderr(`loopwire exec: no request was built: ${done.reason}\n`);
+    return ExitCode.failed;
+  }
+  io.stdout(`${JSON.stringify(body)}\n`);
+  return ExitCode.ok;
+}

@@ -1,0 +1,108 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as prettier from 'prettier';
+import { execCommand } from '../../../src/cli/execCommand';
+
+// What a real model is told, pinned: the first request `loopwire exec --dump-request` prints — instructions,
+// tools, context items and fields — for a Codex model, a GPT-5.x model and a model the catalogue does not
+// know, against committed snapshots (snapshots/first-request-MODEL.json). A change to any of it fails here
+// and shows up as a reviewed diff of the snapshot. What differs by machine and day (the folder, the date,
+// the zone, the shell, the OS, the session id) is replaced by a placeholder first.
+//
+// To accept a change: UPDATE_SNAPSHOTS=1 npx mocha test/unit/cli/firstRequest.test.ts, then read the diff.
+
+const SNAPSHOTS = path.join(__dirname, 'snapshots');
+const MODELS = ['gpt-5.2-codex', 'gpt-5.2', 'some-model'];
+
+/** `--dump-request`'s stdout for `model` on `workspace`, with the exit code and stderr. */
+async function dump(
+  model: string,
+  workspace: string,
+  extra: string[] = [],
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io = {
+    stdout: (text: string) => void (stdout += text),
+    stderr: (text: string) => void (stderr += text),
+    readStdin: () => Promise.resolve(''),
+  };
+  const args = ['--dump-request', '--workspace', workspace, '--model', model, '--approve', 'ask'];
+  const code = await execCommand([...args, ...extra, 'Fix the failing test.'], io);
+  return { code, stdout, stderr };
+}
+
+/** The body with what varies by machine, day and run replaced by placeholders. */
+function normalized(text: string, workspace: string): unknown {
+  const stable = text
+    .split(JSON.stringify(workspace).slice(1, -1))
+    .join('/WORKSPACE')
+    .replace(/<current_date>\d{4}-\d{2}-\d{2}</g, '<current_date>YYYY-MM-DD<')
+    .replace(/<timezone>[^<]*</g, '<timezone>ZONE<')
+    .replace(/<shell>[^<]*</g, '<shell>SHELL<')
+    .replace(/<os>[^<]*</g, '<os>OS<');
+  const body = JSON.parse(stable) as Record<string, unknown>;
+  return { ...body, prompt_cache_key: 'SESSION' };
+}
+
+describe('cli: the first request a model is sent (snapshots)', function () {
+  this.timeout(20_000);
+  let workspace: string;
+  before(() => {
+    workspace = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-first-request-')));
+    fs.mkdirSync(path.join(workspace, '.git'));
+    fs.writeFileSync(path.join(workspace, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    fs.writeFileSync(path.join(workspace, 'AGENTS.md'), 'Run the tests with npm test.\n');
+    fs.writeFileSync(path.join(workspace, 'package.json'), '{ "scripts": { "test": "node --test" } }\n');
+  });
+  after(() => fs.rmSync(workspace, { recursive: true, force: true }));
+
+  for (const model of MODELS)
+    it(`${model}: instructions, tools, context items and fields as pinned`, async () => {
+      const result = await dump(model, workspace);
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(result.stdout.split('\n').length, 2, 'one line of JSON on stdout, nothing else');
+      const body = normalized(result.stdout, workspace);
+      const file = path.join(SNAPSHOTS, `first-request-${model}.json`);
+      if (process.env.UPDATE_SNAPSHOTS === '1') {
+        fs.mkdirSync(SNAPSHOTS, { recursive: true });
+        fs.writeFileSync(file, await prettier.format(JSON.stringify(body), { parser: 'json', printWidth: 120 }));
+      }
+      const pinned = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
+      assert.deepEqual(body, pinned, `${path.basename(file)} differs: UPDATE_SNAPSHOTS=1 to accept, then review`);
+    });
+
+  it('contacts no endpoint and needs no key: --endpoint names one where nothing listens', async () => {
+    const key = process.env.OPENAI_API_KEY;
+    delete process.env.OPENAI_API_KEY;
+    try {
+      const result = await dump('gpt-5.2', workspace, ['--endpoint', 'http://127.0.0.1:9/v1', '--transport', 'ws']);
+      assert.equal(result.code, 0, result.stderr);
+      assert.deepEqual(
+        normalized(result.stdout, workspace),
+        JSON.parse(fs.readFileSync(path.join(SNAPSHOTS, 'first-request-gpt-5.2.json'), 'utf8')),
+        'the same body as on the embedded backend',
+      );
+    } finally {
+      if (key !== undefined) process.env.OPENAI_API_KEY = key;
+    }
+  });
+
+  it('is what Done means for issue 36: effort medium, the environment item, only offered tools named', () => {
+    const body = JSON.parse(fs.readFileSync(path.join(SNAPSHOTS, 'first-request-gpt-5.2-codex.json'), 'utf8')) as {
+      reasoning: { effort: string };
+      tools: { name: string }[];
+      input: { role: string; content: { text: string }[] }[];
+    };
+    assert.equal(body.reasoning.effort, 'medium');
+    const texts = body.input.map((item) => item.content[0]?.text ?? '');
+    assert.ok(texts.some((text) => text.startsWith('<environment_context>')));
+    const offered = new Set(body.tools.map((tool) => tool.name));
+    for (const name of ['edit_file', 'write_file', 'get_diagnostics']) {
+      assert.ok(!offered.has(name), name);
+      assert.ok(!texts[0]?.includes(name), `the instructions name ${name}, which is not offered`);
+    }
+  });
+});
