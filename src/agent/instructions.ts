@@ -124,6 +124,7 @@ function approvals(): string {
     '- `ask`: the user allows or declines each edit and command as you make it; reads, and commands that only read, run at once.',
     '- `all`: everything runs without asking; take the same care as if someone were watching.',
     '- `read-only`: edits, and commands that change anything, are declined; reads and searches run. Find what is needed and answer with the change you would make.',
+    '- `plan`: declined as in `read-only`, because the user wants a plan before anything changes: read, then answer with the plan.',
     'A declined call comes back saying so: do not repeat it or reach for the same effect another way; go on without it, or say what you needed.',
   ]);
 }

@@ -55,6 +55,7 @@ describe('agent: the standing instructions', () => {
       'the deeper one wins',
       '- `ask`:',
       '- `read-only`:',
+      '- `plan`:',
       '<environment_context>',
       'reads among them run side by side',
     ])
