@@ -9,6 +9,7 @@ import { type ModelOptions, modelFields } from './modelOptions';
 import { contextPlan } from './contextWindow';
 import { type EnvironmentFacts, environmentText } from './environmentContext';
 import { modelProfile } from './modelCatalogue';
+import { type PlanToolSetting, planToolOffered } from './planMode';
 import type { ProjectInstructions } from './projectInstructions';
 import type { ProxySettings } from './proxy';
 import { RequestDump } from './requestDump';
@@ -75,6 +76,8 @@ export interface AgentSpec {
   /** The tools offered and run: the built-in ones when not given, or with tools added at run time (MCP servers'). */
   registry?: ToolRegistry | undefined;
   approvals: ApprovalPolicy;
+  /** Whether the plan tool is offered: `auto` (the default) as the model catalogue says (planMode.ts). */
+  planTool?: PlanToolSetting | undefined;
   maxTurns?: number | undefined;
   /** The WebSocket lane, for a conversation that runs beside another on the socket. */
   lane?: string | undefined;
@@ -136,6 +139,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
         toolSpecs: registry.offer(model, {
           capabilities: spec.tools.workspace.capabilities,
           editStyle: modelProfile(model).editTool,
+          planTool: planToolOffered(spec.planTool, modelProfile(model).planTool),
         }),
         extra: modelFields(model, modelOptions),
         context: contextPlan(model, {
