@@ -186,6 +186,11 @@ describe('Loopwire in the VS Code workbench: inline fix and edit', function () {
     await lens('Undo').click();
     await shows('5000,,');
     await until('no lens left', async () => ((await lensCount()) === 0 ? true : undefined));
+    // The file was saved before the fix and is as it was: no unsaved mark either.
+    const tab = workbench.page.locator('.part.editor .tab.active', { hasText: 'shipping.json' });
+    await until('the tab without its unsaved mark', async () =>
+      (await tab.getAttribute('class'))?.split(' ').includes('dirty') ? undefined : true,
+    );
     await shot('fix-undone');
   });
 

@@ -74,6 +74,8 @@ export class InlineController implements vscode.Disposable {
   /** Sends `request` on `run` and waits for its end; what the model said, or why it stopped. */
   async send(run: InlineRun, request: InlineRequest, sentAt?: number): Promise<string> {
     await run.send(request, sentAt);
+    await run.idle();
+    if (run.state === 'over') await this.restoreSaved(run);
     this.lastTiming = run.timing() ?? this.lastTiming;
     if (run.state === 'over' && run.edit.undecided === 0 && run.summary !== '')
       void vscode.window.showInformationMessage(`Loopwire: ${run.summary}`);
@@ -89,7 +91,9 @@ export class InlineController implements vscode.Disposable {
   async cancel(uri?: string): Promise<void> {
     const key = uri ?? vscode.window.activeTextEditor?.document.uri.toString();
     const run = (key ? this.runs.get(key) : undefined) ?? [...this.runs.values()].find((r) => r.state === 'running');
-    if (run?.state === 'running') await run.cancel();
+    if (run?.state !== 'running') return;
+    await run.cancel();
+    await this.restoreSaved(run);
   }
 
   /** Keep or Undo from a lens: one hunk, or the whole edit when no hunk is named. */
@@ -98,6 +102,19 @@ export class InlineController implements vscode.Disposable {
     if (!run) return;
     if (action === 'keep') run.keep(hunkId);
     else await run.undo(hunkId);
+    if (run.state === 'over') await this.restoreSaved(run);
+  }
+
+  /**
+   * An edit taken back whole, in a file that had no unsaved changes: its text is the file's on disk again,
+   * so the editor's unsaved mark goes too (a revert, to that same text). Only in the active editor, which is
+   * the one the revert command acts on.
+   */
+  private async restoreSaved(run: InlineRun): Promise<void> {
+    const document = run.document;
+    if (run.startDirty || !document.isDirty || document.getText() !== run.startText) return;
+    if (vscode.window.activeTextEditor?.document !== document) return;
+    await vscode.commands.executeCommand('workbench.action.files.revert');
   }
 
   dispose(): void {

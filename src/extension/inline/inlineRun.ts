@@ -40,6 +40,9 @@ export class InlineRun {
   state: InlineState = 'ready';
   /** What the model said at the end, or why it stopped. */
   summary = '';
+  /** The document when the edit began, and whether it had unsaved changes then. */
+  readonly startText: string;
+  readonly startDirty: boolean;
   private readonly agent: Promise<Agent>;
   private readonly stop = new AbortController();
   private queue: Promise<unknown> = Promise.resolve();
@@ -61,6 +64,8 @@ export class InlineRun {
     private readonly changed: () => void,
     private readonly log: vscode.LogOutputChannel,
   ) {
+    this.startText = document.getText();
+    this.startDirty = document.isDirty;
     this.edit = new InlineEdit((name) => name.replace(/^\.\//, '') === path);
     const file = {
       path,
@@ -115,6 +120,11 @@ export class InlineRun {
       await writeText(this.document, result.text);
       this.settle();
     });
+  }
+
+  /** Resolves once every step queued so far is done. */
+  idle(): Promise<unknown> {
+    return this.queue;
   }
 
   /** When the run's time to the first painted line is known. */
