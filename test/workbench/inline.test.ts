@@ -280,6 +280,18 @@ describe('Loopwire in the VS Code workbench: inline fix and edit', function () {
     );
   });
 
+  it('an inline fix is a past chat in History, and its card, reopened, shows the edit', async () => {
+    const panel = await workbench.panel();
+    await panel.getByRole('button', { name: 'History', exact: true }).click();
+    const past = panel.locator('.history li button', { hasText: 'Fix this problem inline in config/shipping.json' });
+    await past.first().waitFor({ timeout: 15_000 });
+    await workbench.screenshot('history', { sidebar: true });
+    await past.first().click();
+    const card = panel.locator('.entry.tool', { hasText: 'config/shipping.json' }).first();
+    await card.waitFor({ timeout: 15_000 });
+    await workbench.screenshot('history-card', { sidebar: true });
+  });
+
   it('writes the log’s Enter-to-first-line timings', () => {
     const timings = loopwireLog()
       .split('\n')
