@@ -16,6 +16,7 @@ import { environmentFollower } from './environmentContext';
 import { instructionsItem } from './requestBody';
 import type { AgentEvent, AgentEventSink } from './events';
 import type { SessionTransport, TurnOutcome, TurnRequest } from './sessionTransport';
+import { DEFAULT_MAX_TURNS, ProgressWatch } from './progressWatch';
 import { ToolRunner, callsIn } from './toolRunner';
 import type { Transcript } from './transcript';
 import { AgentStop, TurnCancelled } from './transportFault';
@@ -177,7 +178,8 @@ export class Agent {
   ): Promise<DoneEvent> {
     const started = performance.now();
     const { emit } = this.options;
-    const maxTurns = this.options.maxTurns ?? 50;
+    const maxTurns = this.options.maxTurns ?? DEFAULT_MAX_TURNS;
+    const progress = new ProgressWatch();
     this.running = true;
     const finish = (status: DoneEvent['status'], reason: string, code?: string): DoneEvent => {
       this.running = false;
@@ -199,7 +201,7 @@ export class Agent {
       const times: TurnTimes = { readyAt: performance.now(), previousEndAt: undefined };
       for (let turnOfTask = 1; ; turnOfTask++) {
         if (turnOfTask > maxTurns) return finish('stopped', `the turn limit (${maxTurns}) was reached`, 'max_turns');
-        const end = await this.turn(times, signal);
+        const end = await this.turn(times, signal, progress);
         if (end) return finish(...end);
       }
     } catch (error) {
@@ -244,7 +246,7 @@ export class Agent {
    * One turn: the request, its output kept and shown, its calls run, its figures; then what was steered
    * meanwhile. Resolves to how the task ends, or undefined for another turn.
    */
-  private async turn(times: TurnTimes, signal: AbortSignal): Promise<TaskEnd | undefined> {
+  private async turn(times: TurnTimes, signal: AbortSignal, progress: ProgressWatch): Promise<TaskEnd | undefined> {
     const { transcript, emit } = this.options;
     const turn = ++this.turns;
     emit({ type: 'turn_started', turn });
@@ -262,7 +264,12 @@ export class Agent {
     times.readyAt = performance.now();
     times.previousEndAt = outcome.completedAt + timing.approvalMs;
     if (signal.aborted) throw new TurnCancelled();
-    if (this.deliverSteers(turn) || calls.length > 0) return undefined;
+    const steered = this.deliverSteers(turn);
+    const answered = outcome.output.some((item) => (textOf(item) ?? '') !== '');
+    if (!progress.record(calls, timing.failed, answered || steered)) return progress.stop();
+    if (steered || calls.length > 0) return undefined;
+    // No call and no answer: the model said nothing. It is asked again, as a response that made no progress.
+    if (!answered && outcome.response.status === 'completed') return undefined;
     if (outcome.response.status === 'incomplete') {
       const why = outcome.response.incomplete_details?.reason ?? 'no reason given';
       return ['stopped', `the response was incomplete (${why})`, 'incomplete'];

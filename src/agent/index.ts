@@ -13,6 +13,7 @@ export {
   attachmentParts,
 } from './attachments';
 export { gitChanges } from './gitChanges';
+export { DEFAULT_MAX_TURNS, NO_PROGRESS_LIMIT } from './progressWatch';
 export {
   APPROVAL_MODES,
   type ApprovalMode,

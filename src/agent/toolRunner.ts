@@ -23,7 +23,13 @@ export interface CallTiming {
   lastFinishAt: number | undefined;
   /** Time spent waiting for someone to approve, which is neither the tools' nor the client's. */
   approvalMs: number;
+  /** The calls that failed (declined ones included), each as its name and input: what a repeat is told by. */
+  failed: string[];
 }
+
+/** A call as its name and input: the same call twice has the same signature. */
+export const callSignature = (item: CallItem): string =>
+  `${item.name}\u0000${item.type === 'custom_tool_call' ? (item.input ?? '') : (item.arguments ?? '')}`;
 
 const toCall = (item: CallItem): ToolCall =>
   item.type === 'custom_tool_call'
@@ -55,7 +61,7 @@ export class ToolRunner {
 
   /** Runs `calls` (of turn `turn`) and appends their outputs to the transcript in call order. */
   async runAll(turn: number, calls: readonly CallItem[], signal: AbortSignal): Promise<CallTiming> {
-    const timing: CallTiming = { firstStartAt: undefined, lastFinishAt: undefined, approvalMs: 0 };
+    const timing: CallTiming = { firstStartAt: undefined, lastFinishAt: undefined, approvalMs: 0, failed: [] };
     let index = 0;
     while (index < calls.length) {
       if (signal.aborted) break;
@@ -127,6 +133,7 @@ export class ToolRunner {
     }
     const end = performance.now();
     timing.lastFinishAt = Math.max(timing.lastFinishAt ?? 0, end);
+    if (!ok) timing.failed.push(callSignature(call));
     this.emit({
       type: 'tool_finished',
       turn,

@@ -46,10 +46,10 @@ const oneOf = <T extends string>(value: unknown, allowed: readonly T[], fallback
   typeof value === 'string' && (allowed as readonly string[]).includes(value) ? (value as T) : fallback;
 
 /**
- * A task of dozens of tool calls is the loop's everyday work (a 50-call task takes 51 responses): the
- * limit only stops a model that goes round in circles.
+ * A ceiling far above any real task (a task of many small reads takes hundreds of responses): what stops a
+ * model that goes round in circles is the agent's no-progress rule (src/agent/progressWatch.ts).
  */
-export const DEFAULT_MAX_TURNS = 100;
+export const DEFAULT_MAX_TURNS = 500;
 
 export function readSettings(folder: vscode.WorkspaceFolder | undefined): LoopwireSettings {
   const config = vscode.workspace.getConfiguration('loopwire', folder);

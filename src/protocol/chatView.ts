@@ -120,7 +120,8 @@ export const ChatEntry = z.discriminatedUnion('kind', [
 
 export const Banner = z.object({
   /** `interrupted`: the window went away (a reload) while a task ran; Retry reads *Resume*. */
-  kind: z.enum(['reconnecting', 'fallback', 'failed', 'interrupted']),
+  /** `limit`: the task stopped at the response ceiling or for making no progress; Retry reads *Continue*. */
+  kind: z.enum(['reconnecting', 'fallback', 'failed', 'interrupted', 'limit']),
   text: z.string(),
   /** Offer Retry (Resume): the last task stopped and is resumable from its transcript. */
   retry: z.boolean(),

@@ -158,13 +158,16 @@ const BANNER_ICONS: Record<Banner['kind'], string> = {
   fallback: 'sync',
   failed: 'warning',
   interrupted: 'debug-pause',
+  limit: 'debug-pause',
 };
 
 function showBanner(banner: Banner | null): void {
   bannerArea.replaceChildren();
   if (!banner) return;
-  // A task the window's reload cut short goes on from its transcript: Resume, not Retry.
+  // A task the window's reload cut short goes on from its transcript: Resume, not Retry; one stopped at a
+  // limit of its own goes on if the user says so: Continue.
   const resume = banner.kind === 'interrupted';
+  const label = resume ? 'Resume' : banner.kind === 'limit' ? 'Continue' : 'Retry';
   bannerArea.append(
     h(
       'div',
@@ -172,8 +175,8 @@ function showBanner(banner: Banner | null): void {
       h('span', { class: `codicon codicon-${BANNER_ICONS[banner.kind]}`, attrs: { 'aria-hidden': 'true' } }),
       h('span', { class: 'banner-text' }, banner.text),
       banner.retry
-        ? button(resume ? 'Resume' : 'Retry', () => post({ type: 'retry' }), {
-            icon: resume ? 'debug-continue' : 'refresh',
+        ? button(label, () => post({ type: 'retry' }), {
+            icon: label === 'Retry' ? 'refresh' : 'debug-continue',
           })
         : undefined,
     ),

@@ -356,7 +356,7 @@ export class ChatModel {
    */
   stopped(reason: string, code: string | undefined, retry: boolean): void {
     this.add(stopLine(this.nextId('notice'), reason, code));
-    this.setBanner(stopBanner(retry));
+    this.setBanner(stopBanner(retry, code));
   }
 
   /** Sends everything again (after entries were removed, which the webview cannot infer). */

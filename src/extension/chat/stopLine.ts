@@ -25,7 +25,11 @@ export function stopLine(id: string, reason: string, code: string | undefined): 
   return { kind: 'notice', id, level: 'error', text, remedy: remedyFor(code) };
 }
 
-/** The banner of a stop: no reason of its own (the line has it), and Retry where the task can go on. */
-export function stopBanner(retry: boolean): Banner {
+/** The stops at a limit of the agent's own (the response ceiling, no progress): the user may let it go on. */
+const LIMITS = new Set(['max_turns', 'no_progress']);
+
+/** The banner of a stop: no reason of its own (the line has it), and Retry (Continue, after a limit) where the task can go on. */
+export function stopBanner(retry: boolean, code?: string): Banner {
+  if (code !== undefined && LIMITS.has(code)) return { kind: 'limit', text: 'The task stopped at its limit.', retry };
   return { kind: 'failed', text: 'The task stopped.', retry };
 }

@@ -62,6 +62,8 @@ describe('chat panel host: a stop is one line with its remedy', () => {
       toolCalls: 49,
       wallMs: 5,
     });
+    // A limit of the agent's own: the banner offers Continue (the page's label for kind limit), not Retry.
+    assert.deepEqual(chat.banner, { kind: 'limit', text: 'The task stopped at its limit.', retry: true });
     chat.handle({
       type: 'done',
       status: 'cancelled',
