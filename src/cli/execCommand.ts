@@ -1,8 +1,8 @@
 // `loopwire exec "prompt"`: one task run to completion on a folder through the Node adapter, over the
 // session transport, against the bundled server in-process (default) or any Responses endpoint.
-import * as os from "node:os";
-import * as path from "node:path";
-import { parseArgs } from "node:util";
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
 import {
   type AgentEvent,
   type AgentSession,
@@ -16,22 +16,18 @@ import {
   isApprovalMode,
   newTranscript,
   policyFor,
-} from "../agent";
-import type { LoopwireServer } from "../server";
-import { ReadLedger } from "../tools";
-import { NodeWorkspace } from "../workspace/node/nodeWorkspace";
-import { commandShellName } from "../workspace/shared/userShell";
-import { type CliIo, ExitCode, errorMessage } from "./cliIo";
-import { cliCommandRules } from "./commandRulesFile";
-import {
-  contextFlagOptions,
-  contextFlagsUsage,
-  parseContextFlags,
-} from "./contextFlags";
-import { dumpRequest, dumpRequestUsage } from "./dumpRequest";
-import { ExecRenderer, execHeader } from "./execRenderer";
-import { fileFlagOptions, fileFlagParts, fileFlagsUsage } from "./fileFlags";
-import { projectInstructionsLine } from "./instructionsLine";
+} from '../agent';
+import type { LoopwireServer } from '../server';
+import { ReadLedger } from '../tools';
+import { NodeWorkspace } from '../workspace/node/nodeWorkspace';
+import { commandShellName } from '../workspace/shared/userShell';
+import { type CliIo, ExitCode, errorMessage } from './cliIo';
+import { cliCommandRules } from './commandRulesFile';
+import { contextFlagOptions, contextFlagsUsage, parseContextFlags } from './contextFlags';
+import { dumpRequest, dumpRequestUsage } from './dumpRequest';
+import { ExecRenderer, execHeader } from './execRenderer';
+import { fileFlagOptions, fileFlagParts, fileFlagsUsage } from './fileFlags';
+import { projectInstructionsLine } from './instructionsLine';
 import {
   type ExecTools,
   mcpFlagOptions,
@@ -39,14 +35,10 @@ import {
   mcpServersOf,
   startExecTools,
   terminalConsent,
-} from "./mcpSetup";
-import {
-  modelFlagOptions,
-  modelFlagsUsage,
-  parseModelFlags,
-} from "./modelFlags";
-import { failureLine } from "./stopAdvice";
-import { terminalAsk } from "./terminalQuestion";
+} from './mcpSetup';
+import { modelFlagOptions, modelFlagsUsage, parseModelFlags } from './modelFlags';
+import { failureLine } from './stopAdvice';
+import { terminalAsk } from './terminalQuestion';
 
 export const execUsage = `usage: loopwire exec [options] "prompt"
 
@@ -71,35 +63,35 @@ ${dumpRequestUsage}
 Exit status: 0 the task completed, 1 it failed or was stopped (the reason on one line), 2 bad usage.
 `;
 
-const name = "loopwire exec";
+const name = 'loopwire exec';
 
 /** How a user of the embedded backend adds a scenario: the end of the answer to a prompt none matches. */
-const SCENARIO_HINT = "add --scenario FILE to loopwire exec";
+const SCENARIO_HINT = 'add --scenario FILE to loopwire exec';
 
-type Flags = ReturnType<typeof parse>["values"];
+type Flags = ReturnType<typeof parse>['values'];
 
 function parse(argv: string[]) {
   return parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
-      workspace: { type: "string" },
-      endpoint: { type: "string" },
-      transport: { type: "string" },
-      model: { type: "string" },
-      scenario: { type: "string", multiple: true },
-      approve: { type: "string" },
-      "max-turns": { type: "string" },
-      resume: { type: "string" },
-      "sessions-dir": { type: "string" },
+      workspace: { type: 'string' },
+      endpoint: { type: 'string' },
+      transport: { type: 'string' },
+      model: { type: 'string' },
+      scenario: { type: 'string', multiple: true },
+      approve: { type: 'string' },
+      'max-turns': { type: 'string' },
+      resume: { type: 'string' },
+      'sessions-dir': { type: 'string' },
       ...modelFlagOptions,
       ...contextFlagOptions,
       ...fileFlagOptions,
       ...mcpFlagOptions,
-      verbose: { type: "boolean" },
-      json: { type: "boolean" },
-      "dump-request": { type: "boolean" },
-      help: { type: "boolean", short: "h" },
+      verbose: { type: 'boolean' },
+      json: { type: 'boolean' },
+      'dump-request': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
     },
   });
 }
@@ -110,10 +102,9 @@ const usageError = (io: CliIo, message: string): ExitCode => {
 };
 
 function sessionsDir(flags: Flags): string {
-  if (flags["sessions-dir"]) return path.resolve(flags["sessions-dir"]);
-  const state =
-    process.env.XDG_STATE_HOME || path.join(os.homedir(), ".local", "state");
-  return path.join(state, "loopwire", "sessions");
+  if (flags['sessions-dir']) return path.resolve(flags['sessions-dir']);
+  const state = process.env.XDG_STATE_HOME || path.join(os.homedir(), '.local', 'state');
+  return path.join(state, 'loopwire', 'sessions');
 }
 
 export interface ExecExtras {
@@ -121,11 +112,7 @@ export interface ExecExtras {
   announceSession?: boolean;
 }
 
-export async function execCommand(
-  argv: string[],
-  io: CliIo,
-  extras: ExecExtras = {},
-): Promise<ExitCode> {
+export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras = {}): Promise<ExitCode> {
   let parsed;
   try {
     parsed = parse(argv);
@@ -137,69 +124,48 @@ export async function execCommand(
     io.stdout(execUsage);
     return ExitCode.ok;
   }
-  if (parsed.positionals.length > 1)
-    return usageError(io, "give the prompt as one argument (quote it)");
+  if (parsed.positionals.length > 1) return usageError(io, 'give the prompt as one argument (quote it)');
   const prompt = parsed.positionals[0];
-  if ((prompt === undefined || prompt.trim() === "") && !flags.resume)
-    return usageError(io, "no prompt");
-  const transport = (flags.transport ?? "auto") as TransportMode;
-  if (!["ws", "http", "auto"].includes(transport))
-    return usageError(
-      io,
-      `--transport must be ws, http or auto, not '${transport}'`,
-    );
-  const approve =
-    flags.approve ??
-    (process.stdin.isTTY && process.stderr.isTTY ? "ask" : "read-only");
-  if (!isApprovalMode(approve))
-    return usageError(
-      io,
-      `--approve must be all, read-only or ask, not '${approve}'`,
-    );
+  if ((prompt === undefined || prompt.trim() === '') && !flags.resume) return usageError(io, 'no prompt');
+  const transport = (flags.transport ?? 'auto') as TransportMode;
+  if (!['ws', 'http', 'auto'].includes(transport))
+    return usageError(io, `--transport must be ws, http or auto, not '${transport}'`);
+  const approve = flags.approve ?? (process.stdin.isTTY && process.stderr.isTTY ? 'ask' : 'read-only');
+  if (!isApprovalMode(approve)) return usageError(io, `--approve must be all, read-only or ask, not '${approve}'`);
   // Asking needs someone to answer: without a terminal on stdin the first write would wait forever (or read
   // a piped file as answers). Refuse before anything is started or written.
-  if (approve === "ask" && !process.stdin.isTTY && !flags["dump-request"])
+  if (approve === 'ask' && !process.stdin.isTTY && !flags['dump-request'])
     return usageError(
       io,
-      "--approve ask needs a terminal to ask on, and stdin is not one: use --approve all to allow every " +
-        "edit and task, or --approve read-only to decline them (reads still run)",
+      '--approve ask needs a terminal to ask on, and stdin is not one: use --approve all to allow every ' +
+        'edit and task, or --approve read-only to decline them (reads still run)',
     );
-  const maxTurns =
-    flags["max-turns"] === undefined
-      ? DEFAULT_MAX_TURNS
-      : Number(flags["max-turns"]);
-  if (!Number.isInteger(maxTurns) || maxTurns < 1)
-    return usageError(io, "--max-turns must be a positive integer");
-  const endpoint = flags.endpoint ?? "embedded";
-  if (endpoint !== "embedded" && !/^(https?|wss?):\/\//.test(endpoint))
+  const maxTurns = flags['max-turns'] === undefined ? DEFAULT_MAX_TURNS : Number(flags['max-turns']);
+  if (!Number.isInteger(maxTurns) || maxTurns < 1) return usageError(io, '--max-turns must be a positive integer');
+  const endpoint = flags.endpoint ?? 'embedded';
+  if (endpoint !== 'embedded' && !/^(https?|wss?):\/\//.test(endpoint))
     return usageError(
       io,
       `--endpoint must be a URL (http://, https://, ws://, wss://) or 'embedded', not '${endpoint}'`,
     );
-  if (endpoint !== "embedded" && flags.scenario)
-    return usageError(io, "--scenario is for the embedded server only");
+  if (endpoint !== 'embedded' && flags.scenario) return usageError(io, '--scenario is for the embedded server only');
   const model = flags.model ?? DEFAULT_MODEL;
   const request = parseModelFlags(flags);
-  if (typeof request === "string") return usageError(io, request);
+  if (typeof request === 'string') return usageError(io, request);
   const context = parseContextFlags(flags);
-  if (typeof context === "string") return usageError(io, context);
+  if (typeof context === 'string') return usageError(io, context);
 
   let workspace: NodeWorkspace;
   try {
-    workspace = await NodeWorkspace.open(path.resolve(flags.workspace ?? "."));
+    workspace = await NodeWorkspace.open(path.resolve(flags.workspace ?? '.'));
   } catch (error) {
     return usageError(io, `--workspace: ${errorMessage(error)}`);
   }
-  if (flags.file && prompt === undefined)
-    return usageError(io, "--file attaches to a prompt: give one");
+  if (flags.file && prompt === undefined) return usageError(io, '--file attaches to a prompt: give one');
   const parts = await fileFlagParts(flags.file, workspace);
-  if (typeof parts === "string") return usageError(io, parts);
-  if (flags["dump-request"]) {
-    if (prompt === undefined)
-      return usageError(
-        io,
-        "--dump-request prints the request for a prompt: give one",
-      );
+  if (typeof parts === 'string') return usageError(io, parts);
+  if (flags['dump-request']) {
+    if (prompt === undefined) return usageError(io, '--dump-request prints the request for a prompt: give one');
     const { modelOptions, headers } = request;
     const asked = parts.length > 0 ? { text: prompt, parts } : prompt;
     return dumpRequest(
@@ -218,18 +184,12 @@ export async function execCommand(
   }
   let mcpConfig;
   try {
-    mcpConfig = await mcpServersOf(
-      flags["mcp-config"],
-      workspace.root,
-      terminalConsent(io.stderr),
-    );
+    mcpConfig = await mcpServersOf(flags['mcp-config'], workspace.root, terminalConsent(io.stderr));
   } catch (error) {
     return usageError(io, errorMessage(error));
   }
   const color =
-    !flags.json &&
-    !process.env.NO_COLOR &&
-    (Boolean(process.env.FORCE_COLOR) || process.stdout.isTTY === true);
+    !flags.json && !process.env.NO_COLOR && (Boolean(process.env.FORCE_COLOR) || process.stdout.isTTY === true);
   // Said before the backend loads and the socket opens: the run has started, and with what.
   if (!flags.json)
     io.stdout(
@@ -244,17 +204,11 @@ export async function execCommand(
       }),
     );
   // The bundled backend is loaded only to run it: against an endpoint, exec starts without its code.
-  const backend =
-    endpoint === "embedded" ? await import("../server") : undefined;
+  const backend = endpoint === 'embedded' ? await import('../server') : undefined;
   let scenarios;
   try {
     scenarios = backend
-      ? [
-          ...(flags.scenario ?? []).map((file) =>
-            backend.loadScenarioFile(file),
-          ),
-          backend.DEFAULT_SCENARIOS,
-        ]
+      ? [...(flags.scenario ?? []).map((file) => backend.loadScenarioFile(file)), backend.DEFAULT_SCENARIOS]
       : [];
   } catch (error) {
     io.stderr(`${name}: ${errorMessage(error)}\n`);
@@ -275,7 +229,7 @@ export async function execCommand(
   let session: AgentSession | undefined;
   const controller = new AbortController();
   const onSigint = () => controller.abort();
-  process.once("SIGINT", onSigint);
+  process.once('SIGINT', onSigint);
   try {
     // The embedded backend reads the window the agent manages: the model's own, or --context-window's.
     if (backend)
@@ -318,10 +272,7 @@ export async function execCommand(
       registry: tools.registry,
       approvals: policyFor(
         approve,
-        terminalAsk(
-          (request) =>
-            tools?.registry.summarize(request.name, request.input) ?? "",
-        ),
+        terminalAsk((request) => tools?.registry.summarize(request.name, request.input) ?? ''),
         cliCommandRules(),
       ),
       maxTurns,
@@ -341,23 +292,19 @@ export async function execCommand(
     });
     await agent.start();
     const done = await agent.run(
-      prompt !== undefined && parts.length > 0
-        ? { text: prompt, parts }
-        : prompt,
+      prompt !== undefined && parts.length > 0 ? { text: prompt, parts } : prompt,
       controller.signal,
     );
     if (!flags.json && transcript.file && extras.announceSession !== false)
-      io.stderr(
-        `(session kept in ${transcript.file}; continue it with --resume)\n`,
-      );
-    return done.status === "completed" ? ExitCode.ok : ExitCode.failed;
+      io.stderr(`(session kept in ${transcript.file}; continue it with --resume)\n`);
+    return done.status === 'completed' ? ExitCode.ok : ExitCode.failed;
   } catch (error) {
     io.stderr(`${name}: ${failureLine(error)}\n`);
     return ExitCode.failed;
   } finally {
     // Every way out closes the socket: an open one would keep the process alive after the reason is printed.
     session?.close(false);
-    process.removeListener("SIGINT", onSigint);
+    process.removeListener('SIGINT', onSigint);
     await server?.close();
     await tools?.close();
   }
