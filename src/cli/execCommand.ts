@@ -18,7 +18,7 @@ import {
   policyFor,
 } from '../agent';
 import type { LoopwireServer } from '../server';
-import { ReadLedger } from '../tools';
+import { ReadLedger, type ToolRegistry } from '../tools';
 import { NodeWorkspace } from '../workspace/node/nodeWorkspace';
 import { commandShellName } from '../workspace/shared/userShell';
 import { type CliIo, ExitCode, errorMessage } from './cliIo';
@@ -39,6 +39,7 @@ import {
 import { modelFlagOptions, modelFlagsUsage, parseModelFlags } from './modelFlags';
 import { failureLine } from './stopAdvice';
 import { terminalAsk } from './terminalQuestion';
+import { terminalSteering } from './terminalSteering';
 
 export const execUsage = `usage: loopwire exec [options] "prompt"
 
@@ -105,6 +106,14 @@ function sessionsDir(flags: Flags): string {
   if (flags['sessions-dir']) return path.resolve(flags['sessions-dir']);
   const state = process.env.XDG_STATE_HOME || path.join(os.homedir(), '.local', 'state');
   return path.join(state, 'loopwire', 'sessions');
+}
+
+/** How the agent's events are printed: JSON Lines with --json, else for people, by the renderer. */
+function eventPrinter(flags: Flags, out: CliIo, color: boolean, tools: ToolRegistry): (event: AgentEvent) => void {
+  if (flags.json) return (event) => out.stdout(`${JSON.stringify(event)}\n`);
+  const verbose = flags.verbose === true;
+  const renderer = new ExecRenderer({ stdout: out.stdout, stderr: out.stderr, color, verbose, tools });
+  return (event) => renderer.handle(event);
 }
 
 export interface ExecExtras {
@@ -240,16 +249,9 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
       });
     // The MCP servers' tools join the built-in ones (their lines go to stderr, like transport notes).
     tools = await startExecTools(mcpConfig, (line) => io.stderr(`(${line})\n`));
-    const renderer = new ExecRenderer({
-      stdout: io.stdout,
-      stderr: io.stderr,
-      color,
-      verbose: flags.verbose === true,
-      tools: tools.registry,
-    });
-    const emit = flags.json
-      ? (event: AgentEvent) => io.stdout(`${JSON.stringify(event)}\n`)
-      : (event: AgentEvent) => renderer.handle(event);
+    // On a terminal the user can steer the task as it runs; its output waits while they type a line.
+    const steering = terminalSteering(io, color);
+    const emit = eventPrinter(flags, steering.io, color, tools.registry);
     const apiKey = server ? undefined : process.env.OPENAI_API_KEY;
     // The key is the agent's, not the workspace's: tasks inherit this process's environment, and one that
     // prints it (a test dumping `env`) would put the key in the tool's output, the transcript and the
@@ -272,7 +274,7 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
       registry: tools.registry,
       approvals: policyFor(
         approve,
-        terminalAsk((request) => tools?.registry.summarize(request.name, request.input) ?? ''),
+        steering.asking(terminalAsk((request) => tools?.registry.summarize(request.name, request.input) ?? '')),
         cliCommandRules(),
       ),
       maxTurns,
@@ -280,7 +282,7 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
       // AGENTS.md and the like, read as the extension reads them (projectInstructions.ts), said on stderr.
       projectInstructions: async () => {
         const found = await findProjectInstructions([workspace.root]);
-        if (!flags.json) io.stderr(projectInstructionsLine(found));
+        if (!flags.json) steering.io.stderr(projectInstructionsLine(found));
         return found;
       },
       environment: () => ({
@@ -291,7 +293,8 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
       emit,
     });
     await agent.start();
-    const done = await agent.run(
+    const done = await steering.run(
+      agent,
       prompt !== undefined && parts.length > 0 ? { text: prompt, parts } : prompt,
       controller.signal,
     );
