@@ -334,17 +334,11 @@ export class WorkspaceSession implements vscode.Disposable {
   get inline(): InlineController {
     if (this.inlineController) return this.inlineController;
     const inline = new InlineController({
-      agent: (lane, tools, emit) =>
-        this.agentFor(
-          this.newTranscript(readSettings(vscode.workspace.workspaceFolders?.[0]).model),
-          approveAll,
-          emit,
-          tools,
-          {
-            id: lane,
-            tools: inlineTools,
-          },
-        ),
+      agent: async (lane, tools, emit) => {
+        const transcript = this.newTranscript(readSettings(vscode.workspace.workspaceFolders?.[0]).model);
+        const agent = await this.agentFor(transcript, approveAll, emit, tools, { id: lane, tools: inlineTools });
+        return { agent, transcript };
+      },
       workspace: () => this.adapter(),
       log: this.log,
     });

@@ -262,6 +262,13 @@ describe('Loopwire in the VS Code workbench: inline fix and edit', function () {
     await openFile('src/cart.js', 'cartTotal');
     const before = await lineTexts();
     await goTo('20');
+    // Escape in the prompt closes it, and nothing else happens.
+    await page.keyboard.press('Control+i');
+    const box = page.locator('.quick-input-widget');
+    await until('the inline prompt', async () => ((await text(box)).includes('Edit Inline') ? true : undefined));
+    await page.keyboard.press('Escape');
+    await box.waitFor({ state: 'hidden' });
+    assert.deepEqual(await lineTexts(), before);
     await page.keyboard.press('Control+i');
     await page.locator('.quick-input-widget input').fill('rewrite cartTotal slowly');
     await page.keyboard.press('Enter');
@@ -285,6 +292,8 @@ describe('Loopwire in the VS Code workbench: inline fix and edit', function () {
     await panel.getByRole('button', { name: 'History', exact: true }).click();
     const past = panel.locator('.history li button', { hasText: 'Fix this problem inline in config/shipping.json' });
     await past.first().waitFor({ timeout: 15_000 });
+    // A prompt closed unsent left no chat behind.
+    assert.equal(await panel.locator('.history li button', { hasText: '(no prompt)' }).count(), 0);
     await workbench.screenshot('history', { sidebar: true });
     await past.first().click();
     const card = panel.locator('.entry.tool', { hasText: 'config/shipping.json' }).first();

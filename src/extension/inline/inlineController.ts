@@ -84,6 +84,7 @@ export class InlineController implements vscode.Disposable {
 
   /** A prompt closed without sending: its run is dropped. */
   dismiss(run: InlineRun): void {
+    run.dismiss();
     if (this.runs.get(run.document.uri.toString()) === run) this.runs.delete(run.document.uri.toString());
   }
 

@@ -1,5 +1,6 @@
+import * as fs from 'node:fs';
 import type * as vscode from 'vscode';
-import type { Agent, AgentEvent } from '../../agent';
+import type { Agent, AgentEvent, Transcript } from '../../agent';
 import type { FilePlan } from '../../edit';
 import { liveDiffKind } from '../../tools';
 import { type Workspace, WorkspaceError } from '../../workspace';
@@ -13,12 +14,15 @@ import { InlineWorkspace } from './inlineWorkspace';
 // InlineEdit, each step queued behind the last so that the editor sees them in order; the tool's write is
 // the last step. Escape stops the agent and takes everything back.
 
-/** Makes an inline request's agent: its own lane and transcript on the window's socket, its tools over `tools`. */
+/**
+ * Makes an inline request's agent: its own lane and transcript on the window's socket, its tools over `tools`;
+ * the transcript is given back too, to be removed when the prompt is closed unsent.
+ */
 export type InlineAgentSource = (
   lane: string,
   tools: (workspace: Workspace) => Workspace,
   emit: (event: AgentEvent) => void,
-) => Promise<Agent>;
+) => Promise<{ agent: Agent; transcript: Transcript }>;
 
 export type InlineState = 'ready' | 'running' | 'review' | 'over';
 
@@ -43,7 +47,7 @@ export class InlineRun {
   /** The document when the edit began, and whether it had unsaved changes then. */
   readonly startText: string;
   readonly startDirty: boolean;
-  private readonly agent: Promise<Agent>;
+  private readonly agent: Promise<{ agent: Agent; transcript: Transcript }>;
   private readonly stop = new AbortController();
   private queue: Promise<unknown> = Promise.resolve();
   private pending = '';
@@ -87,7 +91,7 @@ export class InlineRun {
     this.changed();
     let agent: Agent;
     try {
-      agent = await this.agent;
+      ({ agent } = await this.agent);
     } catch (error) {
       return this.end('failed', error instanceof Error ? error.message : String(error));
     }
@@ -96,6 +100,18 @@ export class InlineRun {
     await this.queue;
     if (done.status !== 'completed') return this.end(done.status, done.reason);
     this.end('completed', this.summary);
+  }
+
+  /**
+   * The prompt was closed without sending: the transcript made for it goes (the panel's History would list
+   * it as a chat with no prompt).
+   */
+  dismiss(): void {
+    this.state = 'over';
+    this.agent.then(
+      ({ transcript }) => transcript.file && fs.rmSync(transcript.file, { force: true }),
+      () => undefined,
+    );
   }
 
   /** Escape: the agent stops and the file is as it was (the user's own typing stays). */
