@@ -87,6 +87,15 @@ export const refusals = {
       ErrorCode.invalidEncryptedContent,
       `The encrypted content ${itemId === undefined ? abbreviate(content) : `for item ${itemId}`} could not be verified. Reason: ${reason}`,
     ),
+  /** An `input_image` whose data URL is malformed; `problem` ends the API's sentence ("but got …"). */
+  invalidImageUrl: (param: string, problem: string): Refusal =>
+    refusal(
+      400,
+      ErrorType.invalidRequest,
+      'invalid_value',
+      `Invalid '${param}'. Expected a base64-encoded data URL with an image MIME type (e.g. 'data:image/png;base64,aW1nIGJ5dGVzIGhlcmU='), but got ${problem}`,
+      param,
+    ),
   /** The rendered input is larger than the context window (docs/protocol.md §3.7), in the API's words. */
   contextLengthExceeded: (): Refusal => {
     const event = contextLengthExceeded();

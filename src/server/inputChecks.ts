@@ -1,6 +1,7 @@
 import type { AnyInputItem, ResponseRequest } from '../protocol';
 import { type Refusal, refusals } from './apiErrors';
 import { openCompaction } from './compactionSeal';
+import { checkImages } from './imageInput';
 import { openReasoning } from './reasoningSeal';
 
 // What the API refuses in a request's input, checked the same way for every transport (docs/backend.md,
@@ -37,9 +38,12 @@ function isOutputType(type: unknown): type is OutputType {
 /**
  * Checks `input` against the `context` it extends (the chain's items, outputs included) and returns the
  * first refusal in input order: a tool output whose `call_id` answers no call of its kind before it, or a
- * reasoning or compaction item whose `encrypted_content` this server did not issue for that item.
+ * reasoning or compaction item whose `encrypted_content` this server did not issue for that item. A malformed
+ * image data URL comes first: the API refuses it while validating the request, before it reads the context.
  */
 export function checkInput(context: readonly AnyInputItem[], input: readonly AnyInputItem[]): Refusal | undefined {
+  const image = checkImages(input);
+  if (image) return image;
   const key = (type: CallType, callId: unknown) => `${type}\u0000${String(callId)}`;
   const seen = new Set<string>();
   /** Outputs whose call is not earlier in `input`: it must be in the context. */

@@ -2,6 +2,7 @@ import * as crypto from 'node:crypto';
 import { countTokens } from './tokenizer';
 import type { AnyInputItem, AnyTool } from '../protocol';
 import { openCompaction } from './compactionSeal';
+import { itemImages } from './imageInput';
 
 // The model's view of a context, as text, counted with the o200k_base BPE: the real per-request work whose
 // cost differs between a full-context request and a chained one. A chat template's exact markup does not
@@ -105,8 +106,10 @@ export function tallyItems(items: readonly AnyInputItem[], seed: string): ItemTa
   let bytes = 0;
   for (const item of items) {
     const rendered = renderItem(item);
-    const count = countText(rendered);
-    key = chainHash(key, rendered);
+    // An image is rendered as its type alone; its cost is the API's image rule, its identity part of the key.
+    const images = itemImages(item);
+    const count = countText(rendered) + images.tokens;
+    key = chainHash(key, rendered + images.key);
     tokens.push(count);
     keys.push(key);
     total += count;
