@@ -10,6 +10,8 @@ import { PANEL_STYLES, chatHtml } from './chat/chatHtml';
 export class ChatViewProvider implements vscode.WebviewViewProvider {
   static readonly viewType = 'loopwire.chat';
   private view: vscode.WebviewView | undefined;
+  /** The activity-bar badge (calls waiting for approval), kept for a view resolved again. */
+  private shownBadge: vscode.ViewBadge | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -18,6 +20,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
+    view.badge = this.shownBadge;
     const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
     view.webview.options = {
       enableScripts: true,
@@ -55,6 +58,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     if (this.view) this.view.show(!focus);
     else await vscode.commands.executeCommand(`${ChatViewProvider.viewType}.focus`);
     if (!focus) await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+  }
+
+  /** The view's badge on the Loopwire activity-bar item; undefined: none. */
+  set badge(badge: vscode.ViewBadge | undefined) {
+    this.shownBadge = badge;
+    if (this.view) this.view.badge = badge;
   }
 
   get visible(): boolean {

@@ -10,6 +10,8 @@ import { KEEP_COMMAND, UNDO_COMMAND, reviewFromEditor } from './review/reviewCom
 import type { EndpointAccess } from './endpointAccess';
 import { endpointCommands } from './endpointCommands';
 import { statusItem } from './statusItem';
+import { taskNotifications } from './taskNotifications';
+import type { ChatActivity } from './chat/chatActivity';
 import type * as SessionModule from './workspaceSession';
 import type { WorkspaceSession } from './workspaceSession';
 
@@ -22,11 +24,12 @@ function loadSession(
   log: vscode.LogOutputChannel,
   status: ReturnType<typeof statusItem>,
   access: EndpointAccess,
+  activity: ChatActivity,
 ): WorkspaceSession {
   const started = performance.now();
   const load = createRequire(__filename);
   const { WorkspaceSession: Session } = load(path.join(__dirname, 'session.js')) as typeof SessionModule;
-  const session = new Session(context, log, access);
+  const session = new Session(context, log, access, activity);
   log.info(`session loaded in ${(performance.now() - started).toFixed(1)} ms`);
   context.subscriptions.push(
     session,
@@ -56,8 +59,9 @@ export function activate(context: vscode.ExtensionContext): LoopwireApi {
     changed: () => session?.endpointChanged(),
     check: () => current().checkEndpoint(),
   });
-  const current = () => (session ??= loadSession(context, log, status, endpoints.access));
   const chat = new ChatViewProvider(context.extensionUri, () => current().chat);
+  const activity = taskNotifications(chat, log);
+  const current = () => (session ??= loadSession(context, log, status, endpoints.access, activity));
   context.subscriptions.push(
     status.item,
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, chat),

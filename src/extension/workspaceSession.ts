@@ -16,6 +16,7 @@ import { windowApprovals } from './approvalPrompt';
 import { windowEnvironment } from './environmentFacts';
 import { commandRulesFor, keepAllowRule } from './commandRulesSetting';
 import { WindowTools } from './externalTools';
+import type { ChatActivity } from './chat/chatActivity';
 import { ChatController } from './chat/chatController';
 import { windowChatBackend } from './chatBackend';
 import { InlineController } from './inline/inlineController';
@@ -92,6 +93,8 @@ export class WorkspaceSession implements vscode.Disposable {
     private readonly context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
     private readonly access: EndpointAccess,
+    /** Told when the chat waits for an approval or a task ends (the window's notifications and badge). */
+    private readonly activity?: ChatActivity,
   ) {
     this.backend = new SessionBackend(access, log, this.queue, (event) => this.emit(event));
     this.tools = new WindowTools(log, context.workspaceState);
@@ -313,6 +316,7 @@ export class WorkspaceSession implements vscode.Disposable {
       ),
       steering: this.steering,
       context: this.chatContext,
+      activity: this.activity,
     });
     this.chatController = chat;
     this.prepare();

@@ -2,6 +2,7 @@ import { type ApprovalMode, type ApprovalPolicy, type ApprovalRequest, policyFor
 import { judgeCommandCall } from '../../tools';
 import type { Workspace } from '../../workspace';
 import { approvalAsk, taskNamed } from './approvalAsk';
+import type { WaitingCall } from './chatActivity';
 import type { ChatModel } from './chatModel';
 
 // The chat's approvals: a call that asks shows Allow / Skip on its card and waits for the answer; "for this
@@ -19,12 +20,14 @@ export interface ApprovalsContext {
   askElsewhere: (request: ApprovalRequest) => Promise<boolean>;
   /** An effect was allowed for the whole chat (the chat is saved with it). */
   onAllowed: () => void;
+  /** The calls waiting changed (the window's badge and notifications follow them). */
+  onWaiting?: (calls: readonly WaitingCall[]) => void;
 }
 
 export class ChatApprovals {
   private readonly waiting = new Map<
     string,
-    { resolve: (allow: boolean) => void; effect: Effect; keep: (() => void) | undefined }
+    { resolve: (allow: boolean) => void; effect: Effect; keep: (() => void) | undefined; action: string }
   >();
   /** Effects the user allowed for the whole chat. */
   private readonly allowedEffects = new Set<Effect>();
@@ -44,8 +47,9 @@ export class ChatApprovals {
       const rule = await this.ruleFor(request);
       const keep = rule === undefined ? undefined : () => request.keepRule?.(rule);
       return new Promise<boolean>((resolve) => {
-        this.waiting.set(request.callId, { resolve, effect: request.effect, keep });
+        this.waiting.set(request.callId, { resolve, effect: request.effect, keep, action: ask.action });
         model.asking(request.callId, rule === undefined ? ask : { ...ask, rule });
+        this.waitingChanged();
       });
     };
     return {
@@ -75,6 +79,7 @@ export class ChatApprovals {
     const asked = this.waiting.get(callId);
     if (!asked) return;
     this.waiting.delete(callId);
+    this.waitingChanged();
     this.context.model.answered(callId, allow ? 'running' : 'declined');
     asked.resolve(allow);
     if (allow && always) asked.keep?.();
@@ -88,6 +93,7 @@ export class ChatApprovals {
   declineWaiting(): void {
     for (const { resolve } of this.waiting.values()) resolve(false);
     this.waiting.clear();
+    this.waitingChanged();
   }
 
   /**
@@ -96,6 +102,11 @@ export class ChatApprovals {
    */
   abandonWaiting(): void {
     this.waiting.clear();
+    this.waitingChanged();
+  }
+
+  private waitingChanged(): void {
+    this.context.onWaiting?.([...this.waiting].map(([callId, { action }]) => ({ callId, action })));
   }
 
   /** The effects allowed for the chat, as saved with it. */

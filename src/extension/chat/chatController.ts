@@ -1,4 +1,4 @@
-import type { Agent, AgentEvent, Transcript } from '../../agent';
+import type { Agent, AgentEvent, DoneEvent, Transcript } from '../../agent';
 import type { Attachment } from '../../protocol/attachments';
 import { type ChatEntry, type ContextMeter, type HostMessage, ViewMessage } from '../../protocol/chatView';
 import { ChatAttachments } from './chatAttachments';
@@ -93,6 +93,7 @@ export class ChatController {
       panelShown: () => this.post !== undefined,
       askElsewhere: (request) => backend.askElsewhere(request),
       onAllowed: () => this.saver.now(),
+      onWaiting: (calls) => backend.activity?.waiting(calls),
     });
     this.reviews = new ReviewBook(
       () => backend.workspace(),
@@ -123,11 +124,9 @@ export class ChatController {
   get busy(): boolean {
     return this.tasks.size > 0;
   }
-
   get sessionId(): string | undefined {
     return this.transcript?.header.id;
   }
-
   /** The current conversation's transcript on disk (once it has one). */
   get transcriptFile(): string | undefined {
     return this.transcript?.file;
@@ -256,7 +255,7 @@ export class ChatController {
     this.tasks.add(controller);
     this.send({ type: 'running', running: true });
     this.changed();
-    let status = 'cancelled' as ChatOutcome['status'];
+    let end: Pick<DoneEvent, 'status' | 'reason'> = { status: 'cancelled', reason: '' };
     let from = this.model.all.length;
     try {
       await this.backend.enqueue(async () => {
@@ -285,14 +284,14 @@ export class ChatController {
           prompt === undefined
             ? undefined
             : await this.attachments.prompt(prompt, attachments, await this.backend.workspace());
-        status = (await this.agent.run(sent, controller.signal)).status;
+        ({ status: end.status, reason: end.reason } = await this.agent.run(sent, controller.signal));
         // The endpoint stopped the task (a refused key, nothing listening): the window builds its backend and
         // socket again, so the next run — Retry, or the next prompt — gets a new agent on them, with this
         // conversation's transcript, and picks up a key or endpoint mended meanwhile.
-        if (status === 'failed') this.agent = undefined;
+        if (end.status === 'failed') this.agent = undefined;
       });
     } catch (error) {
-      status = 'failed';
+      end = { status: 'failed', reason: messageOf(error) };
       // A task that failed while starting (a refused warm-up, no folder open) is one line with its remedy too.
       const code = (error as { code?: unknown } | null)?.code;
       this.model.stopped(messageOf(error), typeof code === 'string' ? code : undefined, this.transcript !== undefined);
@@ -304,9 +303,10 @@ export class ChatController {
       this.changed();
       // What was steered and not delivered runs next, then what waits in the queue.
       if (!this.busy) this.queue.requeue(this.agent?.takeSteers() ?? []);
+      this.backend.activity?.ended({ ...end, prompt, more: this.busy || this.queue.size > 0 });
       this.queue.next();
     }
-    return { ok: status === 'completed', status, text: this.model.answerSince(from) };
+    return { ok: end.status === 'completed', status: end.status, text: this.model.answerSince(from) };
   }
 
   private onEvent(event: AgentEvent): void {

@@ -1,6 +1,7 @@
 import type { Agent, AgentEvent, ApprovalMode, ApprovalPolicy, ApprovalRequest, Transcript } from '../../agent';
 import type { BackendInfo, Remedy } from '../../protocol/chatView';
 import type { Workspace } from '../../workspace';
+import type { ChatActivity } from './chatActivity';
 import type { ChatContext } from './contextPort';
 import type { ChatSteering } from './steeringPort';
 
@@ -43,6 +44,8 @@ export interface ChatBackend {
   steering?: ChatSteering;
   /** The composer's attachments (the `@` picker, drops, `@terminal`, `@changes`), where the window has them. */
   context?: ChatContext;
+  /** Told when a call waits for approval and when a task ends (the window's notifications and badge). */
+  activity?: ChatActivity;
 }
 
 /** How a prompt sent through the chat ended: the answer's text, for callers such as the quick fix. */
