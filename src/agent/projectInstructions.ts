@@ -1,6 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { type AnyInputItem, PROJECT_INSTRUCTIONS_HEADING } from '../protocol';
+import { isNestedInstructions } from './nestedInstructions';
 
 // The project's own instructions for agents, found as Codex finds them (codex-rs/core/src/project_doc.rs):
 // from the repository root — the nearest folder above the workspace folder with a `.git` — down to the
@@ -113,7 +114,8 @@ export async function findProjectInstructions(
 
 /** Whether `item` is a project-instructions message (not a prompt the user typed). */
 export function isProjectInstructions(item: AnyInputItem): boolean {
-  return textOfUserMessage(item)?.startsWith(HEADING) === true;
+  // A nested AGENTS.md (nestedInstructions.ts) shares the heading but is not the task's set: never its update.
+  return textOfUserMessage(item)?.startsWith(HEADING) === true && !isNestedInstructions(item);
 }
 
 /**

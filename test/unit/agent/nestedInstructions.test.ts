@@ -1,0 +1,76 @@
+import * as assert from 'node:assert/strict';
+import { callFolders, isNestedInstructions } from '../../../src/agent/nestedInstructions';
+import { isProjectInstructions } from '../../../src/agent/projectInstructions';
+import type { AnyInputItem, CallItem } from '../../../src/protocol';
+import type { ScenarioFile } from '../../../src/server';
+import { BUILTIN_TOOLS } from '../../../src/tools';
+import { useAgentBench } from './agentHarness';
+
+// A nested AGENTS.md (packages/api/AGENTS.md) reaches the model when the agent first works under its folder,
+// once, as its own message naming its scope, after the outputs of the calls that went there and before the
+// next request; the scripted model looks past it for the prompt, as it does for the task's own instructions.
+
+const fn = (name: string, args: Record<string, unknown>): CallItem => ({
+  type: 'function_call',
+  call_id: 'c',
+  name,
+  arguments: JSON.stringify(args),
+});
+const textOf = (item: AnyInputItem) => JSON.stringify(item);
+
+describe('agent: nested AGENTS.md', () => {
+  it('finds the folders a call works in: a path it names, a search glob, a command folder', () => {
+    assert.deepEqual(callFolders(fn('read_file', { path: 'packages/api/src/a.ts' }), BUILTIN_TOOLS), [
+      'packages/api/src',
+    ]);
+    assert.deepEqual(callFolders(fn('search_text', { query: 'x', include: 'packages/api/**/*.ts' }), BUILTIN_TOOLS), [
+      'packages/api',
+    ]);
+    assert.deepEqual(callFolders(fn('find_files', { pattern: '*.ts' }), BUILTIN_TOOLS), []);
+    assert.deepEqual(callFolders(fn('exec_command', { cmd: 'npm test', workdir: 'packages/web/' }), BUILTIN_TOOLS), [
+      'packages/web',
+    ]);
+  });
+
+  describe('against the real server', function () {
+    this.timeout(20_000);
+    const scenario: ScenarioFile = {
+      scenarios: [
+        {
+          name: 'api',
+          match: 'look at the api',
+          steps: [
+            { output: [{ type: 'function_call', name: 'read_file', arguments: { path: 'packages/api/src/a.ts' } }] },
+            { output: [{ type: 'function_call', name: 'read_file', arguments: { path: 'packages/api/b.ts' } }] },
+            { output: [{ type: 'function_call', name: 'read_file', arguments: { path: 'web/c.ts' } }] },
+            { output: [{ type: 'message', text: 'Looked.' }] },
+          ],
+        },
+      ],
+    };
+    const bench = useAgentBench(scenario, {
+      'AGENTS.md': 'Root rules.\n',
+      'packages/api/AGENTS.md': 'API errors use the code E_API.\n',
+      'packages/api/src/a.ts': 'export const a = 1;\n',
+      'packages/api/b.ts': 'export const b = 2;\n',
+      'web/c.ts': 'export const c = 3;\n',
+    });
+
+    it('sends packages/api/AGENTS.md once, after the first read under it, before the next request', async () => {
+      const { agent, transcript } = await bench.agent();
+      const done = await agent.run('look at the api');
+      assert.equal(done.status, 'completed', done.reason);
+      assert.equal(done.turns, 4, 'the scripted model answered through the nested message');
+      const items = transcript.items;
+      const nested = items.filter(isNestedInstructions);
+      assert.equal(nested.length, 1, 'once, though two reads went under it');
+      assert.match(textOf(nested[0] as AnyInputItem), /# AGENTS\.md instructions for packages\/api/);
+      assert.match(textOf(nested[0] as AnyInputItem), /E_API/);
+      assert.match(textOf(nested[0] as AnyInputItem), /override the instructions given for the folders above/);
+      assert.ok(!nested.some(isProjectInstructions), 'never taken for the task’s own instructions');
+      const at = items.indexOf(nested[0] as AnyInputItem);
+      const firstOutput = items.findIndex((item) => (item as { type?: string }).type === 'function_call_output');
+      assert.equal(at, firstOutput + 1, 'right after the output of the read that went there');
+    });
+  });
+});
