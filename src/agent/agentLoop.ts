@@ -7,6 +7,7 @@ import {
   OutputMessage,
   isCompaction,
   isUserMessage,
+  normalizeContext,
 } from '../protocol';
 import { BUILTIN_TOOLS, type ToolContext, type ToolRegistry } from '../tools';
 import type { ApprovalPolicy } from './approvals';
@@ -21,7 +22,6 @@ import { ToolRunner, callsIn } from './toolRunner';
 import type { Transcript } from './transcript';
 import { AgentStop, TurnCancelled } from './transportFault';
 import { type TurnTimes, turnMetrics } from './turnMetrics';
-import { callFolders, nestedInstructionsFor, scopeOf } from './nestedInstructions';
 
 // The loop: the user's prompt, then turn after turn — the model answers over the session transport, the
 // calls it asks for run through the tools, their outputs go into the next turn — until an answer with no
@@ -265,7 +265,6 @@ export class Agent {
     times.readyAt = performance.now();
     times.previousEndAt = outcome.completedAt + timing.approvalMs;
     if (signal.aborted) throw new TurnCancelled();
-    await this.sendNestedInstructions(turn, calls);
     const steered = this.deliverSteers(turn);
     const answered = outcome.output.some((item) => (textOf(item) ?? '') !== '');
     if (!progress.record(calls, timing.failed, answered || steered)) return progress.stop();
@@ -292,21 +291,6 @@ export class Agent {
       const hosted = hostedCall(item);
       if (hosted) emit({ type: 'hosted_call', turn, ...hosted });
     }
-  }
-
-  /** The AGENTS.md files below the workspace folder governing where this turn's calls worked, new to the chat. */
-  private async sendNestedInstructions(turn: number, calls: readonly CallItem[]): Promise<void> {
-    const folders = calls.flatMap((call) => callFolders(call, this.registry));
-    if (folders.length === 0) return;
-    const { transcript, tools, emit } = this.options;
-    const messages = await nestedInstructionsFor(folders, transcript.items, tools.workspace);
-    transcript.append(...messages);
-    for (const message of messages)
-      emit({
-        type: 'notice',
-        code: 'nested_instructions',
-        message: `turn ${turn}: the model now has ${scopeOf(message)}/AGENTS.md, for the files under ${scopeOf(message)}/`,
-      });
   }
 
   /** The steers waiting, as user messages after this turn's tool outputs; whether there were any. */
@@ -401,7 +385,9 @@ export class Agent {
     const { transcript } = this.options;
     transcript.append(...this.instructionsAgain());
     const usage = outcome.response.usage;
-    const kept = transcript.items.filter((item) => isUserMessage(item) || isInstructions(item));
+    // What the compacted context holds: the user messages and the instructions sent after this compaction, not
+    // the copies sent after earlier ones (the server reads past them, normalizeContext).
+    const kept = normalizeContext(transcript.items).filter((item) => isUserMessage(item) || isInstructions(item));
     const tokensAfter = (usage?.output_tokens ?? 0) + Math.round(JSON.stringify(kept).length / 4);
     this.options.emit({ type: 'compacted', turn, how: 'auto', tokensBefore: usage?.input_tokens ?? 0, tokensAfter });
     return tokensAfter;
