@@ -61,7 +61,8 @@ export class NotificationPolicy {
     return {
       kind: 'approval',
       severity: 'info',
-      message: `Loopwire is waiting for your approval: ${fresh.action}.`,
+      // A notification shows no markdown: the action's code marks would show as backticks.
+      message: `Loopwire is waiting for your approval: ${fresh.action.replace(/`/g, '')}.`,
       callId: fresh.callId,
     };
   }

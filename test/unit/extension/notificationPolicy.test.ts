@@ -33,7 +33,7 @@ describe('notifications: when the chat needs the user', () => {
     assert.deepEqual(policy.waiting([call('c1', 'Run command `echo hi`')], hidden()), {
       kind: 'approval',
       severity: 'info',
-      message: 'Loopwire is waiting for your approval: Run command `echo hi`.',
+      message: 'Loopwire is waiting for your approval: Run command echo hi.',
       callId: 'c1',
     });
   });
