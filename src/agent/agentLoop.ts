@@ -1,5 +1,6 @@
 import {
   type AnyInputItem,
+  type InputImage,
   type InputText,
   type AnyOutputItem,
   type AnyTool,
@@ -80,7 +81,7 @@ type TaskEnd = [status: DoneEvent['status'], reason: string, code?: string];
 /** A prompt with what the user attached to it (attachments.ts): its parts follow the prompt's text. */
 export interface PromptWithParts {
   text: string;
-  parts: readonly InputText[];
+  parts: readonly (InputText | InputImage)[];
 }
 
 /** The text of an answer (its output text and refusals), read with the protocol's schema; undefined for any other item. */

@@ -26,7 +26,7 @@ import { cliCommandRules } from './commandRulesFile';
 import { contextFlagOptions, contextFlagsUsage, parseContextFlags } from './contextFlags';
 import { dumpRequest, dumpRequestUsage } from './dumpRequest';
 import { ExecRenderer, execHeader } from './execRenderer';
-import { fileFlagOptions, fileFlagParts, fileFlagsUsage } from './fileFlags';
+import { fileFlagOptions, fileFlagsUsage, promptFlagParts } from './fileFlags';
 import { projectInstructionsLine } from './instructionsLine';
 import {
   type ExecTools,
@@ -170,8 +170,9 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
   } catch (error) {
     return usageError(io, `--workspace: ${errorMessage(error)}`);
   }
-  if (flags.file && prompt === undefined) return usageError(io, '--file attaches to a prompt: give one');
-  const parts = await fileFlagParts(flags.file, workspace);
+  if ((flags.file || flags.image) && prompt === undefined)
+    return usageError(io, '--file and --image attach to a prompt: give one');
+  const parts = await promptFlagParts(flags, workspace);
   if (typeof parts === 'string') return usageError(io, parts);
   if (flags['dump-request']) {
     if (prompt === undefined) return usageError(io, '--dump-request prints the request for a prompt: give one');

@@ -1,6 +1,8 @@
+import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { ATTACHMENTS_MAX_BYTES, ATTACHMENT_MAX_BYTES, AttachmentError, attachmentParts } from '../agent';
-import { type Attachment, type InputText, attachmentLabel } from '../protocol';
+import { type Attachment, type InputImage, type InputText, attachmentLabel } from '../protocol';
+import { IMAGE_MAX_SIDE, ImageError, imagePart } from '../tools/imageScale';
 import { type Workspace, isWorkspaceError } from '../workspace';
 
 // `loopwire exec --file PATH` (repeatable): files and folders attached to the prompt, as the panel's chips
@@ -10,9 +12,45 @@ import { type Workspace, isWorkspaceError } from '../workspace';
 export const fileFlagsUsage = `  --file PATH            attach a file's text, or a folder's list of files, to the prompt (repeatable);
                          it must be in the workspace; ${ATTACHMENT_MAX_BYTES / 1024} KiB each and ${ATTACHMENTS_MAX_BYTES / 1024} KiB in all are sent,
                          the cut said to the model
+  --image FILE           attach a PNG or JPEG image to the prompt (repeatable), scaled to fit ${IMAGE_MAX_SIDE} px
 `;
 
-export const fileFlagOptions = { file: { type: 'string', multiple: true } } as const;
+export const fileFlagOptions = {
+  file: { type: 'string', multiple: true },
+  image: { type: 'string', multiple: true },
+} as const;
+
+/**
+ * The parts `--image` attaches, each an `input_image` with the picture in a data URL, or the usage error's
+ * message. Any readable file may be given (a screenshot is rarely in the workspace): the model sees pixels
+ * only, never the path.
+ */
+export async function imageFlagParts(
+  images: readonly string[] | undefined,
+  cwd: string = process.cwd(),
+): Promise<InputImage[] | string> {
+  const parts: InputImage[] = [];
+  for (const given of images ?? []) {
+    try {
+      parts.push(await imagePart(await fs.readFile(path.resolve(cwd, given))));
+    } catch (error) {
+      if (error instanceof ImageError) return `--image ${given}: ${error.message}`;
+      return `--image ${given}: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+  return parts;
+}
+
+/** What `--file` and `--image` attach, files first, or the usage error's message. */
+export async function promptFlagParts(
+  flags: { file?: readonly string[]; image?: readonly string[] },
+  workspace: Workspace & { readonly root: string },
+): Promise<(InputText | InputImage)[] | string> {
+  const files = await fileFlagParts(flags.file, workspace);
+  if (typeof files === 'string') return files;
+  const images = await imageFlagParts(flags.image);
+  return typeof images === 'string' ? images : [...files, ...images];
+}
 
 /** The parts `--file` attaches, or the usage error's message (a path outside the workspace, a missing file). */
 export async function fileFlagParts(
