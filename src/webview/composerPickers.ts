@@ -44,6 +44,11 @@ interface Picker {
 function picker(name: string, icon: string, onChange: (value: string) => void): Picker {
   const select = h('select', { class: 'picker-select', attrs: { 'aria-label': name, title: name } });
   select.addEventListener('change', () => onChange(select.value));
+  // Escape on a picker is the picker's (Chromium closes an open list itself): it must not reach the page's
+  // Escape, which stops the running task.
+  select.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') event.stopPropagation();
+  });
   const element = h(
     'label',
     { class: `picker picker-${name.toLowerCase().replace(/\s+/g, '-')}` },

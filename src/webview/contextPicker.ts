@@ -46,9 +46,10 @@ export class ContextPicker {
     private readonly post: (message: ViewMessage) => void,
     private readonly attach: (attachments: Attachment[]) => void,
   ) {
+    // A textarea is a textbox, which ARIA gives no aria-expanded (nor may it take the combobox role): the list
+    // is tied to it by aria-controls, and its active option by aria-activedescendant, which a textbox allows.
     prompt.setAttribute('aria-autocomplete', 'list');
     prompt.setAttribute('aria-controls', 'context-picker');
-    prompt.setAttribute('aria-expanded', 'false');
     // Registered before the page's own Enter (send) and Escape (stop): while the list is open, they are its.
     prompt.addEventListener('keydown', (event) => this.key(event));
     prompt.addEventListener('input', () => this.update());
@@ -131,7 +132,6 @@ export class ContextPicker {
     this.items = [];
     this.element.classList.add('hidden');
     this.element.replaceChildren();
-    this.prompt.setAttribute('aria-expanded', 'false');
     this.prompt.removeAttribute('aria-activedescendant');
   }
 
@@ -141,7 +141,6 @@ export class ContextPicker {
     this.items = [...specials, ...this.matches];
     this.active = Math.min(this.active, Math.max(0, this.items.length - 1));
     this.element.classList.toggle('hidden', this.items.length === 0);
-    this.prompt.setAttribute('aria-expanded', String(this.items.length > 0));
     this.element.replaceChildren(...this.items.map((item, index) => this.option(item, index)));
     const active = this.items.length > 0 ? `context-option-${this.active}` : undefined;
     if (active) this.prompt.setAttribute('aria-activedescendant', active);

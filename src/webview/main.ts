@@ -71,6 +71,7 @@ const transcript = new Transcript({
 const bannerArea = h('div', { class: 'banner-area', attrs: { role: 'status' } });
 const announcer = h('div', { class: 'visually-hidden', attrs: { 'aria-live': 'polite' } });
 const history = h('div', { class: 'history hidden', attrs: { role: 'dialog', 'aria-label': 'Past chats' } });
+const historyButton = button('History', () => toggleHistory(), { icon: 'history' });
 const stopButton = button('Stop', () => post({ type: 'stop' }), { icon: 'debug-stop' });
 const sendButton = button('Send', () => submit(), { icon: 'send', kind: 'primary' });
 const pickers = new ComposerPickers(post);
@@ -84,7 +85,7 @@ const meter = h('div', { class: 'context-meter hidden' }, meterLabel, meterBar);
 const toolbar = h(
   'div',
   { class: 'toolbar', attrs: { role: 'toolbar', 'aria-label': 'Chat' } },
-  button('History', () => toggleHistory(), { icon: 'history' }),
+  historyButton,
   stopButton,
   meter,
 );
@@ -243,9 +244,16 @@ prompt.addEventListener('keydown', (event) => {
 prompt.addEventListener('input', saveDraft);
 acceptDrops(document.body, post);
 document.addEventListener('keydown', (event) => {
-  if (event.key === 'Escape' && !history.classList.contains('hidden')) history.classList.add('hidden');
+  if (event.key === 'Escape' && !history.classList.contains('hidden')) closeHistory();
   else if (event.key === 'Escape' && running) post({ type: 'stop' });
 });
+
+/** Closes the past chats; a keyboard user inside them goes back to History rather than to nowhere. */
+function closeHistory(): void {
+  const hadFocus = history.contains(document.activeElement);
+  history.classList.add('hidden');
+  if (hadFocus) historyButton.focus();
+}
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
   const parsed = HostMessage.safeParse(event.data);

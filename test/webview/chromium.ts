@@ -59,7 +59,8 @@ export function useChromium(): ChromiumBench {
     const context = await browser.newContext({
       viewport: VIEWPORT,
       deviceScaleFactor: options.deviceScaleFactor ?? 1,
-      colorScheme: theme,
+      // A high-contrast theme is a dark one to the browser: VS Code sets its colours, never forced colours.
+      colorScheme: theme === 'light' ? 'light' : 'dark',
     });
     const panel = await Panel.open(context, bench.server, theme);
     panels.push(panel);

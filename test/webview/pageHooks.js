@@ -39,9 +39,10 @@
 
   // VS Code marks the theme's kind on the body; this page's path names its theme.
   document.addEventListener('DOMContentLoaded', () => {
-    const dark = window.location.pathname.endsWith('/dark');
-    document.body.classList.add(dark ? 'vscode-dark' : 'vscode-light');
-    document.body.dataset.vscodeThemeKind = dark ? 'vscode-dark' : 'vscode-light';
+    const theme = window.location.pathname.split('/').pop();
+    const kind = theme === 'hc-black' ? 'vscode-high-contrast' : theme === 'dark' ? 'vscode-dark' : 'vscode-light';
+    document.body.classList.add(kind);
+    document.body.dataset.vscodeThemeKind = kind;
   });
 
   const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));

@@ -10,7 +10,8 @@ import { PANEL_STYLES, chatHtml } from '../../src/extension/chat/chatHtml';
 // the built bundle and codicons from dist/, media/chat.css, and a theme's variables plus the styles VS Code
 // injects into every webview. Only those files are served: anything else is a 404 the tests notice.
 
-export type Theme = 'light' | 'dark';
+/** VS Code's Light Modern, Dark Modern and Dark High Contrast themes. */
+export type Theme = 'light' | 'dark' | 'hc-black';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -23,6 +24,7 @@ const FILES: Record<string, string> = {
   ...Object.fromEntries(PANEL_STYLES.map((style) => [`/${style}`, style])),
   '/themes/light.css': 'test/webview/themes/light.css',
   '/themes/dark.css': 'test/webview/themes/dark.css',
+  '/themes/hc-black.css': 'test/webview/themes/hc-black.css',
   '/themes/webview-defaults.css': 'test/webview/themes/webview-defaults.css',
 };
 
@@ -52,7 +54,7 @@ export async function startPanelServer(): Promise<PanelServer> {
   let origin = '';
   const server = http.createServer((request, response) => {
     const url = new URL(request.url ?? '/', origin);
-    const theme = /^\/panel\/(light|dark)$/.exec(url.pathname)?.[1];
+    const theme = /^\/panel\/(light|dark|hc-black)$/.exec(url.pathname)?.[1];
     if (theme !== undefined) {
       const html = chatHtml({
         cspSource: origin,

@@ -1,0 +1,66 @@
+import * as assert from 'node:assert/strict';
+import { blocking, runAxe, tally } from '../../webview/axe';
+import { useChromium } from '../../webview/chromium';
+import { EMPTY_CHAT, showConversation } from '../../webview/conversationScene';
+import type { Panel } from '../../webview/panel';
+import type { Theme } from '../../webview/panelServer';
+
+// axe-core, a real accessibility checker, on the panel in real Chromium, in VS Code's dark, light and
+// high-contrast themes: the empty chat with its welcome, a whole conversation (the recorded session's
+// answer, cards and review diff, an approval, a notice with its remedy, the plan, the queue, the pickers),
+// the `@` picker open, and the past chats. Its full report goes to test-artifacts/webview/axe-*.json; a
+// critical or serious violation fails the test, named by rule, element and axe's help URL.
+
+const THEMES: readonly Theme[] = ['dark', 'light', 'hc-black'];
+
+/** Tall enough that the whole conversation is in view: axe judges contrast only where it can see the text. */
+const TALL = { width: 420, height: 3_200 };
+
+describe('chat panel in Chromium: axe-core finds no critical or serious violation', function () {
+  this.timeout(60_000);
+  const chromium = useChromium();
+
+  async function check(panel: Panel, name: string): Promise<void> {
+    const results = await runAxe(panel.page, name);
+    const found = blocking(results);
+    // assert.ok, not deepEqual: the lines themselves are the message, without a diff of them after it.
+    assert.ok(found.length === 0, `axe (${tally(results)}; report in axe-${name}.json):\n${found.join('\n')}`);
+  }
+
+  for (const theme of THEMES) {
+    it(`the empty chat, in the ${theme} theme`, async () => {
+      const panel = await chromium.open(theme);
+      panel.postAll(EMPTY_CHAT);
+      await panel.delivered();
+      assert.equal(await panel.page.locator('.welcome').isVisible(), true);
+      await check(panel, `${theme}-empty`);
+    });
+
+    it(`a whole conversation, then the @ picker and the past chats, in the ${theme} theme`, async () => {
+      const panel = await chromium.open(theme);
+      await panel.page.setViewportSize(TALL);
+      await showConversation(panel);
+      assert.equal(await panel.page.locator('.entry.tool .hunk').count(), 4, 'the review card shows its hunks');
+      await check(panel, `${theme}-conversation`);
+
+      // The @ picker open over the composer, the host's matches in it.
+      const prompt = panel.page.getByRole('textbox', { name: 'Ask Loopwire' });
+      await prompt.fill('Look at @inv');
+      await panel.waitForPosted((message) => message.type === 'findContext');
+      panel.post({ type: 'contextMatches', query: 'inv', matches: [{ kind: 'file', path: 'src/inventory.ts' }] });
+      await panel.delivered();
+      assert.equal(await panel.page.getByRole('listbox', { name: 'Attach to the prompt' }).isVisible(), true);
+      await check(panel, `${theme}-context-picker`);
+      await prompt.press('Escape');
+
+      // The past chats, open.
+      panel.post({
+        type: 'history',
+        sessions: [{ id: 's1', title: 'Fix the failing test', createdAt: '2026-01-02T10:00:00.000Z' }],
+      });
+      await panel.delivered();
+      assert.equal(await panel.page.getByRole('dialog', { name: 'Past chats' }).isVisible(), true);
+      await check(panel, `${theme}-history`);
+    });
+  }
+});
