@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Transcript } from '../../../src/agent';
 import type { ChatController } from '../../../src/extension/chat/chatController';
-import type { ChatEntry, HostMessage, ToolEntry } from '../../../src/protocol/chatView';
+import type { HostMessage, ToolEntry } from '../../../src/protocol/chatView';
 import type { ScenarioFile } from '../../../src/server';
 import { useAgentBench } from '../agent/agentHarness';
 import { eventually } from '../support/eventually';
