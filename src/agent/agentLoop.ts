@@ -23,6 +23,7 @@ import { ToolRunner, callsIn } from './toolRunner';
 import type { Transcript } from './transcript';
 import { AgentStop, TurnCancelled } from './transportFault';
 import { type TurnTimes, turnMetrics } from './turnMetrics';
+import { callFolders, nestedInstructionsFor, scopeOf } from './nestedInstructions';
 
 // The loop: the user's prompt, then turn after turn — the model answers over the session transport, the
 // calls it asks for run through the tools, their outputs go into the next turn — until an answer with no
@@ -266,6 +267,7 @@ export class Agent {
     times.readyAt = performance.now();
     times.previousEndAt = outcome.completedAt + timing.approvalMs;
     if (signal.aborted) throw new TurnCancelled();
+    await this.sendNestedInstructions(turn, calls);
     const steered = this.deliverSteers(turn);
     const answered = outcome.output.some((item) => (textOf(item) ?? '') !== '');
     if (!progress.record(calls, timing.failed, answered || steered)) return progress.stop();
@@ -292,6 +294,21 @@ export class Agent {
       const hosted = hostedCall(item);
       if (hosted) emit({ type: 'hosted_call', turn, ...hosted });
     }
+  }
+
+  /** The AGENTS.md files below the workspace folder governing where this turn's calls worked, new to the chat. */
+  private async sendNestedInstructions(turn: number, calls: readonly CallItem[]): Promise<void> {
+    const folders = calls.flatMap((call) => callFolders(call, this.registry));
+    if (folders.length === 0) return;
+    const { transcript, tools, emit } = this.options;
+    const messages = await nestedInstructionsFor(folders, transcript.items, tools.workspace);
+    transcript.append(...messages);
+    for (const message of messages)
+      emit({
+        type: 'notice',
+        code: 'nested_instructions',
+        message: `turn ${turn}: the model now has ${scopeOf(message)}/AGENTS.md, for the files under ${scopeOf(message)}/`,
+      });
   }
 
   /** The steers waiting, as user messages after this turn's tool outputs; whether there were any. */
