@@ -6,7 +6,8 @@ import type { Panel } from '../../webview/panel';
 // The panel by keyboard alone, in real Chromium: Tab reaches every control of the empty chat and of a whole
 // conversation (review card, approval, notice, plan, queue, pickers, links); Escape closes the `@` picker,
 // a composer picker and the past chats without stopping the running task, and gives the focus back; the
-// conversation is still a live region that a screen reader follows.
+// picker's active option shows in a high-contrast theme; the conversation is still a live region that a
+// screen reader follows.
 
 /** What a user can act on: every element of these kinds that is shown. */
 const CONTROLS = 'button, a[href], select, textarea, input, summary, [tabindex]:not([tabindex="-1"])';
@@ -53,6 +54,10 @@ async function tabThrough(panel: Panel, count: number): Promise<Set<number>> {
     reached.add(Number(index));
   }
   return reached;
+}
+
+interface StyleWindow {
+  getComputedStyle(element: unknown): { outlineStyle: string; outlineColor: string };
 }
 
 const focused = (panel: Panel) =>
@@ -139,6 +144,25 @@ describe('chat panel in Chromium: by keyboard alone', function () {
     // Escape elsewhere still stops the running task, as before.
     await prompt.focus();
     assert.deepEqual(await panel.postedBy(() => panel.page.keyboard.press('Escape')), [{ type: 'stop' }]);
+  });
+
+  it('in a high-contrast theme, the @ picker outlines the option Enter would pick', async () => {
+    const panel = await chromium.open('hc-black');
+    panel.postAll(EMPTY_CHAT);
+    await panel.delivered();
+    await panel.page.getByRole('textbox', { name: 'Ask Loopwire' }).focus();
+    await panel.page.keyboard.type('@');
+    const outline = (selected: boolean) =>
+      panel.page
+        .locator(`.context-option[aria-selected="${selected}"]`)
+        .first()
+        .evaluate((option) => {
+          const style = (globalThis as unknown as StyleWindow).getComputedStyle(option);
+          return `${style.outlineStyle} ${style.outlineColor}`;
+        });
+    // The theme's contrastActiveBorder, #f38518; the other options have none.
+    assert.equal(await outline(true), 'dotted rgb(243, 133, 24)');
+    assert.match(await outline(false), /^none /);
   });
 
   it('the conversation stays a live region', async () => {
