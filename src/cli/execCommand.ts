@@ -52,8 +52,8 @@ ${fileFlagsUsage}  --endpoint URL         a Responses API base URL (http://127.0
   --transport MODE       ws, http or auto (default auto: WebSocket, HTTP after repeated failures)
   --model M              the model (default ${DEFAULT_MODEL}; GPT models are offered apply_patch, others edit_file)
   --scenario FILE        a scenario file for the embedded server, before the default ones (repeatable)
-  --approve POLICY       all, read-only or ask (default: ask on a terminal, read-only without one);
-                         ask needs a terminal on stdin
+  --approve POLICY       all, read-only, ask or plan (default: ask on a terminal, read-only without one);
+                         ask needs a terminal on stdin; plan reads and plans, and changes nothing
   --max-turns N          model responses at most (default 500: a ceiling; a model that makes no progress
                          three responses in a row is stopped before)
   --resume FILE          continue the session kept in FILE (the prompt is optional then)
@@ -140,7 +140,8 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
   if (!['ws', 'http', 'auto'].includes(transport))
     return usageError(io, `--transport must be ws, http or auto, not '${transport}'`);
   const approve = flags.approve ?? (process.stdin.isTTY && process.stderr.isTTY ? 'ask' : 'read-only');
-  if (!isApprovalMode(approve)) return usageError(io, `--approve must be all, read-only or ask, not '${approve}'`);
+  if (!isApprovalMode(approve))
+    return usageError(io, `--approve must be all, read-only, ask or plan, not '${approve}'`);
   // Asking needs someone to answer: without a terminal on stdin the first write would wait forever (or read
   // a piped file as answers). Refuse before anything is started or written.
   if (approve === 'ask' && !process.stdin.isTTY && !flags['dump-request'])

@@ -242,7 +242,7 @@ describe('cli: loopwire exec', () => {
     const cases: Array<[string[], RegExp]> = [
       [[], /no prompt/],
       [['--transport', 'carrier-pigeon', 'x'], /--transport must be ws, http or auto/],
-      [['--approve', 'maybe', 'x'], /--approve must be all, read-only or ask/],
+      [['--approve', 'maybe', 'x'], /--approve must be all, read-only, ask or plan/],
       [['--endpoint', 'localhost:1234', 'x'], /--endpoint must be a URL/],
       [['--max-turns', '0', 'x'], /--max-turns must be a positive integer/],
       [['--frobnicate', 'x'], /frobnicate/],
