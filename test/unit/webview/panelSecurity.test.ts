@@ -213,10 +213,10 @@ describe('chat panel in Chromium: the CSP holds, and hostile input renders inert
     for (const element of await page.locator('[href], [src], [action], [data], [srcdoc]').all())
       for (const name of ['href', 'src', 'action', 'data', 'srcdoc'])
         assert.doesNotMatch((await element.getAttribute(name)) ?? '', /^\s*(javascript|vbscript|data):|<script/i);
+    // The page's own folding elements (a tool's output, the plan above the composer) are not the payloads'.
+    const ours = 'details:not(.tool-output):not(.plan-dock)';
     assert.equal(
-      await page
-        .locator('body :is(iframe, object, embed, img, svg, math, form, input, style, details:not(.tool-output))')
-        .count(),
+      await page.locator(`body :is(iframe, object, embed, img, svg, math, form, input, style, ${ours})`).count(),
       0,
       'no active or styling element came from the payloads',
     );
