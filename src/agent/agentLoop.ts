@@ -1,26 +1,22 @@
 import {
   type AnyInputItem,
-  type InputImage,
-  type InputText,
   type AnyOutputItem,
-  type AnyTool,
   type CallItem,
-  OutputMessage,
   isCompaction,
   isUserMessage,
   normalizeContext,
 } from '../protocol';
-import { BUILTIN_TOOLS, type ToolContext, type ToolRegistry } from '../tools';
-import type { ApprovalPolicy } from './approvals';
-import type { ContextPlan } from './contextWindow';
-import { type ProjectInstructions, projectInstructionsUpdate } from './projectInstructions';
+import { BUILTIN_TOOLS, type ToolRegistry } from '../tools';
+import { projectInstructionsUpdate } from './projectInstructions';
 import { environmentFollower } from './environmentContext';
+import { modelProfile } from './modelCatalogue';
+import { type PromptWithParts, hostedCall, phaseOf, textOf, userMessage } from './outputItems';
 import { instructionsItem } from './requestBody';
-import type { AgentEvent, AgentEventSink } from './events';
-import type { SessionTransport, TurnOutcome, TurnRequest } from './sessionTransport';
+import type { AgentEvent } from './events';
+import type { TurnOutcome, TurnRequest } from './sessionTransport';
+import { SteerClient } from './steerClient';
 import { DEFAULT_MAX_TURNS, ProgressWatch } from './progressWatch';
 import { ToolRunner, callsIn } from './toolRunner';
-import type { Transcript } from './transcript';
 import { AgentStop, TurnCancelled } from './transportFault';
 import { type TurnTimes, turnMetrics } from './turnMetrics';
 import { callFolders, nestedInstructionsFor, scopeOf } from './nestedInstructions';
@@ -29,108 +25,16 @@ import { callFolders, nestedInstructionsFor, scopeOf } from './nestedInstruction
 // calls it asks for run through the tools, their outputs go into the next turn — until an answer with no
 // call, the turn limit, a stop or a cancel. The transcript always holds the whole conversation.
 
-export interface AgentOptions {
-  transport: SessionTransport;
-  transcript: Transcript;
-  tools: ToolContext;
-  /**
-   * The tools the calls run with and are asked about (effect, approvals): the built-in ones when not given,
-   * or a set with tools added at run time (MCP servers', the editor's). `toolSpecs` is what is offered of it.
-   */
-  registry?: ToolRegistry;
-  model: string;
-  instructions: string;
-  toolSpecs: readonly AnyTool[];
-  approvals: ApprovalPolicy;
-  /** Model responses per task. */
-  maxTurns?: number;
-  /** Request fields passed as given (reasoning effort, include…). */
-  extra?: Record<string, unknown>;
-  /**
-   * The WebSocket lane (`stream_id`) of this conversation, when it shares the session's socket with another
-   * running at the same time (a chat and a quick fix); absent: the default lane.
-   */
-  lane?: string;
-  /**
-   * The model's window and where to compact (contextWindow.ts). With a threshold, every request asks the
-   * server to compact past it, and a context that overflowed anyway is compacted on request and sent again.
-   */
-  context?: ContextPlan;
-  /**
-   * Read before every request: what the front end chose since (a picker in the panel) — the model, its tools
-   * and fields, its window. It takes effect at the next request, on the same chain; absent: the above.
-   */
-  choices?: () => RequestChoices;
-  /**
-   * Read at the start of each task with a prompt: the project's instructions (AGENTS.md…), added to the
-   * transcript before the prompt when new or changed (projectInstructions.ts); undefined sends none.
-   */
-  projectInstructions?: () => Promise<ProjectInstructions | undefined>;
-  /** Read before every request: the `<environment_context>` text now (environmentContext.ts); undefined: none. */
-  environment?: () => string | undefined;
-  emit: AgentEventSink;
-}
+import type { AgentOptions, RequestChoices } from './agentOptions';
 
-/** What a request is sent with that the user may change between two requests of one conversation. */
-export type RequestChoices = Pick<AgentOptions, 'model' | 'toolSpecs' | 'extra' | 'context'>;
+export type { AgentOptions, RequestChoices } from './agentOptions';
 
 export type DoneEvent = Extract<AgentEvent, { type: 'done' }>;
 
+export type { PromptWithParts } from './outputItems';
+
 /** How a task ends: its status, the reason said, the code the front ends pick a remedy by. */
 type TaskEnd = [status: DoneEvent['status'], reason: string, code?: string];
-
-/** A prompt with what the user attached to it (attachments.ts): its parts follow the prompt's text. */
-export interface PromptWithParts {
-  text: string;
-  parts: readonly (InputText | InputImage)[];
-}
-
-/** The text of an answer (its output text and refusals), read with the protocol's schema; undefined for any other item. */
-const textOf = (item: AnyOutputItem): string | undefined => {
-  const message = OutputMessage.safeParse(item);
-  if (!message.success) return undefined;
-  return message.data.content
-    .map((part) =>
-      part.type === 'output_text' && typeof part.text === 'string'
-        ? part.text
-        : 'refusal' in part && typeof part.refusal === 'string'
-          ? part.refusal
-          : '',
-    )
-    .join('');
-};
-
-/** A message's `phase` (`commentary`, `final_answer`), where the server gave one. */
-const phaseOf = (item: AnyOutputItem): string | undefined => {
-  const message = OutputMessage.safeParse(item);
-  return message.success ? (message.data.phase ?? undefined) : undefined;
-};
-
-/** The item types the loop itself answers or shows: any other is a server-side (hosted) tool's, or newer. */
-const OWN_ITEM_TYPES = new Set(['message', 'function_call', 'custom_tool_call', 'reasoning', 'compaction']);
-
-/** An output item of a server-side tool, as one line: its type, and its action (a web search's query or page). */
-function hostedCall(item: AnyOutputItem): { itemType: string; summary: string } | undefined {
-  const record = item as Record<string, unknown>;
-  const itemType = typeof record.type === 'string' ? record.type : undefined;
-  if (itemType === undefined || OWN_ITEM_TYPES.has(itemType)) return undefined;
-  const action = (typeof record.action === 'object' && record.action !== null ? record.action : {}) as Record<
-    string,
-    unknown
-  >;
-  const words = [action.type, action.query, action.pattern, action.url].filter(
-    (word): word is string => typeof word === 'string' && word !== '',
-  );
-  const status = typeof record.status === 'string' ? record.status : '';
-  return { itemType, summary: words.length > 0 ? words.join(' ') : status };
-}
-
-/** The prompt as the user's message: a string alone, or its text's part then its attachments'. */
-function userMessage(prompt: string | PromptWithParts): AnyInputItem {
-  if (typeof prompt === 'string') return { type: 'message', role: 'user', content: prompt };
-  if (prompt.parts.length === 0) return { type: 'message', role: 'user', content: prompt.text };
-  return { type: 'message', role: 'user', content: [{ type: 'input_text', text: prompt.text }, ...prompt.parts] };
-}
 
 export class Agent {
   private turns = 0;
@@ -144,10 +48,15 @@ export class Agent {
   private readonly steers: string[] = [];
   /** A task runs (between `run`'s start and its `done`): only then is a steer taken. */
   private running = false;
+  /** Sends steers over the socket where the model takes them (`response.steer`), and follows their fate. */
+  private readonly native: SteerClient;
+  /** The context's size after the last response (its usage): past the threshold, compacted on request. */
+  private contextTokens = 0;
 
   constructor(private readonly options: AgentOptions) {
     this.runner = new ToolRunner(options.tools, options.approvals, options.transcript, options.emit, options.registry);
     this.environmentChanged = environmentFollower(options.environment, options.transcript);
+    this.native = new SteerClient((text) => this.steers.push(text), options.emit);
   }
 
   /** The tools this agent's calls run with (what a front end asks how a call summarises and shows). */
@@ -220,19 +129,25 @@ export class Agent {
   }
 
   /**
-   * Text the user sent to the running task (Steer): it reaches the model at the next tool boundary, as a user
-   * message after the outputs of the calls in flight, or — the model having answered — as the next turn's.
-   * False when no task runs to take it.
+   * Text the user sent to the running task (Steer). Where the model steers natively over a socket, it goes to
+   * the running response as `response.steer` (steerClient.ts); otherwise, or when the socket gives it back,
+   * it reaches the model at the next tool boundary, as a user message after the outputs of the calls in
+   * flight, or — the model having answered — as the next turn's. False when no task runs to take it.
    */
   steer(text: string): boolean {
     if (!this.running) return false;
-    this.steers.push(text);
+    if (!(this.steersNatively() && this.native.steer(text))) this.steers.push(text);
     return true;
   }
 
   /** What was steered and not yet delivered (the task ended first): the front end gives it back to the user. */
   takeSteers(): string[] {
-    return this.steers.splice(0);
+    return [...this.steers.splice(0), ...this.native.abandon()];
+  }
+
+  /** The catalogue says the model takes `response.steer`, and the session is on a socket to send it on. */
+  private steersNatively(): boolean {
+    return modelProfile(this.current().model).steering && this.options.transport.transport === 'ws';
   }
 
   /** The project's instructions where new or changed, then the prompt, into the transcript. */
@@ -250,15 +165,13 @@ export class Agent {
    * meanwhile. Resolves to how the task ends, or undefined for another turn.
    */
   private async turn(times: TurnTimes, signal: AbortSignal, progress: ProgressWatch): Promise<TaskEnd | undefined> {
-    const { transcript, emit } = this.options;
+    const { emit } = this.options;
     const turn = ++this.turns;
     emit({ type: 'turn_started', turn });
     this.environmentChanged();
     const outcome = await this.request(turn, signal);
-    this.lastOutputStart = transcript.items.length;
-    transcript.append(...outcome.output);
+    this.keep(turn, outcome);
     const compactedTokens = outcome.output.some(isCompaction) ? this.afterCompaction(turn, outcome) : undefined;
-    this.show(turn, outcome.output);
     const calls = callsIn(outcome.output);
     this.toolCalls += calls.length;
     const timing = await this.runner.runAll(turn, calls, signal);
@@ -279,6 +192,23 @@ export class Agent {
       return ['stopped', `the response was incomplete (${why})`, 'incomplete'];
     }
     return ['completed', 'the model answered'];
+  }
+
+  /**
+   * The turn's output into the transcript, and shown: first each response a native steer ended, with the
+   * steers its successor took (where the server put them: after that output), then the last response's.
+   */
+  private keep(turn: number, outcome: TurnOutcome): void {
+    const { transcript } = this.options;
+    for (const segment of outcome.steered ?? []) {
+      transcript.append(...segment.output, ...segment.steers);
+      this.show(turn, segment.output);
+    }
+    this.lastOutputStart = transcript.items.length;
+    transcript.append(...outcome.output);
+    this.show(turn, outcome.output);
+    const usage = outcome.response.usage;
+    this.contextTokens = (usage?.input_tokens ?? 0) + (usage?.output_tokens ?? 0);
   }
 
   /** The answer's text and the server's own tool calls, as events. */
@@ -313,7 +243,8 @@ export class Agent {
 
   /** The steers waiting, as user messages after this turn's tool outputs; whether there were any. */
   private deliverSteers(turn: number): boolean {
-    const texts = this.takeSteers();
+    // Only the boundary's own: a native steer still open is the socket's to settle.
+    const texts = this.steers.splice(0);
     for (const text of texts) {
       this.options.transcript.append(userMessage(text));
       this.options.emit({ type: 'steered', turn, text, how: 'boundary' });
@@ -325,6 +256,10 @@ export class Agent {
   private turnRequest(items: readonly AnyInputItem[]): TurnRequest {
     const { instructions, lane } = this.options;
     const { model, toolSpecs, extra, context } = this.current();
+    const native = this.steersNatively();
+    // The API does not steer a response under automatic compaction: on a model that steers, the agent
+    // compacts by its own request past the threshold instead (request()).
+    const threshold = native ? undefined : context?.compactThreshold;
     return {
       model,
       instructions,
@@ -334,52 +269,77 @@ export class Agent {
       emit: this.options.emit,
       ...(extra ? { extra } : {}),
       ...(lane === undefined ? {} : { lane }),
-      ...(context?.compactThreshold === undefined ? {} : { compactThreshold: context.compactThreshold }),
+      ...(threshold === undefined ? {} : { compactThreshold: threshold }),
+      ...(native ? { steering: this.native } : {}),
     };
   }
 
   /**
    * One turn's response. A context past the model's window (`context_length_exceeded`) is compacted on
-   * request — everything before the last response's output, which stays with the tool outputs that answer
-   * it — and sent once more; with compaction off, or overflowing again, the task stops saying so.
+   * request and sent once more (afterOverflow). On a model that steers natively, whose requests ask for no
+   * compaction, the context is compacted on request as soon as the last response left it past the threshold.
    */
   private async request(turn: number, signal: AbortSignal): Promise<TurnOutcome> {
     const { transcript, transport } = this.options;
-    const { context } = this.current();
+    if (this.pastThreshold()) await this.compactByRequest(turn, signal);
     try {
       return await transport.run(turn, this.turnRequest(transcript.items), signal);
     } catch (error) {
       if (!(error instanceof AgentStop) || error.code !== 'context_length_exceeded') throw error;
-      const window = context ? ` of ${context.window} tokens` : '';
-      if (context?.compactThreshold === undefined)
-        throw new AgentStop(
-          error.code,
-          `The conversation no longer fits the model's context window${window}, and compaction is off (loopwire.compactAt: 0, --no-compact). ${error.message}`,
-        );
-      const keep = this.lastOutputStart ?? Math.max(0, transcript.items.findLastIndex(isUserMessage));
-      if (keep <= 0)
-        throw new AgentStop(
-          error.code,
-          `What this turn sends does not fit the context window${window} on its own. ${error.message}`,
-        );
-      const compacted = await transport.compact(this.turnRequest(transcript.items.slice(0, keep)), signal);
-      const item = compacted.output.find(isCompaction);
-      if (!item) throw new AgentStop('compaction_failed', 'The compaction answered without a compaction item.');
-      const figures = { tokensBefore: compacted.usage.input_tokens, tokensAfter: compacted.usage.output_tokens };
-      transcript.insert(keep, [item, ...this.instructionsAgain()], figures);
-      if (this.lastOutputStart !== undefined) this.lastOutputStart += 1 + this.instructionsAgain().length;
-      this.options.emit({ type: 'compacted', turn, how: 'request', ...figures });
-      try {
-        return await transport.run(turn, this.turnRequest(transcript.items), signal);
-      } catch (again) {
-        if (again instanceof AgentStop && again.code === 'context_length_exceeded')
-          throw new AgentStop(
-            again.code,
-            `Even compacted, the conversation does not fit the context window${window}. ${again.message}`,
-          );
-        throw again;
-      }
+      return this.afterOverflow(turn, signal, error);
     }
+  }
+
+  /** The agent compacts itself (the requests ask the server for none) and the context passed the threshold. */
+  private pastThreshold(): boolean {
+    const threshold = this.current().context?.compactThreshold;
+    return threshold !== undefined && this.steersNatively() && this.contextTokens >= threshold;
+  }
+
+  /** The turn again after an overflow, compacted; with compaction off, or overflowing again, the task stops saying so. */
+  private async afterOverflow(turn: number, signal: AbortSignal, error: AgentStop): Promise<TurnOutcome> {
+    const { context } = this.current();
+    const window = context ? ` of ${context.window} tokens` : '';
+    if (context?.compactThreshold === undefined)
+      throw new AgentStop(
+        error.code,
+        `The conversation no longer fits the model's context window${window}, and compaction is off (loopwire.compactAt: 0, --no-compact). ${error.message}`,
+      );
+    if (!(await this.compactByRequest(turn, signal)))
+      throw new AgentStop(
+        error.code,
+        `What this turn sends does not fit the context window${window} on its own. ${error.message}`,
+      );
+    try {
+      return await this.options.transport.run(turn, this.turnRequest(this.options.transcript.items), signal);
+    } catch (again) {
+      if (again instanceof AgentStop && again.code === 'context_length_exceeded')
+        throw new AgentStop(
+          again.code,
+          `Even compacted, the conversation does not fit the context window${window}. ${again.message}`,
+        );
+      throw again;
+    }
+  }
+
+  /**
+   * Compacts everything before the last response's output, which stays with the tool outputs that answer it
+   * (`POST /responses/compact`). False when nothing lies before it to compact.
+   */
+  private async compactByRequest(turn: number, signal: AbortSignal): Promise<boolean> {
+    const { transcript, transport } = this.options;
+    const keep = this.lastOutputStart ?? Math.max(0, transcript.items.findLastIndex(isUserMessage));
+    if (keep <= 0) return false;
+    const compacted = await transport.compact(this.turnRequest(transcript.items.slice(0, keep)), signal);
+    const item = compacted.output.find(isCompaction);
+    if (!item) throw new AgentStop('compaction_failed', 'The compaction answered without a compaction item.');
+    const figures = { tokensBefore: compacted.usage.input_tokens, tokensAfter: compacted.usage.output_tokens };
+    transcript.insert(keep, [item, ...this.instructionsAgain()], figures);
+    if (this.lastOutputStart !== undefined) this.lastOutputStart += 1 + this.instructionsAgain().length;
+    // Until the next response says, the context is about what the compaction left.
+    this.contextTokens = figures.tokensAfter;
+    this.options.emit({ type: 'compacted', turn, how: 'request', ...figures });
+    return true;
   }
 
   /** What this request goes with: the front end's choices now, else those the agent was built with. */

@@ -1,6 +1,8 @@
 import type { AnyInputItem, AnyOutputItem, AnyTool, ResponseObject } from '../protocol';
 import type { AgentEventSink } from './events';
 import type { ProxySettings } from './proxy';
+import type { SteerClient } from './steerClient';
+import type { SteeredSegment } from './successorFollower';
 
 // What a session transport is given and what it gives back: its options, with their defaults, and one
 // turn's request and outcome (sessionTransport.ts does the work).
@@ -67,6 +69,8 @@ export interface TurnRequest {
    * sink when not given; the socket's and the transport's events always go there.
    */
   emit?: AgentEventSink;
+  /** Where the model steers natively over this session's socket: the agent's steering client (steerClient.ts). */
+  steering?: SteerClient;
 }
 
 export interface TurnOutcome {
@@ -84,6 +88,8 @@ export interface TurnOutcome {
   firstEventAt: number;
   firstDeltaAt: number | undefined;
   completedAt: number;
+  /** Responses of this turn that steers ended, before `response` (native steering; successorFollower.ts). */
+  steered?: SteeredSegment[];
 }
 
 /** The options with every default filled in. */

@@ -15,6 +15,8 @@ import {
   withDefaults,
 } from './sessionOptions';
 import { SocketKeeper } from './socketKeeper';
+import type { SteerClient } from './steerClient';
+import { SuccessorFollower } from './successorFollower';
 import { AgentStop, type TransportFault, TurnCancelled, describeFault } from './transportFault';
 import { ConnectError, type WsChannel } from './wsChannel';
 import { type Attempt, connectFailed, exchangeWs } from './wsExchange';
@@ -120,7 +122,7 @@ export class SessionTransport {
         if (chain) input = context.slice(chain.itemCount);
         const body = this.body(request, input, chain?.responseId);
         result = channel
-          ? await this.exchangeWs(channel, turn, body, request.lane, signal, emit)
+          ? await this.exchangeWs(channel, turn, body, request.lane, signal, emit, request.steering)
           : await httpAttempt({
               endpoint: this.opts.endpoint,
               turn,
@@ -145,14 +147,7 @@ export class SessionTransport {
       const { step, assembler } = result;
       if (step.kind === 'done') {
         if (transport === 'ws') this.wsFailures = 0;
-        // After a compaction in this output the context the server holds is the compacted one.
-        const held = contextOf(request.instructions, [...request.items, ...step.output]);
-        this.chains.completed(lane, {
-          responseId: step.response.id,
-          generation: result.generation,
-          itemCount: held.length,
-          last: held.at(-1),
-        });
+        this.completed(lane, request, result, step);
         const now = performance.now();
         return {
           response: step.response,
@@ -168,6 +163,7 @@ export class SessionTransport {
           firstEventAt: assembler.firstEventAt ?? now,
           firstDeltaAt: assembler.firstDeltaAt,
           completedAt: now,
+          ...(result.steered ? { steered: result.steered } : {}),
         };
       }
       // Only what was shown needs taking back: a refusal right after `response.created` showed nothing.
@@ -175,6 +171,25 @@ export class SessionTransport {
         emit({ type: 'output_discarded', turn, reason: describeFault(step.fault) });
       await this.recover(turn, attempt, lane, transport, step.fault, signal, emit);
     }
+  }
+
+  /** A response completed: the lane's chain now ends with it. */
+  private completed(
+    lane: string,
+    request: TurnRequest,
+    result: Attempt,
+    step: Extract<Attempt['step'], { kind: 'done' }>,
+  ): void {
+    // After a compaction in this output the context the server holds is the compacted one; responses a steer
+    // ended, and the steers their successors took, are in it before this one's output.
+    const steered = (result.steered ?? []).flatMap((segment) => [...segment.output, ...segment.steers]);
+    const held = contextOf(request.instructions, [...request.items, ...steered, ...step.output]);
+    this.chains.completed(lane, {
+      responseId: step.response.id,
+      generation: result.generation,
+      itemCount: held.length,
+      last: held.at(-1),
+    });
   }
 
   /**
@@ -346,14 +361,19 @@ export class SessionTransport {
     lane: string | undefined,
     signal: AbortSignal,
     emit: AgentEventSink,
+    steering?: SteerClient,
   ): Promise<Attempt> {
+    const assembler = new ResponseAssembler(turn, emit);
+    steering?.begin(channel, lane, turn, emit);
     return exchangeWs({
       channel,
-      assembler: new ResponseAssembler(turn, emit),
+      assembler,
       body,
       lane,
       signal,
       idleTimeoutMs: this.opts.idleTimeoutMs,
+      follow: steering && new SuccessorFollower(assembler, steering, () => new ResponseAssembler(turn, emit)),
+      onEnd: steering && ((faulted) => steering.end(faulted)),
       onCancel: () => {
         this.sockets.cancelled(channel);
         this.chains.broken(lane ?? DEFAULT_LANE);

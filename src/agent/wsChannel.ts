@@ -93,6 +93,8 @@ export class WsChannel {
    * it ends or the next one starts.
    */
   private readonly draining = new Set<string>();
+  /** Who reads every frame before its lane does (steerClient.ts: steering events come after a lane's release). */
+  private readonly watchers = new Set<(value: unknown) => void>();
 
   /** When the unanswered ping went out (undefined: none is waiting); any frame from the server answers it. */
   private pingSentAt: number | undefined;
@@ -198,6 +200,24 @@ export class WsChannel {
     return bytes;
   }
 
+  /**
+   * Sends a frame that starts no response (`response.steer`): the lane's listener stays as it is, and what
+   * answers it is read by a {@link watch}er. Returns the bytes sent; 0 on a closed socket.
+   */
+  post(event: Record<string, unknown>): number {
+    if (this.closedReason !== undefined) return 0;
+    const text = JSON.stringify(event);
+    this.bytesSent += Buffer.byteLength(text);
+    this.socket.send(text);
+    return Buffer.byteLength(text);
+  }
+
+  /** Shows `watcher` every parsed frame, of any lane, before it is routed; returns the way to stop. */
+  watch(watcher: (value: unknown) => void): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
+  }
+
   /** The lane's response is settled: its later frames (if any) are dropped. */
   release(lane: string | undefined): void {
     const key = lane ?? DEFAULT_LANE;
@@ -246,6 +266,7 @@ export class WsChannel {
       for (const listener of this.lanes.values()) listener.malformed();
       return;
     }
+    for (const watcher of this.watchers) watcher(value);
     const lane = (value as { stream_id?: unknown } | null)?.stream_id;
     const key = typeof lane === 'string' ? lane : DEFAULT_LANE;
     if (this.passOver(key, (value as { type?: unknown } | null)?.type)) return;

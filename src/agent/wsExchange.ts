@@ -1,5 +1,6 @@
 import { type AssemblerStep, ResponseAssembler } from './responseAssembler';
 import { TurnCancelled, isUnreachable } from './transportFault';
+import type { SteeredSegment, SuccessorFollower } from './successorFollower';
 import type { ConnectError, WsChannel } from './wsChannel';
 
 // One `response.create` on a socket's lane, to its terminal event: the WebSocket counterpart of
@@ -15,6 +16,8 @@ export interface Attempt {
   sentAt: number;
   /** The socket it went over; 0 over HTTP. */
   generation: number;
+  /** Responses of the turn that steers ended before the one in `step` (native steering only). */
+  steered?: SteeredSegment[];
 }
 
 export interface WsExchange {
@@ -26,11 +29,15 @@ export interface WsExchange {
   idleTimeoutMs: number;
   /** The user cancelled mid-response: the server may still be streaming it on this socket. */
   onCancel: () => void;
+  /** Where the agent steers natively: reads the lane across a steered response and its successors. */
+  follow?: SuccessorFollower | undefined;
+  /** Told that the exchange is over, and whether by a fault (its steers' outcome then unknown). */
+  onEnd?: ((faulted: boolean) => void) | undefined;
 }
 
 /** Resolves to the attempt's outcome; rejects with {@link TurnCancelled} when `signal` aborts first. */
 export function exchangeWs(exchange: WsExchange): Promise<Attempt> {
-  const { channel, assembler, body, lane, signal, idleTimeoutMs } = exchange;
+  const { channel, assembler, body, lane, signal, idleTimeoutMs, follow } = exchange;
   return new Promise<Attempt>((resolve, reject) => {
     let bytesSent = 0;
     let settled = false;
@@ -43,9 +50,12 @@ export function exchangeWs(exchange: WsExchange): Promise<Attempt> {
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
       channel.release(lane);
+      exchange.onEnd?.(step.kind === 'fault');
       const bytesReceived = channel.bytesReceived - startBytes;
-      resolve({ step, assembler, bytesSent, bytesReceived, sentAt, generation: channel.generation });
+      const steered = follow && follow.segments.length > 0 ? { steered: follow.segments } : {};
+      resolve({ step, assembler, bytesSent, bytesReceived, sentAt, generation: channel.generation, ...steered });
     };
+    follow?.onSettled(finish);
     const arm = () => {
       clearTimeout(timer);
       timer = setTimeout(
@@ -58,6 +68,7 @@ export function exchangeWs(exchange: WsExchange): Promise<Attempt> {
       settled = true;
       clearTimeout(timer);
       channel.release(lane);
+      exchange.onEnd?.(true);
       exchange.onCancel();
       reject(new TurnCancelled());
     };
@@ -66,7 +77,7 @@ export function exchangeWs(exchange: WsExchange): Promise<Attempt> {
     bytesSent = channel.send({ type: 'response.create', ...body, ...(lane ? { stream_id: lane } : {}) }, lane, {
       event: (value) => {
         arm();
-        finish(assembler.accept(value));
+        finish(follow ? follow.accept(value) : assembler.accept(value));
       },
       malformed: () => {
         arm();

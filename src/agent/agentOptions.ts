@@ -1,0 +1,55 @@
+import type { AnyTool } from '../protocol';
+import type { ToolContext, ToolRegistry } from '../tools';
+import type { ApprovalPolicy } from './approvals';
+import type { ContextPlan } from './contextWindow';
+import type { AgentEventSink } from './events';
+import type { ProjectInstructions } from './projectInstructions';
+import type { SessionTransport } from './sessionTransport';
+import type { Transcript } from './transcript';
+
+// What an agent is built with (agentLoop.ts), apart from the loop that uses it.
+
+export interface AgentOptions {
+  transport: SessionTransport;
+  transcript: Transcript;
+  tools: ToolContext;
+  /**
+   * The tools the calls run with and are asked about (effect, approvals): the built-in ones when not given,
+   * or a set with tools added at run time (MCP servers', the editor's). `toolSpecs` is what is offered of it.
+   */
+  registry?: ToolRegistry;
+  model: string;
+  instructions: string;
+  toolSpecs: readonly AnyTool[];
+  approvals: ApprovalPolicy;
+  /** Model responses per task. */
+  maxTurns?: number;
+  /** Request fields passed as given (reasoning effort, include…). */
+  extra?: Record<string, unknown>;
+  /**
+   * The WebSocket lane (`stream_id`) of this conversation, when it shares the session's socket with another
+   * running at the same time (a chat and a quick fix); absent: the default lane.
+   */
+  lane?: string;
+  /**
+   * The model's window and where to compact (contextWindow.ts). With a threshold, every request asks the
+   * server to compact past it, and a context that overflowed anyway is compacted on request and sent again.
+   */
+  context?: ContextPlan;
+  /**
+   * Read before every request: what the front end chose since (a picker in the panel) — the model, its tools
+   * and fields, its window. It takes effect at the next request, on the same chain; absent: the above.
+   */
+  choices?: () => RequestChoices;
+  /**
+   * Read at the start of each task with a prompt: the project's instructions (AGENTS.md…), added to the
+   * transcript before the prompt when new or changed (projectInstructions.ts); undefined sends none.
+   */
+  projectInstructions?: () => Promise<ProjectInstructions | undefined>;
+  /** Read before every request: the `<environment_context>` text now (environmentContext.ts); undefined: none. */
+  environment?: () => string | undefined;
+  emit: AgentEventSink;
+}
+
+/** What a request is sent with that the user may change between two requests of one conversation. */
+export type RequestChoices = Pick<AgentOptions, 'model' | 'toolSpecs' | 'extra' | 'context'>;
