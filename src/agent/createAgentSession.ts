@@ -140,6 +140,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
           capabilities: spec.tools.workspace.capabilities,
           editStyle: modelProfile(model).editTool,
           planTool: planToolOffered(spec.planTool, modelProfile(model).planTool),
+          images: modelProfile(model).images,
         }),
         extra: modelFields(model, modelOptions),
         context: contextPlan(model, {

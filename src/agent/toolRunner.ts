@@ -1,4 +1,4 @@
-import { type AnyInputItem, CallItem } from '../protocol';
+import { type AnyInputItem, CallItem, type InputImage } from '../protocol';
 import {
   BUILTIN_TOOLS,
   type ToolCall,
@@ -36,10 +36,13 @@ const toCall = (item: CallItem): ToolCall =>
     ? { kind: 'custom', name: item.name, input: item.input ?? '' }
     : { kind: 'function', name: item.name, arguments: item.arguments ?? '' };
 
-const outputItem = (item: CallItem, output: string): AnyInputItem =>
-  item.type === 'custom_tool_call'
+/** A call's answer: its text, or (with images, view_image's) its text's part then the images, as the API takes. */
+const outputItem = (item: CallItem, text: string, images: readonly InputImage[] = []): AnyInputItem => {
+  const output = images.length === 0 ? text : [{ type: 'input_text' as const, text }, ...images];
+  return item.type === 'custom_tool_call'
     ? { type: 'custom_tool_call_output', call_id: item.call_id, output }
     : { type: 'function_call_output', call_id: item.call_id, output };
+};
 
 /** The call items of an output list, parsed with the protocol's schema; other items are not calls. */
 export function callsIn(items: readonly AnyInputItem[]): CallItem[] {
@@ -109,6 +112,7 @@ export class ToolRunner {
     let declined = false;
     let edits: ToolResult['edits'];
     let display: string | undefined;
+    let images: ToolResult['images'];
     const asked = performance.now();
     // A command that only reads, or one the user's rules name, is decided before anyone is asked.
     const gate = effect === 'read' ? undefined : await this.commandGate(call.name, input);
@@ -129,7 +133,7 @@ export class ToolRunner {
             : `The user declined this ${call.name} call; nothing was changed. Do not retry it unless the user asks; say what you wanted to do instead.`;
     } else {
       this.transcript.markStarted(call.call_id, call.name);
-      ({ ok, output, edits, display } = await runToolCall(toCall(call), this.context, this.registry));
+      ({ ok, output, edits, display, images } = await runToolCall(toCall(call), this.context, this.registry));
     }
     const end = performance.now();
     timing.lastFinishAt = Math.max(timing.lastFinishAt ?? 0, end);
@@ -146,6 +150,6 @@ export class ToolRunner {
       ...(declined ? { declined } : {}),
       ...(edits && edits.length > 0 ? { edits } : {}),
     });
-    return outputItem(call, output);
+    return outputItem(call, output, images);
   }
 }

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { EditedFile } from '../protocol';
+import type { EditedFile, InputImage } from '../protocol';
 import type { Plan } from '../protocol/plan';
 import type { Workspace } from '../workspace';
 import type { ReadLedger } from './readLedger';
@@ -9,6 +9,8 @@ export interface ToolResult {
   ok: boolean;
   /** What the model is sent. */
   output: string;
+  /** Images the model is shown after `output` (view_image): the call's output is then a list of parts. */
+  images?: InputImage[];
   /** What the person watching is shown, where it is more than the model is sent (an output cut to a budget). */
   display?: string;
   /** What an edit tool wrote, file by file: the hunks a reviewer can accept or take back one by one. */
@@ -34,7 +36,7 @@ export type ToolNeed = 'writes' | 'tasks' | 'commands' | 'diagnostics';
  * An offer a tool waits for besides the workspace's capabilities: `plan`, the plan tool, offered to the models
  * trained to keep a plan and where the user asks for it (`ToolOffer.planTool`).
  */
-export type ToolOptIn = 'plan';
+export type ToolOptIn = 'plan' | 'images';
 
 /** The editing style a model is offered: apply_patch, or string replacements (edit_file and write_file). */
 export type EditStyle = 'apply_patch' | 'edit_file';

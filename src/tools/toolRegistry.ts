@@ -21,6 +21,8 @@ export interface ToolAvailability {
 const UNTRUSTED_LACKS: ReadonlySet<ToolNeed> = new Set(['writes', 'tasks', 'commands']);
 
 export interface ToolOffer {
+  /** Offer the tools whose answer is an image (view_image): the model catalogue's images column. Default: false. */
+  images?: boolean;
   /** Default: from the model's name (`auto`). */
   editStyle?: EditStyle | 'auto';
   /** How a freeform tool (apply_patch) is offered: a custom tool with its grammar (default) or a function `{input}`. */
@@ -160,7 +162,10 @@ export class ToolRegistry {
     const style = !offer.editStyle || offer.editStyle === 'auto' ? editStyleFor(model) : offer.editStyle;
     const plans = offer.planTool ?? planToolFor(model);
     const tools = this.available(offer.capabilities ? { capabilities: offer.capabilities } : {}).filter(
-      (tool) => (tool.editStyle === undefined || tool.editStyle === style) && (tool.optIn !== 'plan' || plans),
+      (tool) =>
+        (tool.editStyle === undefined || tool.editStyle === style) &&
+        (tool.optIn !== 'plan' || plans) &&
+        (tool.optIn !== 'images' || offer.images === true),
     );
     return tools.map((tool) => {
       if (tool.freeform && (offer.applyPatchAs ?? 'custom') === 'custom') {

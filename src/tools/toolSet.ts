@@ -11,6 +11,7 @@ import { searchTextTool } from './searchText';
 import type { LiveDiffKind, OutputShape, ToolDefinition, ToolEffect } from './tool';
 import { type ToolAvailability, type ToolOffer, ToolRegistry } from './toolRegistry';
 import { updatePlanTool } from './updatePlan';
+import { viewImageTool } from './viewImage';
 import { writeFileTool } from './writeFile';
 
 /** Every tool, by the name the model calls it (a contract: scenario files and outside tests use these). */
@@ -26,6 +27,7 @@ export const TOOLS = {
   run_task: runTaskTool,
   exec_command: execCommandTool,
   update_plan: updatePlanTool,
+  view_image: viewImageTool,
 } as const satisfies Record<string, ToolDefinition>;
 
 export type ToolName = keyof typeof TOOLS;

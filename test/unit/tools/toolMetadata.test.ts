@@ -42,6 +42,7 @@ describe('tool metadata', () => {
       run_task: 'task',
       exec_command: 'task',
       update_plan: 'read',
+      view_image: 'read',
     });
     assert.equal(toolEffect('no_such_tool'), 'read');
     for (const name of TOOL_NAMES) assert.equal(TOOLS[name].name, name);
@@ -56,6 +57,7 @@ describe('tool metadata', () => {
       'read_file',
       'get_diagnostics',
       'update_plan',
+      'view_image',
     ]);
     assert.deepEqual(toolsAvailable({ capabilities: { diagnostics: false, tasks: true, writes: true } }), [
       'find_files',
@@ -68,6 +70,7 @@ describe('tool metadata', () => {
       'run_task',
       'exec_command',
       'update_plan',
+      'view_image',
     ]);
     assert.deepEqual(
       toolsAvailable({ capabilities: { writes: false, tasks: false, commands: false } }),

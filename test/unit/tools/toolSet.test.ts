@@ -3,7 +3,7 @@ import { CustomTool, FunctionTool } from '../../../src/protocol';
 import { TOOL_NAMES, editStyleFor, toolsFor } from '../../../src/tools';
 
 describe('the tool set offered to a model', () => {
-  it('has the eleven contract names', () => {
+  it('has the twelve contract names', () => {
     assert.deepEqual(TOOL_NAMES, [
       'find_files',
       'search_text',
@@ -16,6 +16,7 @@ describe('the tool set offered to a model', () => {
       'run_task',
       'exec_command',
       'update_plan',
+      'view_image',
     ]);
   });
 
