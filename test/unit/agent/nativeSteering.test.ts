@@ -211,6 +211,29 @@ describe('agent: native steering over the socket (gpt-6)', () => {
     assert.equal(lastMessage(bench.events), 'Hotels only: Lisbon.');
   });
 
+  it('a steer during the last item: the response completes, and its successor follows all the same', async () => {
+    const run = await steeringAgent(bench, 'gpt-6');
+    // Early in the last message (its second word), so that the steer lands before it ends, with no boundary left.
+    let text = '';
+    whenEvent(
+      run,
+      (event) => event.type === 'text_delta' && (text += event.delta).includes('sight1'),
+      () => run.agent.steer(STEER),
+    );
+    const done = await run.agent.run('plan the trip');
+    assertOnce(run, done, bench.events);
+    assert.equal(eventsOf(bench.events, 'steered')[0]?.how, 'native');
+    assert.deepEqual(story(run.transcript.items), [
+      'user: plan',
+      'assistant: Route:',
+      'assistant: Sights:',
+      'user: only',
+      'assistant: Hotels',
+    ]);
+    const wire = await bench.wire();
+    assert.equal(agentRequests(wire).length, 1, 'the successor was the server’s');
+  });
+
   it('past the threshold, a model that steers is compacted by the agent’s own request, never by context_management', async () => {
     const run = await steeringAgent(bench, 'gpt-6', { context: { window: 272_000, compactThreshold: 100 } });
     const done = await run.agent.run('check the notes');
