@@ -141,6 +141,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
           editStyle: modelProfile(model).editTool,
           planTool: planToolOffered(spec.planTool, modelProfile(model).planTool),
           images: modelProfile(model).images,
+          sessions: spec.tools.sessions !== undefined,
         }),
         extra: modelFields(model, modelOptions),
         context: contextPlan(model, {

@@ -18,6 +18,8 @@ interface Roles {
   replace: string | undefined;
   write: string | undefined;
   shell: string | undefined;
+  /** Input for, and polls of, a command the shell left running in the background. */
+  stdin: string | undefined;
   listTasks: string | undefined;
   runTask: string | undefined;
   diagnostics: string | undefined;
@@ -33,6 +35,7 @@ function rolesOf(offered: readonly string[], registry: ToolRegistry): Roles {
     replace: undefined,
     write: undefined,
     shell: undefined,
+    stdin: undefined,
     listTasks: undefined,
     runTask: undefined,
     diagnostics: undefined,
@@ -43,6 +46,7 @@ function rolesOf(offered: readonly string[], registry: ToolRegistry): Roles {
     const tool = registry.get(name);
     if (!tool || !BUILTIN_TOOLS.get(name)) roles.external.push(name);
     else if (tool.optIn === 'plan') roles.plan = name;
+    else if (tool.optIn === 'sessions') roles.stdin = name;
     else if (tool.requires === 'commands') roles.shell = name;
     else if (tool.requires === 'diagnostics') roles.diagnostics = name;
     else if (tool.requires === 'tasks') roles[tool.effect === 'read' ? 'listTasks' : 'runTask'] = name;
@@ -110,12 +114,18 @@ function checking(roles: Roles): string {
     '- After a change, check it, narrowest first: the test or check closest to what you changed (one test file, one test name), then wider (the whole suite, the type check, the linter) once that passes.',
     tasks &&
       `- ${code(roles.listTasks ?? '')} lists the workspace’s own tasks and ${code(roles.runTask ?? '')} runs one: where one does the job, prefer it — it is how this project builds and tests.`,
-    roles.shell &&
-      `- ${code(roles.shell)} runs a command line in the shell the environment context names: write for that shell (cmd.exe is not bash). It gets no input, so use non-interactive flags and commands that end on their own (no watchers, no servers left running).`,
+    roles.shell && shellLine(roles.shell, roles.stdin),
     roles.diagnostics &&
       `- ${code(roles.diagnostics)} gives the editor’s errors and warnings for a file: look at them after an edit.`,
     '- A failure your change did not cause: say so and leave it, unless fixing it is the task. When nothing can be run, say what you would run.',
   ]);
+}
+
+function shellLine(shell: string, stdin: string | undefined): string {
+  const line = `- ${code(shell)} runs a command line in the shell the environment context names: write for that shell (cmd.exe is not bash).`;
+  if (!stdin)
+    return `${line} It gets no input, so use non-interactive flags and commands that end on their own (no watchers, no servers left running).`;
+  return `${line} Prefer non-interactive flags. A command still running at its yield_time_ms (a server, a watcher, a prompt) goes on in the background with a session_id: ${code(stdin)} polls it or answers it.`;
 }
 
 function approvals(): string {

@@ -9,6 +9,7 @@ import type { CheckpointJournal, JournalWrite } from './checkpointJournal';
 
 /** `workspace`, with the plans applied through it recorded in `journal`. */
 export function journaledWorkspace(workspace: Workspace, journal: CheckpointJournal): Workspace {
+  const start = workspace.startCommand?.bind(workspace);
   return {
     get name() {
       return workspace.name;
@@ -31,6 +32,8 @@ export function journaledWorkspace(workspace: Workspace, journal: CheckpointJour
     listTasks: () => workspace.listTasks(),
     runTask: (label, timeoutMs) => workspace.runTask(label, timeoutMs),
     runCommand: (command, options) => workspace.runCommand(command, options),
+    // Only where the adapter has it: its absence is what tells exec_command to run to the end.
+    ...(start ? { startCommand: start } : {}),
   };
 }
 

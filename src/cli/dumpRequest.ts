@@ -8,7 +8,7 @@ import {
   newSessionId,
   policyFor,
 } from '../agent';
-import { ReadLedger } from '../tools';
+import { CommandSessions, ReadLedger } from '../tools';
 import type { NodeWorkspace } from '../workspace/node/nodeWorkspace';
 import { commandShellName } from '../workspace/shared/userShell';
 import { type CliIo, ExitCode } from './cliIo';
@@ -54,7 +54,8 @@ export async function dumpRequest(setup: DumpSetup, io: CliIo): Promise<ExitCode
       workspace: workspace.root,
       model: setup.model,
     }),
-    tools: { workspace, reads: new ReadLedger() },
+    // As `loopwire exec` runs it: with sessions, so the request offers what reaches them (write_stdin).
+    tools: { workspace, reads: new ReadLedger(), sessions: new CommandSessions() },
     // Nothing runs: the mode is what the environment item says.
     approvals: policyFor(setup.approve, () => Promise.resolve(false)),
     context: setup.context,

@@ -18,7 +18,7 @@ import {
   policyFor,
 } from '../agent';
 import type { LoopwireServer } from '../server';
-import { ReadLedger, type ToolRegistry } from '../tools';
+import { CommandSessions, ReadLedger, type ToolRegistry } from '../tools';
 import { NodeWorkspace } from '../workspace/node/nodeWorkspace';
 import { commandShellName } from '../workspace/shared/userShell';
 import { type CliIo, ExitCode, errorMessage } from './cliIo';
@@ -37,6 +37,7 @@ import {
   terminalConsent,
 } from './mcpSetup';
 import { modelFlagOptions, modelFlagsUsage, parseModelFlags } from './modelFlags';
+import { sessionLine } from './sessionLines';
 import { failureLine } from './stopAdvice';
 import { terminalAsk } from './terminalQuestion';
 import { terminalSteering } from './terminalSteering';
@@ -241,6 +242,8 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
+  // Commands left running in the background: each said on stderr, and all stopped however exec ends.
+  const sessions = new CommandSessions((event) => io.stderr(sessionLine(event)));
   try {
     // The embedded backend reads the window the agent manages: the model's own, or --context-window's.
     if (backend)
@@ -272,7 +275,7 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
       model,
       modelOptions: request.modelOptions,
       transcript,
-      tools: { workspace, reads: new ReadLedger() },
+      tools: { workspace, reads: new ReadLedger(), sessions },
       registry: tools.registry,
       approvals: policyFor(
         approve,
@@ -312,5 +315,6 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
     process.removeListener('SIGINT', onSigint);
     await server?.close();
     await tools?.close();
+    await sessions.stopAll();
   }
 }

@@ -21,7 +21,7 @@ const REMEDY_COMMANDS: Record<Remedy, string> = {
 };
 
 /** What the window's session gives the chat. */
-export interface WindowChat extends Pick<ChatBackend, 'agent' | 'sessionsDir' | 'log'> {
+export interface WindowChat extends Pick<ChatBackend, 'agent' | 'sessionsDir' | 'log' | 'stopCommands'> {
   workspace(): Promise<Workspace>;
   queue: TaskQueue;
   newTranscript(): Transcript;
@@ -37,6 +37,7 @@ export function windowChatBackend(window: WindowChat, subscriptions: vscode.Disp
     agent: (transcript, approvals, emit, tools) => window.agent(transcript, approvals, emit, tools),
     enqueue: (run) => window.queue.run(run),
     newTranscript: () => window.newTranscript(),
+    stopCommands: () => window.stopCommands?.(),
     sessionsDir: window.sessionsDir,
     approvalMode: () => window.approvalMode(),
     askElsewhere: (request) => modalAsk()(request),

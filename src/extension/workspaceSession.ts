@@ -11,7 +11,15 @@ import {
   newTranscript,
   withCommandRules,
 } from '../agent';
-import { ReadLedger, type ToolRegistry, type ToolResult, runToolCall, takesFreeform, toolsAvailable } from '../tools';
+import {
+  CommandSessions,
+  ReadLedger,
+  type ToolRegistry,
+  type ToolResult,
+  runToolCall,
+  takesFreeform,
+  toolsAvailable,
+} from '../tools';
 import { windowApprovals } from './approvalPrompt';
 import { windowEnvironment } from './environmentFacts';
 import { commandRulesFor, keepAllowRule } from './commandRulesSetting';
@@ -76,6 +84,14 @@ export class WorkspaceSession implements vscode.Disposable {
   /** The MCP servers' and the editor's tools, beside the built-in ones. */
   private readonly tools: WindowTools;
   private readonly reads = new ReadLedger();
+  /** The chat's commands running in the background: stopped at Stop, at a new chat and when the window goes. */
+  private readonly commandSessions = new CommandSessions((event) =>
+    this.log.info(
+      event.kind === 'background'
+        ? `command session ${event.id} runs on in the background: ${event.command}`
+        : `command session ${event.id} ended (exit code ${event.end.exitCode ?? 'none'}): ${event.command}`,
+    ),
+  );
   private readonly queue = new TaskQueue();
   private readonly listeners = new Set<(event: AgentEvent) => void>();
 
@@ -156,7 +172,13 @@ export class WorkspaceSession implements vscode.Disposable {
     return check;
   }
 
+  /** Stops the chat's commands still running in the background (a new chat). */
+  stopCommands(): void {
+    void this.commandSessions.stopAll();
+  }
+
   dispose(): void {
+    this.stopCommands();
     this.chatController?.dispose();
     for (const disposable of this.disposables) disposable.dispose();
     this.backend.dispose();
@@ -224,7 +246,10 @@ export class WorkspaceSession implements vscode.Disposable {
       planTool: settings.planTool,
       transcript,
       // An inline agent's reads are its own: it never saw what the window's other conversations read.
-      tools: { workspace: tools(workspace), reads: lane ? new ReadLedger() : this.reads },
+      // An inline agent keeps no command in the background: its commands run to their end.
+      tools: lane
+        ? { workspace: tools(workspace), reads: new ReadLedger() }
+        : { workspace: tools(workspace), reads: this.reads, sessions: this.commandSessions },
       registry: lane ? lane.tools(registry) : registry,
       ...(lane ? { lane: lane.id } : {}),
       // The user's command rules, read at each command (allow only from where a repository cannot write).
@@ -246,6 +271,8 @@ export class WorkspaceSession implements vscode.Disposable {
         // A task the endpoint stopped (a refusal, bad credentials, nothing listening) leaves a socket that may
         // be in any state: the next task gets a new one, and picks up a key or setting fixed meanwhile.
         if (event.type === 'done' && event.status === 'failed') this.backend.replace();
+        // Stop ends what the chat left running in the background too.
+        if (!lane && event.type === 'done' && event.status === 'cancelled') this.stopCommands();
       },
     });
     await agent.start();
@@ -311,6 +338,7 @@ export class WorkspaceSession implements vscode.Disposable {
           sessionsDir: this.sessionsDir(),
           approvalMode: () => readSettings(vscode.workspace.workspaceFolders?.[0]).approval,
           log: (line) => this.log.warn(line),
+          stopCommands: () => this.stopCommands(),
         },
         this.disposables,
       ),

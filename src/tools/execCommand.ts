@@ -3,14 +3,21 @@ import { z } from 'zod';
 import type { Workspace } from '../workspace';
 import { jsonArguments, stringArgument } from './callSummary';
 import { type CommandPlace, type CommandVerdict, judgeCommand } from './commandSafety';
-import { timedRun, timeoutArgument } from './runReport';
-import { defineTool, failure } from './tool';
+import { TASK_DEFAULT_TIMEOUT_S, timedRun, timeoutArgument } from './runReport';
+import { maxOutputArgument, sessionReport, yieldArgument } from './sessionReport';
+import type { CommandSessions } from './commandSessions';
+import { type ToolResult, defineTool, failure } from './tool';
 
 // A shell command, as Codex's `exec_command` (the names are a contract: GPT models are trained on them). It
 // runs in the user's shell in a workspace folder, where the user can see it (VS Code: a terminal named
-// Loopwire), with nothing on its standard input; it is a `task` for approvals, so `ask` shows the exact
+// Loopwire). Where the host keeps sessions, one still running at `yield_time_ms` goes on in the background,
+// its standard input open to write_stdin (Codex's unified exec); elsewhere it runs to its end with nothing on
+// its standard input. It is a `task` for approvals, so `ask` shows the exact
 // command first and `read-only` refuses it — unless it only reads (commandSafety.ts): then it runs in every
 // mode, and a git command among it runs with the repository's programs turned off, as the run's first line says.
+
+/** How long a command runs before the call answers and leaves it in the background (Codex's default). */
+const EXEC_YIELD_MS = 10_000;
 
 export const ExecCommandArgs = z.object({
   cmd: z.string().min(1).describe('The command line, run by the user\'s shell (e.g. "npm test -- --grep cart").'),
@@ -19,12 +26,14 @@ export const ExecCommandArgs = z.object({
     .optional()
     .describe('The folder to run it in, relative to the workspace root (default: the root).'),
   timeout_s: timeoutArgument('command'),
+  yield_time_ms: yieldArgument(EXEC_YIELD_MS),
+  max_output_tokens: maxOutputArgument,
 });
 
 export const execCommandTool = defineTool({
   name: 'exec_command',
   description:
-    "Run a shell command in the workspace and return its exit code and the end of its output. It gets no input (stdin is empty): pass everything on the command line. A command that runs past timeout_s is stopped with everything it started. Prefer the workspace's tasks (run_task) when one does the job.",
+    "Run a shell command in the workspace and return its exit code and output; one still running after yield_time_ms returns its output so far and a session_id (see write_stdin). Past timeout_s it is stopped with everything it started. Prefer the workspace's tasks (run_task) when one does the job.",
   args: ExecCommandArgs,
   effect: 'task',
   requires: 'commands',
@@ -36,17 +45,40 @@ export const execCommandTool = defineTool({
     const workdir = stringArgument(input, 'workdir') || 'the workspace root';
     return { action: 'Run command', object: cmd, detail: `$ ${cmd}\n(in ${workdir})` };
   },
-  async run(args, { workspace }) {
+  async run(args, context) {
+    const { workspace } = context;
     if (workspace.capabilities.commands === false)
       return failure('Shell commands are not available in this workspace.');
     // The line judged safe is the one that runs, rewritten; any other (or one the parser failed on) as approved.
     const { run: line } = await judgeAt(placeOf(workspace, args.workdir), args.cmd).catch(() => ({ run: args.cmd }));
     const what = line === args.cmd ? 'The command' : `The command (run as: ${line})`;
-    return timedRun(what, args.timeout_s, (timeoutMs) =>
-      workspace.runCommand(line, { workdir: args.workdir, timeoutMs }),
+    const { sessions } = context;
+    const start = workspace.startCommand?.bind(workspace);
+    if (sessions && start) return runInSession({ what, line, args }, start, sessions);
+    return timedRun(
+      what,
+      args.timeout_s,
+      (timeoutMs) => workspace.runCommand(line, { workdir: args.workdir, timeoutMs }),
+      args.max_output_tokens,
     );
   },
 });
+
+/** Runs `line` as a session: the answer waits for its end or the yield time, and then it runs on. */
+async function runInSession(
+  { what, line, args }: { what: string; line: string; args: z.output<typeof ExecCommandArgs> },
+  start: NonNullable<Workspace['startCommand']>,
+  sessions: CommandSessions,
+): Promise<ToolResult> {
+  const timeoutS = args.timeout_s ?? TASK_DEFAULT_TIMEOUT_S;
+  const session = await start(line, { workdir: args.workdir, timeoutMs: timeoutS * 1000 });
+  const first = await session.read(args.yield_time_ms ?? EXEC_YIELD_MS);
+  const budget = args.max_output_tokens;
+  // Over before the yield time: no session to speak of, the answer is today's.
+  if (first.end) return sessionReport(what, 0, { progress: first, timeoutS, sessions, budget });
+  const id = sessions.add({ session, command: args.cmd, timeoutS });
+  return sessionReport(what, id, { progress: first, timeoutS, sessions, budget });
+}
 
 /** A call of this tool's command line, the root of the folder it runs in and whether it only reads. */
 export interface JudgedCall {

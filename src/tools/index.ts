@@ -47,3 +47,4 @@ export { APPLY_PATCH_GRAMMAR } from './applyPatch';
 export { formatDiagnostic } from './commitPlan';
 export { type CommandPlace, type CommandVerdict, type JudgedCommand, judgeCommand } from './commandSafety';
 export { type JudgedCall, judgeCommandCall } from './execCommand';
+export { CommandSessions, type SessionEvent } from './commandSessions';

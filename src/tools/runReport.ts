@@ -24,9 +24,10 @@ export async function timedRun(
   what: string,
   timeoutS: number | undefined,
   start: (timeoutMs: number) => Promise<TaskRun>,
+  budgetTokens = TOOL_OUTPUT_BUDGET_TOKENS,
 ): Promise<ToolResult> {
   const timeout = timeoutS ?? TASK_DEFAULT_TIMEOUT_S;
-  return runReport(what, timeout, await start(timeout * 1000));
+  return runReport(what, timeout, await start(timeout * 1000), budgetTokens);
 }
 
 /**
@@ -34,10 +35,15 @@ export async function timedRun(
  * model's own budget, may say otherwise. Counted as four characters a token: a budget, not a bill.
  */
 export const TOOL_OUTPUT_BUDGET_TOKENS = 10_000;
-const CHARS_PER_TOKEN = 4;
+export const CHARS_PER_TOKEN = 4;
 
-/** `what` (`Task 'npm: test'`, `Command 'ls'`) ran as `run`, given `timeoutS` seconds. */
-function runReport(what: string, timeoutS: number, run: TaskRun, budgetTokens = TOOL_OUTPUT_BUDGET_TOKENS): ToolResult {
+/** `what` (`Task 'npm: test'`, `Command 'ls'`) ran as `run`, given `timeoutS` seconds; its output within `budgetTokens`. */
+export function runReport(
+  what: string,
+  timeoutS: number,
+  run: TaskRun,
+  budgetTokens = TOOL_OUTPUT_BUDGET_TOKENS,
+): ToolResult {
   const seconds = (run.durationMs / 1000).toFixed(1);
   const head = run.timedOut
     ? `${what} timed out after ${timeoutS} s and was stopped (its whole process tree).`

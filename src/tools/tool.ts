@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { EditedFile, InputImage } from '../protocol';
 import type { Plan } from '../protocol/plan';
 import type { Workspace } from '../workspace';
+import type { CommandSessions } from './commandSessions';
 import type { ReadLedger } from './readLedger';
 
 /** What every tool returns: `output` is written for a model — compact, honest about caps, actionable. */
@@ -24,6 +25,11 @@ export type { EditedFile };
 export interface ToolContext {
   workspace: Workspace;
   reads: ReadLedger;
+  /**
+   * The chat's commands running in the background, which its host stops at Stop, a new chat and exit.
+   * Absent: a command runs to its end (a host that could not stop them would leave them running).
+   */
+  sessions?: CommandSessions;
 }
 
 /** What a call does to the user's machine: reads run at once (side by side); writes and tasks are the approval policy's to allow. */
@@ -34,9 +40,10 @@ export type ToolNeed = 'writes' | 'tasks' | 'commands' | 'diagnostics';
 
 /**
  * An offer a tool waits for besides the workspace's capabilities: `plan`, the plan tool, offered to the models
- * trained to keep a plan and where the user asks for it (`ToolOffer.planTool`).
+ * trained to keep a plan and where the user asks for it (`ToolOffer.planTool`); `sessions`, write_stdin,
+ * offered where the host keeps commands running in the background (`ToolOffer.sessions`).
  */
-export type ToolOptIn = 'plan' | 'images';
+export type ToolOptIn = 'plan' | 'sessions' | 'images';
 
 /** The editing style a model is offered: apply_patch, or string replacements (edit_file and write_file). */
 export type EditStyle = 'apply_patch' | 'edit_file';

@@ -34,6 +34,11 @@ export interface ToolOffer {
    * Default: from the model's name (`planToolFor`).
    */
   planTool?: boolean;
+  /**
+   * Offer what reaches a command running in the background (write_stdin): where the host keeps sessions
+   * (`ToolContext.sessions`). Default: false.
+   */
+  sessions?: boolean;
 }
 
 /** The editing styles by what the model writes: a patch (apply_patch) or exact replacements (edit_file). */
@@ -160,12 +165,13 @@ export class ToolRegistry {
   /** The `tools` of a request for `model`: every tool available but those of the editing style it is not offered. */
   offer(model: string, offer: ToolOffer = {}): (FunctionTool | CustomTool)[] {
     const style = !offer.editStyle || offer.editStyle === 'auto' ? editStyleFor(model) : offer.editStyle;
-    const plans = offer.planTool ?? planToolFor(model);
+    const optedIn = {
+      plan: offer.planTool ?? planToolFor(model),
+      sessions: offer.sessions ?? false,
+      images: offer.images ?? false,
+    };
     const tools = this.available(offer.capabilities ? { capabilities: offer.capabilities } : {}).filter(
-      (tool) =>
-        (tool.editStyle === undefined || tool.editStyle === style) &&
-        (tool.optIn !== 'plan' || plans) &&
-        (tool.optIn !== 'images' || offer.images === true),
+      (tool) => (tool.editStyle === undefined || tool.editStyle === style) && (!tool.optIn || optedIn[tool.optIn]),
     );
     return tools.map((tool) => {
       if (tool.freeform && (offer.applyPatchAs ?? 'custom') === 'custom') {

@@ -13,6 +13,7 @@ import { type ToolAvailability, type ToolOffer, ToolRegistry } from './toolRegis
 import { updatePlanTool } from './updatePlan';
 import { viewImageTool } from './viewImage';
 import { writeFileTool } from './writeFile';
+import { writeStdinTool } from './writeStdin';
 
 /** Every tool, by the name the model calls it (a contract: scenario files and outside tests use these). */
 export const TOOLS = {
@@ -26,6 +27,7 @@ export const TOOLS = {
   list_tasks: listTasksTool,
   run_task: runTaskTool,
   exec_command: execCommandTool,
+  write_stdin: writeStdinTool,
   update_plan: updatePlanTool,
   view_image: viewImageTool,
 } as const satisfies Record<string, ToolDefinition>;

@@ -156,6 +156,17 @@ export class MultiRootWorkspace implements Port.Workspace {
     return root.workspace.runCommand(command, { ...options, workdir: rest });
   }
 
+  /** As `runCommand`, where the folder's adapter can start a session. */
+  async startCommand(command: string, options: Port.CommandOptions): Promise<Port.CommandSession> {
+    const [root, rest] =
+      options.workdir === undefined || options.workdir.replace(/^\.\/?/, '') === ''
+        ? [this.roots[0] as NamedRoot, undefined]
+        : this.split(options.workdir);
+    if (!root.workspace.startCommand)
+      throw new WorkspaceError('io_error', `The folder ${root.name} cannot run a command in the background.`);
+    return root.workspace.startCommand(command, { timeoutMs: options.timeoutMs, workdir: rest });
+  }
+
   private split(path: string): [NamedRoot, string] {
     const normalized = path.replace(/\\/g, '/').replace(/^\.\//, '');
     const slash = normalized.indexOf('/');

@@ -104,6 +104,40 @@ export interface CommandOptions {
   timeoutMs: number;
 }
 
+/** How a command started with `startCommand` ended. */
+export interface CommandEnd {
+  /** null when it was stopped (timeout, `stop`) or died of a signal. */
+  exitCode: number | null;
+  timedOut: boolean;
+  durationMs: number;
+}
+
+/** What a command started with `startCommand` printed since the last look, and its end once it has one. */
+export interface CommandProgress {
+  /** stdout and stderr interleaved, as text (colour codes removed); the middle cut past 256 KB. */
+  output: string;
+  outputTruncated: boolean;
+  /** Undefined while it runs. */
+  end: CommandEnd | undefined;
+}
+
+/**
+ * A command that goes on running while the agent does other things (a dev server, a watcher, a prompt that
+ * waits for input): its standard input stays open, and its output is read piece by piece.
+ */
+export interface CommandSession {
+  /** Its process id where the adapter knows it (a test checks the process is gone). */
+  readonly pid: number | undefined;
+  /** Settles when it has ended (by itself, by its timeout or by `stop`). */
+  readonly ended: Promise<CommandEnd>;
+  /** Writes `chars` to its standard input; false when it can no longer take any. */
+  write(chars: string): Promise<boolean>;
+  /** What it printed since the last call, once it ends or `waitMs` has passed, whichever is first. */
+  read(waitMs: number): Promise<CommandProgress>;
+  /** Stops its whole process tree (SIGTERM, then SIGKILL); settles when it is gone. */
+  stop(): Promise<void>;
+}
+
 /** Where a workspace path is on this machine (`Workspace.locate`). */
 export interface WorkspaceLocation {
   /** The canonical workspace path, as `readFile` names it (`folder/…` in a multi-root workspace). */
@@ -160,4 +194,10 @@ export interface Workspace {
    * nothing on its standard input, to its end, or stops its whole process tree after `timeoutMs`.
    */
   runCommand(command: string, options: CommandOptions): Promise<TaskRun>;
+  /**
+   * Starts `command` as `runCommand` would, but with its standard input open and without waiting for its
+   * end: the caller reads its output as it comes and stops it (its whole process tree) when done with it.
+   * Absent where the adapter cannot reach a command's input; its timeout still stops it after `timeoutMs`.
+   */
+  startCommand?(command: string, options: CommandOptions): Promise<CommandSession>;
 }

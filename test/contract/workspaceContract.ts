@@ -1,7 +1,14 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { ReadLedger, type ToolCall, type ToolContext, type ToolResult, runToolCall } from '../../src/tools';
+import {
+  CommandSessions,
+  ReadLedger,
+  type ToolCall,
+  type ToolContext,
+  type ToolResult,
+  runToolCall,
+} from '../../src/tools';
 import type { Workspace } from '../../src/workspace';
 
 // The contract suite of the Workspace port: every adapter, given the contract fixture (contractFixture.ts),
@@ -303,6 +310,27 @@ export function workspaceContract(adapter: ContractAdapter): void {
         assert.match(slow.output, /timed out after 1 s and was stopped/);
         const out = await run('exec_command', { cmd: 'pwd', workdir: '../' });
         assert.deepEqual([out.ok, /outside|leads out|\.\./i.test(out.output)], [false, true]);
+      });
+
+      it('runs a command on in the background past yield_time_ms, its stdin reachable with write_stdin', async function () {
+        if (opened.workspace.capabilities.commands === false) this.skip();
+        this.timeout(30_000);
+        const sessions = new CommandSessions();
+        context = { ...context, sessions };
+        const started = await run('exec_command', {
+          cmd: 'echo ready; while read line; do echo "got $line"; done; echo bye',
+          workdir: 'src',
+          yield_time_ms: 1000,
+        });
+        assert.equal(started.ok, true, started.output);
+        assert.match(started.output, /still running, in the background as session_id 1\.[^]*\nready$/);
+        const echoed = await run('write_stdin', { session_id: 1, chars: 'hello\n', yield_time_ms: 1000 });
+        assert.match(echoed.output, /\ngot hello$/);
+        const slow = await run('exec_command', { cmd: 'sleep 30', yield_time_ms: 300 });
+        assert.match(slow.output, /session_id 2\./);
+        await sessions.stopAll();
+        const stopped = await run('write_stdin', { session_id: 2 });
+        assert.match(stopped.output, /There is no session 2/);
       });
     });
 

@@ -206,6 +206,7 @@ export class ChatController {
 
   newChat(): void {
     this.stop();
+    this.backend.stopCommands?.();
     this.leaveFor(undefined, []);
     this.approvals.setAllowed([]);
     this.reviews.clear();

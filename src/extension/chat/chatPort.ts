@@ -38,6 +38,8 @@ export interface ChatBackend {
   openFile?(path: string, line?: number, column?: number): Promise<void>;
   /** Runs the command of a stop's remedy (its line's button): Set API Key…, Select Endpoint… or Show Log. */
   remedy?(remedy: Remedy): Promise<void>;
+  /** Stops the commands the chat left running in the background (a new chat leaves none behind). */
+  stopCommands?(): void;
   /** Which backend the chat talks to (the empty chat says so). */
   backendInfo?(): BackendInfo;
   /** The composer's pickers and the project instructions' line, where the window has them. */

@@ -108,4 +108,9 @@ export class NodeWorkspace implements Port.Workspace {
   runCommand(command: string, options: Port.CommandOptions): Promise<Port.TaskRun> {
     return this.disk.runCommand(command, options);
   }
+
+  /** As `runCommand`, with a pipe to its standard input, read while it runs. */
+  startCommand(command: string, options: Port.CommandOptions): Promise<Port.CommandSession> {
+    return this.disk.startCommand(command, options);
+  }
 }

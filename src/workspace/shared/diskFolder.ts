@@ -4,6 +4,7 @@ import { hashText } from '../../edit';
 import { globMatcher } from '../glob';
 import type {
   CommandOptions,
+  CommandSession,
   FoundFiles,
   TaskList,
   TaskRun,
@@ -20,6 +21,7 @@ import { javascriptSearch } from './javascriptSearch';
 import { PlanFiles, type ReadNow } from './planFiles';
 import { ripgrepSearch } from './ripgrepSearch';
 import { type TaskSpec, discoverTasks } from './taskDiscovery';
+import { startTaskSession } from './commandSession';
 import { runTaskProcess } from './taskProcess';
 import { type DiskText, readDiskText } from './textFiles';
 import { userShell } from './userShell';
@@ -32,6 +34,9 @@ import { userShell } from './userShell';
 /** Runs one discovered task (the VS Code adapter runs them in a terminal the user can watch). */
 export type TaskRunner = (task: TaskSpec, timeoutMs: number) => Promise<TaskRun>;
 
+/** Starts a shell command as a session (`startCommand`): the VS Code adapter mirrors it in a terminal. */
+export type SessionStarter = (task: TaskSpec, timeoutMs: number) => CommandSession;
+
 export interface DiskFolderOptions {
   /** The ripgrep binary, or undefined for the JavaScript search. */
   ripgrep: string | undefined;
@@ -39,6 +44,8 @@ export interface DiskFolderOptions {
   runTask?: TaskRunner;
   /** How a shell command (`runCommand`) is run; by default like a task. */
   runCommand?: TaskRunner;
+  /** How a shell command that runs on (`startCommand`) is started; by default a child process with a stdin pipe. */
+  startCommand?: SessionStarter;
   /** The shell chosen for commands, asked at each one (VS Code's default terminal shell); else the user's. */
   commandShell?: () => string | undefined;
 }
@@ -59,6 +66,7 @@ export class DiskFolder {
     private readonly taskRunner: TaskRunner = runTaskProcess,
     private readonly commandRunner: TaskRunner = runTaskProcess,
     private readonly commandShell: () => string | undefined = () => undefined,
+    private readonly sessionStarter: SessionStarter = startTaskSession,
   ) {
     this.name = path.basename(root);
   }
@@ -75,6 +83,7 @@ export class DiskFolder {
       options.runTask,
       options.runCommand,
       options.commandShell,
+      options.startCommand,
     );
   }
 
@@ -143,6 +152,15 @@ export class DiskFolder {
 
   /** The port's `runCommand`: `workdir` is checked like any path, and must be a folder. */
   async runCommand(command: string, options: CommandOptions): Promise<TaskRun> {
+    return this.commandRunner(await this.commandAt(command, options), options.timeoutMs);
+  }
+
+  /** The port's `startCommand`: checked as `runCommand`, started with its standard input open. */
+  async startCommand(command: string, options: CommandOptions): Promise<CommandSession> {
+    return this.sessionStarter(await this.commandAt(command, options), options.timeoutMs);
+  }
+
+  private async commandAt(command: string, options: CommandOptions): Promise<TaskSpec> {
     if (command.trim() === '') throw new WorkspaceError('invalid_query', 'The command is empty.');
     const given = options.workdir?.trim().replace(/^\.\/?$/, '') ?? '';
     const where = given === '' ? { path: '', real: this.root } : locateReal(this.root, given, false);
@@ -153,7 +171,7 @@ export class DiskFolder {
         `${where.path === '' ? 'The workspace root' : where.path} is not a folder; workdir names a folder of the workspace.`,
         where.path,
       );
-    return this.commandRunner(commandTask(command, where.real, this.commandShell()), options.timeoutMs);
+    return commandTask(command, where.real, this.commandShell());
   }
 }
 

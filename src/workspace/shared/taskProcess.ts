@@ -8,9 +8,9 @@ import { userShell } from './userShell';
 // own process group, so that a timeout stops everything it started, not only the shell.
 
 /** After SIGTERM, how long a process tree gets to exit before SIGKILL. */
-const KILL_GRACE_MS = 2000;
+export const KILL_GRACE_MS = 2000;
 
-function killTree(pid: number, signal: NodeJS.Signals): void {
+export function killTree(pid: number, signal: NodeJS.Signals): void {
   try {
     // A negative pid signals the whole process group (POSIX); Windows has no groups, only the process.
     process.kill(process.platform === 'win32' ? pid : -pid, signal);

@@ -10,6 +10,7 @@ import type * as Port from '../workspace';
 import { WorkspaceError } from '../workspaceError';
 import { findBundledRipgrep } from './bundledRipgrep';
 import { type CommandTerminalOptions, commandTerminalRunner } from './commandTerminal';
+import { sessionTerminalStarter } from './sessionTerminal';
 import { documentText, engineText, minimalReplacement, openDocument } from './documentText';
 import { terminalTaskRunner } from './terminalTaskRunner';
 import { newErrorsAfter, toDiagnostic } from './workspaceDiagnostics';
@@ -59,6 +60,7 @@ export class VscodeWorkspace implements Port.Workspace {
       ripgrep: await findBundledRipgrep(vscode.env.appRoot),
       runTask: terminalTaskRunner(scope),
       runCommand: commandTerminalRunner(options.commandTerminal),
+      startCommand: sessionTerminalStarter(),
       // The shell of the user's terminals (terminal.integrated.defaultProfile, else as VS Code detects it).
       commandShell: () => vscode.env.shell || undefined,
     });
@@ -222,6 +224,13 @@ export class VscodeWorkspace implements Port.Workspace {
     if (!this.capabilities.commands)
       throw new WorkspaceError('untrusted', 'This workspace is not trusted: Loopwire does not run commands in it.');
     return this.disk.runCommand(command, options);
+  }
+
+  /** In a Loopwire pseudoterminal of its own, whose process this window owns (sessionTerminal.ts). */
+  startCommand(command: string, options: Port.CommandOptions): Promise<Port.CommandSession> {
+    if (!this.capabilities.commands)
+      throw new WorkspaceError('untrusted', 'This workspace is not trusted: Loopwire does not run commands in it.');
+    return this.disk.startCommand(command, options);
   }
 
   private relative(uri: vscode.Uri): string {

@@ -41,6 +41,7 @@ describe('tool metadata', () => {
       list_tasks: 'read',
       run_task: 'task',
       exec_command: 'task',
+      write_stdin: 'read',
       update_plan: 'read',
       view_image: 'read',
     });
@@ -69,6 +70,7 @@ describe('tool metadata', () => {
       'list_tasks',
       'run_task',
       'exec_command',
+      'write_stdin',
       'update_plan',
       'view_image',
     ]);

@@ -3,7 +3,7 @@ import { CustomTool, FunctionTool } from '../../../src/protocol';
 import { TOOL_NAMES, editStyleFor, toolsFor } from '../../../src/tools';
 
 describe('the tool set offered to a model', () => {
-  it('has the twelve contract names', () => {
+  it('has the thirteen contract names', () => {
     assert.deepEqual(TOOL_NAMES, [
       'find_files',
       'search_text',
@@ -15,6 +15,7 @@ describe('the tool set offered to a model', () => {
       'list_tasks',
       'run_task',
       'exec_command',
+      'write_stdin',
       'update_plan',
       'view_image',
     ]);

@@ -1,0 +1,65 @@
+import * as vscode from 'vscode';
+import type { CommandSession } from '../workspace';
+import { startTaskSession } from '../shared/commandSession';
+import type { SessionStarter } from '../shared/diskFolder';
+import { TASK_OUTPUT_TAIL_BYTES } from '../shared/outputTail';
+import { COMMAND_TERMINAL_NAME } from './commandTerminal';
+
+// Runs a command that may go on in the background (the port's `startCommand`, exec_command's sessions) in a
+// Loopwire terminal of its own, a pseudoterminal. Not the shell-integration path of commandTerminal.ts: there
+// the command is typed into an interactive shell, and the API reaches neither its standard input nor its
+// process group alone; here this window owns the process (a child in its own group, as the Node adapter runs
+// it), so write_stdin reaches it and Stop ends everything it started. The terminal shows what it prints, and
+// closing the terminal stops it.
+
+/** Terminals show CRLF line ends; a process prints LF. */
+const forTerminal = (text: string) => text.replace(/\r?\n/g, '\r\n');
+
+/** Starts each session command in a new Loopwire pseudoterminal, never shown or focused by Loopwire. */
+export function sessionTerminalStarter(): SessionStarter {
+  return (spec, timeoutMs) => {
+    const terminal = new SessionTerminal(spec.detail);
+    const decoder = new TextDecoder();
+    const session = startTaskSession(spec, timeoutMs, (chunk) =>
+      terminal.write(forTerminal(decoder.decode(chunk, { stream: true }))),
+    );
+    terminal.attach(session);
+    void session.ended.then((end) => {
+      const note = end.timedOut ? 'stopped at its timeout' : `exit code ${end.exitCode ?? '? (stopped)'}`;
+      terminal.write(`\r\n\u001b[2m(${note})\u001b[0m\r\n`);
+    });
+    return session;
+  };
+}
+
+class SessionTerminal {
+  private readonly output = new vscode.EventEmitter<string>();
+  private opened = false;
+  /** What is written before VS Code opens the terminal (it opens it when the user first looks) is kept. */
+  private pending = '';
+  private session: CommandSession | undefined;
+
+  constructor(line: string) {
+    const pty: vscode.Pseudoterminal = {
+      onDidWrite: this.output.event,
+      open: () => {
+        this.opened = true;
+        if (this.pending !== '') this.output.fire(this.pending);
+        this.pending = '';
+      },
+      // The user closed it: what it shows the output of goes with it.
+      close: () => void this.session?.stop(),
+    };
+    vscode.window.createTerminal({ name: COMMAND_TERMINAL_NAME, pty, isTransient: true });
+    this.write(`\u001b[2m> ${forTerminal(line)}\u001b[0m\r\n`);
+  }
+
+  attach(session: CommandSession): void {
+    this.session = session;
+  }
+
+  write(text: string): void {
+    if (this.opened) this.output.fire(text);
+    else this.pending = (this.pending + text).slice(-TASK_OUTPUT_TAIL_BYTES);
+  }
+}
