@@ -28,7 +28,10 @@ describe('publish checks', () => {
       dir,
     );
     for (const expected of [/enabledApiProposals \(portsAttributes\)/, /not a PNG/, /'\*'/, /SVG image/, /LICENSE/])
-      assert.ok(problems.some((problem) => expected.test(problem)), `${String(expected)} in ${problems.join('\n')}`);
+      assert.ok(
+        problems.some((problem) => expected.test(problem)),
+        `${String(expected)} in ${problems.join('\n')}`,
+      );
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });
