@@ -64,13 +64,15 @@ describe('agent.run in the extension host', () => {
     const config = vscode.workspace.getConfiguration('loopwire');
     const api = await loopwire();
     try {
-      await config.update('endpoint', `http://127.0.0.1:${port}/v1`, vscode.ConfigurationTarget.Workspace);
+      // The user's own setting: a workspace's endpoint would first ask the user (endpointAccess.ts), and a test
+      // host refuses dialogs.
+      await config.update('endpoint', `http://127.0.0.1:${port}/v1`, vscode.ConfigurationTarget.Global);
       const started = Date.now();
       const refused = await api.agent.run('Please fix add.', { approve: 'all' });
       assert.equal(refused.ok, false);
       console.log(`      (closed port: the task stopped after ${Date.now() - started} ms)`);
     } finally {
-      await config.update('endpoint', undefined, vscode.ConfigurationTarget.Workspace);
+      await config.update('endpoint', undefined, vscode.ConfigurationTarget.Global);
     }
     const again = await api.agent.run('list tasks', { approve: 'all' });
     assert.equal(again.ok, true, again.text);
