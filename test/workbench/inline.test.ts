@@ -224,7 +224,10 @@ describe('Loopwire in the VS Code workbench: inline fix and edit', function () {
     const panel = await workbench.panel();
     // Loopwire: Ask… sends to the chat from the workbench, whatever the panel's focus.
     await workbench.command('Loopwire: Ask…');
-    await workbench.page.locator('.quick-input-widget input').fill('wait for me');
+    // Its own input box, not the command palette's closing one: typed too early, the text went to the editor.
+    const ask = workbench.page.locator('.quick-input-widget', { hasText: 'A task or a question about this workspace' });
+    await ask.waitFor({ timeout: 15_000 });
+    await ask.locator('input').fill('wait for me');
     await workbench.page.keyboard.press('Enter');
     const requests = () => wireLines().filter((line) => line.dir === 'in' && line.type === 'response.create');
     await until('the chat’s request', () => Promise.resolve(chatRequest() ? true : undefined));

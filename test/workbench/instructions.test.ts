@@ -89,7 +89,8 @@ describe('Loopwire in the VS Code workbench: project instructions and the compos
     assert.equal(await approvals.inputValue(), 'ask');
     const before = requests().at(-1);
     assert.equal(before?.model, 'gpt-5.5');
-    assert.equal(before?.reasoning?.effort, undefined);
+    // `default` is the model catalogue's: medium for a GPT-5 model.
+    assert.equal(before?.reasoning?.effort, 'medium');
 
     // Other… asks for the name in VS Code's own input box.
     await model.selectOption({ label: 'Other…' });

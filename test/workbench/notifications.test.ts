@@ -82,7 +82,7 @@ describe('Loopwire in the VS Code workbench: notifications when a task needs the
     await sendAndLookAway('later, run: echo hi');
     const notice = toast('Loopwire is waiting for your approval: Run command');
     await notice.waitFor({ timeout: 30_000 });
-    assert.match((await notice.textContent()) ?? '', /Run command `echo hi`/);
+    assert.match((await notice.textContent()) ?? '', /Run command echo hi/);
     const badge = loopwireItem().locator('.badge .badge-content');
     await until('the badge on the Loopwire item', async () =>
       ((await badge.textContent().catch(() => '')) ?? '').trim() === '1' ? true : undefined,

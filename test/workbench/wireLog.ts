@@ -35,7 +35,15 @@ export function useWireLog(): () => SentRequest[] {
       .filter((line) => line !== '')
       .map((line) => JSON.parse(line) as { type: string; dir?: string; body?: SentRequest })
       .filter((line) => line.dir === 'in' && line.type === 'response.create' && line.body?.generate !== false)
-      .flatMap((line) => (line.body ? [line.body] : []));
+      .flatMap((line) => (line.body ? [withoutEnvironment(line.body)] : []));
+}
+
+/**
+ * The request without its `<environment_context>` items (where the agent works: the suites check what the
+ * user attached and the project's instructions, not the date and folder, which the unit suites pin).
+ */
+function withoutEnvironment(body: SentRequest): SentRequest {
+  return { ...body, input: body.input.filter((item) => !textOf(item.content).startsWith('<environment_context>')) };
 }
 
 /** An input item's text: a string's, or its parts' joined. */

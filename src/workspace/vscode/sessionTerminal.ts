@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { CommandSession } from '../workspace';
+import type { CommandSession, TaskRun } from '../workspace';
 import { startTaskSession } from '../shared/commandSession';
 import type { SessionStarter } from '../shared/diskFolder';
-import { TASK_OUTPUT_TAIL_BYTES } from '../shared/outputTail';
+import { OutputTail, TASK_OUTPUT_TAIL_BYTES, finishedRun } from '../shared/outputTail';
 import { COMMAND_TERMINAL_NAME } from './commandTerminal';
 
 // Runs a command that may go on in the background (the port's `startCommand`, exec_command's sessions) in a
@@ -15,18 +15,26 @@ import { COMMAND_TERMINAL_NAME } from './commandTerminal';
 /** Terminals show CRLF line ends; a process prints LF. */
 const forTerminal = (text: string) => text.replace(/\r?\n/g, '\r\n');
 
-/** Starts each session command in a new Loopwire pseudoterminal, never shown or focused by Loopwire. */
-export function sessionTerminalStarter(): SessionStarter {
+/**
+ * Starts each session command in a new Loopwire pseudoterminal, never shown or focused by Loopwire;
+ * `onFinished` hears each one's end with what it printed, as the command terminal's runs (`@terminal`).
+ */
+export function sessionTerminalStarter(onFinished?: (command: string, run: TaskRun) => void): SessionStarter {
   return (spec, timeoutMs) => {
     const terminal = new SessionTerminal(spec.detail);
     const decoder = new TextDecoder();
-    const session = startTaskSession(spec, timeoutMs, (chunk) =>
-      terminal.write(forTerminal(decoder.decode(chunk, { stream: true }))),
-    );
+    const printed = new OutputTail();
+    const started = Date.now();
+    const session = startTaskSession(spec, timeoutMs, (chunk) => {
+      printed.push(chunk);
+      terminal.write(forTerminal(decoder.decode(chunk, { stream: true })));
+    });
     terminal.attach(session);
     void session.ended.then((end) => {
       const note = end.timedOut ? 'stopped at its timeout' : `exit code ${end.exitCode ?? '? (stopped)'}`;
       terminal.write(`\r\n\u001b[2m(${note})\u001b[0m\r\n`);
+      const line = spec.run.kind === 'shell' ? spec.run.line : [spec.run.file, ...spec.run.args].join(' ');
+      onFinished?.(line, finishedRun(printed, end.exitCode, end.timedOut, started));
     });
     return session;
   };

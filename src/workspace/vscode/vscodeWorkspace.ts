@@ -60,7 +60,7 @@ export class VscodeWorkspace implements Port.Workspace {
       ripgrep: await findBundledRipgrep(vscode.env.appRoot),
       runTask: terminalTaskRunner(scope),
       runCommand: commandTerminalRunner(options.commandTerminal),
-      startCommand: sessionTerminalStarter(),
+      startCommand: sessionTerminalStarter(options.commandTerminal?.onFinished),
       // The shell of the user's terminals (terminal.integrated.defaultProfile, else as VS Code detects it).
       commandShell: () => vscode.env.shell || undefined,
     });
