@@ -11,6 +11,7 @@ import {
 import { type AnyInputItem, isPrompt } from '../../protocol';
 import type { ChatEntry } from '../../protocol/chatView';
 import type { Workspace } from '../../workspace';
+import { messageOf } from './messageOf';
 
 // The chat's checkpoints: each prompt is one, and the journal of what the agent's edit tools wrote since
 // (src/agent/checkpointJournal.ts) is kept beside the chat's transcript, written as it changes, so that it
@@ -142,7 +143,3 @@ export function describeRestore(plan: RestorePlan): string {
 }
 
 const count = (n: number) => `${n} file${n === 1 ? '' : 's'}`;
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -19,6 +19,7 @@ import { resendInFork } from './chatFork';
 import { sessionFile } from './sessionHistory';
 import { sideRoutes } from './sideRoutes';
 import { type ViewRoutes, route } from './viewRoutes';
+import { messageOf } from './messageOf';
 
 // The chat panel's host side: one conversation at a time (a transcript on disk, an agent on the window's
 // socket), the model of what the panel shows, the review of what edits wrote, and the answers to what the
@@ -397,5 +398,3 @@ export class ChatController {
     this.model.plan.from(transcript?.items ?? []);
   }
 }
-
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -1,4 +1,5 @@
 import { type ChatSnapshot, SnapshotWriter, setCurrentChat } from './chatSnapshot';
+import { messageOf } from './messageOf';
 
 // What of the chat goes to disk for a reloaded window to find it again: its snapshot (chatSnapshot.ts),
 // written once the panel has been quiet a moment and at once where it must be, and which chat is the
@@ -58,8 +59,4 @@ export class ChatSaver {
     this.closed = true;
     clearTimeout(this.timer);
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -11,6 +11,7 @@ import {
   textBefore,
   undoEdits,
 } from './reviewEdits';
+import { messageOf } from './messageOf';
 
 // The reviews of one conversation: every edit its tools wrote, hunk by hunk, with the state each hunk has
 // in the files now. Actions go through here (the panel's buttons, the editor's Keep / Undo), and so do the
@@ -198,8 +199,4 @@ export class ReviewBook {
   private changed(): void {
     for (const listener of this.listeners) listener();
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
