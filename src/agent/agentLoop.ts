@@ -1,16 +1,9 @@
-import {
-  type AnyInputItem,
-  type AnyOutputItem,
-  type CallItem,
-  isCompaction,
-  isUserMessage,
-  normalizeContext,
-} from '../protocol';
+import { type AnyInputItem, type CallItem, isCompaction, isUserMessage, normalizeContext } from '../protocol';
 import { BUILTIN_TOOLS, type ToolRegistry } from '../tools';
 import { projectInstructionsUpdate } from './projectInstructions';
 import { environmentFollower } from './environmentContext';
 import { modelProfile } from './modelCatalogue';
-import { type PromptWithParts, hostedCall, phaseOf, textOf, userMessage } from './outputItems';
+import { type PromptWithParts, textOf, userMessage } from './outputItems';
 import { instructionsItem } from './requestBody';
 import type { AgentEvent } from './events';
 import type { TurnOutcome, TurnRequest } from './sessionTransport';
@@ -19,7 +12,7 @@ import { DEFAULT_MAX_TURNS, ProgressWatch } from './progressWatch';
 import { ToolRunner, callsIn } from './toolRunner';
 import { AgentStop, TurnCancelled } from './transportFault';
 import { type TurnTimes, turnMetrics } from './turnMetrics';
-import { callFolders, nestedInstructionsFor, scopeOf } from './nestedInstructions';
+import { appendNestedInstructions, showOutput } from './turnOutput';
 
 // The loop: the user's prompt, then turn after turn — the model answers over the session transport, the
 // calls it asks for run through the tools, their outputs go into the next turn — until an answer with no
@@ -202,43 +195,20 @@ export class Agent {
     const { transcript } = this.options;
     for (const segment of outcome.steered ?? []) {
       transcript.append(...segment.output, ...segment.steers);
-      this.show(turn, segment.output);
+      showOutput(this.options.emit, turn, segment.output);
     }
     this.lastOutputStart = transcript.items.length;
     transcript.append(...outcome.output);
-    this.show(turn, outcome.output);
+    showOutput(this.options.emit, turn, outcome.output);
     const usage = outcome.response.usage;
     this.contextTokens = (usage?.input_tokens ?? 0) + (usage?.output_tokens ?? 0);
   }
 
-  /** The answer's text and the server's own tool calls, as events. */
-  private show(turn: number, output: readonly AnyOutputItem[]): void {
-    const { emit } = this.options;
-    for (const item of output) {
-      const text = textOf(item);
-      const phase = phaseOf(item);
-      if (text !== undefined && text !== '')
-        emit({ type: 'message', turn, text, ...(phase === undefined ? {} : { phase }) });
-    }
-    for (const item of output) {
-      const hosted = hostedCall(item);
-      if (hosted) emit({ type: 'hosted_call', turn, ...hosted });
-    }
-  }
-
   /** The AGENTS.md files below the workspace folder governing where this turn's calls worked, new to the chat. */
-  private async sendNestedInstructions(turn: number, calls: readonly CallItem[]): Promise<void> {
-    const folders = calls.flatMap((call) => callFolders(call, this.registry));
-    if (folders.length === 0) return;
+  private sendNestedInstructions(turn: number, calls: readonly CallItem[]): Promise<void> {
     const { transcript, tools, emit } = this.options;
-    const messages = await nestedInstructionsFor(folders, transcript.items, tools.workspace);
-    transcript.append(...messages);
-    for (const message of messages)
-      emit({
-        type: 'notice',
-        code: 'nested_instructions',
-        message: `turn ${turn}: the model now has ${scopeOf(message)}/AGENTS.md, for the files under ${scopeOf(message)}/`,
-      });
+    const { registry } = this;
+    return appendNestedInstructions({ turn, calls, registry, transcript, workspace: tools.workspace, emit });
   }
 
   /** The steers waiting, as user messages after this turn's tool outputs; whether there were any. */

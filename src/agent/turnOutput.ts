@@ -1,0 +1,49 @@
+import type { AnyOutputItem, CallItem } from '../protocol';
+import type { ToolRegistry } from '../tools';
+import type { Workspace } from '../workspace';
+import type { AgentEventSink } from './events';
+import { callFolders, nestedInstructionsFor, scopeOf } from './nestedInstructions';
+import { hostedCall, phaseOf, textOf } from './outputItems';
+import type { Transcript } from './transcript';
+
+// What a turn's output tells the front ends, and what it brings into the transcript after its calls ran: the
+// loop's (agentLoop.ts) steps that need nothing of its state.
+
+/** The answer's text and the server's own tool calls of `output`, as events of turn `turn`. */
+export function showOutput(emit: AgentEventSink, turn: number, output: readonly AnyOutputItem[]): void {
+  for (const item of output) {
+    const text = textOf(item);
+    const phase = phaseOf(item);
+    if (text !== undefined && text !== '')
+      emit({ type: 'message', turn, text, ...(phase === undefined ? {} : { phase }) });
+  }
+  for (const item of output) {
+    const hosted = hostedCall(item);
+    if (hosted) emit({ type: 'hosted_call', turn, ...hosted });
+  }
+}
+
+/** Where a turn's calls ran, and what the agent keeps them and their notices in. */
+export interface TurnCalls {
+  turn: number;
+  calls: readonly CallItem[];
+  registry: ToolRegistry;
+  transcript: Transcript;
+  workspace: Workspace;
+  emit: AgentEventSink;
+}
+
+/** The AGENTS.md files below the workspace folder governing where this turn's calls worked, new to the chat. */
+export async function appendNestedInstructions(turnCalls: TurnCalls): Promise<void> {
+  const { turn, calls, registry, transcript, workspace, emit } = turnCalls;
+  const folders = calls.flatMap((call) => callFolders(call, registry));
+  if (folders.length === 0) return;
+  const messages = await nestedInstructionsFor(folders, transcript.items, workspace);
+  transcript.append(...messages);
+  for (const message of messages)
+    emit({
+      type: 'notice',
+      code: 'nested_instructions',
+      message: `turn ${turn}: the model now has ${scopeOf(message)}/AGENTS.md, for the files under ${scopeOf(message)}/`,
+    });
+}
