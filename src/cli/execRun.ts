@@ -1,0 +1,158 @@
+// The run of `loopwire exec` once its flags, workspace and transcript are in hand: the backend (embedded or
+// not), the tools, the agent on its session, the task to its end; and every way out closes what was opened.
+import {
+  type AgentEvent,
+  type AgentSession,
+  type PromptWithParts,
+  type Transcript,
+  contextWindowFor,
+  createAgentSession,
+  findProjectInstructions,
+  policyFor,
+} from '../agent';
+import type { McpConfig } from '../mcp/mcpConfig';
+import type * as Server from '../server';
+import type { LoopwireServer, ScenarioFile } from '../server';
+import { CommandSessions, ReadLedger, type ToolRegistry } from '../tools';
+import type { NodeWorkspace } from '../workspace/node/nodeWorkspace';
+import { commandShellName } from '../workspace/shared/userShell';
+import { type CliIo, ExitCode } from './cliIo';
+import { cliCommandRules } from './commandRulesFile';
+import { EXEC_NAME, type ExecFlags, type ExecOptions } from './execOptions';
+import { ExecRenderer } from './execRenderer';
+import { projectInstructionsLine } from './instructionsLine';
+import { type ExecTools, startExecTools } from './mcpSetup';
+import { sessionLine } from './sessionLines';
+import { failureLine } from './stopAdvice';
+import { terminalAsk } from './terminalQuestion';
+import { type Steering, terminalSteering } from './terminalSteering';
+
+/** How a user of the embedded backend adds a scenario: the end of the answer to a prompt none matches. */
+const SCENARIO_HINT = 'add --scenario FILE to loopwire exec';
+
+export interface ExecExtras {
+  /** Say where the session is kept (not for a demo whose folder is removed afterwards). */
+  announceSession?: boolean;
+}
+
+/** All a run needs, prepared by execCommand. */
+export interface ExecRun {
+  options: ExecOptions;
+  workspace: NodeWorkspace;
+  prompt: string | PromptWithParts | undefined;
+  mcpConfig: McpConfig;
+  color: boolean;
+  /** The bundled backend's module and its scenarios; absent against an endpoint. */
+  backend: { module: typeof Server; scenarios: ScenarioFile[] } | undefined;
+  transcript: Transcript;
+}
+
+/** How the agent's events are printed: JSON Lines with --json, else for people, by the renderer. */
+function eventPrinter(flags: ExecFlags, out: CliIo, color: boolean, tools: ToolRegistry): (event: AgentEvent) => void {
+  if (flags.json) return (event) => out.stdout(`${JSON.stringify(event)}\n`);
+  const verbose = flags.verbose === true;
+  const renderer = new ExecRenderer({ stdout: out.stdout, stderr: out.stderr, color, verbose, tools });
+  return (event) => renderer.handle(event);
+}
+
+/** Runs the task to its end; whatever happens, the socket, the backend, the MCP servers and the commands go. */
+export async function runExec(run: ExecRun, io: CliIo, extras: ExecExtras): Promise<ExitCode> {
+  let server: LoopwireServer | undefined;
+  let tools: ExecTools | undefined;
+  let session: AgentSession | undefined;
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  // Commands left running in the background: each said on stderr, and all stopped however exec ends.
+  const sessions = new CommandSessions((event) => io.stderr(sessionLine(event)));
+  try {
+    // The embedded backend reads the window the agent manages: the model's own, or --context-window's.
+    if (run.backend)
+      server = await run.backend.module.startServer({
+        scenarios: run.backend.scenarios,
+        scenarioHint: SCENARIO_HINT,
+        contextWindow: contextWindowFor(run.options.model, run.options.context.window),
+      });
+    // The MCP servers' tools join the built-in ones (their lines go to stderr, like transport notes).
+    tools = await startExecTools(run.mcpConfig, (line) => io.stderr(`(${line})\n`));
+    // On a terminal the user can steer the task as it runs; its output waits while they type a line.
+    const steering = terminalSteering(io, run.color);
+    // One printer for the session's events and the agent's: the renderer keeps what it has shown.
+    const emit = eventPrinter(run.options.flags, steering.io, run.color, tools.registry);
+    session = openSession(run, emit, server);
+    const agent = await startAgent(run, { steering, emit, session, registry: tools.registry, sessions });
+    const done = await steering.run(agent, run.prompt, controller.signal);
+    const { flags } = run.options;
+    if (!flags.json && run.transcript.file && extras.announceSession !== false)
+      io.stderr(`(session kept in ${run.transcript.file}; continue it with --resume)\n`);
+    return done.status === 'completed' ? ExitCode.ok : ExitCode.failed;
+  } catch (error) {
+    io.stderr(`${EXEC_NAME}: ${failureLine(error)}\n`);
+    return ExitCode.failed;
+  } finally {
+    // Every way out closes the socket: an open one would keep the process alive after the reason is printed.
+    session?.close(false);
+    process.removeListener('SIGINT', onSigint);
+    await server?.close();
+    await tools?.close();
+    await sessions.stopAll();
+  }
+}
+
+/** The agent session on the embedded backend or the endpoint. */
+function openSession(run: ExecRun, emit: (event: AgentEvent) => void, server: LoopwireServer | undefined) {
+  const { options } = run;
+  const apiKey = server ? undefined : process.env.OPENAI_API_KEY;
+  // The key is the agent's, not the workspace's: tasks inherit this process's environment, and one that
+  // prints it (a test dumping `env`) would put the key in the tool's output, the transcript and the
+  // model's context. So no task gets it (test/unit/reliability/secrets.test.ts).
+  delete process.env.OPENAI_API_KEY;
+  return createAgentSession({
+    endpoint: server ? server.url : options.endpoint,
+    transport: options.transport,
+    emit,
+    headers: options.request.headers,
+    apiKey,
+    // The embedded backend is in this process: never through a proxy. An endpoint follows the environment.
+    ...(server ? { proxy: { off: true } } : {}),
+  });
+}
+
+/** The agent with the run's model, tools, approvals and context, started (its project instructions read). */
+async function startAgent(
+  run: ExecRun,
+  parts: {
+    steering: Steering;
+    emit: (event: AgentEvent) => void;
+    session: AgentSession;
+    registry: ToolRegistry;
+    sessions: CommandSessions;
+  },
+) {
+  const { options, workspace } = run;
+  const { steering, registry, emit } = parts;
+  const agent = parts.session.agent({
+    model: options.model,
+    modelOptions: options.request.modelOptions,
+    transcript: run.transcript,
+    tools: { workspace, reads: new ReadLedger(), sessions: parts.sessions },
+    registry,
+    approvals: policyFor(
+      options.approve,
+      steering.asking(terminalAsk((request) => registry.summarize(request.name, request.input))),
+      cliCommandRules(),
+    ),
+    maxTurns: options.maxTurns,
+    context: options.context,
+    // AGENTS.md and the like, read as the extension reads them (projectInstructions.ts), said on stderr.
+    projectInstructions: async () => {
+      const found = await findProjectInstructions([workspace.root]);
+      if (!options.flags.json) steering.io.stderr(projectInstructionsLine(found));
+      return found;
+    },
+    environment: () => ({ cwd: workspace.root, shell: commandShellName(), folders: [workspace.root] }),
+    emit,
+  });
+  await agent.start();
+  return agent;
+}
