@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { type CommandRules, joinRules, rulesIn } from '../agent';
+import { type CommandRules, rulesIn } from '../agent';
+import { layeredCommandRules } from './commandRulesLayers';
 
 // The command rules the window's agents follow (src/agent/commandApproval.ts). An `allow` rule runs a
 // command without asking, so it is read only where a repository cannot write it: the user's own settings
@@ -17,16 +18,10 @@ export async function keepAllowRule(kept: vscode.Memento, rule: string): Promise
   if (!allow.includes(rule)) await kept.update(KEPT_RULES_KEY, { ...rules, allow: [...allow, rule] });
 }
 
-/** The rules for commands run in the workspace folder `root`. */
+/** The rules for commands run in the workspace folder `root`: that folder's own settings, in a multi-root window. */
 export function commandRulesFor(root: string, kept: vscode.Memento): CommandRules {
   const inspected = vscode.workspace
     .getConfiguration('loopwire', vscode.Uri.file(root))
     .inspect<unknown>('commandRules');
-  const user = rulesIn(inspected?.globalValue, root);
-  const workspace = [inspected?.workspaceValue, inspected?.workspaceFolderValue].map((value) => rulesIn(value, root));
-  return joinRules(
-    user,
-    rulesIn(kept.get<unknown>(KEPT_RULES_KEY), root),
-    ...workspace.map((rules) => ({ allow: [], deny: rules.deny })),
-  );
+  return layeredCommandRules(inspected, kept.get<unknown>(KEPT_RULES_KEY), root);
 }

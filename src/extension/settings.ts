@@ -8,7 +8,8 @@ import { PLAN_TOOL_SETTINGS, type PlanToolSetting } from '../agent/planMode';
 import { headersOf } from './endpointChoice';
 
 // Loopwire's settings (package.json `contributes.configuration`), read when they are used, so a change
-// applies to the next session without a reload.
+// applies to the next session without a reload. In a multi-root workspace the resource-scoped ones
+// (settingScopes.ts) are read for the folder a task or file belongs to; the rest are the window's.
 
 export interface LoopwireSettings {
   /**
@@ -51,11 +52,30 @@ const oneOf = <T extends string>(value: unknown, allowed: readonly T[], fallback
  */
 export const DEFAULT_MAX_TURNS = 500;
 
+/** The workspace folder `uri` lies in; undefined for a file outside them all (or an untitled one). */
+export const folderOf = (uri: vscode.Uri | undefined): vscode.WorkspaceFolder | undefined =>
+  uri === undefined ? undefined : vscode.workspace.getWorkspaceFolder(uri);
+
+/**
+ * The folder a task belongs to (the chat's, the API's): the one of the file in the active editor, else of the
+ * editor last visible (the chat panel may have the focus), else the window's first.
+ */
+export function taskFolder(): vscode.WorkspaceFolder | undefined {
+  const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
+  return folderOf(editor?.document.uri) ?? vscode.workspace.workspaceFolders?.[0];
+}
+
+/**
+ * The settings for `folder`: its own values of the resource-scoped settings, the window's of the rest. VS Code
+ * keeps the rules on where each may come from: a folder of a multi-root workspace cannot set a window
+ * setting (the endpoint, its headers), and an untrusted workspace's restricted ones are not read at all.
+ */
 export function readSettings(folder: vscode.WorkspaceFolder | undefined): LoopwireSettings {
   const config = vscode.workspace.getConfiguration('loopwire', folder);
   const endpoint = config.get<string>('endpoint', 'embedded').trim() || 'embedded';
   const files = config.get<unknown>('scenarioFiles', []);
-  const base = folder?.uri.fsPath;
+  // The window's backend loads them, whichever folder asks: a relative path is the first folder's.
+  const base = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? folder?.uri.fsPath;
   return {
     endpoint,
     model: config.get<string>('model', '').trim() || undefined,

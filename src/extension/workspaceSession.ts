@@ -37,7 +37,7 @@ import { VscodeWorkspace } from '../workspace/vscode/vscodeWorkspace';
 import type { EndpointAccess } from './endpointAccess';
 import { ENDPOINT_MODELS_KEY, type EndpointCheck, checkEndpoint } from './endpointCheck';
 import { SessionBackend } from './sessionBackend';
-import { readSettings } from './settings';
+import { folderOf, readSettings, taskFolder } from './settings';
 import { WindowChatContext } from './chatContext';
 import { WindowSteering } from './steering';
 import { TaskQueue } from './taskQueue';
@@ -219,7 +219,8 @@ export class WorkspaceSession implements vscode.Disposable {
 
   /**
    * An agent on the window's socket for `transcript`; its events go to `emit` and every listener. `lane`: its
-   * own `stream_id` lane and tools, to run beside the default lane's task (an inline edit).
+   * own `stream_id` lane and tools, to run beside the default lane's task (an inline edit). `folder`: the one
+   * whose settings the task follows (its turn limit, in a multi-root window).
    */
   private async agentFor(
     transcript: Transcript,
@@ -227,8 +228,9 @@ export class WorkspaceSession implements vscode.Disposable {
     emit: (event: AgentEvent) => void,
     tools: (workspace: Workspace) => Workspace = (workspace) => workspace,
     lane?: { id: string; tools: (registry: ToolRegistry) => ToolRegistry },
+    folder = taskFolder(),
   ): Promise<Agent> {
-    const settings = readSettings(vscode.workspace.workspaceFolders?.[0]);
+    const settings = readSettings(folder);
     const first = this.agentsStarted++ === 0;
     const clock = stopwatch();
     const workspace = await this.adapter();
@@ -306,7 +308,7 @@ export class WorkspaceSession implements vscode.Disposable {
     approve?: Exclude<ApprovalMode, 'ask'>,
     signal?: AbortSignal,
   ): Promise<TaskOutcome> {
-    const settings = readSettings(vscode.workspace.workspaceFolders?.[0]);
+    const settings = readSettings(taskFolder());
     const texts: string[] = [];
     let last: 'ws' | 'http' = settings.transport === 'http' ? 'http' : 'ws';
     const transcript = this.newTranscript(settings.model);
@@ -366,9 +368,11 @@ export class WorkspaceSession implements vscode.Disposable {
   get inline(): InlineController {
     if (this.inlineController) return this.inlineController;
     const inline = new InlineController({
-      agent: async (lane, tools, emit) => {
+      // The edited file's folder settles its settings, whichever editor is active by then.
+      agent: async (lane, tools, emit, file) => {
         const transcript = this.newTranscript(readSettings(vscode.workspace.workspaceFolders?.[0]).model);
-        const agent = await this.agentFor(transcript, approveAll, emit, tools, { id: lane, tools: inlineTools });
+        const lanes = { id: lane, tools: inlineTools };
+        const agent = await this.agentFor(transcript, approveAll, emit, tools, lanes, folderOf(file) ?? taskFolder());
         return { agent, transcript };
       },
       workspace: () => this.adapter(),
