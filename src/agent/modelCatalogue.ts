@@ -1,4 +1,4 @@
-import { EDIT_STYLES, type EditStyle, SHELL_TOOL, editStyleFor } from '../tools';
+import { EDIT_STYLES, type EditStyle, SHELL_TOOL, TOOL_OUTPUT_BUDGET_TOKENS, editStyleFor } from '../tools';
 
 // What Loopwire sends and offers each model family, in one table (docs/endpoints.md prints it, and a test
 // keeps the two the same). The defaults here are what `default` means in the effort and verbosity settings;
@@ -31,8 +31,11 @@ export interface ModelProfile {
   planTool: boolean;
   /** `parallel_tool_calls` as sent (read-only calls of one answer run side by side); undefined: not sent. */
   parallelCalls: boolean | undefined;
-  /** Characters of a command's or task's output in one tool result (the tools' cut today, for every row). */
-  toolOutputChars: number;
+  /**
+   * Tokens of a command's or task's output in one tool result: its head and its tail are kept within it
+   * (runReport.ts). A call's own `max_output_tokens` wins over it.
+   */
+  toolOutputTokens: number;
   /** Takes images in its input (a later image tool and attachments read this). */
   images: boolean;
   /** Takes `response.steer` (the steering issue): a prompt sent while it works joins the running response. */
@@ -41,7 +44,13 @@ export interface ModelProfile {
 
 type Row = ModelProfile & { match: RegExp };
 
-const TOOL_OUTPUT_CHARS = 16_000;
+/** Codex's budget for a run's output (10,000 tokens), the tools' default. */
+const TOOL_OUTPUT_TOKENS = TOOL_OUTPUT_BUDGET_TOKENS;
+/**
+ * Half of it for the families with about half the window (128k): one command's output then takes the same
+ * share of the context, about 4 %, and a few long outputs do not crowd out the conversation.
+ */
+const SMALL_WINDOW_OUTPUT_TOKENS = 5_000;
 
 /** What the GPT-5 and later families share; rows below change only what differs. */
 const GPT: Omit<ModelProfile, 'family'> = {
@@ -53,7 +62,7 @@ const GPT: Omit<ModelProfile, 'family'> = {
   shellTool: SHELL_TOOL,
   planTool: true,
   parallelCalls: true,
-  toolOutputChars: TOOL_OUTPUT_CHARS,
+  toolOutputTokens: TOOL_OUTPUT_TOKENS,
   images: true,
   steering: false,
 };
@@ -77,14 +86,30 @@ const ROWS: readonly Row[] = [
     ...OLDER,
     contextWindow: 128_000,
     reasons: false,
+    toolOutputTokens: SMALL_WINDOW_OUTPUT_TOKENS,
   },
   { family: 'gpt-5*', match: /^gpt-5/, ...GPT },
   { family: 'codex-*', match: /^codex-/, ...OLDER, contextWindow: 272_000 },
   { family: 'gpt-4.1*', match: /^gpt-4\.1/, ...OLDER, contextWindow: 1_000_000, reasons: false },
-  { family: 'gpt-4o*', match: /^gpt-4o/, ...OLDER, contextWindow: 128_000, reasons: false },
+  {
+    family: 'gpt-4o*',
+    match: /^gpt-4o/,
+    ...OLDER,
+    contextWindow: 128_000,
+    reasons: false,
+    toolOutputTokens: SMALL_WINDOW_OUTPUT_TOKENS,
+  },
   { family: 'o1*, o3*, o4*', match: /^o[134]/, ...OLDER, contextWindow: 200_000 },
   // Often served locally (Ollama, vLLM), where a field the server does not know may be refused.
-  { family: 'gpt-oss*', match: /^gpt-oss/, ...OLDER, contextWindow: 131_072, parallelCalls: undefined, images: false },
+  {
+    family: 'gpt-oss*',
+    match: /^gpt-oss/,
+    ...OLDER,
+    contextWindow: 131_072,
+    parallelCalls: undefined,
+    toolOutputTokens: SMALL_WINDOW_OUTPUT_TOKENS,
+    images: false,
+  },
 ];
 
 /** A model no row knows: what every Responses server accepts, and the default model's window. */
@@ -98,7 +123,7 @@ export const UNKNOWN_MODEL: ModelProfile = {
   shellTool: SHELL_TOOL,
   planTool: false,
   parallelCalls: undefined,
-  toolOutputChars: TOOL_OUTPUT_CHARS,
+  toolOutputTokens: TOOL_OUTPUT_TOKENS,
   images: false,
   steering: false,
 };

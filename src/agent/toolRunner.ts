@@ -60,6 +60,8 @@ export class ToolRunner {
     private readonly emit: AgentEventSink,
     /** The tools calls are run with, and asked their effect (tools added at run time: MCP servers'). */
     private readonly registry: ToolRegistry = BUILTIN_TOOLS,
+    /** The output budget of the model calls now answer (the catalogue's); absent: the tools' default. */
+    private readonly outputTokens?: () => number,
   ) {}
 
   /** Runs `calls` (of turn `turn`) and appends their outputs to the transcript in call order. */
@@ -133,7 +135,8 @@ export class ToolRunner {
             : `The user declined this ${call.name} call; nothing was changed. Do not retry it unless the user asks; say what you wanted to do instead.`;
     } else {
       this.transcript.markStarted(call.call_id, call.name);
-      ({ ok, output, edits, display, images } = await runToolCall(toCall(call), this.context, this.registry));
+      const context = this.outputTokens ? { ...this.context, outputTokens: this.outputTokens() } : this.context;
+      ({ ok, output, edits, display, images } = await runToolCall(toCall(call), context, this.registry));
     }
     const end = performance.now();
     timing.lastFinishAt = Math.max(timing.lastFinishAt ?? 0, end);

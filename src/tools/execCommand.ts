@@ -53,27 +53,36 @@ export const execCommandTool = defineTool({
     const { run: line } = await judgeAt(placeOf(workspace, args.workdir), args.cmd).catch(() => ({ run: args.cmd }));
     const what = line === args.cmd ? 'The command' : `The command (run as: ${line})`;
     const { sessions } = context;
+    // The call's own budget, else the model's.
+    const budget = args.max_output_tokens ?? context.outputTokens;
     const start = workspace.startCommand?.bind(workspace);
-    if (sessions && start) return runInSession({ what, line, args }, start, sessions);
+    if (sessions && start) return runInSession({ what, line, args, budget }, start, sessions);
     return timedRun(
       what,
       args.timeout_s,
       (timeoutMs) => workspace.runCommand(line, { workdir: args.workdir, timeoutMs }),
-      args.max_output_tokens,
+      budget,
     );
   },
 });
 
+/** A call to run as a session: what its report calls it, the line that runs, its arguments, its output budget. */
+interface RunAsSession {
+  what: string;
+  line: string;
+  args: z.output<typeof ExecCommandArgs>;
+  budget: number | undefined;
+}
+
 /** Runs `line` as a session: the answer waits for its end or the yield time, and then it runs on. */
 async function runInSession(
-  { what, line, args }: { what: string; line: string; args: z.output<typeof ExecCommandArgs> },
+  { what, line, args, budget }: RunAsSession,
   start: NonNullable<Workspace['startCommand']>,
   sessions: CommandSessions,
 ): Promise<ToolResult> {
   const timeoutS = args.timeout_s ?? TASK_DEFAULT_TIMEOUT_S;
   const session = await start(line, { workdir: args.workdir, timeoutMs: timeoutS * 1000 });
   const first = await session.read(args.yield_time_ms ?? EXEC_YIELD_MS);
-  const budget = args.max_output_tokens;
   // Over before the yield time: no session to speak of, the answer is today's.
   if (first.end) return sessionReport(what, 0, { progress: first, timeoutS, sessions, budget });
   const id = sessions.add({ session, command: args.cmd, timeoutS });

@@ -48,3 +48,4 @@ export { formatDiagnostic } from './commitPlan';
 export { type CommandPlace, type CommandVerdict, type JudgedCommand, judgeCommand } from './commandSafety';
 export { type JudgedCall, judgeCommandCall } from './execCommand';
 export { CommandSessions, type SessionEvent } from './commandSessions';
+export { TOOL_OUTPUT_BUDGET_TOKENS } from './runReport';

@@ -17,8 +17,9 @@ export const runTaskTool = defineTool({
   requires: 'tasks',
   outputShape: 'tail',
   summarize: summarizeArgument('label'),
-  async run(args, { workspace }) {
+  async run(args, { workspace, outputTokens }) {
     if (!workspace.capabilities.tasks) return failure('Tasks are not available in this workspace.');
-    return timedRun(`Task '${args.label}'`, args.timeout_s, (timeoutMs) => workspace.runTask(args.label, timeoutMs));
+    const what = `Task '${args.label}'`;
+    return timedRun(what, args.timeout_s, (timeoutMs) => workspace.runTask(args.label, timeoutMs), outputTokens);
   },
 });

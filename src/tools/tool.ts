@@ -30,6 +30,11 @@ export interface ToolContext {
    * Absent: a command runs to its end (a host that could not stop them would leave them running).
    */
   sessions?: CommandSessions;
+  /**
+   * Tokens of a command's or task's output in one result, its head and tail kept (the model catalogue's, for
+   * the model the call answers); a call's own `max_output_tokens` wins. Absent: Codex's 10,000.
+   */
+  outputTokens?: number;
 }
 
 /** What a call does to the user's machine: reads run at once (side by side); writes and tasks are the approval policy's to allow. */

@@ -32,7 +32,7 @@ export const writeStdinTool = defineTool({
   optIn: 'sessions',
   outputShape: 'tail',
   summarize: (input) => summary(jsonArguments(input)),
-  async run(args, { sessions }) {
+  async run(args, { sessions, outputTokens }) {
     const running = sessions?.get(args.session_id);
     if (!sessions || !running)
       return failure(
@@ -46,7 +46,7 @@ export const writeStdinTool = defineTool({
       progress,
       timeoutS: running.timeoutS,
       sessions,
-      budget: args.max_output_tokens,
+      budget: args.max_output_tokens ?? outputTokens,
     });
     if (wrote) return report;
     return { ...report, output: `Its standard input is closed: nothing was written.\n${report.output}` };

@@ -33,7 +33,7 @@ function cells(row: ModelProfile): string[] {
     code(row.shellTool),
     yes(row.planTool),
     row.parallelCalls === undefined ? 'not sent' : code(String(row.parallelCalls)),
-    row.toolOutputChars.toLocaleString('en-US'),
+    row.toolOutputTokens.toLocaleString('en-US'),
     yes(row.images),
     yes(row.steering),
   ];
@@ -48,7 +48,7 @@ const HEADER = [
   'shell tool',
   'plan tool',
   '`parallel_tool_calls`',
-  'tool output (chars)',
+  'tool output (tokens)',
   'images',
   'steering',
 ];

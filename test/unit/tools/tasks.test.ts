@@ -98,6 +98,21 @@ describe('list_tasks and run_task (Node adapter)', () => {
     assert.match(result.display, /\nline 5000\n/);
   });
 
+  it('keeps a task’s output within the model’s budget (ToolContext.outputTokens), head and tail', async () => {
+    const script = 'for (let i = 0; i < 20000; i++) console.log("line " + i)';
+    const { run, context } = await toolBench({
+      '.vscode/tasks.json': tasksJson([{ label: 'loud', type: 'process', command: 'node', args: ['-e', script] }]),
+    });
+    const whole = await run('run_task', { label: 'loud' });
+    context.outputTokens = 2_000;
+    const small = await run('run_task', { label: 'loud' });
+    assert.ok(small.output.length <= 8_000 + 200 && small.output.length > 7_000, `${small.output.length}`);
+    assert.ok(whole.output.length > 4 * small.output.length, `${whole.output.length} vs ${small.output.length}`);
+    assert.match(small.output, /\n--- output ---\nline 0\nline 1\n/);
+    assert.ok(small.output.endsWith('line 19999'));
+    assert.match(small.output, /\n\[… [\d,]+ lines \([\d,]+ characters\) cut from the middle …\]\n/);
+  });
+
   it('keeps the first and last lines of a 5,000-line command output for the model', async () => {
     const { run } = await toolBench({});
     const result = await run('exec_command', { cmd: 'seq 1 5000 | sed "s/^/row /"' });
