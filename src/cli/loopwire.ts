@@ -1,3 +1,4 @@
+import { t } from './cliL10n';
 import { type CliIo, ExitCode, VERSION, runMain } from './cliIo';
 
 /** What a subcommand's module gives: its usage text and the function that runs it. */
@@ -13,35 +14,35 @@ interface Command {
  */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   exec: {
-    summary: 'run a task to completion on a folder (offline by default, against the bundled server)',
+    summary: t('run a task to completion on a folder (offline by default, against the bundled server)'),
     load: async () => {
       const m = await import('./execCommand');
       return { usage: m.execUsage, run: (argv, io) => m.execCommand(argv, io) };
     },
   },
   demo: {
-    summary: 'run the demo task (fix a failing test) on a copy of the demo workspace',
+    summary: t('run the demo task (fix a failing test) on a copy of the demo workspace'),
     load: async () => {
       const m = await import('./demoCommand');
       return { usage: m.demoUsage, run: m.demoCommand };
     },
   },
   validate: {
-    summary: 'check Responses API wire data (requests, events, items) against the protocol schemas',
+    summary: t('check Responses API wire data (requests, events, items) against the protocol schemas'),
     load: async () => {
       const m = await import('./validateCommand');
       return { usage: m.validateUsage, run: m.validateCommand };
     },
   },
   'apply-patch': {
-    summary: 'apply an apply_patch patch from stdin to the files under --cwd, all or nothing',
+    summary: t('apply an apply_patch patch from stdin to the files under --cwd, all or nothing'),
     load: async () => {
       const m = await import('./applyPatchCommand');
       return { usage: m.applyPatchUsage, run: m.applyPatchCommand };
     },
   },
   tool: {
-    summary: "run one of the agent's tools on a folder (find_files, read_file, run_task, …)",
+    summary: t("run one of the agent's tools on a folder (find_files, read_file, run_task, …)"),
     load: async () => {
       const m = await import('./toolCommand');
       return { usage: m.toolUsage, run: m.toolCommand };
@@ -49,20 +50,20 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   },
 };
 
-const usage = `usage: loopwire <command> [options]
+const usage = `${t('usage: loopwire <command> [options]')}
 
-Loopwire ${VERSION}: a coding agent over one persistent WebSocket to the Responses API.
+${t('Loopwire {0}: a coding agent over one persistent WebSocket to the Responses API.', VERSION)}
 
-Commands:
+${t('Commands:')}
 ${Object.entries(COMMANDS)
   .map(([name, command]) => `  ${name.padEnd(12)} ${command.summary}`)
   .join('\n')}
 
-Options:
-  -h, --help     show this help (or a command's: loopwire <command> --help)
-  -v, --version  print the version
+${t('Options:')}
+  -h, --help     ${t("show this help (or a command's: loopwire <command> --help)")}
+  -v, --version  ${t('print the version')}
 
-Exit status: 0 done, 1 the work failed, 2 bad usage.
+${t('Exit status: 0 done, 1 the work failed, 2 bad usage.')}
 `;
 
 async function main(argv: string[], io: CliIo): Promise<ExitCode> {
@@ -82,7 +83,7 @@ async function main(argv: string[], io: CliIo): Promise<ExitCode> {
   }
   const command = COMMANDS[first];
   if (!command) {
-    io.stderr(`loopwire: unknown command '${first}'\n\n${usage}`);
+    io.stderr(`loopwire: ${t("unknown command '{0}'", first)}\n\n${usage}`);
     return ExitCode.usage;
   }
   return (await command.load()).run(rest, io);

@@ -33,6 +33,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       scriptUri: asUri('dist', 'webview.js'),
       styleUris: [asUri('dist', 'codicons', 'codicon.css'), ...PANEL_STYLES.map((style) => asUri(...style.split('/')))],
       nonce: randomBytes(16).toString('base64'),
+      l10n: { language: vscode.env.language, bundle: vscode.l10n.bundle },
     });
     // The page takes a while to load in the renderer: meanwhile the host loads the session behind it (and
     // starts what a first prompt needs), so that neither waits for the other.

@@ -1,3 +1,4 @@
+import './l10nSetup';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import * as vscode from 'vscode';

@@ -91,14 +91,14 @@ describe('build: the manifest and what it points to', () => {
 });
 
 describe('build: the packaged extension holds only what runs', () => {
-  it('vsce lists exactly the bundles, the codicon font, media, the docs and the manifest (not the CLI bins)', async function () {
+  it('vsce lists exactly the bundles, the codicon font, media, the docs, the manifest and its translations (not the CLI bins)', async function () {
     this.timeout(60_000);
     const vsce = path.join(root, 'node_modules/@vscode/vsce/vsce');
     const result = await exec(process.execPath, [vsce, 'ls']);
     assert.equal(result.code, 0, result.stderr);
     const files = result.stdout.trim().split('\n').sort();
     const allowed =
-      /^(dist\/extension\.js|dist\/session\.js|dist\/o200k_base\.json|dist\/tree-sitter(-bash)?\.wasm|dist\/webview\.js|dist\/codicons\/codicon\.(css|ttf)|media\/.+|README\.md|LICENSE|CHANGELOG\.md|package\.json)$/;
+      /^(dist\/extension\.js|dist\/session\.js|dist\/o200k_base\.json|dist\/tree-sitter(-bash)?\.wasm|dist\/webview\.js|dist\/codicons\/codicon\.(css|ttf)|media\/.+|README\.md|LICENSE|CHANGELOG\.md|package\.json|package\.nls(\.[a-z-]+)?\.json|l10n\/bundle\.l10n(\.[a-z-]+)?\.json)$/;
     for (const file of files) assert.match(file, allowed);
     for (const needed of [
       manifest.main.replace(/^\.\//, ''),
@@ -112,6 +112,8 @@ describe('build: the packaged extension holds only what runs', () => {
       'README.md',
       'LICENSE',
       'CHANGELOG.md',
+      'l10n/bundle.l10n.json',
+      'l10n/bundle.l10n.zh-cn.json',
       manifest.icon,
     ]) {
       assert.ok(files.includes(needed), `${needed} is not packaged`);

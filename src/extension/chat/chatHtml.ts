@@ -18,12 +18,14 @@ export interface ChatPage {
   scriptUri: string;
   styleUris: readonly string[];
   nonce: string;
+  /** The window's language (`vscode.env.language`) and VS Code's bundle for it, handed to the page (src/webview/l10n.ts); none: English. */
+  l10n?: { language: string; bundle: Record<string, string> | undefined };
 }
 
 const escapeAttribute = (value: string) =>
   value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-export function chatHtml({ cspSource, scriptUri, styleUris, nonce }: ChatPage): string {
+export function chatHtml({ cspSource, scriptUri, styleUris, nonce, l10n }: ChatPage): string {
   const csp = [
     "default-src 'none'",
     `style-src ${cspSource}`,
@@ -31,9 +33,11 @@ export function chatHtml({ cspSource, scriptUri, styleUris, nonce }: ChatPage): 
     `img-src ${cspSource} data:`,
     `script-src 'nonce-${nonce}'`,
   ].join('; ');
+  const language = escapeAttribute(l10n?.language ?? 'en');
+  const bundle = l10n?.bundle ? ` data-l10n="${escapeAttribute(JSON.stringify(l10n.bundle))}"` : '';
   const styles = styleUris.map((uri) => `<link rel="stylesheet" href="${escapeAttribute(uri)}">`).join('\n    ');
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${language}"${bundle}>
   <head>
     <meta charset="UTF-8">
     <meta http-equiv="Content-Security-Policy" content="${csp}">
