@@ -20,6 +20,7 @@ import { type CliIo, ExitCode } from './cliIo';
 import { cliCommandRules } from './commandRulesFile';
 import { EXEC_NAME, type ExecFlags, type ExecOptions } from './execOptions';
 import { ExecRenderer } from './execRenderer';
+import { onExitSignals } from './exitSignals';
 import { projectInstructionsLine } from './instructionsLine';
 import { type ExecTools, startExecTools } from './mcpSetup';
 import { sessionLine } from './sessionLines';
@@ -61,10 +62,14 @@ export async function runExec(run: ExecRun, io: CliIo, extras: ExecExtras): Prom
   let tools: ExecTools | undefined;
   let session: AgentSession | undefined;
   const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once('SIGINT', onSigint);
   // Commands left running in the background: each said on stderr, and all stopped however exec ends.
   const sessions = new CommandSessions((event) => io.stderr(sessionLine(event)));
+  // Ctrl+C, SIGTERM or a closed terminal: the task stops, and the commands' groups are told to go at once
+  // (a tool waiting on one of them returns as it ends), not only once the turn has wound down.
+  const restoreSignals = onExitSignals(() => {
+    controller.abort();
+    void sessions.stopAll();
+  });
   try {
     // The embedded backend reads the window the agent manages: the model's own, or --context-window's.
     if (run.backend)
@@ -92,10 +97,11 @@ export async function runExec(run: ExecRun, io: CliIo, extras: ExecExtras): Prom
   } finally {
     // Every way out closes the socket: an open one would keep the process alive after the reason is printed.
     session?.close(false);
-    process.removeListener('SIGINT', onSigint);
+    // The commands first: a signal during the rest of the way out then ends exec as by default.
+    await sessions.stopAll();
+    restoreSignals();
     await server?.close();
     await tools?.close();
-    await sessions.stopAll();
   }
 }
 

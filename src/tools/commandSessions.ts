@@ -21,6 +21,8 @@ export class CommandSessions {
   private readonly running = new Map<number, Running>();
   /** Every session started, ended or not: an ended one's group may still hold what it left running. */
   private readonly started: CommandSession[] = [];
+  /** Settles once every session stopAll was called for is gone. */
+  private stopping: Promise<void> = Promise.resolve();
 
   constructor(private readonly onEvent: (event: SessionEvent) => void = () => undefined) {}
 
@@ -49,10 +51,13 @@ export class CommandSessions {
     this.running.delete(id);
   }
 
-  /** Stops every command still running and waits until each is gone. */
+  /** Stops every command still running and waits until each is gone, those an earlier call stops included. */
   async stopAll(): Promise<void> {
     const all = this.started.splice(0);
     this.running.clear();
-    await Promise.all(all.map((session) => session.stop()));
+    const stopped = Promise.all(all.map((session) => session.stop()));
+    // A second call (exec's way out after a signal's) waits for the first's commands too.
+    this.stopping = Promise.all([this.stopping, stopped]).then(() => undefined);
+    await this.stopping;
   }
 }
