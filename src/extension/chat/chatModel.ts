@@ -29,6 +29,11 @@ export class ChatModel {
   /** The tool calls' cards, with their live diffs. */
   private readonly cards: ToolCards;
   private sequence = 0;
+  /**
+   * Steers committed natively in the turn under way, by entry id: an attempt lost after the commit is
+   * discarded with them (the agent then delivers each at the tool boundary, where it shows again).
+   */
+  private readonly nativeSteers = new Map<string, number>();
   banner: Banner | null = null;
   /** The tools of the agent whose events come: how a call summarises and whether it previews as a diff. */
   tools: ToolRegistry = BUILTIN_TOOLS;
@@ -220,6 +225,7 @@ export class ChatModel {
       case 'done':
         return this.done(event);
       case 'turn_finished':
+        this.nativeSteers.clear();
         if (event.metrics.contextWindow !== undefined)
           this.setContext({ tokens: event.metrics.contextTokens, window: event.metrics.contextWindow });
         return;
@@ -235,10 +241,13 @@ export class ChatModel {
           summary: event.summary,
           status: 'done',
         });
-      case 'steered':
-        // Where it reached the model: after the outputs of the calls it followed.
-        this.add({ kind: 'user', id: this.nextId('user'), text: event.text, steered: true });
+      case 'steered': {
+        // Where it reached the model: after the outputs of the calls it followed, or in the running response.
+        const id = this.nextId('user');
+        if (event.how === 'native') this.nativeSteers.set(id, event.turn);
+        this.add({ kind: 'user', id, text: event.text, steered: true });
         return;
+      }
       case 'turn_started':
       case 'notice':
       case 'retry':
@@ -294,7 +303,8 @@ export class ChatModel {
         .filter(
           (entry) =>
             ((entry.kind === 'assistant' || entry.kind === 'thinking') && entry.streaming) ||
-            (entry.kind === 'tool' && entry.turn === turn && entry.status === 'streaming'),
+            (entry.kind === 'tool' && entry.turn === turn && entry.status === 'streaming') ||
+            (entry.kind === 'user' && this.nativeSteers.get(entry.id) === turn),
         )
         .map((entry) => entry.id),
     );

@@ -1,4 +1,12 @@
-import { Agent, type AgentEvent, type ContextPlan, SessionTransport, Transcript, approveAll } from '../../../src/agent';
+import {
+  Agent,
+  type AgentEvent,
+  type ApprovalPolicy,
+  type ContextPlan,
+  SessionTransport,
+  Transcript,
+  approveAll,
+} from '../../../src/agent';
 import type { AnyInputItem } from '../../../src/protocol';
 import { BUILTIN_TOOLS, ReadLedger } from '../../../src/tools';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
@@ -19,6 +27,8 @@ export interface Steering {
 export interface SteeringOptions {
   extra?: Record<string, unknown>;
   context?: ContextPlan;
+  /** Who lets writes and tasks run (default: everything runs). */
+  approvals?: ApprovalPolicy;
 }
 
 export async function steeringAgent(
@@ -26,7 +36,7 @@ export async function steeringAgent(
   model: string,
   options: SteeringOptions = {},
 ): Promise<Steering> {
-  const { extra, context } = options;
+  const { extra, context, approvals } = options;
   const workspace = await NodeWorkspace.open(bench.dir);
   const hooks: Steering['hooks'] = [];
   const emit = (event: AgentEvent) => {
@@ -53,7 +63,7 @@ export async function steeringAgent(
     model,
     instructions: 'You are a test agent.',
     toolSpecs: BUILTIN_TOOLS.offer(model),
-    approvals: approveAll,
+    approvals: approvals ?? approveAll,
     ...(extra === undefined ? {} : { extra }),
     ...(context === undefined ? {} : { context }),
     emit,

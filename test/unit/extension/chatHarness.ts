@@ -33,6 +33,8 @@ export interface ChatBench {
   chatContext?: ChatContext;
   /** The composer's pickers' window side, where a test gives one (default: none). */
   steering?: ChatSteering;
+  /** The model the chat's agents ask for (default: gpt-5.5; reset per test). */
+  model?: string;
   /** The key the next agent's session sends (default: the server's token; reset per test). */
   apiKey?: string;
   /** The session's own events (the extension's status bar gets these): never a conversation's turns. */
@@ -64,7 +66,7 @@ export function useChatBench(bench: AgentBench): ChatBench {
         });
         agentSessions.push(session);
         const agent = session.agent({
-          model: 'gpt-5.5',
+          model: state.model ?? 'gpt-5.5',
           transcript,
           tools: { workspace: tools(await backend.workspace()), reads: new ReadLedger() },
           approvals,
@@ -86,7 +88,7 @@ export function useChatBench(bench: AgentBench): ChatBench {
       newTranscript: () => {
         const id = `chat-${Date.now()}-${agentSessions.length}`;
         return Transcript.create(
-          { id, createdAt: new Date().toISOString(), workspace: bench.dir, model: 'gpt-5.5' },
+          { id, createdAt: new Date().toISOString(), workspace: bench.dir, model: state.model ?? 'gpt-5.5' },
           path.join(sessions, `${id}.jsonl`),
         );
       },
@@ -132,6 +134,7 @@ export function useChatBench(bench: AgentBench): ChatBench {
     state.mode = 'all';
     state.context = undefined;
     delete state.apiKey;
+    delete state.model;
     state.chatContext = undefined;
     state.steering = undefined;
     state.sessionEvents = [];
