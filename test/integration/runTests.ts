@@ -11,19 +11,43 @@ import { runTests } from '@vscode/test-electron';
 
 const root = path.resolve(__dirname, '../..');
 
-/** Copies the fixture workspace to a new temporary folder and returns its path. */
-function copyFixture(): string {
+/** A workspace copied for one run: its folder, and what the host opens (the folder, or a `.code-workspace`). */
+interface Copied {
+  folder: string;
+  open: string;
+}
+
+/** Copies the fixture workspace to a new temporary folder. */
+function copyFixture(): Copied {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'loopwire-fixture-'));
   cpSync(path.join(root, 'test/integration/fixture'), folder, { recursive: true });
   // The fixture's .gitignore ignores build/, so this repository cannot hold the file: write it here.
   mkdirSync(path.join(folder, 'build'), { recursive: true });
   writeFileSync(path.join(folder, 'build/out.js'), "'use strict';\nconsole.log('built output');\n");
-  return folder;
+  return { folder, open: folder };
 }
 
+/** A copy of test/integration/twoFolders (a `.code-workspace` of two folders whose settings differ). */
+function copyTwoFolders(): Copied {
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'loopwire-two-folders-'));
+  cpSync(path.join(root, 'test/integration/twoFolders'), folder, { recursive: true });
+  return { folder, open: path.join(folder, 'two.code-workspace') };
+}
+
+/**
+ * The suite runs in two windows, one after the other: the fixture folder (every suite but twoFolders/), then
+ * a multi-root workspace opened from its `.code-workspace` file (twoFolders/ only: opening another workspace
+ * would restart the extension host under a running suite).
+ */
 async function main(): Promise<number> {
+  const code = await runWindow('folder', copyFixture);
+  return code !== 0 ? code : runWindow('two-folders', copyTwoFolders);
+}
+
+/** Runs the suite's part for one `window` in a new host, on a fresh copy of its workspace. */
+async function runWindow(window: 'folder' | 'two-folders', copy: () => Copied): Promise<number> {
   const started = Date.now();
-  const fixture = copyFixture();
+  const { folder: fixture, open } = copy();
   const executable = process.env['VSCODE_EXECUTABLE'];
   const extensionPath = process.env['LOOPWIRE_EXTENSION_PATH'];
   let passed = false;
@@ -37,9 +61,10 @@ async function main(): Promise<number> {
       ...(executable ? { vscodeExecutablePath: path.resolve(executable) } : {}),
       extensionDevelopmentPath: extensionPath ? path.resolve(extensionPath) : root,
       extensionTestsPath: path.join(root, 'dist-test/integration/suite/index.js'),
-      launchArgs: [fixture, '--disable-extensions', '--disable-workspace-trust'],
+      launchArgs: [open, '--disable-extensions', '--disable-workspace-trust'],
       extensionTestsEnv: {
         LOOPWIRE_FIXTURE: fixture,
+        LOOPWIRE_WINDOW: window,
         // The activation test checks that this copy, not the checkout, is the one the host loaded.
         ...(extensionPath ? { LOOPWIRE_EXTENSION_PATH: path.resolve(extensionPath) } : {}),
         ...(process.env.LOOPWIRE_GREP ? { LOOPWIRE_GREP: process.env.LOOPWIRE_GREP } : {}),
@@ -50,13 +75,13 @@ async function main(): Promise<number> {
   } catch (error) {
     // runTests rejects with the host's exit code when the suite fails, or with why it could not start.
     const code = (error as { code?: unknown }).code;
-    console.error(`integration suite: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`integration suite (${window}): ${error instanceof Error ? error.message : String(error)}`);
     return typeof code === 'number' && code !== 0 ? code : 1;
   } finally {
     // A failed run keeps its workspace to look at.
     if (passed) rmSync(fixture, { recursive: true, force: true });
-    else console.error(`integration suite: the workspace is kept at ${fixture}`);
-    console.log(`integration suite: wall ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    else console.error(`integration suite (${window}): the workspace is kept at ${fixture}`);
+    console.log(`integration suite (${window}): wall ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
 }
 

@@ -22,7 +22,11 @@ export async function run(): Promise<void> {
   // LOOPWIRE_GREP narrows a run to the tests whose titles match (for working on one of them).
   const grep = process.env.LOOPWIRE_GREP;
   const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, forbidOnly: true, ...(grep ? { grep } : {}) });
-  const files = testFiles(__dirname);
+  // runTests.ts' second window (a two-folder `.code-workspace`) runs the suites under twoFolders/, the first the rest.
+  const twoFolders = process.env.LOOPWIRE_WINDOW === 'two-folders';
+  const files = testFiles(__dirname).filter(
+    (file) => (path.relative(__dirname, file).split(path.sep)[0] === 'twoFolders') === twoFolders,
+  );
   if (files.length === 0) throw new Error(`no *.test.js files under ${__dirname}: run \`node esbuild.js --tests\``);
   for (const file of files) mocha.addFile(file);
   await mocha.loadFilesAsync();
