@@ -178,6 +178,9 @@ async function bodyOf(attachment: Attachment, sources: AttachmentSources, caps: 
       const exit = last.exitCode === undefined ? '' : ` (exit code ${last.exitCode})`;
       return `$ ${last.command}${exit}\n${last.output}`;
     }
+    case 'image':
+      // An image is no text: promptParts.ts sends it as an input_image part of its own.
+      throw new AttachmentError('not_text', 'an image is sent as an image, not as text', attachmentLabel(attachment));
     case 'changes': {
       if (!sources.changes) return 'The working tree’s changes cannot be read here.';
       const diff = await sources.changes();

@@ -12,6 +12,7 @@ export {
   attachmentOfPart,
   attachmentParts,
 } from './attachments';
+export { imageInputPart, imageOfPart, promptParts } from './promptParts';
 export { gitChanges } from './gitChanges';
 export { DEFAULT_MAX_TURNS, NO_PROGRESS_LIMIT } from './progressWatch';
 export {

@@ -1,9 +1,12 @@
 import * as z from 'zod';
+import { IMAGE_MAX_SIDE, ImageDataUrl } from './images';
 
 // What a user attaches to a prompt: a file (or some of its lines), a folder, the workspace's problems, the
 // Loopwire terminal's last command, or the working tree's changes. The panel's composer holds these as chips
 // and sends them with the prompt; `loopwire exec --file` makes the same. They are read when the prompt is
-// sent (src/agent/attachments.ts), so what the model gets is what the files hold then.
+// sent (src/agent/attachments.ts), so what the model gets is what the files hold then. An image pasted or
+// dropped on the panel is the one attachment that carries its content: the page has its pixels, scaled
+// already (src/webview/imageFiles.ts), and the model gets them as an `input_image` part.
 
 /** Lines `start` to `end` of a file, 1-based and inclusive: a selection. */
 export const LineRange = z
@@ -24,6 +27,17 @@ export const Attachment = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('terminal') }),
   /** `git diff` of the working tree against the index and HEAD. */
   z.object({ kind: z.literal('changes') }),
+  /**
+   * An image pasted or dropped on the panel, scaled to fit IMAGE_MAX_SIDE: `name` for its chip (the file's, or
+   * `pasted image`), its size in pixels where known (a chat reopened from its transcript alone has the picture only).
+   */
+  z.object({
+    kind: z.literal('image'),
+    name: z.string().min(1).max(256),
+    dataUrl: ImageDataUrl,
+    width: z.int().positive().max(IMAGE_MAX_SIDE).optional(),
+    height: z.int().positive().max(IMAGE_MAX_SIDE).optional(),
+  }),
 ]);
 
 /** At most this many attachments go with one prompt. */
@@ -43,6 +57,10 @@ export function attachmentLabel(attachment: Attachment): string {
         : attachment.path;
     case 'folder':
       return `${attachment.path}/`;
+    case 'image':
+      return attachment.width && attachment.height
+        ? `${attachment.name} (${attachment.width}×${attachment.height})`
+        : attachment.name;
     default:
       return `@${attachment.kind}`;
   }
@@ -50,5 +68,8 @@ export function attachmentLabel(attachment: Attachment): string {
 
 /** Whether two attachments name the same thing (a chip is not added twice). */
 export function sameAttachment(a: Attachment, b: Attachment): boolean {
+  // Two pastes are one image only if their pixels are (each screenshot is `pasted image`).
+  if (a.kind === 'image' || b.kind === 'image')
+    return a.kind === 'image' && b.kind === 'image' && a.dataUrl === b.dataUrl;
   return attachmentLabel(a) === attachmentLabel(b) && a.kind === b.kind;
 }

@@ -9,6 +9,7 @@ export * from './contextItems';
 export * from './edits';
 export * from './errorCodes';
 export * from './errors';
+export * from './images';
 export * from './items';
 export * from './openUnion';
 export * from './request';

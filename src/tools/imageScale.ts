@@ -1,12 +1,12 @@
 import { Jimp } from 'jimp';
-import type { InputImage } from '../protocol';
+import { IMAGE_MAX_SIDE, type InputImage } from '../protocol';
 
 // An image as the model is given it: PNG or JPEG, at most IMAGE_MAX_SIDE px on its long side, in a `data:` URL
 // (the API's `input_image`). Larger images cost tokens the model cannot use (the API scales them to fit 2048
 // anyway) and make every resent request heavier. jimp decodes and scales: pure JavaScript, so it runs
 // offline on every platform the extension and the CLI do, and bundles with esbuild.
 
-export const IMAGE_MAX_SIDE = 2048;
+export { IMAGE_MAX_SIDE };
 
 export type ImageMime = 'image/png' | 'image/jpeg';
 

@@ -17,6 +17,7 @@ const ICONS: Record<Attachment['kind'], string> = {
   problems: 'warning',
   terminal: 'terminal',
   changes: 'git-compare',
+  image: 'file-media',
 };
 
 /** What a chip's tooltip says it sends. */
@@ -34,7 +35,19 @@ function describe(attachment: Attachment): string {
       return "The Loopwire terminal's last command and its output";
     case 'changes':
       return "The working tree's changes (git diff)";
+    case 'image':
+      return attachment.width && attachment.height
+        ? `The image ${attachment.name}, ${attachment.width}×${attachment.height} px`
+        : `The image ${attachment.name}`;
   }
+}
+
+/** What leads a chip: an image's thumbnail (its own pixels, a data: URL the page's CSP allows), else an icon. */
+function lead(attachment: Attachment): HTMLElement {
+  if (attachment.kind !== 'image')
+    return h('span', { class: `codicon codicon-${ICONS[attachment.kind]}`, attrs: { 'aria-hidden': 'true' } });
+  // The chip's label names it: the picture is decoration to a screen reader.
+  return h('img', { class: 'attachment-thumb', attrs: { src: attachment.dataUrl, alt: '', draggable: 'false' } });
 }
 
 function chip(attachment: Attachment, remove?: () => void): HTMLElement {
@@ -46,7 +59,7 @@ function chip(attachment: Attachment, remove?: () => void): HTMLElement {
       // Under a sent prompt the chips are a list's items; in the composer, each a label and its × button.
       attrs: { title: describe(attachment), 'data-kind': attachment.kind, ...(remove ? {} : { role: 'listitem' }) },
     },
-    h('span', { class: `codicon codicon-${ICONS[attachment.kind]}`, attrs: { 'aria-hidden': 'true' } }),
+    lead(attachment),
     h('span', { class: 'attachment-label' }, label),
     remove
       ? h(

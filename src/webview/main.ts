@@ -16,6 +16,7 @@ import { ContextPicker } from './contextPicker';
 import { askResend } from './checkpointActions';
 import { button, h } from './dom';
 import { entryView } from './entryView';
+import { ImageIntake } from './imageIntake';
 import { InstructionsLine } from './instructionsLine';
 import { QueueChips } from './queueChips';
 import { PlanDock } from './planDock';
@@ -53,6 +54,11 @@ prompt.value = typeof savedDraft === 'string' ? savedDraft : '';
 const chips = new AttachmentChips(() => saveDraft());
 if (Array.isArray(saved?.attachments)) chips.add(saved.attachments);
 const contextPicker = new ContextPicker(prompt, post, (attachments) => chips.add(attachments));
+const images = new ImageIntake(
+  (attachments) => chips.add(attachments),
+  () => chips.attachments.filter((attachment) => attachment.kind === 'image').length,
+);
+images.listen(prompt);
 function saveDraft(): void {
   const attachments = chips.attachments;
   vscode.setState(attachments.length > 0 ? { draft: prompt.value, attachments } : { draft: prompt.value });
@@ -103,6 +109,7 @@ document.body.append(
     { class: 'composer' },
     contextPicker.element,
     chips.element,
+    images.notice,
     prompt,
     h('div', { class: 'composer-bar' }, pickers.element, sendButton),
   ),
@@ -232,6 +239,7 @@ function submit(): void {
   post({ type: 'send', text, ...(attachments.length > 0 ? { attachments: [...attachments] } : {}) });
   prompt.value = '';
   chips.clear();
+  images.clear();
   saveDraft();
 }
 
@@ -242,7 +250,7 @@ prompt.addEventListener('keydown', (event) => {
   }
 });
 prompt.addEventListener('input', saveDraft);
-acceptDrops(document.body, post);
+acceptDrops(document.body, post, (files) => void images.take(files));
 document.addEventListener('keydown', (event) => {
   if (event.key === 'Escape' && !history.classList.contains('hidden')) closeHistory();
   else if (event.key === 'Escape' && running) post({ type: 'stop' });

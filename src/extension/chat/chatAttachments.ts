@@ -1,4 +1,4 @@
-import { type PromptWithParts, attachmentParts } from '../../agent';
+import { type PromptWithParts, promptParts } from '../../agent';
 import { type Attachment, MAX_ATTACHMENTS } from '../../protocol/attachments';
 import type { HostMessage, ViewMessage } from '../../protocol/chatView';
 import type { Workspace } from '../../workspace';
@@ -62,14 +62,14 @@ export class ChatAttachments {
     }
   }
 
-  /** The prompt as the agent sends it: its chips read now, each a labelled part after its text. */
+  /** The prompt as the agent sends it: its chips read now, each a labelled part after its text (an image, its picture). */
   async prompt(
     text: string,
     attachments: readonly Attachment[],
     workspace: Workspace,
   ): Promise<string | PromptWithParts> {
     if (attachments.length === 0) return text;
-    const parts = await attachmentParts(attachments, { workspace, ...this.context?.sources() });
+    const parts = await promptParts(attachments, { workspace, ...this.context?.sources() });
     return { text, parts };
   }
 }

@@ -6,6 +6,7 @@ import {
   isContextMessage,
 } from '../../protocol';
 import { attachmentOfPart } from '../../agent/attachments';
+import { imageOfPart } from '../../agent/promptParts';
 import type { Attachment } from '../../protocol/attachments';
 import type { ChatEntry, ToolEntry } from '../../protocol/chatView';
 import { BUILTIN_TOOLS, type ToolRegistry } from '../../tools';
@@ -31,7 +32,7 @@ function promptOf(content: string | readonly AnyMessageContentPart[]): { text: s
   const attachments: Attachment[] = [];
   const texts: string[] = [];
   content.forEach((part, index) => {
-    const attachment = index > 0 ? attachmentOfPart(partText(part)) : undefined;
+    const attachment = index > 0 ? (imageOfPart(part) ?? attachmentOfPart(partText(part))) : undefined;
     if (attachment) attachments.push(attachment);
     else texts.push(partText(part));
   });

@@ -1,0 +1,57 @@
+import type { Attachment } from '../protocol/attachments';
+import { h } from './dom';
+import { ImageRefused, MAX_IMAGES, imageAttachment, isImageFile } from './imageFiles';
+
+// Images pasted into the prompt box or dropped on the panel become chips (imageFiles.ts scales them); what
+// cannot be attached is said on a line under the chips until the next image or Send. A paste that carries
+// text as well (a range copied from a spreadsheet comes with a picture of itself) pastes its text only.
+
+export class ImageIntake {
+  /** The line that says why an image was not attached. */
+  readonly notice = h('div', { class: 'composer-notice hidden', attrs: { role: 'alert' } });
+
+  constructor(
+    private readonly add: (attachments: readonly Attachment[]) => void,
+    /** The images the composer holds already. */
+    private readonly held: () => number,
+  ) {}
+
+  /** Takes the images pasted into `prompt`. */
+  listen(prompt: HTMLTextAreaElement): void {
+    prompt.addEventListener('paste', (event) => {
+      const data = event.clipboardData;
+      if (!data || data.getData('text/plain') !== '') return;
+      const files = [...data.files].filter(isImageFile);
+      if (files.length === 0) return;
+      event.preventDefault();
+      void this.take(files);
+    });
+  }
+
+  /** Makes chips of `files`, in order, up to MAX_IMAGES in the composer; says why any is left out. */
+  async take(files: readonly File[]): Promise<void> {
+    const problems: string[] = [];
+    const room = Math.max(0, MAX_IMAGES - this.held());
+    if (files.length > room) problems.push(`A prompt takes at most ${MAX_IMAGES} images.`);
+    const made: Attachment[] = [];
+    for (const file of files.slice(0, room)) {
+      try {
+        made.push(await imageAttachment(file));
+      } catch (error) {
+        problems.push(error instanceof ImageRefused ? `Not attached: ${error.message}.` : String(error));
+      }
+    }
+    this.say(problems.join('\n'));
+    if (made.length > 0) this.add(made);
+  }
+
+  /** Clears the line (a prompt was sent). */
+  clear(): void {
+    this.say('');
+  }
+
+  private say(text: string): void {
+    this.notice.textContent = text;
+    this.notice.classList.toggle('hidden', text === '');
+  }
+}
