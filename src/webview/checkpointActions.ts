@@ -1,5 +1,6 @@
 import type { ChatEntry, HostMessage, ViewMessage } from '../protocol/chatView';
 import { button, h } from './dom';
+import { t } from './l10n';
 
 // What a sent prompt offers: Edit, which makes it editable in place and sends it again as a fork of the
 // conversation at that point, and Restore, which puts back the files Loopwire wrote since (its
@@ -13,17 +14,18 @@ type UserEntry = Extract<ChatEntry, { kind: 'user' }>;
 export function promptActions(entry: UserEntry, post: Post): HTMLElement {
   const actions = h(
     'div',
-    { class: 'prompt-actions', attrs: { role: 'toolbar', 'aria-label': 'Prompt' } },
-    button('Edit', () => startEditing(actions, entry, post), {
+    { class: 'prompt-actions', attrs: { role: 'toolbar', 'aria-label': t('Prompt') } },
+    button(t('Edit'), () => startEditing(actions, entry, post), {
       icon: 'edit',
       kind: 'icon',
-      title: 'Edit and send again: the chat forks here, the old branch stays in History',
+      title: t('Edit and send again: the chat forks here, the old branch stays in History'),
     }),
-    button('Restore', () => post({ type: 'restore', id: entry.id }), {
+    button(t('Restore'), () => post({ type: 'restore', id: entry.id }), {
       icon: 'discard',
       kind: 'icon',
-      title:
+      title: t(
         'Restore checkpoint: the files Loopwire wrote after this message go back to how they were (files you changed since are left as they are)',
+      ),
     }),
   );
   return actions;
@@ -34,7 +36,7 @@ function startEditing(actions: HTMLElement, entry: UserEntry, post: Post): void 
   const view = actions.closest<HTMLElement>('.entry.user');
   const bubble = view?.querySelector<HTMLElement>('.bubble');
   if (!view || !bubble || view.querySelector('.prompt-editor')) return;
-  const box = h('textarea', { class: 'prompt prompt-edit', attrs: { rows: '3', 'aria-label': 'Edit the message' } });
+  const box = h('textarea', { class: 'prompt prompt-edit', attrs: { rows: '3', 'aria-label': t('Edit the message') } });
   box.value = entry.text;
   const send = () => {
     const text = box.value.trim();
@@ -55,9 +57,13 @@ function startEditing(actions: HTMLElement, entry: UserEntry, post: Post): void 
     h(
       'div',
       { class: 'prompt-editor-bar' },
-      h('span', { class: 'prompt-editor-hint' }, 'Sends from here: the chat forks, the old branch stays in History.'),
-      button('Cancel', cancel, { kind: 'secondary' }),
-      button('Send', send, { icon: 'send', kind: 'primary' }),
+      h(
+        'span',
+        { class: 'prompt-editor-hint' },
+        t('Sends from here: the chat forks, the old branch stays in History.'),
+      ),
+      button(t('Cancel'), cancel, { kind: 'secondary' }),
+      button(t('Send'), send, { icon: 'send', kind: 'primary' }),
     ),
   );
   box.addEventListener('keydown', (event) => {
@@ -88,18 +94,20 @@ export function askResend(message: Extract<HostMessage, { type: 'resendAsk' }>, 
     post({ type: 'resend', id: message.id, text: message.text, files });
   };
   const count = message.paths.length;
-  const named = message.paths.slice(0, 5).join(', ') + (count > 5 ? ` and ${count - 5} more` : '');
+  const named = message.paths.slice(0, 5).join(', ') + (count > 5 ? t(' and {0} more', count - 5) : '');
   const ask = h(
     'div',
-    { class: 'prompt-resend-ask', attrs: { role: 'group', 'aria-label': 'Files changed after this message' } },
+    { class: 'prompt-resend-ask', attrs: { role: 'group', 'aria-label': t('Files changed after this message') } },
     h('span', { class: 'codicon codicon-info', attrs: { 'aria-hidden': 'true' } }),
     h(
       'span',
       { class: 'prompt-resend-text' },
-      `Loopwire changed ${count} file${count === 1 ? '' : 's'} after this message: ${named}.`,
+      count === 1
+        ? t('Loopwire changed 1 file after this message: {0}.', named)
+        : t('Loopwire changed {0} files after this message: {1}.', count, named),
     ),
-    button('Restore files and send', answer('restore'), { icon: 'discard', kind: 'primary' }),
-    button('Keep files and send', answer('keep'), { kind: 'secondary' }),
+    button(t('Restore files and send'), answer('restore'), { icon: 'discard', kind: 'primary' }),
+    button(t('Keep files and send'), answer('keep'), { kind: 'secondary' }),
   );
   editor.append(ask);
   ask.querySelector('button')?.focus();

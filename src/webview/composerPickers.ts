@@ -1,5 +1,6 @@
 import type { ApprovalChoice, ComposerChoices, ViewMessage } from '../protocol/chatView';
 import { h } from './dom';
+import { t } from './l10n';
 
 // The composer's pickers, beside Send: the model, the reasoning effort and the approval mode. Each shows the
 // setting as the host last said it (also after a change made in settings) and, when changed, asks the host
@@ -9,13 +10,23 @@ import { h } from './dom';
 const OTHER = '\u0000other';
 
 const EFFORT_LABELS: Record<string, string> = {
-  default: "Model's default",
-  none: 'No reasoning',
-  minimal: 'Minimal effort',
-  low: 'Low effort',
-  medium: 'Medium effort',
-  high: 'High effort',
-  xhigh: 'Extra high effort',
+  default: t("Model's default"),
+  none: t('No reasoning'),
+  minimal: t('Minimal effort'),
+  low: t('Low effort'),
+  medium: t('Medium effort'),
+  high: t('High effort'),
+  xhigh: t('Extra high effort'),
+};
+
+/** Each effort's name alone, as the default's label says it: "Medium (default)". */
+const EFFORT_NAMES: Record<string, string> = {
+  none: t('No reasoning'),
+  minimal: t('Minimal'),
+  low: t('Low'),
+  medium: t('Medium'),
+  high: t('High'),
+  xhigh: t('Extra high'),
 };
 
 /**
@@ -25,15 +36,14 @@ const EFFORT_LABELS: Record<string, string> = {
 function effortLabel(effort: string, defaultEffort: string | undefined): string {
   if (effort !== 'default') return EFFORT_LABELS[effort] ?? effort;
   if (defaultEffort === undefined) return EFFORT_LABELS.default ?? effort;
-  const named = (EFFORT_LABELS[defaultEffort] ?? defaultEffort).replace(/ effort$/, '');
-  return `${named} (default)`;
+  return t('{0} (default)', EFFORT_NAMES[defaultEffort] ?? defaultEffort);
 }
 
 const APPROVAL_LABELS: Record<ApprovalChoice, { label: string; title: string }> = {
-  ask: { label: 'Ask', title: 'Ask before each edit and task' },
-  all: { label: 'Run all', title: 'Edits and tasks run without asking' },
-  'read-only': { label: 'Read-only', title: 'Edits and tasks are declined; reads and searches run' },
-  plan: { label: 'Plan', title: 'Read, search and make a plan; nothing is changed until you choose Implement' },
+  ask: { label: t('Ask'), title: t('Ask before each edit and task') },
+  all: { label: t('Run all'), title: t('Edits and tasks run without asking') },
+  'read-only': { label: t('Read-only'), title: t('Edits and tasks are declined; reads and searches run') },
+  plan: { label: t('Plan'), title: t('Read, search and make a plan; nothing is changed until you choose Implement') },
 };
 
 interface Picker {
@@ -81,18 +91,20 @@ export class ComposerPickers {
   private current: ComposerChoices | undefined;
 
   constructor(post: (message: ViewMessage) => void) {
-    this.model = picker('Model', 'sparkle', (value) => {
+    this.model = picker(t('Model'), 'sparkle', (value) => {
       if (value === OTHER) {
         // Shown as it was until the host says what was chosen.
         if (this.current) this.model.select.value = this.current.model;
         post({ type: 'choose', choice: 'model' });
       } else post({ type: 'choose', choice: 'model', value });
     });
-    this.effort = picker('Reasoning effort', 'lightbulb', (value) => post({ type: 'choose', choice: 'effort', value }));
-    this.approval = picker('Approvals', 'shield', (value) => post({ type: 'choose', choice: 'approval', value }));
+    this.effort = picker(t('Reasoning effort'), 'lightbulb', (value) =>
+      post({ type: 'choose', choice: 'effort', value }),
+    );
+    this.approval = picker(t('Approvals'), 'shield', (value) => post({ type: 'choose', choice: 'approval', value }));
     this.element = h(
       'div',
-      { class: 'composer-pickers hidden', attrs: { role: 'group', 'aria-label': 'Request settings' } },
+      { class: 'composer-pickers hidden', attrs: { role: 'group', 'aria-label': t('Request settings') } },
       this.model.element,
       this.effort.element,
       this.approval.element,
@@ -105,7 +117,7 @@ export class ComposerPickers {
     const models = choices.models.includes(choices.model) ? choices.models : [choices.model, ...choices.models];
     fill(
       this.model.select,
-      [...models.map((name) => [name, name] as const), [OTHER, 'Other…', 'Name another model']],
+      [...models.map((name) => [name, name] as const), [OTHER, t('Other…'), t('Name another model')]],
       choices.model,
     );
     fill(

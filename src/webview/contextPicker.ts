@@ -1,6 +1,7 @@
 import type { Attachment } from '../protocol/attachments';
 import type { ContextMatch, ViewMessage } from '../protocol/chatView';
 import { h } from './dom';
+import { t } from './l10n';
 
 // The `@` picker: typing `@` at the start of a word in the prompt box opens a list under the caret's word —
 // `@selection`, `@problems`, `@terminal`, `@changes`, then the workspace's files and folders that match what
@@ -31,7 +32,7 @@ function tokenAt(text: string, caret: number): { start: number; query: string } 
 export class ContextPicker {
   readonly element = h('div', {
     class: 'context-picker hidden',
-    attrs: { role: 'listbox', id: 'context-picker', 'aria-label': 'Attach to the prompt' },
+    attrs: { role: 'listbox', id: 'context-picker', 'aria-label': t('Attach to the prompt') },
   });
   private token: { start: number; query: string } | undefined;
   private items: Item[] = [];

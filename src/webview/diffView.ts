@@ -3,6 +3,7 @@ import type { DiffHunk } from '../protocol/edits';
 import { drawnLines, sharedContext } from '../protocol/diffTail';
 import { FOLDED_DIFF_LINES, STREAMING_TAIL_LINES } from './diffLimits';
 import { button, h } from './dom';
+import { t } from './l10n';
 
 // An edit's diff on its card: file by file, hunk by hunk, in the lines the edit engine computed (never a
 // whole-file diff). While the call streams, the last file shows as pending, and only its newest lines: the
@@ -18,15 +19,15 @@ type LineKind = 'context' | 'removed' | 'added';
 const unfolded = new Set<string>();
 
 const STATE_LABELS: Record<Exclude<HunkState, 'applied'>, string> = {
-  accepted: 'Accepted',
-  rejected: 'Rejected',
-  edited: 'Edited by you',
+  accepted: t('Accepted'),
+  rejected: t('Rejected'),
+  edited: t('Edited by you'),
 };
 
 const STATE_TITLES: Record<Exclude<HunkState, 'applied'>, string> = {
-  accepted: 'Kept',
-  rejected: 'Taken back: not in the file now',
-  edited: 'Its lines changed since: it can no longer be kept or taken back here',
+  accepted: t('Kept'),
+  rejected: t('Taken back: not in the file now'),
+  edited: t('Its lines changed since: it can no longer be kept or taken back here'),
 };
 
 /** One diff line: its number in the old file and in the new one (either may be absent), sign and text. */
@@ -85,8 +86,8 @@ function hunkView(
       h(
         'span',
         { class: 'hunk-actions' },
-        button('Accept', act('accept'), { icon: 'check', kind: 'icon', title: 'Keep this change' }),
-        button('Reject', act('reject'), { icon: 'discard', kind: 'icon', title: 'Take this change back' }),
+        button(t('Accept'), act('accept'), { icon: 'check', kind: 'icon', title: t('Keep this change') }),
+        button(t('Reject'), act('reject'), { icon: 'discard', kind: 'icon', title: t('Take this change back') }),
       ),
     );
   else if (state !== undefined && state !== 'applied')
@@ -99,7 +100,7 @@ function hunkView(
       h(
         'span',
         { class: 'hunk-actions' },
-        button('Restore', act('accept'), { icon: 'redo', kind: 'secondary', title: 'Apply this change again' }),
+        button(t('Restore'), act('accept'), { icon: 'redo', kind: 'secondary', title: t('Apply this change again') }),
       ),
     );
   const start = { old: hunk.oldStart - contextBefore.length, new: hunk.newStart - contextBefore.length };
@@ -111,7 +112,7 @@ function hunkView(
     header,
     h(
       'div',
-      { class: 'hunk-body', attrs: { role: 'group', 'aria-label': `Lines ${hunk.newStart}–${newAfter - 1}` } },
+      { class: 'hunk-body', attrs: { role: 'group', 'aria-label': t('Lines {0}–{1}', hunk.newStart, newAfter - 1) } },
       ...[
         ...contextBefore.map((text, i) => () => line('context', text, start.old + i, start.new + i)),
         ...hunk.oldLines.map((text, i) => () => line('removed', text, hunk.oldStart + i, undefined)),
@@ -137,9 +138,9 @@ function counts(file: DiffFile): { added: number; removed: number } {
 }
 
 const OP_LABELS: Record<DiffFile['op'], string> = {
-  create: 'new file',
-  delete: 'deleted',
-  move: 'moved',
+  create: t('new file'),
+  delete: t('deleted'),
+  move: t('moved'),
   update: '',
 };
 
@@ -163,14 +164,14 @@ function foldedHunks(entry: ToolEntry, file: DiffFile, post: Post): HTMLElement[
     room -= count;
   }
   const more = button(
-    `Show all ${total} lines`,
+    t('Show all {0} lines', total),
     () => {
       unfolded.add(key);
       more.closest('section.file')?.replaceWith(fileView(entry, file, post));
     },
-    { icon: 'unfold', kind: 'secondary', title: 'Draw the whole diff here (Open in diff editor shows it too)' },
+    { icon: 'unfold', kind: 'secondary', title: t('Draw the whole diff here (Open in diff editor shows it too)') },
   );
-  shown.push(h('div', { class: 'diff-more' }, `${total - FOLDED_DIFF_LINES} more lines`, more));
+  shown.push(h('div', { class: 'diff-more' }, t('{0} more lines', total - FOLDED_DIFF_LINES), more));
   return shown;
 }
 
@@ -186,7 +187,9 @@ function streamingTail(entry: ToolEntry, file: DiffFile, post: Post): HTMLElemen
       h(
         'div',
         { class: 'diff-earlier' },
-        `${above} line${above === 1 ? '' : 's'} above: the whole diff shows once the call is complete`,
+        above === 1
+          ? t('1 line above: the whole diff shows once the call is complete')
+          : t('{0} lines above: the whole diff shows once the call is complete', above),
       ),
     );
   file.hunks.forEach((_hunk, index) => {
@@ -213,12 +216,12 @@ function fileView(entry: ToolEntry, file: DiffFile, post: Post): HTMLElement {
     OP_LABELS[file.op] ? h('span', { class: 'file-op' }, OP_LABELS[file.op]) : undefined,
     h('span', { class: 'file-stat added' }, `+${added}`),
     h('span', { class: 'file-stat removed' }, `−${removed}`),
-    file.pending && entry.status === 'streaming' ? h('span', { class: 'file-pending' }, 'writing…') : undefined,
+    file.pending && entry.status === 'streaming' ? h('span', { class: 'file-pending' }, t('writing…')) : undefined,
   );
   if (reviewing && file.op !== 'delete')
     header.append(
       button(
-        'Open in diff editor',
+        t('Open in diff editor'),
         () => post({ type: 'openDiff', callId: entry.id, path: file.moveTo ?? file.path }),
         {
           icon: 'diff',
@@ -228,7 +231,7 @@ function fileView(entry: ToolEntry, file: DiffFile, post: Post): HTMLElement {
     );
   return h(
     'section',
-    { class: 'file', attrs: { 'aria-label': `Changes to ${name}` } },
+    { class: 'file', attrs: { 'aria-label': t('Changes to {0}', name) } },
     header,
     file.error ? h('div', { class: 'file-error', attrs: { role: 'alert' } }, file.error) : undefined,
     ...(file.pending && entry.status === 'streaming'

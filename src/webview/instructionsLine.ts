@@ -1,5 +1,6 @@
 import type { InstructionsInfo, ViewMessage } from '../protocol/chatView';
 import { button, h } from './dom';
+import { t } from './l10n';
 
 // The line above the composer that says which project instruction files (AGENTS.md, Copilot's) the model
 // is given, each a link that opens it; in an untrusted workspace, that they are not sent, with a button to
@@ -22,13 +23,13 @@ export class InstructionsLine {
           class: 'instructions-file',
           attrs: {
             type: 'button',
-            title: file.cut ? `${file.path} (cut: project instructions are capped at 32 KiB)` : file.path,
+            title: file.cut ? t('{0} (cut: project instructions are capped at 32 KiB)', file.path) : file.path,
           },
           on: { click: () => this.post({ type: 'openInstructions', path: file.path }) },
         },
         file.label,
       ),
-      file.cut ? h('span', { class: 'instructions-cut' }, ' (cut)') : '',
+      file.cut ? h('span', { class: 'instructions-cut' }, t(' (cut)')) : '',
     ]);
     const notSent = !info.sent;
     this.element.replaceChildren(
@@ -36,11 +37,16 @@ export class InstructionsLine {
         class: `codicon codicon-${notSent ? 'workspace-untrusted' : 'book'}`,
         attrs: { 'aria-hidden': 'true' },
       }),
-      h('span', { class: 'instructions-text' }, notSent ? 'Not sent (untrusted workspace): ' : 'Using ', ...links),
+      h(
+        'span',
+        { class: 'instructions-text' },
+        notSent ? t('Not sent (untrusted workspace): ') : t('Using '),
+        ...links,
+      ),
       notSent
-        ? button('Send them', () => this.post({ type: 'allowInstructions' }), {
+        ? button(t('Send them'), () => this.post({ type: 'allowInstructions' }), {
             kind: 'secondary',
-            title: 'Send these instructions to the model from the next task on, in this workspace',
+            title: t('Send these instructions to the model from the next task on, in this workspace'),
           })
         : '',
     );

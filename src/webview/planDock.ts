@@ -1,6 +1,7 @@
 import type { ViewMessage } from '../protocol/chatView';
 import type { Plan, PlanStatus } from '../protocol/plan';
 import { button, h } from './dom';
+import { t } from './l10n';
 
 // The task's plan as a checklist above the composer, where it stays in view while the conversation scrolls:
 // a fold with how far it is (`Plan · 2 of 5 done`), the model's explanation, then each step with its state.
@@ -16,9 +17,9 @@ const ICONS: Readonly<Record<PlanStatus, string>> = {
 
 /** What a screen reader says of a step's state (the icons are hidden from it). */
 const SPOKEN: Readonly<Record<PlanStatus, string>> = {
-  completed: 'Done: ',
-  in_progress: 'In progress: ',
-  pending: 'To do: ',
+  completed: t('Done: '),
+  in_progress: t('In progress: '),
+  pending: t('To do: '),
 };
 
 export class PlanDock {
@@ -27,12 +28,12 @@ export class PlanDock {
   private readonly steps = h('ol', { class: 'plan-steps' });
   private readonly checklist = h(
     'details',
-    { class: 'plan-dock hidden', attrs: { open: '', 'aria-label': 'Plan' } },
+    { class: 'plan-dock hidden', attrs: { open: '', 'aria-label': t('Plan') } },
     h(
       'summary',
       { class: 'plan-summary' },
       h('span', { class: 'codicon codicon-checklist', attrs: { 'aria-hidden': 'true' } }),
-      h('span', { class: 'plan-title' }, 'Plan'),
+      h('span', { class: 'plan-title' }, t('Plan')),
       this.progress,
     ),
     this.explanation,
@@ -40,12 +41,12 @@ export class PlanDock {
   );
   private readonly implementBar = h(
     'div',
-    { class: 'plan-implement hidden', attrs: { role: 'group', 'aria-label': 'Plan mode' } },
-    h('span', { class: 'plan-implement-text' }, 'Planned in plan mode: nothing was changed.'),
-    button('Implement', () => this.implement(), {
+    { class: 'plan-implement hidden', attrs: { role: 'group', 'aria-label': t('Plan mode') } },
+    h('span', { class: 'plan-implement-text' }, t('Planned in plan mode: nothing was changed.')),
+    button(t('Implement'), () => this.implement(), {
       icon: 'play',
       kind: 'primary',
-      title: 'Go back to the approval mode you had before plan mode, and implement the plan in this chat',
+      title: t('Go back to the approval mode you had before plan mode, and implement the plan in this chat'),
     }),
   );
   readonly element = h('div', { class: 'plan-area' }, this.checklist, this.implementBar);
@@ -58,7 +59,7 @@ export class PlanDock {
     this.checklist.classList.toggle('hidden', !plan);
     if (!plan) return this.steps.replaceChildren();
     const done = plan.plan.filter((step) => step.status === 'completed').length;
-    this.progress.textContent = `${done} of ${plan.plan.length} done`;
+    this.progress.textContent = t('{0} of {1} done', done, plan.plan.length);
     this.explanation.textContent = plan.explanation?.trim() ?? '';
     this.explanation.classList.toggle('hidden', !plan.explanation?.trim());
     this.steps.replaceChildren(

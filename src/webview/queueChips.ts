@@ -1,6 +1,7 @@
 import type { ViewMessage } from '../protocol/chatView';
 import type { QueueAction, QueuedPrompt } from '../protocol/promptQueue';
 import { button, h } from './dom';
+import { t } from './l10n';
 
 // The prompts queued behind the running task, above the composer: one row each, with what the user may do
 // to it — Steer (into the running task, at its next tool boundary), Send now (the task stopped first), Edit
@@ -8,7 +9,10 @@ import { button, h } from './dom';
 // its boundary, marked so, and can no longer be changed. The host owns the queue; this only shows it.
 
 export class QueueChips {
-  readonly element = h('div', { class: 'queue-chips hidden', attrs: { role: 'list', 'aria-label': 'Queued prompts' } });
+  readonly element = h('div', {
+    class: 'queue-chips hidden',
+    attrs: { role: 'list', 'aria-label': t('Queued prompts') },
+  });
   /** The chip being edited: a new list from the host keeps it open rather than lose what is being typed. */
   private editing: string | undefined;
   /** The list as last shown. */
@@ -40,7 +44,7 @@ export class QueueChips {
         { class: 'queue-chip steering', attrs: { role: 'listitem', 'data-id': item.id } },
         h('span', { class: 'codicon codicon-debug-step-into', attrs: { 'aria-hidden': 'true' } }),
         text,
-        h('span', { class: 'queue-state' }, 'steering at the next step…'),
+        h('span', { class: 'queue-state' }, t('steering at the next step…')),
       );
     // A steer is text alone: a prompt with attachments waits for a turn of its own.
     const steerable = (item.attachments?.length ?? 0) === 0;
@@ -52,27 +56,27 @@ export class QueueChips {
         'span',
         { class: 'queue-actions' },
         steerable
-          ? button('Steer', () => this.act('steer', item.id), {
+          ? button(t('Steer'), () => this.act('steer', item.id), {
               icon: 'debug-step-into',
-              title: 'Send it to the running task now, without stopping it: it reaches the model at the next step',
+              title: t('Send it to the running task now, without stopping it: it reaches the model at the next step'),
             })
           : undefined,
-        button('Send now', () => this.act('sendNow', item.id), {
+        button(t('Send now'), () => this.act('sendNow', item.id), {
           icon: 'send',
-          title: 'Stop the running task and send this now; the other queued prompts wait behind it',
+          title: t('Stop the running task and send this now; the other queued prompts wait behind it'),
         }),
-        button('Edit', () => this.edit(item), { icon: 'edit', showLabel: false, kind: 'icon' }),
+        button(t('Edit'), () => this.edit(item), { icon: 'edit', showLabel: false, kind: 'icon' }),
         first
           ? undefined
-          : button('Move up', () => this.act('up', item.id), { icon: 'arrow-up', showLabel: false, kind: 'icon' }),
+          : button(t('Move up'), () => this.act('up', item.id), { icon: 'arrow-up', showLabel: false, kind: 'icon' }),
         last
           ? undefined
-          : button('Move down', () => this.act('down', item.id), {
+          : button(t('Move down'), () => this.act('down', item.id), {
               icon: 'arrow-down',
               showLabel: false,
               kind: 'icon',
             }),
-        button('Remove', () => this.act('remove', item.id), { icon: 'close', showLabel: false, kind: 'icon' }),
+        button(t('Remove'), () => this.act('remove', item.id), { icon: 'close', showLabel: false, kind: 'icon' }),
       ),
     );
   }
@@ -82,7 +86,7 @@ export class QueueChips {
     const row = [...this.element.children].find((child) => (child as HTMLElement).dataset.id === item.id);
     if (!row) return;
     this.editing = item.id;
-    const box = h('textarea', { class: 'queue-edit', attrs: { rows: '2', 'aria-label': 'Edit the queued prompt' } });
+    const box = h('textarea', { class: 'queue-edit', attrs: { rows: '2', 'aria-label': t('Edit the queued prompt') } });
     box.value = item.text;
     const close = (save: boolean) => {
       this.editing = undefined;
@@ -109,8 +113,8 @@ export class QueueChips {
         h(
           'span',
           { class: 'queue-actions' },
-          button('Save', () => close(true), { icon: 'check' }),
-          button('Cancel', () => close(false), { icon: 'discard' }),
+          button(t('Save'), () => close(true), { icon: 'check' }),
+          button(t('Cancel'), () => close(false), { icon: 'discard' }),
         ),
       ),
     );

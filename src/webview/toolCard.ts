@@ -2,24 +2,26 @@ import type { ApprovalAsk, ToolEntry, ToolStatus } from '../protocol/chatView';
 import { type Post, diffView } from './diffView';
 import { button, formatDuration, h } from './dom';
 import { type PathLink, findPathLinks, summaryLinks } from './pathLinks';
+import { t } from './l10n';
 
 // A tool call's card: name, what it is about, live status, duration, what an approval asks (with Allow,
 // Allow for this chat, Skip), the diff of an edit with its review, and the collapsible output, where
 // workspace paths open the file.
 
 const STATUS: Record<ToolStatus, { icon: string; label: string }> = {
-  streaming: { icon: 'loading codicon-modifier-spin', label: 'writing' },
-  approval: { icon: 'question', label: 'waiting for you' },
-  running: { icon: 'loading codicon-modifier-spin', label: 'running' },
-  done: { icon: 'check', label: 'done' },
-  failed: { icon: 'error', label: 'failed' },
-  declined: { icon: 'circle-slash', label: 'skipped' },
+  streaming: { icon: 'loading codicon-modifier-spin', label: t('writing') },
+  approval: { icon: 'question', label: t('waiting for you') },
+  running: { icon: 'loading codicon-modifier-spin', label: t('running') },
+  done: { icon: 'check', label: t('done') },
+  failed: { icon: 'error', label: t('failed') },
+  declined: { icon: 'circle-slash', label: t('skipped') },
 };
 
 /** A link that opens a workspace file (at a line) in the editor: the host does it, on `openFile`. */
 function pathLink(text: string, target: { path: string; line?: number; column?: number }, post: Post): HTMLElement {
-  const where = target.line === undefined ? '' : ` at line ${target.line}`;
-  const link = h('a', { class: 'path-link', attrs: { href: '#', title: `Open ${target.path}${where}` } }, text);
+  const title =
+    target.line === undefined ? t('Open {0}', target.path) : t('Open {0} at line {1}', target.path, target.line);
+  const link = h('a', { class: 'path-link', attrs: { href: '#', title } }, text);
   link.addEventListener('click', (event) => {
     // Ours alone: VS Code's webview host would otherwise treat the `#` as a jump to the top.
     event.preventDefault();
@@ -64,10 +66,10 @@ function actionText(action: string): (Node | string)[] {
   });
 }
 
-const ALLOW_LABEL: Record<ApprovalAsk['effect'], string> = { task: 'Run', write: 'Apply' };
+const ALLOW_LABEL: Record<ApprovalAsk['effect'], string> = { task: t('Run'), write: t('Apply') };
 const ALLOW_CHAT_LABEL: Record<ApprovalAsk['effect'], string> = {
-  task: 'Allow tasks for this chat',
-  write: 'Allow edits for this chat',
+  task: t('Allow tasks for this chat'),
+  write: t('Allow edits for this chat'),
 };
 
 function actionButton(
@@ -90,7 +92,7 @@ function approvalView(entry: ToolEntry, post: Post): HTMLElement {
     { class: 'approval-buttons' },
     actionButton(
       'allow',
-      button(ask ? ALLOW_LABEL[ask.effect] : 'Apply', () => post({ type: 'approval', callId, allow: true }), {
+      button(ask ? ALLOW_LABEL[ask.effect] : t('Apply'), () => post({ type: 'approval', callId, allow: true }), {
         icon: ask?.effect === 'task' ? 'play' : 'check',
         kind: 'primary',
       }),
@@ -107,7 +109,7 @@ function approvalView(entry: ToolEntry, post: Post): HTMLElement {
       ? actionButton(
           'allow-always',
           button(
-            `Always allow ${ask.rule} in this workspace`,
+            t('Always allow {0} in this workspace', ask.rule),
             () => post({ type: 'approval', callId, allow: true, always: true }),
             { icon: 'shield' },
           ),
@@ -115,14 +117,14 @@ function approvalView(entry: ToolEntry, post: Post): HTMLElement {
       : undefined,
     actionButton(
       'skip',
-      button('Skip', () => post({ type: 'approval', callId, allow: false }), { icon: 'close' }),
+      button(t('Skip'), () => post({ type: 'approval', callId, allow: false }), { icon: 'close' }),
     ),
   );
   return h(
     'div',
     {
       class: 'approval',
-      attrs: { role: 'group', 'aria-label': ask ? ask.action.replace(/`/g, '') : 'Approve this call' },
+      attrs: { role: 'group', 'aria-label': ask ? ask.action.replace(/`/g, '') : t('Approve this call') },
     },
     ask ? h('div', { class: 'approval-action' }, ...actionText(ask.action)) : undefined,
     ask?.detail ? h('pre', { class: 'approval-detail' }, h('code', {}, ask.detail)) : undefined,
@@ -161,7 +163,7 @@ export function toolCard(entry: ToolEntry, post: Post): HTMLElement {
       h(
         'div',
         { class: 'review-actions' },
-        button('Undo all of this turn', () => post({ type: 'undoTurn', turn: entry.turn }), { icon: 'discard' }),
+        button(t('Undo all of this turn'), () => post({ type: 'undoTurn', turn: entry.turn }), { icon: 'discard' }),
       ),
     );
   if (entry.output !== undefined && entry.output !== '') card.append(outputView(entry.output, post));
@@ -175,7 +177,7 @@ export function toolCard(entry: ToolEntry, post: Post): HTMLElement {
  */
 function outputView(output: string, post: Post): HTMLElement {
   const pre = h('pre', {}, output);
-  const details = h('details', { class: 'tool-output' }, h('summary', {}, 'Output'), pre);
+  const details = h('details', { class: 'tool-output' }, h('summary', {}, t('Output')), pre);
   let linked = false;
   details.addEventListener('toggle', () => {
     if (!details.open || linked) return;

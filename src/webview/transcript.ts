@@ -1,6 +1,7 @@
 import type { BackendInfo, ChatEntry } from '../protocol/chatView';
 import { button, h } from './dom';
 import { welcomeView } from './welcome';
+import { t } from './l10n';
 
 // The conversation as the page shows it: a window of the newest entries (older ones leave the DOM and come
 // back with "Show earlier"), then a "Working…" row while the agent runs with nothing else visibly moving,
@@ -50,7 +51,7 @@ function showsProgress(entry: ChatEntry): boolean {
 }
 
 export class Transcript {
-  readonly element = h('div', { class: 'transcript', attrs: { role: 'log', 'aria-label': 'Conversation' } });
+  readonly element = h('div', { class: 'transcript', attrs: { role: 'log', 'aria-label': t('Conversation') } });
   private readonly shown = new Map<string, Shown>();
   /** Ids in the page's order: the conversation, and the prompts queued after it. */
   private order: string[] = [];
@@ -71,12 +72,12 @@ export class Transcript {
     'div',
     { class: 'working', attrs: { role: 'status' } },
     h('span', { class: 'codicon codicon-loading codicon-modifier-spin', attrs: { 'aria-hidden': 'true' } }),
-    h('span', {}, 'Working…'),
+    h('span', {}, t('Working…')),
   );
 
   constructor(private readonly hooks: TranscriptHooks) {
     this.olderButton = button(
-      'Show earlier messages',
+      t('Show earlier messages'),
       () => {
         const first = this.order[0];
         if (first !== undefined) hooks.loadOlder(first);

@@ -1,5 +1,6 @@
 import type { BackendInfo } from '../protocol/chatView';
 import { button, h } from './dom';
+import { t } from './l10n';
 
 // What an empty chat shows instead of a blank pane: what Loopwire does, a few prompts to start from (a click
 // puts one in the prompt box), and which backend answers — the offline one, or which endpoint.
@@ -12,24 +13,26 @@ export const EXAMPLE_PROMPTS = [
 
 export function backendLine(backend: BackendInfo): string {
   return backend.offline
-    ? 'Offline: the built-in scripted backend — nothing leaves this machine.'
-    : `Endpoint: ${backend.label}`;
+    ? t('Offline: the built-in scripted backend — nothing leaves this machine.')
+    : t('Endpoint: {0}', backend.label);
 }
 
 export function welcomeView(backend: BackendInfo | undefined, choose: (prompt: string) => void): HTMLElement {
   return h(
     'div',
-    { class: 'welcome', attrs: { role: 'region', 'aria-label': 'Start a chat' } },
+    { class: 'welcome', attrs: { role: 'region', 'aria-label': t('Start a chat') } },
     h(
       'p',
       { class: 'welcome-intro' },
-      'Loopwire works in this workspace: it reads your code, runs your tasks and proposes edits you review hunk by hunk.',
+      t(
+        'Loopwire works in this workspace: it reads your code, runs your tasks and proposes edits you review hunk by hunk.',
+      ),
     ),
     h(
       'div',
-      { class: 'welcome-examples', attrs: { role: 'group', 'aria-label': 'Example prompts' } },
+      { class: 'welcome-examples', attrs: { role: 'group', 'aria-label': t('Example prompts') } },
       ...EXAMPLE_PROMPTS.map((prompt) => {
-        const example = button(prompt, () => choose(prompt), { icon: 'comment', title: `Ask: ${prompt}` });
+        const example = button(prompt, () => choose(prompt), { icon: 'comment', title: t('Ask: {0}', prompt) });
         example.classList.add('example');
         return example;
       }),
