@@ -14,13 +14,14 @@ export function modalAsk(): (request: ApprovalRequest) => Promise<boolean> {
   let all = false;
   return async (request) => {
     if (all) return true;
+    const forTask = vscode.l10n.t('Allow for this task');
     const choice = await vscode.window.showWarningMessage(
-      `Loopwire wants to run ${request.name} (${request.effect}).`,
+      vscode.l10n.t('Loopwire wants to run {0} ({1}).', request.name, request.effect),
       { modal: true, detail: request.input.slice(0, 2000) },
-      'Allow',
-      'Allow for this task',
+      vscode.l10n.t('Allow'),
+      forTask,
     );
-    all = choice === 'Allow for this task';
+    all = choice === forTask;
     return choice !== undefined;
   };
 }

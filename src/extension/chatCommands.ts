@@ -30,7 +30,9 @@ export function chatCommands(
       'loopwire.fix',
       async (uri?: vscode.Uri, range?: vscode.Range, message?: string) => {
         if (!uri || !range || message === undefined) {
-          void vscode.window.showInformationMessage('Fix in Chat runs from the quick-fix menu of a problem.');
+          void vscode.window.showInformationMessage(
+            vscode.l10n.t('Fix in Chat runs from the quick-fix menu of a problem.'),
+          );
           return undefined;
         }
         const document = await vscode.workspace.openTextDocument(uri);
@@ -43,8 +45,8 @@ export function chatCommands(
     }),
     vscode.commands.registerCommand('loopwire.ask', async () => {
       const prompt = await vscode.window.showInputBox({
-        title: 'Loopwire: Ask',
-        prompt: 'A task or a question about this workspace; the answer appears in the chat panel.',
+        title: vscode.l10n.t('Loopwire: Ask'),
+        prompt: vscode.l10n.t('A task or a question about this workspace; the answer appears in the chat panel.'),
         ignoreFocusOut: true,
       });
       if (prompt && prompt.trim() !== '') return ask(prompt.trim(), true);
@@ -53,7 +55,9 @@ export function chatCommands(
     vscode.commands.registerCommand('loopwire.explain', () => {
       const editor = vscode.window.activeTextEditor;
       if (!editor || editor.selection.isEmpty) {
-        void vscode.window.showInformationMessage('Select some code first: Loopwire explains the selection.');
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('Select some code first: Loopwire explains the selection.'),
+        );
         return undefined;
       }
       return ask(explainPrompt(editor.document, editor.selection));
@@ -61,7 +65,9 @@ export function chatCommands(
     vscode.commands.registerCommand('loopwire.addToChat', async (uri?: vscode.Uri, uris?: vscode.Uri[]) => {
       const attachments = await addToChatAttachments(uri instanceof vscode.Uri ? uri : undefined, uris);
       if (attachments.length === 0) {
-        void vscode.window.showInformationMessage('Add to Chat attaches files and folders of the workspace.');
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('Add to Chat attaches files and folders of the workspace.'),
+        );
         return;
       }
       await chat.reveal(true);
@@ -71,7 +77,7 @@ export function chatCommands(
       const file = started()?.chat.transcriptFile;
       if (!file) {
         void vscode.window.showInformationMessage(
-          'No chat yet in this window: its transcript is written once you ask.',
+          vscode.l10n.t('No chat yet in this window: its transcript is written once you ask.'),
         );
         return;
       }

@@ -102,23 +102,35 @@ export class EndpointAccess {
   private async question(proposal: WorkspaceProposal, user: EndpointChoice): Promise<boolean> {
     const headers = Object.keys(proposal.headers);
     const yours = user.endpoint === 'embedded' ? 'the built-in offline backend' : user.endpoint;
+    const yoursShown = user.endpoint === 'embedded' ? vscode.l10n.t('the built-in offline backend') : user.endpoint;
+    const origin = endpointOrigin(proposal.endpoint) ?? proposal.endpoint;
     const detail = [
-      `The setting comes from this workspace's settings (.vscode/settings.json), not from yours.`,
-      `Loopwire would send your prompts and the workspace's code to ${endpointOrigin(proposal.endpoint) ?? proposal.endpoint}, with the API key you set for that address, if any${headers.length > 0 ? `, and the headers ${headers.join(', ')}` : ''}.`,
-      `Keep My Endpoint uses ${yours}. The answer is remembered for this workspace.`,
+      vscode.l10n.t("The setting comes from this workspace's settings (.vscode/settings.json), not from yours."),
+      headers.length > 0
+        ? vscode.l10n.t(
+            "Loopwire would send your prompts and the workspace's code to {0}, with the API key you set for that address, if any, and the headers {1}.",
+            origin,
+            headers.join(', '),
+          )
+        : vscode.l10n.t(
+            "Loopwire would send your prompts and the workspace's code to {0}, with the API key you set for that address, if any.",
+            origin,
+          ),
+      vscode.l10n.t('Keep My Endpoint uses {0}. The answer is remembered for this workspace.', yoursShown),
     ].join('\n\n');
+    const useIt = vscode.l10n.t('Use It');
     const choice = await vscode.window.showWarningMessage(
-      `This workspace sets Loopwire's endpoint to ${proposal.endpoint}. Use it?`,
+      vscode.l10n.t("This workspace sets Loopwire's endpoint to {0}. Use it?", proposal.endpoint),
       { modal: true, detail },
-      'Use It',
-      'Keep My Endpoint',
+      useIt,
+      vscode.l10n.t('Keep My Endpoint'),
     );
     if (choice === undefined) {
       this.dismissed.add(proposal.consentKey);
       this.log(`The workspace's endpoint ${proposal.endpoint} was not answered: ${yours} is used in this window.`);
       return false;
     }
-    const yes = choice === 'Use It';
+    const yes = choice === useIt;
     const answers = this.state.get<Record<string, unknown>>(ANSWERS, {});
     await this.state.update(ANSWERS, { ...answers, [proposal.consentKey]: yes });
     this.log(

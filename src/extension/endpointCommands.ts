@@ -44,9 +44,12 @@ async function report(check: { ok: boolean; text: string; cause?: string }, log:
     void vscode.window.showInformationMessage(`Loopwire: ${check.text}`);
     return;
   }
-  const fix = check.cause === 'auth' ? 'Set API Key…' : check.cause === 'unreachable' ? 'Select Endpoint…' : 'Show Log';
+  const setKey = vscode.l10n.t('Set API Key…');
+  const select = vscode.l10n.t('Select Endpoint…');
+  const fix = check.cause === 'auth' ? setKey : check.cause === 'unreachable' ? select : vscode.l10n.t('Show Log');
   const picked = await vscode.window.showErrorMessage(`Loopwire: ${check.text}`, fix);
-  if (picked === 'Set API Key…') await vscode.commands.executeCommand('loopwire.setApiKey');
-  else if (picked === 'Select Endpoint…') await vscode.commands.executeCommand('loopwire.selectEndpoint');
-  else if (picked === 'Show Log') log.show(true);
+  if (picked === undefined) return;
+  if (picked === setKey) await vscode.commands.executeCommand('loopwire.setApiKey');
+  else if (picked === select) await vscode.commands.executeCommand('loopwire.selectEndpoint');
+  else log.show(true);
 }

@@ -22,12 +22,12 @@ export class FixWithLoopwire implements vscode.CodeActionProvider {
   ): vscode.CodeAction[] {
     return context.diagnostics.slice(0, 1).flatMap((diagnostic) => {
       const args = [document.uri, diagnostic.range, diagnostic.message];
-      const inline = new vscode.CodeAction('Fix with Loopwire', INLINE_FIX_KIND);
+      const inline = new vscode.CodeAction(vscode.l10n.t('Fix with Loopwire'), INLINE_FIX_KIND);
       inline.diagnostics = [diagnostic];
-      inline.command = { command: 'loopwire.fixInline', title: 'Fix with Loopwire', arguments: args };
-      const chat = new vscode.CodeAction('Fix in Chat', CHAT_FIX_KIND);
+      inline.command = { command: 'loopwire.fixInline', title: inline.title, arguments: args };
+      const chat = new vscode.CodeAction(vscode.l10n.t('Fix in Chat'), CHAT_FIX_KIND);
       chat.diagnostics = [diagnostic];
-      chat.command = { command: 'loopwire.fix', title: 'Fix in Chat', arguments: args };
+      chat.command = { command: 'loopwire.fix', title: chat.title, arguments: args };
       return [inline, chat];
     });
   }

@@ -19,8 +19,6 @@ export interface WorkspaceServer {
 /** Where the yeses are kept: server name → the fingerprint that was allowed. */
 const ALLOWED_KEY = 'loopwire.mcp.allowedServers';
 
-const START = 'Start It';
-
 export class McpConsent {
   /** `name\0fingerprint` of each server the user said no to in this window. */
   private readonly declined = new Set<string>();
@@ -75,17 +73,17 @@ export class McpConsent {
 
   /** The modal; true only for Start It. A host that cannot show it (a test host refuses modals) means no. */
   private async ask(server: McpServerConfig, where: string): Promise<boolean> {
-    const detail =
-      `'${server.name}' ${describeServer(server)}\n\n` +
-      'The file came with the workspace: start the server only if you trust what it runs. ' +
-      'Loopwire remembers a yes for this workspace until the server’s command changes.';
+    const detail = `'${server.name}' ${describeServer(server)}\n\n${vscode.l10n.t(
+      'The file came with the workspace: start the server only if you trust what it runs. Loopwire remembers a yes for this workspace until the server’s command changes.',
+    )}`;
+    const start = vscode.l10n.t('Start It');
     try {
       const choice = await vscode.window.showWarningMessage(
-        `Start the MCP server '${server.name}' that ${where} names?`,
+        vscode.l10n.t("Start the MCP server '{0}' that {1} names?", server.name, where),
         { modal: true, detail },
-        START,
+        start,
       );
-      return choice === START;
+      return choice === start;
     } catch (error) {
       this.log.warn(`The question to start MCP server '${server.name}' could not be shown: ${String(error)}`);
       return false;

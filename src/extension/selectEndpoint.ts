@@ -11,33 +11,39 @@ export async function selectEndpoint(): Promise<string | undefined> {
   const choice = await vscode.window.showQuickPick(
     [
       {
-        label: 'Embedded',
-        description: now === 'embedded' ? '(current)' : '',
-        detail: 'The bundled backend in-process: offline, a scripted model. For trying Loopwire out.',
+        label: vscode.l10n.t('Embedded'),
+        description: now === 'embedded' ? vscode.l10n.t('(current)') : '',
+        detail: vscode.l10n.t('The bundled backend in-process: offline, a scripted model. For trying Loopwire out.'),
         value: 'embedded',
       },
       {
         label: 'OpenAI',
-        description: now === 'https://api.openai.com/v1' ? '(current)' : '',
-        detail: 'https://api.openai.com/v1 — asks for the key when none is stored for it.',
+        description: now === 'https://api.openai.com/v1' ? vscode.l10n.t('(current)') : '',
+        detail: vscode.l10n.t('{0} — asks for the key when none is stored for it.', 'https://api.openai.com/v1'),
         value: 'https://api.openai.com/v1',
       },
-      { label: 'Other URL…', detail: 'A Responses API base URL (http, https, ws or wss).', value: '' },
+      {
+        label: vscode.l10n.t('Other URL…'),
+        detail: vscode.l10n.t('A Responses API base URL (http, https, ws or wss).'),
+        value: '',
+      },
     ],
-    { title: 'Loopwire: Select Endpoint', placeHolder: `Now: ${now}` },
+    { title: vscode.l10n.t('Loopwire: Select Endpoint'), placeHolder: vscode.l10n.t('Now: {0}', now) },
   );
   if (!choice) return undefined;
   let endpoint = choice.value;
   if (endpoint === '') {
     const typed = await vscode.window.showInputBox({
-      title: 'Loopwire: Responses API base URL',
+      title: vscode.l10n.t('Loopwire: Responses API base URL'),
       value: now === 'embedded' ? 'http://127.0.0.1:8080/v1' : now,
       validateInput: (value) => {
         try {
           const url = new URL(value.trim());
-          return ['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol) ? undefined : 'Use http, https, ws or wss.';
+          return ['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)
+            ? undefined
+            : vscode.l10n.t('Use http, https, ws or wss.');
         } catch {
-          return 'Not a URL.';
+          return vscode.l10n.t('Not a URL.');
         }
       },
     });

@@ -14,11 +14,19 @@ interface HeaderChoice extends vscode.QuickPickItem {
 const HEADER_CHOICES: HeaderChoice[] = [
   {
     label: 'Authorization: Bearer …',
-    detail: 'OpenAI, and most Responses API servers and gateways.',
+    detail: vscode.l10n.t('OpenAI, and most Responses API servers and gateways.'),
     header: 'authorization',
   },
-  { label: 'api-key', detail: 'Azure OpenAI: the key as it is, in an api-key header.', header: 'api-key' },
-  { label: 'Another header…', detail: 'A gateway that takes the key in a header of its own.', header: undefined },
+  {
+    label: 'api-key',
+    detail: vscode.l10n.t('Azure OpenAI: the key as it is, in an api-key header.'),
+    header: 'api-key',
+  },
+  {
+    label: vscode.l10n.t('Another header…'),
+    detail: vscode.l10n.t('A gateway that takes the key in a header of its own.'),
+    header: undefined,
+  },
 ];
 
 /**
@@ -29,9 +37,14 @@ export async function setApiKey(access: EndpointAccess, endpoint?: string): Prom
   const origin = endpointOrigin(endpoint ?? access.current().endpoint) ?? OPENAI_ORIGIN;
   const had = await access.keys.get(origin);
   const typed = await vscode.window.showInputBox({
-    title: `Loopwire: API key for ${originLabel(origin)}`,
-    prompt: `Sent only to ${origin}. Kept in VS Code’s secret storage, never in settings or logs.${had ? ' Leave it empty to remove the key stored now.' : ''}`,
-    placeHolder: origin === OPENAI_ORIGIN ? 'sk-…' : 'the key',
+    title: vscode.l10n.t('Loopwire: API key for {0}', originLabel(origin)),
+    prompt: had
+      ? vscode.l10n.t(
+          'Sent only to {0}. Kept in VS Code’s secret storage, never in settings or logs. Leave it empty to remove the key stored now.',
+          origin,
+        )
+      : vscode.l10n.t('Sent only to {0}. Kept in VS Code’s secret storage, never in settings or logs.', origin),
+    placeHolder: origin === OPENAI_ORIGIN ? 'sk-…' : vscode.l10n.t('the key'),
     password: true,
     ignoreFocusOut: true,
   });
@@ -40,7 +53,9 @@ export async function setApiKey(access: EndpointAccess, endpoint?: string): Prom
   if (value === '') {
     if (!had) return false;
     await access.keys.set(origin, undefined);
-    void vscode.window.showInformationMessage(`Loopwire: the API key for ${originLabel(origin)} is removed.`);
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('Loopwire: the API key for {0} is removed.', originLabel(origin)),
+    );
     return true;
   }
   const header = origin === OPENAI_ORIGIN ? 'authorization' : await headerFor(had);
@@ -59,17 +74,18 @@ async function headerFor(had: EndpointKey | undefined): Promise<string | undefin
       ? HEADER_CHOICES
       : [...HEADER_CHOICES].sort((a, b) => Number(b.header === before) - Number(a.header === before));
   const picked = await vscode.window.showQuickPick(items, {
-    title: 'Loopwire: send the key as',
-    placeHolder: 'Enter: Authorization: Bearer, as OpenAI takes it',
+    title: vscode.l10n.t('Loopwire: send the key as'),
+    placeHolder: vscode.l10n.t('Enter: Authorization: Bearer, as OpenAI takes it'),
     ignoreFocusOut: true,
   });
   if (!picked) return undefined;
   if (picked.header !== undefined) return picked.header;
   const name = await vscode.window.showInputBox({
-    title: 'Loopwire: the header that carries the key',
+    title: vscode.l10n.t('Loopwire: the header that carries the key'),
     value: had && !HEADER_CHOICES.some((choice) => choice.header === had.header) ? had.header : 'x-api-key',
     ignoreFocusOut: true,
-    validateInput: (text) => (/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(text.trim()) ? undefined : 'Not a header name.'),
+    validateInput: (text) =>
+      /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(text.trim()) ? undefined : vscode.l10n.t('Not a header name.'),
   });
   return name?.trim().toLowerCase() || undefined;
 }

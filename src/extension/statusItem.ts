@@ -10,27 +10,33 @@ export function statusItem(): { item: vscode.StatusBarItem; update(event: AgentE
   item.name = 'Loopwire';
   item.command = 'loopwire.showLog';
   item.text = '$(plug) Loopwire';
-  item.tooltip = 'Loopwire: not connected yet (it connects on first use). Click for the log.';
+  item.tooltip = vscode.l10n.t('Loopwire: not connected yet (it connects on first use). Click for the log.');
   item.show();
-  let transport = 'not connected';
+  let transport = vscode.l10n.t('not connected');
   let turn = '';
   let context: { tokens: number; window: number } | undefined;
   const tooltip = () =>
-    [turn, context ? `${meterLine(context)}.` : '', 'Click for the log.'].filter(Boolean).join('\n');
+    [turn, context ? `${meterLine(context)}.` : '', vscode.l10n.t('Click for the log.')].filter(Boolean).join('\n');
   return {
     item,
     update(event) {
       if (event.type === 'transport') {
-        transport = event.state === 'closed' ? 'offline' : event.transport === 'ws' ? 'WebSocket' : 'HTTP';
+        transport =
+          event.state === 'closed' ? vscode.l10n.t('offline') : event.transport === 'ws' ? 'WebSocket' : 'HTTP';
         if (event.state === 'reconnecting')
-          transport = `WebSocket, reconnecting ${event.attempt ?? ''}/${event.maxAttempts ?? ''}`;
-        if (event.state === 'http_fallback') transport = 'HTTP (WebSocket kept failing)';
+          transport = vscode.l10n.t('WebSocket, reconnecting {0}/{1}', event.attempt ?? '', event.maxAttempts ?? '');
+        if (event.state === 'http_fallback') transport = vscode.l10n.t('HTTP (WebSocket kept failing)');
         item.text = `$(plug) Loopwire: ${transport}`;
       } else if (event.type === 'turn_finished') {
         const { metrics } = event;
         const overhead = metrics.overheadBeforeMs + (metrics.overheadAfterMs ?? 0);
         item.text = `$(plug) Loopwire: ${metrics.transport === 'ws' ? 'WebSocket' : 'HTTP'} · ${overhead.toFixed(2)} ms`;
-        turn = `Loopwire over ${transport}: the last turn's client overhead was ${overhead.toFixed(2)} ms, ${metrics.bytesSent} bytes sent.`;
+        turn = vscode.l10n.t(
+          "Loopwire over {0}: the last turn's client overhead was {1} ms, {2} bytes sent.",
+          transport,
+          overhead.toFixed(2),
+          metrics.bytesSent,
+        );
         if (metrics.contextWindow !== undefined)
           context = { tokens: metrics.contextTokens, window: metrics.contextWindow };
         item.tooltip = tooltip();

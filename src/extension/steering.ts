@@ -75,10 +75,10 @@ export class WindowSteering implements ChatSteering, vscode.Disposable {
     if (message.choice === 'model' && value === undefined) {
       value = (
         await vscode.window.showInputBox({
-          title: 'Loopwire: Model',
-          prompt: 'The model for this workspace, as the endpoint names it',
+          title: vscode.l10n.t('Loopwire: Model'),
+          prompt: vscode.l10n.t('The model for this workspace, as the endpoint names it'),
           value: readSettings(firstFolder()).model ?? DEFAULT_MODEL,
-          validateInput: (text) => (text.trim() === '' ? 'Name a model.' : undefined),
+          validateInput: (text) => (text.trim() === '' ? vscode.l10n.t('Name a model.') : undefined),
         })
       )?.trim();
       // Dismissed: the picker shows the model it had.

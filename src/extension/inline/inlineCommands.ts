@@ -67,7 +67,10 @@ function allowed(): boolean {
   const mode = typeof setting === 'string' ? setting : 'ask';
   if (mode !== 'read-only' && mode !== 'plan') return true;
   void vscode.window.showInformationMessage(
-    `Loopwire's approval mode is ${mode}: inline edits write the file, so they are off. Ask in the chat instead.`,
+    vscode.l10n.t(
+      "Loopwire's approval mode is {0}: inline edits write the file, so they are off. Ask in the chat instead.",
+      mode,
+    ),
   );
   return false;
 }
@@ -96,7 +99,9 @@ async function editInline(current: () => WorkspaceSession): Promise<string | und
 async function fixInline(current: () => WorkspaceSession, args: unknown[]): Promise<string | undefined> {
   const [uri, range, message] = args;
   if (!(uri instanceof vscode.Uri) || !(range instanceof vscode.Range) || typeof message !== 'string') {
-    void vscode.window.showInformationMessage('Fix with Loopwire runs from the quick-fix menu of a problem.');
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('Fix with Loopwire runs from the quick-fix menu of a problem.'),
+    );
     return undefined;
   }
   if (!allowed()) return undefined;
@@ -134,8 +139,11 @@ async function review(session: WorkspaceSession | undefined, value: unknown, act
   try {
     await session.inline.review(target.uri, target.hunkId, action);
   } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
     void vscode.window.showWarningMessage(
-      `Loopwire could not ${action} that change: ${error instanceof Error ? error.message : String(error)}`,
+      action === 'keep'
+        ? vscode.l10n.t('Loopwire could not keep that change: {0}', message)
+        : vscode.l10n.t('Loopwire could not undo that change: {0}', message),
     );
   }
 }

@@ -28,9 +28,9 @@ export function askInline(
   last: number,
 ): Promise<{ text: string; at: number } | undefined> {
   const box = vscode.window.createInputBox();
-  box.title = `Loopwire: Edit Inline — ${where}`;
-  box.placeholder = 'Describe the change to these lines (Enter to send, Escape to close)';
-  box.prompt = 'The edit streams into the editor; Keep or Undo it there.';
+  box.title = vscode.l10n.t('Loopwire: Edit Inline — {0}', where);
+  box.placeholder = vscode.l10n.t('Describe the change to these lines (Enter to send, Escape to close)');
+  box.prompt = vscode.l10n.t('The edit streams into the editor; Keep or Undo it there.');
   box.ignoreFocusOut = false;
   editor.setDecorations(highlight, [new vscode.Range(first - 1, 0, last - 1, 0)]);
   return new Promise((resolve) => {
@@ -38,7 +38,7 @@ export function askInline(
     box.onDidAccept(() => {
       const text = box.value.trim();
       if (text === '') {
-        box.validationMessage = 'Type what to change, or Escape to close.';
+        box.validationMessage = vscode.l10n.t('Type what to change, or Escape to close.');
         return;
       }
       answer = { text, at: performance.now() };

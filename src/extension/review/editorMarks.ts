@@ -41,8 +41,11 @@ export function removedHover(removed: readonly string[], languageId: string): vs
   const text = removed.join('\n');
   const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((run) => run[0].length));
   const fence = '`'.repeat(Math.max(3, longest + 1));
-  const count = `${removed.length} line${removed.length === 1 ? '' : 's'}`;
-  return new vscode.MarkdownString(`Loopwire removed ${count} here:\n\n${fence}${languageId}\n${text}\n${fence}\n`);
+  const said =
+    removed.length === 1
+      ? vscode.l10n.t('Loopwire removed 1 line here:')
+      : vscode.l10n.t('Loopwire removed {0} lines here:', removed.length);
+  return new vscode.MarkdownString(`${said}\n\n${fence}${languageId}\n${text}\n${fence}\n`);
 }
 
 const colour = (id: string) => new vscode.ThemeColor(id);
@@ -115,14 +118,14 @@ export class ReviewMarks implements vscode.CodeLensProvider, vscode.Disposable {
       const target: HunkTarget = { callId: mark.callId, path: mark.path, hunkId: mark.hunkId };
       return [
         new vscode.CodeLens(at, {
-          title: 'Keep',
-          tooltip: 'Keep this change by Loopwire',
+          title: vscode.l10n.t('Keep'),
+          tooltip: vscode.l10n.t('Keep this change by Loopwire'),
           command: KEEP_COMMAND,
           arguments: [target],
         }),
         new vscode.CodeLens(at, {
-          title: 'Undo',
-          tooltip: 'Take this change by Loopwire back',
+          title: vscode.l10n.t('Undo'),
+          tooltip: vscode.l10n.t('Take this change by Loopwire back'),
           command: UNDO_COMMAND,
           arguments: [target],
         }),

@@ -36,7 +36,7 @@ export async function reviewFromEditor(
 ): Promise<void> {
   if (!chat || !isHunkTarget(target)) {
     void vscode.window.showInformationMessage(
-      'Keep and Undo run from the marks Loopwire puts above the lines it changed.',
+      vscode.l10n.t('Keep and Undo run from the marks Loopwire puts above the lines it changed.'),
     );
     return;
   }
@@ -47,7 +47,9 @@ export async function reviewFromEditor(
     if (error instanceof Error && error.name === 'ReviewRefused') void vscode.window.showWarningMessage(message);
     else
       void vscode.window.showErrorMessage(
-        `Loopwire could not ${action === 'accept' ? 'keep' : 'undo'} that change: ${message}`,
+        action === 'accept'
+          ? vscode.l10n.t('Loopwire could not keep that change: {0}', message)
+          : vscode.l10n.t('Loopwire could not undo that change: {0}', message),
       );
   }
 }
