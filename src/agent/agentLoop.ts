@@ -6,7 +6,6 @@ import { modelProfile } from './modelCatalogue';
 import { type PromptWithParts, textOf, userMessage } from './outputItems';
 import { instructionsItem } from './requestBody';
 import type { AgentEvent } from './events';
-import type { PromptStart } from './promptStart';
 import type { TurnOutcome, TurnRequest } from './sessionTransport';
 import { SteerClient } from './steerClient';
 import { DEFAULT_MAX_TURNS, ProgressWatch } from './progressWatch';
@@ -46,8 +45,6 @@ export class Agent {
   private readonly native: SteerClient;
   /** The context's size after the last response (its usage): past the threshold, compacted on request. */
   private contextTokens = 0;
-  /** The running prompt's start, until its first request is on the socket (promptStart.ts). */
-  private start: PromptStart | undefined;
 
   constructor(private readonly options: AgentOptions) {
     // A call's output is kept within the budget of the model it answers now (a model picked mid-chat's).
@@ -81,14 +78,12 @@ export class Agent {
   /**
    * Runs a task: `prompt` (sent verbatim as its own user message, its attachments' parts after its text),
    * or, without one, continues the transcript as it stands (a resumed session). Never throws: the end is a
-   * `done` event, also returned. `start` learns where the prompt's time goes until its request is sent.
+   * `done` event, also returned.
    */
   async run(
     prompt: string | PromptWithParts | undefined,
     signal: AbortSignal = new AbortController().signal,
-    start?: PromptStart,
   ): Promise<DoneEvent> {
-    this.start = start;
     const started = performance.now();
     const { emit } = this.options;
     const maxTurns = this.options.maxTurns ?? DEFAULT_MAX_TURNS;
@@ -157,10 +152,8 @@ export class Agent {
     const project = await this.options.projectInstructions?.();
     const update = project ? projectInstructionsUpdate(project, transcript.items) : undefined;
     if (update) transcript.append(update);
-    this.start?.mark('instructions');
     this.environmentChanged();
     transcript.append(userMessage(prompt));
-    this.start?.mark('environment');
   }
 
   /**
@@ -240,9 +233,6 @@ export class Agent {
     // The API does not steer a response under automatic compaction: on a model that steers, the agent
     // compacts by its own request past the threshold instead (request()).
     const threshold = native ? undefined : context?.compactThreshold;
-    // Only the prompt's first request is its start's.
-    const start = this.start;
-    this.start = undefined;
     return {
       model,
       instructions,
@@ -254,7 +244,6 @@ export class Agent {
       ...(lane === undefined ? {} : { lane }),
       ...(threshold === undefined ? {} : { compactThreshold: threshold }),
       ...(native ? { steering: this.native } : {}),
-      ...(start ? { start } : {}),
     };
   }
 
