@@ -55,9 +55,15 @@ export interface RestoreTarget {
   expected: string | null;
 }
 
+/**
+ * What changed: a checkpoint begun (it holds nothing yet), files recorded (a pre-image the disk must hold
+ * before anything else happens), a call noted as unjournaled, files restored.
+ */
+export type JournalChange = 'begin' | 'record' | 'unjournaled' | 'restored';
+
 export class CheckpointJournal {
   private readonly list: Checkpoint[];
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Set<(change: JournalChange) => void>();
 
   constructor(
     readonly sessionId: string,
@@ -70,8 +76,8 @@ export class CheckpointJournal {
     return this.list;
   }
 
-  /** Called after every change (the chat writes the journal to disk). */
-  onChange(listener: () => void): () => void {
+  /** Called after every change, told which (the chat writes the journal to disk). */
+  onChange(listener: (change: JournalChange) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -80,7 +86,7 @@ export class CheckpointJournal {
   begin(id: string, at: number): void {
     if (this.list.some((checkpoint) => checkpoint.id === id)) return;
     this.list.push({ id, at, files: [], unjournaled: [] });
-    this.changed();
+    this.changed('begin');
   }
 
   /** The agent's edit tool is writing these files; kept in the newest checkpoint (none yet: not journaled). */
@@ -92,7 +98,7 @@ export class CheckpointJournal {
       if (known) known.after = write.after;
       else current.files.push({ path: write.path, before: write.before, after: write.after });
     }
-    this.changed();
+    this.changed('record');
   }
 
   /** A call ran whose effects are not journaled (a shell command, a task), named by its tool. */
@@ -100,7 +106,7 @@ export class CheckpointJournal {
     const current = this.list.at(-1);
     if (!current) return;
     current.unjournaled.push(name);
-    this.changed();
+    this.changed('unjournaled');
   }
 
   find(id: string): Checkpoint | undefined {
@@ -134,15 +140,15 @@ export class CheckpointJournal {
   restored(id: string, paths: readonly string[]): void {
     const gone = new Set(paths);
     for (const checkpoint of this.since(id)) checkpoint.files = checkpoint.files.filter((file) => !gone.has(file.path));
-    this.changed();
+    this.changed('restored');
   }
 
   toJSON(): JournalFile {
     return { version: 1, sessionId: this.sessionId, checkpoints: this.list };
   }
 
-  private changed(): void {
-    for (const listener of this.listeners) listener();
+  private changed(change: JournalChange): void {
+    for (const listener of this.listeners) listener(change);
   }
 }
 

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { type AnyInputItem, PROJECT_INSTRUCTIONS_HEADING } from '../protocol';
+import { InstructionsCache, type Probes, signatureOf } from './instructionsCache';
 import { isNestedInstructions } from './nestedInstructions';
 
 // The project's own instructions for agents, found as Codex finds them (codex-rs/core/src/project_doc.rs):
@@ -55,26 +56,42 @@ export interface ProjectInstructions {
  * The folders whose `AGENTS.md` count for `folder`: from the git root (the nearest folder up with a `.git`
  * directory or file, a worktree's or submodule's included) down to `folder`; `folder` alone without one.
  */
-export async function instructionFolders(folder: string): Promise<string[]> {
+export async function instructionFolders(folder: string, probes?: Probes): Promise<string[]> {
   const start = await fs.realpath(folder).catch(() => path.resolve(folder));
   const chain: string[] = [];
   for (let dir = start; ; dir = path.dirname(dir)) {
     chain.push(dir);
-    if (await exists(path.join(dir, '.git'))) return chain.reverse();
+    if (await exists(path.join(dir, '.git'), probes)) return chain.reverse();
     if (path.dirname(dir) === dir) return [start];
   }
 }
 
-/** Reads the project instructions for the workspace `folders` (their shared ancestors' files once). */
-export async function findProjectInstructions(
+/** What a warm Send finds again without reading the files (instructionsCache.ts says when it reads them). */
+const cache = new InstructionsCache<ProjectInstructions>();
+
+/**
+ * The project instructions for the workspace `folders` (their shared ancestors' files once): read at the
+ * first call, then again only when one of the files, or a `.git` that decides which files count, changed.
+ */
+export function findProjectInstructions(
   folders: readonly string[],
   maxBytes: number = PROJECT_INSTRUCTIONS_MAX_BYTES,
+): Promise<ProjectInstructions> {
+  return cache.find(folders, maxBytes, readProjectInstructions);
+}
+
+/** Reads the project instructions for the workspace `folders` from disk; `probes` learns every path looked at. */
+export async function readProjectInstructions(
+  folders: readonly string[],
+  maxBytes: number = PROJECT_INSTRUCTIONS_MAX_BYTES,
+  probes?: Probes,
 ): Promise<ProjectInstructions> {
   const candidates: { path: string; label: string }[] = [];
   for (const folder of folders) {
     const base = await fs.realpath(folder).catch(() => path.resolve(folder));
     const label = (file: string) => path.relative(base, file).split(path.sep).join('/');
-    for (const dir of await instructionFolders(folder)) candidates.push(labelled(path.join(dir, AGENTS_FILE), label));
+    for (const dir of await instructionFolders(folder, probes))
+      candidates.push(labelled(path.join(dir, AGENTS_FILE), label));
     candidates.push(labelled(path.join(base, ...COPILOT_FILE.split('/')), label));
   }
   const seen = new Set<string>();
@@ -88,6 +105,8 @@ export async function findProjectInstructions(
     seen.add(candidate.path);
     let data: Buffer;
     try {
+      // Its signature before its text: a write between the two makes the next call read it again.
+      probes?.set(candidate.path, await signatureOf(candidate.path));
       data = await fs.readFile(candidate.path);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
@@ -169,11 +188,8 @@ function truncateUtf8(data: Buffer, max: number): { text: string; bytes: number 
   return { text: data.subarray(0, end).toString('utf8'), bytes: end };
 }
 
-async function exists(file: string): Promise<boolean> {
-  try {
-    await fs.stat(file);
-    return true;
-  } catch {
-    return false;
-  }
+async function exists(file: string, probes?: Probes): Promise<boolean> {
+  const signature = await signatureOf(file);
+  probes?.set(file, signature);
+  return signature !== undefined;
 }

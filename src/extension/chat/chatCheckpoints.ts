@@ -23,6 +23,8 @@ const DIFFS_OPENED = 3;
 
 export class ChatCheckpoints {
   private journal: CheckpointJournal | undefined;
+  /** A save put off to the next turn of the loop, and the journal it is for. */
+  private later: { journal: CheckpointJournal; timer: NodeJS.Immediate } | undefined;
 
   constructor(
     private readonly dir: string,
@@ -99,14 +101,31 @@ export class ChatCheckpoints {
   }
 
   private watch(journal: CheckpointJournal): void {
+    // The journal left for this one is on disk first, with what it had waiting.
+    if (this.later) this.save(this.later.journal);
     this.journal = journal;
-    journal.onChange(() => {
-      if (this.journal === journal) this.save();
+    journal.onChange((change) => {
+      if (this.journal !== journal) return;
+      // A pre-image goes to disk at once: it is what protects the edit. A checkpoint just begun holds nothing
+      // yet, and an unjournaled call is a note: they wait for the next turn of the loop, after a warm
+      // prompt's request is on the socket, unless a record writes them first.
+      if (change === 'begin' || change === 'unjournaled') this.saveSoon(journal);
+      else this.save(journal);
     });
   }
 
-  private save(): void {
-    const journal = this.journal;
+  private saveSoon(journal: CheckpointJournal): void {
+    if (this.later) return;
+    this.later = { journal, timer: setImmediate(() => this.save(journal)) };
+  }
+
+  /** Writes `journal` whole (the newest state: what was put off included). */
+  private save(journal: CheckpointJournal | undefined = this.journal): void {
+    const later = this.later;
+    if (later && later.journal === journal) {
+      clearImmediate(later.timer);
+      this.later = undefined;
+    }
     if (!journal) return;
     try {
       saveJournal(journalFile(this.dir, journal.sessionId), journal);

@@ -45,6 +45,21 @@ describe('agent: the environment context item', () => {
     assert.ok(!environmentText(FACTS, undefined).includes('approval_mode'));
   });
 
+  it('keeps the time zone between requests, and follows TZ when it is set', () => {
+    const before = process.env['TZ'];
+    try {
+      process.env['TZ'] = 'Asia/Tokyo';
+      assert.equal(timeZone(), 'Asia/Tokyo');
+      assert.equal(timeZone(), 'Asia/Tokyo');
+      process.env['TZ'] = 'America/Denver';
+      assert.equal(timeZone(), 'America/Denver');
+    } finally {
+      if (before === undefined) delete process.env['TZ'];
+      else process.env['TZ'] = before;
+    }
+    assert.equal(timeZone(), Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
+  });
+
   it('is a context item, not a prompt; AGENTS.md messages are context items too', () => {
     const item = (text: string): AnyInputItem => ({
       type: 'message',
