@@ -1,6 +1,7 @@
 import type { AnyInputItem, AnyOutputItem, AnyTool, ResponseObject } from '../protocol';
 import type { AgentEventSink } from './events';
 import type { ProxySettings } from './proxy';
+import type { PromptStart } from './promptStart';
 import type { SteerClient } from './steerClient';
 import type { SteeredSegment } from './successorFollower';
 
@@ -71,6 +72,8 @@ export interface TurnRequest {
   emit?: AgentEventSink;
   /** Where the model steers natively over this session's socket: the agent's steering client (steerClient.ts). */
   steering?: SteerClient;
+  /** A prompt's first request: where its start's time goes (promptStart.ts), marked at the body and the socket. */
+  start?: PromptStart;
 }
 
 export interface TurnOutcome {

@@ -121,9 +121,10 @@ export class SessionTransport {
         chain = this.chains.usable(lane, context, this.route());
         if (chain) input = context.slice(chain.itemCount);
         const body = this.body(request, input, chain?.responseId);
-        result = channel
-          ? await this.exchangeWs(channel, turn, body, request.lane, signal, emit, request.steering)
-          : await httpAttempt({
+        request.start?.mark('body');
+        const attempt = channel
+          ? this.exchangeWs(channel, turn, body, request.lane, signal, emit, request.steering)
+          : httpAttempt({
               endpoint: this.opts.endpoint,
               turn,
               body,
@@ -134,6 +135,9 @@ export class SessionTransport {
               proxy: this.proxy,
               onCancel: () => this.chains.broken(DEFAULT_LANE),
             });
+        // Over the socket the body went out before exchangeWs returned; over HTTP it is fetch's now.
+        request.start?.mark('socket');
+        result = await attempt;
       } catch (error) {
         if (!(error instanceof ConnectError)) throw error;
         result = connectFailed(turn, error);

@@ -20,6 +20,8 @@ import { sessionFile } from './sessionHistory';
 import { sideRoutes } from './sideRoutes';
 import { type ViewRoutes, route } from './viewRoutes';
 import { messageOf } from './messageOf';
+import { onChatEvent } from './chatEvents';
+import { PromptStart } from '../../agent/promptStart';
 
 // The chat panel's host side: one conversation at a time (a transcript on disk, an agent on the window's
 // socket), the model of what the panel shows, the review of what edits wrote, and the answers to what the
@@ -188,10 +190,11 @@ export class ChatController {
 
   /** A prompt: this chat's next turn (queued behind a running one: chatQueue.ts); its attachments read at its start. */
   async ask(prompt: string, attachments: readonly Attachment[] = []): Promise<ChatOutcome> {
+    const start = new PromptStart(performance.now(), (done) => this.backend.log(done.describe()));
     await this.restored;
     if (this.busy) return this.queue.add(prompt, attachments);
     const id = this.model.addUser(prompt, false, attachments);
-    return this.run(prompt, id, attachments);
+    return this.run(prompt, id, attachments, start);
   }
 
   /** Stops the running task; every queued prompt, and what was steered and not delivered, goes back to the composer. */
@@ -252,6 +255,7 @@ export class ChatController {
     prompt: string | undefined,
     userId?: string,
     attachments: readonly Attachment[] = [],
+    start?: PromptStart,
   ): Promise<ChatOutcome> {
     const controller = new AbortController();
     this.tasks.add(controller);
@@ -262,6 +266,7 @@ export class ChatController {
     try {
       await this.backend.enqueue(async () => {
         if (controller.signal.aborted) return;
+        start?.mark('echo');
         from = this.model.all.length;
         if (!this.transcript) {
           this.transcript = this.backend.newTranscript();
@@ -269,8 +274,10 @@ export class ChatController {
         }
         this.checkpoints.open(this.transcript.header.id);
         if (userId !== undefined) this.checkpoints.begin(userId, this.transcript.items.length);
-        this.saver.now();
+        // Written once the prompt's request is on the socket (a warm one sends without a turn of the loop).
+        setImmediate(() => this.saver.now());
         this.changed();
+        start?.mark('journal');
         const transcript = this.transcript;
         // A conversation left for a new chat may still be winding down: its events are not the new one's.
         this.agent ??= await this.backend.agent(
@@ -282,11 +289,11 @@ export class ChatController {
           (workspace) => this.checkpoints.wrap(workspace),
         );
         this.model.tools = this.agent.registry;
-        const sent =
-          prompt === undefined
-            ? undefined
-            : await this.attachments.prompt(prompt, attachments, await this.backend.workspace());
-        ({ status: end.status, reason: end.reason } = await this.agent.run(sent, controller.signal));
+        start?.mark('agent');
+        const workspace = prompt === undefined ? undefined : await this.backend.workspace();
+        const sent = workspace && (await this.attachments.prompt(prompt ?? '', attachments, workspace));
+        start?.mark('attachments');
+        ({ status: end.status, reason: end.reason } = await this.agent.run(sent, controller.signal, start));
         // The endpoint stopped the task (a refused key, nothing listening): the window builds its backend and
         // socket again, so the next run — Retry, or the next prompt — gets a new agent on them, with this
         // conversation's transcript, and picks up a key or endpoint mended meanwhile.
@@ -312,15 +319,7 @@ export class ChatController {
   }
 
   private onEvent(event: AgentEvent): void {
-    this.model.handle(event);
-    if (event.type === 'steered') this.queue.delivered(event.text);
-    // A command or task may change files too, and is not journaled: the checkpoint says it ran.
-    if (event.type === 'tool_started' && this.agent?.registry.effect(event.name) === 'task')
-      this.checkpoints.unjournaled(event.name);
-    if (event.type === 'tool_finished' && event.edits) {
-      const { callId, turn, edits } = event;
-      this.reviews.add(callId, turn, edits).catch((error: unknown) => this.backend.log(`review: ${messageOf(error)}`));
-    }
+    onChatEvent(event, this, this.agent?.registry);
   }
 
   /** Edit and resend of prompt `id` (chatFork.ts): the chat forks there and `text` is sent in the fork. */

@@ -2,6 +2,7 @@ import { goalList, keyValueTable, reportPage } from '../loop/htmlReport';
 import { type SeriesStyle, esc, legend, lineChart, niceTicks } from '../loop/svgCharts';
 import type { FrameSample } from './pageProbe';
 import type { PanelResults } from './panelTypes';
+import { promptStartTable } from './promptStartLog';
 
 // The panel bench's report: one self-contained page with the goals, the runs, and the page's frame times
 // against the stream (each run from its Send: the reads' cards arriving, the patch's live diff, the answer),
@@ -133,6 +134,10 @@ function figures(r: PanelResults): string {
     ['long_tasks_over_50ms', `${p.long_tasks_over_50ms} (longest ${fixed(p.long_task_max_ms, 1)} ms)`],
     ['frame_p95_ms', `${fixed(p.frame_p95_ms, 1)} (p50 ${fixed(p.frame_p50_ms, 1)})`],
     ['send_to_first_token_ms', fixed(p.send_to_first_token_ms, 1)],
+    [
+      'host_prompt_start_p50_ms',
+      `${fixed(p.host_prompt_start_p50_ms ?? Number.NaN, 2)} (prompt at the host → request on the socket)`,
+    ],
     ['page_heap_mb', `${fixed(p.page_heap_mb, 1)} (${p.page_heap_source}; ${p.entries} entries shown)`],
     ['machine', `${r.machine.cpus} × ${r.machine.cpu_model}, ${r.machine.platform}, Node ${r.machine.node}`],
     ['started_at', r.started_at],
@@ -146,6 +151,11 @@ export function renderPanelReport(results: PanelResults): string {
     `<h2>Goals</h2>${goalList(results.goals)}
 <h2>Figures</h2>${figures(results)}
 <h2>Frames against the stream</h2>${charts(results)}
-<h2>Runs</h2>${runsTable(results)}`,
+<h2>Runs</h2>${runsTable(results)}
+<h2>A warm Send's host part, by phase</h2>
+<p class="note">From the prompt's arrival at the extension host to its request's bytes handed to the socket, as the
+extension logs it (src/agent/promptStart.ts): echo (the prompt's entry shown, the task begun), journal (the
+transcript and checkpoint), agent, attachments, instructions (AGENTS.md), environment (the environment item and the
+prompt), body (the request), socket (its JSON sent).</p>${promptStartTable(results.panel.host_prompt_starts ?? [])}`,
   );
 }

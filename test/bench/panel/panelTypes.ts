@@ -1,6 +1,7 @@
 import type { BenchMachine, Goal } from '../loop/benchTypes';
 import type { ColdPrompt } from './coldPrompt';
 import type { FrameSample } from './pageProbe';
+import type { PromptStartSample } from './promptStartLog';
 
 // What `npm run bench -- --panel --json FILE` writes. The `panel` object's first seven fields are a contract
 // (issue 24: checks outside this repository read them); the others may grow.
@@ -64,6 +65,14 @@ export interface PanelFigures {
   /** Every frame of every run (time since Send, delta, entries shown): the report's chart. */
   frame_samples: FrameSample[][];
   long_task_samples: { start: number; duration: number; name: string }[][];
+  /** A warm Send's host part: the prompt's arrival at the extension host → its request's bytes handed to the
+   * socket, median over the runs (the `prompt start` line the extension logs, src/agent/promptStart.ts). */
+  host_prompt_start_p50_ms?: number;
+  /** The same by phase, medians over the runs: echo, journal, agent, attachments, instructions, environment,
+   * body, socket (promptStart.ts says what each covers). */
+  host_prompt_start_phases_p50_ms?: Record<string, number>;
+  /** Each run's prompt start, whole and by phase (these three are absent from results before 2026-12-06). */
+  host_prompt_starts?: PromptStartSample[];
 }
 
 export interface PanelResults {

@@ -78,8 +78,15 @@ export function panelScenarios(): ScenarioFile {
   };
 }
 
-/** The workspace the workbench opens: the modules, and settings that point Loopwire at the bench's server. */
-export function writePanelWorkspace(folder: string, endpoint: string, more: Record<string, unknown> = {}): void {
+/**
+ * The workspace the workbench opens: the modules, and settings that point Loopwire at the bench's server
+ * (`endpoint` undefined: the user's settings name it, since a workspace's endpoint is asked about first).
+ */
+export function writePanelWorkspace(
+  folder: string,
+  endpoint: string | undefined,
+  more: Record<string, unknown> = {},
+): void {
   writeWorkspace(folder);
   const settings = path.join(folder, '.vscode', 'settings.json');
   fs.mkdirSync(path.dirname(settings), { recursive: true });
@@ -87,7 +94,7 @@ export function writePanelWorkspace(folder: string, endpoint: string, more: Reco
     settings,
     `${JSON.stringify(
       {
-        'loopwire.endpoint': endpoint,
+        ...(endpoint === undefined ? {} : { 'loopwire.endpoint': endpoint }),
         'loopwire.transport': 'ws',
         // Fifty calls and a write: nothing waits for a person.
         'loopwire.approval': 'all',

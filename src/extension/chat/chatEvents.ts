@@ -1,0 +1,32 @@
+import type { AgentEvent } from '../../agent';
+import type { ToolRegistry } from '../../tools';
+import type { ChatCheckpoints } from './chatCheckpoints';
+import type { ChatModel } from './chatModel';
+import type { PromptQueue } from './chatQueue';
+import { messageOf } from './messageOf';
+import type { ReviewBook } from './reviewBook';
+
+// What an event of the chat's agent does to the chat: it shows in the panel's model, a steer is marked
+// delivered in the queue, a command or task is noted in the prompt's checkpoint, an edit goes under review.
+
+/** The parts of the chat an event reaches (the controller's own). */
+export interface ChatEventTargets {
+  readonly model: ChatModel;
+  readonly queue: PromptQueue;
+  readonly checkpoints: ChatCheckpoints;
+  readonly reviews: ReviewBook;
+  readonly backend: { log(line: string): void };
+}
+
+/** `event` of the agent whose tools are `registry` (undefined: the chat has no agent now). */
+export function onChatEvent(event: AgentEvent, chat: ChatEventTargets, registry: ToolRegistry | undefined): void {
+  chat.model.handle(event);
+  if (event.type === 'steered') chat.queue.delivered(event.text);
+  // A command or task may change files too, and is not journaled: the checkpoint says it ran.
+  if (event.type === 'tool_started' && registry?.effect(event.name) === 'task')
+    chat.checkpoints.unjournaled(event.name);
+  if (event.type === 'tool_finished' && event.edits) {
+    const { callId, turn, edits } = event;
+    chat.reviews.add(callId, turn, edits).catch((error: unknown) => chat.backend.log(`review: ${messageOf(error)}`));
+  }
+}
