@@ -96,24 +96,30 @@ const toolbar = h(
   meter,
 );
 
+// Landmarks and a heading, for a screen reader's quick navigation: the toolbar and what it shows above the
+// conversation are the banner, the conversation and the composer the main part. The heading is the page's
+// title, the product's name. `.landmark` is `display: contents` (chat.css): the body's column stays as it was.
+const heading = h('h1', { class: 'visually-hidden' }, document.title);
 document.body.append(
-  toolbar,
-  bannerArea,
-  history,
-  transcript.element,
-  planDock.element,
-  instructionsLine.element,
-  queueChips.element,
+  h('header', { class: 'landmark' }, heading, toolbar, bannerArea, history),
   h(
-    'div',
-    { class: 'composer' },
-    contextPicker.element,
-    chips.element,
-    images.notice,
-    prompt,
-    h('div', { class: 'composer-bar' }, pickers.element, sendButton),
+    'main',
+    { class: 'landmark' },
+    transcript.element,
+    planDock.element,
+    instructionsLine.element,
+    queueChips.element,
+    h(
+      'div',
+      { class: 'composer' },
+      contextPicker.element,
+      chips.element,
+      images.notice,
+      prompt,
+      h('div', { class: 'composer-bar' }, pickers.element, sendButton),
+    ),
+    announcer,
   ),
-  announcer,
 );
 
 /** Says politely what finished: an answer once complete, a tool call once it ends or waits for the user. */

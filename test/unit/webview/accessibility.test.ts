@@ -9,7 +9,12 @@ import type { Theme } from '../../webview/panelServer';
 // high-contrast themes: the empty chat with its welcome, a whole conversation (the recorded session's
 // answer, cards and review diff, an approval, a notice with its remedy, the plan, the queue, the pickers),
 // the `@` picker open, and the past chats. Its full report goes to test-artifacts/webview/axe-*.json; a
-// critical or serious violation fails the test, named by rule, element and axe's help URL.
+// critical or serious violation fails the test, named by rule, element and axe's help URL. So does a
+// finding of the landmark and heading rules (moderate), fixed since: everything on the page lies in the
+// banner or the main landmark, and the page has its level-one heading.
+
+/** axe's rules on landmarks and headings: a screen reader's quick navigation over the page. */
+const STRUCTURE = ['region', 'landmark-one-main', 'page-has-heading-one', 'landmark-unique', 'heading-order'];
 
 const THEMES: readonly Theme[] = ['dark', 'light', 'hc-black'];
 
@@ -25,6 +30,12 @@ describe('chat panel in Chromium: axe-core finds no critical or serious violatio
     const found = blocking(results);
     // assert.ok, not deepEqual: the lines themselves are the message, without a diff of them after it.
     assert.ok(found.length === 0, `axe (${tally(results)}; report in axe-${name}.json):\n${found.join('\n')}`);
+    const structure = results.violations.filter((rule) => STRUCTURE.includes(rule.id));
+    assert.deepEqual(
+      structure.map((rule) => `${rule.id}: ${rule.nodes.map((node) => node.target.join(' ')).join(', ')}`),
+      [],
+    );
+    console.log(`      axe, ${name}: ${tally(results)}`);
   }
 
   for (const theme of THEMES) {
@@ -33,6 +44,7 @@ describe('chat panel in Chromium: axe-core finds no critical or serious violatio
       panel.postAll(EMPTY_CHAT);
       await panel.delivered();
       assert.equal(await panel.page.locator('.welcome').isVisible(), true);
+      assert.equal(await panel.page.getByRole('heading', { level: 1, name: 'Loopwire' }).count(), 1);
       await check(panel, `${theme}-empty`);
     });
 
@@ -41,6 +53,11 @@ describe('chat panel in Chromium: axe-core finds no critical or serious violatio
       await panel.page.setViewportSize(TALL);
       await showConversation(panel);
       assert.equal(await panel.page.locator('.entry.tool .hunk').count(), 4, 'the review card shows its hunks');
+      // The conversation is still the live region, within the main landmark, the composer beside it.
+      const main = panel.page.getByRole('main');
+      assert.equal(await main.getByRole('log', { name: 'Conversation' }).count(), 1);
+      assert.equal(await main.getByRole('textbox', { name: 'Ask Loopwire' }).count(), 1);
+      assert.equal(await panel.page.getByRole('banner').getByRole('toolbar', { name: 'Chat' }).count(), 1);
       await check(panel, `${theme}-conversation`);
 
       // The @ picker open over the composer, the host's matches in it.
