@@ -5,8 +5,8 @@ import { environmentFollower } from './environmentContext';
 import { modelProfile } from './modelCatalogue';
 import { type PromptWithParts, textOf, userMessage } from './outputItems';
 import { instructionsItem } from './requestBody';
+import { instructionsFollower, isInstructions } from './instructionsFollower';
 import type { AgentEvent } from './events';
-import type { PromptStart } from './promptStart';
 import type { TurnOutcome, TurnRequest } from './sessionTransport';
 import { SteerClient } from './steerClient';
 import { DEFAULT_MAX_TURNS, ProgressWatch } from './progressWatch';
@@ -36,6 +36,8 @@ export class Agent {
   private readonly runner: ToolRunner;
   /** Adds an environment item to the transcript when where the agent works changed. */
   private readonly environmentChanged: () => void;
+  /** Adds the instructions again when the tools offered changed (another model picked), saying they replace the first. */
+  private readonly instructionsChanged: () => void;
   /** Where the last response's output starts in the transcript: what a compaction on request keeps after it. */
   private lastOutputStart: number | undefined;
   /** Steered text waiting for the next tool boundary. */
@@ -46,8 +48,6 @@ export class Agent {
   private readonly native: SteerClient;
   /** The context's size after the last response (its usage): past the threshold, compacted on request. */
   private contextTokens = 0;
-  /** The running prompt's start, until its first request is on the socket (promptStart.ts). */
-  private promptStart: PromptStart | undefined;
 
   constructor(private readonly options: AgentOptions) {
     // A call's output is kept within the budget of the model it answers now (a model picked mid-chat's).
@@ -55,6 +55,8 @@ export class Agent {
     const { tools, approvals, transcript, emit, registry } = options;
     this.runner = new ToolRunner(tools, approvals, transcript, emit, registry, outputTokens);
     this.environmentChanged = environmentFollower(options.environment, options.transcript);
+    const instructionsNow = () => this.current().instructions;
+    this.instructionsChanged = instructionsFollower(options.instructions, instructionsNow, options.transcript);
     this.native = new SteerClient((text) => this.steers.push(text), options.emit);
   }
 
@@ -81,14 +83,12 @@ export class Agent {
   /**
    * Runs a task: `prompt` (sent verbatim as its own user message, its attachments' parts after its text),
    * or, without one, continues the transcript as it stands (a resumed session). Never throws: the end is a
-   * `done` event, also returned. `start` learns where the prompt's time goes until its request is sent.
+   * `done` event, also returned.
    */
   async run(
     prompt: string | PromptWithParts | undefined,
     signal: AbortSignal = new AbortController().signal,
-    start?: PromptStart,
   ): Promise<DoneEvent> {
-    this.promptStart = start;
     const started = performance.now();
     const { emit } = this.options;
     const maxTurns = this.options.maxTurns ?? DEFAULT_MAX_TURNS;
@@ -157,10 +157,9 @@ export class Agent {
     const project = await this.options.projectInstructions?.();
     const update = project ? projectInstructionsUpdate(project, transcript.items) : undefined;
     if (update) transcript.append(update);
-    this.promptStart?.mark('instructions');
     this.environmentChanged();
+    this.instructionsChanged();
     transcript.append(userMessage(prompt));
-    this.promptStart?.mark('environment');
   }
 
   /**
@@ -172,6 +171,7 @@ export class Agent {
     const turn = ++this.turns;
     emit({ type: 'turn_started', turn });
     this.environmentChanged();
+    this.instructionsChanged();
     const outcome = await this.request(turn, signal);
     this.keep(turn, outcome);
     const compactedTokens = outcome.output.some(isCompaction) ? this.afterCompaction(turn, outcome) : undefined;
@@ -240,9 +240,6 @@ export class Agent {
     // The API does not steer a response under automatic compaction: on a model that steers, the agent
     // compacts by its own request past the threshold instead (request()).
     const threshold = native ? undefined : context?.compactThreshold;
-    // Only the prompt's first request is its start's.
-    const start = this.promptStart;
-    this.promptStart = undefined;
     return {
       model,
       instructions,
@@ -254,7 +251,6 @@ export class Agent {
       ...(lane === undefined ? {} : { lane }),
       ...(threshold === undefined ? {} : { compactThreshold: threshold }),
       ...(native ? { steering: this.native } : {}),
-      ...(start ? { start } : {}),
     };
   }
 
@@ -331,9 +327,12 @@ export class Agent {
     return this.options.choices?.() ?? this.options;
   }
 
-  /** The instructions once more after a compaction (it keeps user messages only), as the context's developer item. */
+  /**
+   * The instructions in force (those of the tools offered now) once more after a compaction, which keeps user
+   * messages only: the context's developer item.
+   */
   private instructionsAgain(): AnyInputItem[] {
-    const { instructions } = this.options;
+    const { instructions } = this.current();
     return instructions === '' ? [] : [instructionsItem(instructions)];
   }
 
@@ -367,9 +366,4 @@ export class Agent {
     const fresh = pending.filter((call) => !call.started).map((call) => call.item as CallItem);
     if (fresh.length > 0) await this.runner.runAll(Math.max(1, this.turns), fresh, signal);
   }
-}
-
-/** The instructions' developer item, sent again after a compaction. */
-function isInstructions(item: AnyInputItem): boolean {
-  return (item as { role?: unknown }).role === 'developer';
 }

@@ -19,6 +19,10 @@ export interface AgentOptions {
    */
   registry?: ToolRegistry;
   model: string;
+  /**
+   * The standing instructions for `toolSpecs`: the context's first item. Where the front end's choices offer
+   * other tools later, their instructions go at the end of the chain instead (instructionsFollower.ts).
+   */
   instructions: string;
   toolSpecs: readonly AnyTool[];
   approvals: ApprovalPolicy;
@@ -52,4 +56,4 @@ export interface AgentOptions {
 }
 
 /** What a request is sent with that the user may change between two requests of one conversation. */
-export type RequestChoices = Pick<AgentOptions, 'model' | 'toolSpecs' | 'extra' | 'context'>;
+export type RequestChoices = Pick<AgentOptions, 'model' | 'toolSpecs' | 'extra' | 'context' | 'instructions'>;

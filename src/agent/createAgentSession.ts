@@ -134,21 +134,31 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     agent: (spec) => {
       const registry = spec.registry ?? BUILTIN_TOOLS;
       // What a model and its options make of a request: its tools, fields and window.
-      const choicesOf = (model: string, modelOptions: Partial<ModelOptions> | undefined): RequestChoices => ({
-        model,
-        toolSpecs: registry.offer(model, {
+      const choicesOf = (model: string, modelOptions: Partial<ModelOptions> | undefined): RequestChoices => {
+        const profile = modelProfile(model);
+        const toolSpecs = registry.offer(model, {
           capabilities: spec.tools.workspace.capabilities,
-          editStyle: modelProfile(model).editTool,
-          planTool: planToolOffered(spec.planTool, modelProfile(model).planTool),
-          images: modelProfile(model).images,
+          editStyle: profile.editTool,
+          planTool: planToolOffered(spec.planTool, profile.planTool),
+          images: profile.images,
           sessions: spec.tools.sessions !== undefined,
-        }),
-        extra: modelFields(model, modelOptions),
-        context: contextPlan(model, {
-          ...(spec.context?.window === undefined ? {} : { window: spec.context.window }),
-          ...(spec.context?.compactAt === undefined ? {} : { compactAt: spec.context.compactAt }),
-        }),
-      });
+        });
+        return {
+          model,
+          toolSpecs,
+          extra: modelFields(model, modelOptions),
+          context: contextPlan(model, {
+            ...(spec.context?.window === undefined ? {} : { window: spec.context.window }),
+            ...(spec.context?.compactAt === undefined ? {} : { compactAt: spec.context.compactAt }),
+          }),
+          // Built from the tools this request offers: they never name a tool the model cannot call.
+          instructions: standingInstructions(
+            toolSpecs.flatMap((tool) => (typeof tool.name === 'string' ? [tool.name] : [])),
+            registry,
+            { parallelCalls: profile.parallelCalls === true },
+          ),
+        };
+      };
       const built = choicesOf(spec.model ?? DEFAULT_MODEL, spec.modelOptions);
       const chosen = spec.choices;
       let last = { key: '', choices: built };
@@ -157,14 +167,9 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
         transcript: spec.transcript,
         tools: spec.tools,
         registry,
+        // The first request's instructions head the context; a model picked later that is offered other tools
+        // gets its own at the end of the chain (instructionsFollower.ts).
         ...built,
-        // Built from the tools the first request offers: they never name a tool the model cannot call. They
-        // stay for the conversation (a chained request inherits them), so a model picked later keeps them.
-        instructions: standingInstructions(
-          built.toolSpecs.flatMap((tool) => (typeof tool.name === 'string' ? [tool.name] : [])),
-          registry,
-          { parallelCalls: modelProfile(built.model).parallelCalls === true },
-        ),
         approvals: spec.approvals,
         emit: spec.emit,
         ...(spec.maxTurns === undefined ? {} : { maxTurns: spec.maxTurns }),

@@ -67,8 +67,13 @@ describe('agent: choices made between requests', function () {
     );
     assert.deepEqual(
       bodies.map((body) => (body.input as unknown[]).length),
-      [1, 1, 1],
-      'each sent only its new item',
+      [1, 1, 2],
+      'each sent only its new items',
+    );
+    // o4-mini is offered no plan tool: its instructions, naming none, go before the prompt (instructionsFollower.ts).
+    assert.deepEqual(
+      (bodies[2]?.input as { role?: string }[]).map((item) => item.role),
+      ['developer', 'user'],
     );
   });
 });
