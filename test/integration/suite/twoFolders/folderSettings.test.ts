@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { loopwire } from '../support';
+import { eventually, loopwire } from '../support';
 
 // A real multi-root window: runTests.ts opens test/integration/twoFolders/two.code-workspace, whose folders
 // `api` (loopwire.maxTurns 2) and `web` (5, and an endpoint a folder may not set) differ. A task follows the
@@ -19,6 +20,41 @@ function folder(name: string): vscode.WorkspaceFolder {
 async function openIn(name: string, file: string): Promise<void> {
   const document = await vscode.workspace.openTextDocument(path.join(folder(name).uri.fsPath, file));
   await vscode.window.showTextDocument(document);
+}
+
+const BROKEN = '{\n  "port": 8080,,\n  "host": "localhost"\n}\n';
+
+/**
+ * Runs Fix with Loopwire on a broken JSON file written in folder `name`; what the inline edit said, and the
+ * buffer after. The scenario (api/scenario.json) reads the file, edits it, then answers: three responses.
+ */
+async function fixInline(name: string): Promise<{ summary: string | undefined; text: string }> {
+  const file = path.join(folder(name).uri.fsPath, 'inline.json');
+  await fs.writeFile(file, BROKEN);
+  const uri = vscode.Uri.file(file);
+  const editor = await vscode.window.showTextDocument(uri, { preview: false });
+  // The JSON service reports problems only for a document shown in an editor.
+  const [problem] = await eventually(
+    () => vscode.languages.getDiagnostics(uri).length > 0 && vscode.languages.getDiagnostics(uri),
+    {
+      timeoutMs: 20_000,
+      message: `a diagnostic in ${name}/inline.json`,
+    },
+  );
+  assert.ok(problem);
+  const actions =
+    (await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      uri,
+      problem.range,
+    )) ?? [];
+  const fix = actions.find((action) => action.title === 'Fix with Loopwire')?.command;
+  assert.ok(fix, actions.map((action) => action.title).join(', '));
+  const summary = await vscode.commands.executeCommand<string | undefined>(
+    fix.command,
+    ...((fix.arguments ?? []) as unknown[]),
+  );
+  return { summary, text: editor.document.getText() };
 }
 
 describe('multi-root: a two-folder .code-workspace', () => {
@@ -60,5 +96,19 @@ describe('multi-root: a two-folder .code-workspace', () => {
     await openIn('web', 'src/app.ts');
     const done = await (await loopwire()).agent.run(PROMPT, { approve: 'all' });
     assert.equal(done.ok, true, 'the task ran on the embedded backend, no question asked');
+  });
+
+  it("runs an inline fix with the settings of its file's folder", async () => {
+    await loopwire();
+    const inWeb = await fixInline('web');
+    assert.equal(inWeb.summary, 'Removed the extra comma.');
+    assert.equal(inWeb.text, BROKEN.replace(',,', ','));
+    await vscode.commands.executeCommand('loopwire.inline.undo', {
+      uri: vscode.Uri.file(path.join(folder('web').uri.fsPath, 'inline.json')).toString(),
+    });
+
+    const inApi = await fixInline('api');
+    assert.match(inApi.summary ?? '', /turn limit \(2\)/, "api's turn limit stops the same fix");
+    assert.equal(inApi.text, BROKEN, 'a stopped inline edit takes its lines back');
   });
 });
