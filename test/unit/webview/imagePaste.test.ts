@@ -77,10 +77,12 @@ describe('chat panel in Chromium: images pasted and dropped into the composer', 
   }
 
   const chipLabels = (panel: Panel) => panel.page.locator('.composer .attachment-chip').allInnerTexts();
+  /** Until the composer holds `count` image chips (scaling takes the page a moment). */
   const untilChips = (panel: Panel, count: number) =>
-    panel.page.waitForFunction(
-      `document.querySelectorAll('.composer .attachment-chip[data-kind="image"]').length === ${count}`,
-    );
+    panel.page
+      .locator('.composer .attachment-chip[data-kind="image"]')
+      .nth(count - 1)
+      .waitFor({ timeout: 10_000 });
 
   /** Sends `text` with the composer's chips and answers the images the `send` carried. */
   async function sendImages(panel: Panel, text: string): Promise<ImageChip[]> {
