@@ -92,13 +92,19 @@ export class SteerClient {
     this.emit = emit;
   }
 
-  /** Sends `text` to the running response; false when none runs on an open socket (the boundary takes it). */
+  /**
+   * Sends `text` to the running response, or to one that waits for its calls' outputs holding steers
+   * `pending` (while a call waits for its approval): there it is pending too, and the continuation commits
+   * them all in the order they were sent — at the boundary it would land before the ones sent earlier.
+   * False when neither is there on an open socket (the boundary takes it).
+   */
   steer(text: string): boolean {
-    const { channel, running } = this;
-    if (!channel || channel.closed || running === undefined) return false;
-    if (channel.post({ type: 'response.steer', previous_response_id: running, input: text }) === 0) return false;
+    const { channel } = this;
+    const target = this.running ?? this.steers.find((steer) => steer.state === 'pending')?.target;
+    if (!channel || channel.closed || target === undefined) return false;
+    if (channel.post({ type: 'response.steer', previous_response_id: target, input: text }) === 0) return false;
     const message: AnyInputItem = { type: 'message', role: 'user', content: text };
-    this.steers.push({ text, target: running, state: 'sent', message });
+    this.steers.push({ text, target, state: 'sent', message });
     return true;
   }
 

@@ -151,7 +151,7 @@ describe('agent: steering races (issue 38)', function () {
         assert.equal(steersOnWire(wire), 0, 'nothing to steer natively while the call waits: no response runs');
       });
 
-    it('gpt-6: one steer pending on the call (sent as it streamed), one more while it waits: each once, the call once', async () => {
+    it('gpt-6: one steer pending on the call (sent as it streamed), one more while it waits: both pending, in the order sent, each once', async () => {
       const gate = approvalGate();
       const run = await steeringAgent(bench, 'gpt-6', { approvals: gate.policy });
       whenEvent(
@@ -161,21 +161,28 @@ describe('agent: steering races (issue 38)', function () {
       );
       const task = run.agent.run('patch the file');
       await gate.asked();
-      // The response ended with the call, its output owed: the server answered the steer `pending`.
+      // The response ended with the call, its output owed, and holds the first steer (`pending`): the second
+      // goes there too, so that the model has them in the order they were sent.
       assert.ok(run.agent.steer(MORE));
       gate.answer(true);
       const done = await task;
       assertOnce(run, done, bench.events, [STEER, MORE]);
-      assert.deepEqual(steeredHow(bench.events).sort(), ['boundary', 'native']);
+      assert.deepEqual(steeredHow(bench.events), ['native', 'native']);
+      assert.deepEqual(
+        eventsOf(bench.events, 'steered').map((event) => event.text),
+        [STEER, MORE],
+        'shown in the order sent',
+      );
+      assert.deepEqual(story(run), ['user: patch', 'user: only', 'user: and', 'assistant: Museums']);
       assert.equal(patched(bench), 'one\n');
       const wire = await bench.wire();
-      assert.equal(steersOnWire(wire), 1, 'only the first went as response.steer');
+      assert.equal(steersOnWire(wire), 2);
       const bodies = agentBodies(wire);
       assert.equal(bodies.length, 2, 'the prompt, then one continuation');
       assert.deepEqual(
         bodies[1]?.input.map((item) => item.type),
-        ['custom_tool_call_output', 'message'],
-        'the output once and the boundary steer; the pending one not sent again',
+        ['custom_tool_call_output'],
+        'the output once; the pending steers not sent again',
       );
     });
 
@@ -274,6 +281,47 @@ describe('agent: steering races (issue 38)', function () {
       );
       assert.deepEqual(shown, ['native', 'discarded', 'boundary']);
       assert.equal(lastMessage(bench.events), 'Hotels only: Lisbon.');
+    });
+    it('gpt-6: a steer pending on the call, the socket lost during the approval wait: the text at the boundary, once', async () => {
+      const gate = approvalGate();
+      const run = await steeringAgent(bench, 'gpt-6', { approvals: gate.policy });
+      whenEvent(
+        run,
+        (event) => event.type === 'tool_call_delta',
+        () => run.agent.steer(STEER),
+      );
+      const task = run.agent.run('patch the file');
+      await gate.asked();
+      // The server held the steer for the continuation; its socket (and what it held) goes now.
+      await dropSockets(bench);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      gate.answer(true);
+      const done = await task;
+      assertOnce(run, done, bench.events, [STEER]);
+      assert.deepEqual(steeredHow(bench.events), ['boundary']);
+      assert.equal(patched(bench), 'one\n', 'the patch applied once');
+      assert.equal(lastMessage(bench.events), 'Hotels only: Lisbon.');
+    });
+  });
+
+  describe('steers beyond what a response holds', () => {
+    it('gpt-6: more steers than a response holds (four): the fifth is refused and goes at the boundary; each once', async () => {
+      const run = await steeringAgent(bench, 'gpt-6');
+      const texts = ['one', 'two', 'three', 'four', STEER];
+      whenEvent(
+        run,
+        (event) => event.type === 'text_delta',
+        () => texts.forEach((text) => assert.ok(run.agent.steer(text))),
+      );
+      const done = await run.agent.run('plan the trip');
+      assertOnce(run, done, bench.events, texts);
+      assert.deepEqual(steeredHow(bench.events), ['native', 'native', 'native', 'native', 'boundary']);
+      const wire = await bench.wire();
+      assert.equal(steersOnWire(wire), 5);
+      assert.equal(
+        wire.filter((line) => line.type === 'response.steer.failed' && line.code === 'too_many_pending_steers').length,
+        1,
+      );
     });
   });
 
