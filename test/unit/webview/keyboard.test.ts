@@ -124,6 +124,12 @@ describe('chat panel in Chromium: by keyboard alone', function () {
     ]);
     assert.deepEqual(await panel.postedBy(() => panel.page.keyboard.press('Escape')), []);
     assert.equal(await focused(panel), 'Approvals');
+    // So do the other two: Escape on a picker is the picker's, never Stop's.
+    for (const name of ['Model', 'Reasoning effort']) {
+      await panel.page.getByRole('combobox', { name, exact: true }).focus();
+      assert.deepEqual(await panel.postedBy(() => panel.page.keyboard.press('Escape')), [], name);
+      assert.equal(await focused(panel), name);
+    }
 
     // The past chats: opened from the keyboard, the focus on the first; Escape closes them and the focus
     // goes back to History.
