@@ -6,6 +6,7 @@ import {
   sameAttachment,
 } from '../protocol/attachments';
 import { h } from './dom';
+import { t } from './l10n';
 
 // The composer's chips: what goes with the next prompt (picked with `@`, dropped, or sent by Add to Chat),
 // each with × to take it off; and the same chips, without ×, under a sent prompt. What a chip names is read
@@ -25,20 +26,20 @@ function describe(attachment: Attachment): string {
   switch (attachment.kind) {
     case 'file':
       return attachment.lines
-        ? `Lines ${attachment.lines.start}–${attachment.lines.end} of ${attachment.path}`
-        : `The file ${attachment.path}`;
+        ? t('Lines {0}–{1} of {2}', attachment.lines.start, attachment.lines.end, attachment.path)
+        : t('The file {0}', attachment.path);
     case 'folder':
-      return `The list of the files in ${attachment.path}`;
+      return t('The list of the files in {0}', attachment.path);
     case 'problems':
-      return "The workspace's problems";
+      return t("The workspace's problems");
     case 'terminal':
-      return "The Loopwire terminal's last command and its output";
+      return t("The Loopwire terminal's last command and its output");
     case 'changes':
-      return "The working tree's changes (git diff)";
+      return t("The working tree's changes (git diff)");
     case 'image':
       return attachment.width && attachment.height
-        ? `The image ${attachment.name}, ${attachment.width}×${attachment.height} px`
-        : `The image ${attachment.name}`;
+        ? t('The image {0}, {1}×{2} px', attachment.name, attachment.width, attachment.height)
+        : t('The image {0}', attachment.name);
   }
 }
 
@@ -66,7 +67,7 @@ function chip(attachment: Attachment, remove?: () => void): HTMLElement {
           'button',
           {
             class: 'attachment-remove',
-            attrs: { type: 'button', 'aria-label': `Remove ${label}`, title: `Remove ${label}` },
+            attrs: { type: 'button', 'aria-label': t('Remove {0}', label), title: t('Remove {0}', label) },
             on: { click: remove },
           },
           h('span', { class: 'codicon codicon-close', attrs: { 'aria-hidden': 'true' } }),
@@ -80,7 +81,7 @@ export function sentChips(attachments: readonly Attachment[] | undefined): HTMLE
   if (!attachments || attachments.length === 0) return undefined;
   return h(
     'div',
-    { class: 'attachment-chips sent', attrs: { role: 'list', 'aria-label': 'Attached' } },
+    { class: 'attachment-chips sent', attrs: { role: 'list', 'aria-label': t('Attached') } },
     ...attachments.map((attachment) => chip(attachment)),
   );
 }
@@ -88,7 +89,7 @@ export function sentChips(attachments: readonly Attachment[] | undefined): HTMLE
 export class AttachmentChips {
   readonly element = h('div', {
     class: 'attachment-chips hidden',
-    attrs: { role: 'group', 'aria-label': 'Attached to the next prompt' },
+    attrs: { role: 'group', 'aria-label': t('Attached to the next prompt') },
   });
   private list: Attachment[] = [];
 
