@@ -1,5 +1,6 @@
 import type { Attachment } from '../protocol/attachments';
 import { IMAGE_MAX_BYTES, IMAGE_MAX_SIDE } from '../protocol/images';
+import { t } from './l10n';
 
 // An image pasted or dropped on the composer, made what the model is sent, in the page (the host never
 // decodes it): scaled down to fit IMAGE_MAX_SIDE on its long side, in a base64 data URL.
@@ -32,7 +33,7 @@ export function scaledSize(width: number, height: number, max = IMAGE_MAX_SIDE):
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }
 
-const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+const megabytes = (bytes: number) => t('{0} MB', (bytes / (1024 * 1024)).toFixed(1));
 
 function dataUrlOf(blob: Blob): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -61,7 +62,7 @@ async function encodeScaled(file: File, size: { width: number; height: number })
   });
   const canvas = new OffscreenCanvas(size.width, size.height);
   const context = canvas.getContext('2d');
-  if (!context) throw new ImageRefused(`${file.name}: the page cannot draw images here`);
+  if (!context) throw new ImageRefused(t('{0}: the page cannot draw images here', file.name));
   context.drawImage(bitmap, 0, 0);
   bitmap.close();
   const isOpaque = file.type === 'image/jpeg' || opaque(canvas, context);
@@ -74,18 +75,25 @@ async function encodeScaled(file: File, size: { width: number; height: number })
 
 /** A pasted or dropped file as an image chip, scaled and encoded; an ImageRefused says why it cannot be. */
 export async function imageAttachment(file: File): Promise<ImageAttachment> {
-  const name = file.name.trim() === '' ? 'pasted image' : file.name.slice(0, 256);
+  const name = file.name.trim() === '' ? t('pasted image') : file.name.slice(0, 256);
   if (!DECODED.has(file.type))
-    throw new ImageRefused(`${name}: ${file.type || 'this type'} cannot be attached (PNG, JPEG, GIF, WebP or BMP)`);
+    throw new ImageRefused(
+      t('{0}: {1} cannot be attached (PNG, JPEG, GIF, WebP or BMP)', name, file.type || t('this type')),
+    );
   if (file.size > IMAGE_SOURCE_MAX_BYTES)
     throw new ImageRefused(
-      `${name} is ${megabytes(file.size)}: an image of at most ${megabytes(IMAGE_SOURCE_MAX_BYTES)} can be attached`,
+      t(
+        '{0} is {1}: an image of at most {2} can be attached',
+        name,
+        megabytes(file.size),
+        megabytes(IMAGE_SOURCE_MAX_BYTES),
+      ),
     );
   let source: ImageBitmap;
   try {
     source = await createImageBitmap(file);
   } catch {
-    throw new ImageRefused(`${name}: the image does not decode`);
+    throw new ImageRefused(t('{0}: the image does not decode', name));
   }
   const size = scaledSize(source.width, source.height);
   const within = size.width === source.width && size.height === source.height;
@@ -94,7 +102,12 @@ export async function imageAttachment(file: File): Promise<ImageAttachment> {
   const blob = asIs ? file : await encodeScaled(file, size);
   if (blob.size > IMAGE_MAX_BYTES)
     throw new ImageRefused(
-      `${name}: ${megabytes(blob.size)} even scaled down; an image of at most ${megabytes(IMAGE_MAX_BYTES)} can be sent`,
+      t(
+        '{0}: {1} even scaled down; an image of at most {2} can be sent',
+        name,
+        megabytes(blob.size),
+        megabytes(IMAGE_MAX_BYTES),
+      ),
     );
   return { kind: 'image', name, dataUrl: await dataUrlOf(blob), width: size.width, height: size.height };
 }

@@ -1,6 +1,7 @@
 import type { Attachment } from '../protocol/attachments';
 import { h } from './dom';
-import { ImageRefused, MAX_IMAGES, imageAttachment, isImageFile } from './imageFiles';
+import { MAX_IMAGES, imageAttachment, isImageFile } from './imageFiles';
+import { t } from './l10n';
 
 // Images pasted into the prompt box or dropped on the panel become chips (imageFiles.ts scales them); what
 // cannot be attached is said on a line under the chips until the next image or Send. A paste that carries
@@ -32,13 +33,13 @@ export class ImageIntake {
   async take(files: readonly File[]): Promise<void> {
     const problems: string[] = [];
     const room = Math.max(0, MAX_IMAGES - this.held());
-    if (files.length > room) problems.push(`A prompt takes at most ${MAX_IMAGES} images.`);
+    if (files.length > room) problems.push(t('A prompt takes at most {0} images.', MAX_IMAGES));
     const made: Attachment[] = [];
     for (const file of files.slice(0, room)) {
       try {
         made.push(await imageAttachment(file));
       } catch (error) {
-        problems.push(error instanceof ImageRefused ? `Not attached: ${error.message}.` : String(error));
+        problems.push(t('Not attached: {0}.', error instanceof Error ? error.message : String(error)));
       }
     }
     this.say(problems.join('\n'));
