@@ -78,6 +78,14 @@ export function panelScenarios(): ScenarioFile {
   };
 }
 
+const AGENTS_MD = `# Working on the handlers
+
+- Each module under src/ exports one handler; keep them independent of each other.
+- A handler looks its keys up in the context before the request's fields.
+- Generated files go in src/generated_N.ts and are never edited by hand.
+- Run \`npm test\` after a change; the tests must pass before you answer.
+`;
+
 /**
  * The workspace the workbench opens: the modules, and settings that point Loopwire at the bench's server
  * (`endpoint` undefined: the user's settings name it, since a workspace's endpoint is asked about first).
@@ -88,6 +96,8 @@ export function writePanelWorkspace(
   more: Record<string, unknown> = {},
 ): void {
   writeWorkspace(folder);
+  // A project's instructions, as most have: each prompt's start looks them up (the bench's prompt-start figures).
+  fs.writeFileSync(path.join(folder, 'AGENTS.md'), AGENTS_MD);
   const settings = path.join(folder, '.vscode', 'settings.json');
   fs.mkdirSync(path.dirname(settings), { recursive: true });
   fs.writeFileSync(
