@@ -43,8 +43,21 @@ const USER_SETTINGS = {
   'loopwire.approval': 'ask',
 };
 
-/** What the extension's folder holds: the manifest, the bundles, the media and the documents. */
-const EXTENSION_FILES = ['package.json', 'dist', 'media', 'README.md', 'LICENSE', 'CHANGELOG.md'];
+/**
+ * What the extension's folder holds: the manifest with its strings (package.nls*.json: without them the
+ * workbench shows the `%key%`s for titles), the bundles and their strings (l10n/), the media and documents.
+ */
+const EXTENSION_FILES = [
+  'package.json',
+  'package.nls.json',
+  'package.nls.zh-cn.json',
+  'l10n',
+  'dist',
+  'media',
+  'README.md',
+  'LICENSE',
+  'CHANGELOG.md',
+];
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -17,7 +17,7 @@ import { ARTIFACTS, type Workbench, until } from './workbench';
 
 const STEER_ARTIFACTS = path.join(ARTIFACTS, 'steer');
 /** How long the model is held back mid-response: time to type, queue, look and press Steer. */
-const HELD_MS = 9_000;
+const HELD_MS = 12_000;
 
 const words = (count: number, word: string) =>
   Array.from({ length: count }, (_, index) => `${word}${index % 10}`).join(' ');
