@@ -7,6 +7,7 @@ import { type PromptWithParts, textOf, userMessage } from './outputItems';
 import { instructionsItem } from './requestBody';
 import { instructionsFollower, isInstructions } from './instructionsFollower';
 import type { AgentEvent } from './events';
+import type { PromptStart } from './promptStart';
 import type { TurnOutcome, TurnRequest } from './sessionTransport';
 import { SteerClient } from './steerClient';
 import { DEFAULT_MAX_TURNS, ProgressWatch } from './progressWatch';
@@ -48,6 +49,8 @@ export class Agent {
   private readonly native: SteerClient;
   /** The context's size after the last response (its usage): past the threshold, compacted on request. */
   private contextTokens = 0;
+  /** The running prompt's start, until its first request is on the socket (promptStart.ts). */
+  private promptStart: PromptStart | undefined;
 
   constructor(private readonly options: AgentOptions) {
     // A call's output is kept within the budget of the model it answers now (a model picked mid-chat's).
@@ -83,12 +86,14 @@ export class Agent {
   /**
    * Runs a task: `prompt` (sent verbatim as its own user message, its attachments' parts after its text),
    * or, without one, continues the transcript as it stands (a resumed session). Never throws: the end is a
-   * `done` event, also returned.
+   * `done` event, also returned. `start` learns where the prompt's time goes until its request is sent.
    */
   async run(
     prompt: string | PromptWithParts | undefined,
     signal: AbortSignal = new AbortController().signal,
+    start?: PromptStart,
   ): Promise<DoneEvent> {
+    this.promptStart = start;
     const started = performance.now();
     const { emit } = this.options;
     const maxTurns = this.options.maxTurns ?? DEFAULT_MAX_TURNS;
@@ -157,9 +162,11 @@ export class Agent {
     const project = await this.options.projectInstructions?.();
     const update = project ? projectInstructionsUpdate(project, transcript.items) : undefined;
     if (update) transcript.append(update);
+    this.promptStart?.mark('instructions');
     this.environmentChanged();
     this.instructionsChanged();
     transcript.append(userMessage(prompt));
+    this.promptStart?.mark('environment');
   }
 
   /**
@@ -240,6 +247,9 @@ export class Agent {
     // The API does not steer a response under automatic compaction: on a model that steers, the agent
     // compacts by its own request past the threshold instead (request()).
     const threshold = native ? undefined : context?.compactThreshold;
+    // Only the prompt's first request is its start's.
+    const start = this.promptStart;
+    this.promptStart = undefined;
     return {
       model,
       instructions,
@@ -251,6 +261,7 @@ export class Agent {
       ...(lane === undefined ? {} : { lane }),
       ...(threshold === undefined ? {} : { compactThreshold: threshold }),
       ...(native ? { steering: this.native } : {}),
+      ...(start ? { start } : {}),
     };
   }
 
