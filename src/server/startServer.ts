@@ -11,11 +11,11 @@ import { PromptCache } from './promptCache';
 import { guardRequest } from './requestGuard';
 import { ResponseStore } from './responseStore';
 import { ScriptedModel } from './scriptedModel';
-import { type ServerOptions, resolveOptions } from './serverOptions';
+import { type ResolvedOptions, type ServerOptions, resolveOptions } from './serverOptions';
 import { StateBudget } from './stateBudget';
 import { type TurnRecord, TurnService } from './turnService';
 import { WireLog } from './wireLog';
-import { WsConnection } from './wsConnection';
+import { type WsContext, WsConnection } from './wsConnection';
 
 /** A running loopwire-server. */
 export interface LoopwireServer {
@@ -35,41 +35,9 @@ export interface StartOptions extends ServerOptions {
 /** Starts the server: HTTP+SSE and WebSocket mode on one port. */
 export async function startServer(options: StartOptions = {}): Promise<LoopwireServer> {
   const resolved = resolveOptions(options);
-  const budget = new StateBudget(resolved.limits.stateBytes);
-  const store = await ResponseStore.open(resolved.storeDir, resolved.limits.storedResponses, budget, resolved.log);
-  const faults = new FaultQueue();
-  const model = new ScriptedModel(resolved.scenarios, resolved.scenarioHint);
-  const promptCache = new PromptCache(resolved.limits.promptCacheEntries);
-  let turns = 0;
-  const work = { parseMs: 0, loadMs: 0, workMs: 0, prefillMs: 0, inputTokens: 0, cachedTokens: 0, outputTokens: 0 };
-  const observe = options.observe;
-  const service = new TurnService(
-    {
-      model,
-      promptCache,
-      tps: resolved.tps,
-      prefillUsPerToken: resolved.prefillUsPerToken,
-      contextWindow: resolved.contextWindow,
-    },
-    store,
-    faults,
-    (record) => {
-      turns++;
-      work.parseMs += record.parseMs;
-      work.loadMs += record.loadMs;
-      work.workMs += record.workMs;
-      work.prefillMs += record.prefillMs;
-      work.inputTokens += record.inputTokens;
-      work.cachedTokens += record.cachedTokens;
-      work.outputTokens += record.outputTokens;
-      observe?.(record);
-    },
-  );
-  const wireLog = new WireLog(
-    resolved.logFile,
-    (error) => resolved.log(`wire log: ${error.message}`),
-    resolved.logBodies,
-    resolved.bodyLogFile,
+  const { budget, store, faults, model, promptCache, tally, service, wireLog } = await serverParts(
+    resolved,
+    options.observe,
   );
   const connections = new Set<WsConnection>();
   const stats = (): ServerStats => ({
@@ -78,8 +46,7 @@ export async function startServer(options: StartOptions = {}): Promise<LoopwireS
     storedResponses: store.size,
     stateBytes: budget.bytes,
     promptCacheEntries: promptCache.size,
-    turns,
-    work: { ...work },
+    ...tally.figures(),
   });
   const dropConnections = (): number => {
     const count = connections.size;
@@ -87,34 +54,127 @@ export async function startServer(options: StartOptions = {}): Promise<LoopwireS
     return count;
   };
   const admin = new AdminApi(faults, stats, dropConnections, { wireLog, token: resolved.token });
-
-  let nextConnection = 0;
-  const httpIds = new WeakMap<Socket, string>();
+  const nextConnection = counter();
   const httpContext: HttpContext = {
     options: resolved,
     service,
     store,
     wireLog,
     admin,
-    connectionId: (socket) => {
-      let id = httpIds.get(socket);
-      if (id === undefined) httpIds.set(socket, (id = `h${++nextConnection}`));
-      return id;
-    },
+    connectionId: httpConnectionIds(nextConnection),
+  };
+  const server = httpServer(httpContext);
+  const wss = acceptUpgrades(server, { options: resolved, service, wireLog, budget }, { connections, nextConnection });
+  const address = await listen(server, resolved.port, resolved.host);
+  const url = urlOf(address);
+  resolved.log(listeningLine(url, resolved, model.scenarioCount));
+  const close = closer({ server, wss, connections, dropConnections, wireLog });
+  return { url, port: address.port, stats, close };
+}
+
+/** What the server keeps and answers with, before it takes a connection. */
+async function serverParts(resolved: ResolvedOptions, observe: StartOptions['observe']) {
+  const budget = new StateBudget(resolved.limits.stateBytes);
+  const store = await ResponseStore.open(resolved.storeDir, resolved.limits.storedResponses, budget, resolved.log);
+  const faults = new FaultQueue();
+  const model = new ScriptedModel(resolved.scenarios, resolved.scenarioHint);
+  const promptCache = new PromptCache(resolved.limits.promptCacheEntries);
+  const tally = new WorkTally(observe);
+  const { tps, prefillUsPerToken, contextWindow } = resolved;
+  const engine = { model, promptCache, tps, prefillUsPerToken, contextWindow };
+  const service = new TurnService(engine, store, faults, (record) => tally.add(record));
+  const wireLog = new WireLog(
+    resolved.logFile,
+    (error) => resolved.log(`wire log: ${error.message}`),
+    resolved.logBodies,
+    resolved.bodyLogFile,
+  );
+  return { budget, store, faults, model, promptCache, tally, service, wireLog };
+}
+
+/** The line the server logs once it listens: where, and how it answers. */
+function listeningLine(url: string, resolved: ResolvedOptions, scenarios: number): string {
+  return (
+    `loopwire-server listening on ${url} (${scenarios} scenario(s), ${resolved.tps} tokens/s, ` +
+    `a ${resolved.contextWindow}-token context window, ` +
+    `${resolved.storeDir ? `store in ${resolved.storeDir}` : 'store in memory'}${resolved.token ? ', token required' : ''})`
+  );
+}
+
+/** The responses run so far and what they cost, summed as each is recorded; each is also passed on to `observe`. */
+class WorkTally {
+  private turns = 0;
+  private readonly work: ServerStats['work'] = {
+    parseMs: 0,
+    loadMs: 0,
+    workMs: 0,
+    prefillMs: 0,
+    inputTokens: 0,
+    cachedTokens: 0,
+    outputTokens: 0,
   };
 
+  constructor(private readonly observe: ((record: TurnRecord) => void) | undefined) {}
+
+  add(record: TurnRecord): void {
+    const { work } = this;
+    this.turns++;
+    work.parseMs += record.parseMs;
+    work.loadMs += record.loadMs;
+    work.workMs += record.workMs;
+    work.prefillMs += record.prefillMs;
+    work.inputTokens += record.inputTokens;
+    work.cachedTokens += record.cachedTokens;
+    work.outputTokens += record.outputTokens;
+    this.observe?.(record);
+  }
+
+  figures(): Pick<ServerStats, 'turns' | 'work'> {
+    return { turns: this.turns, work: { ...this.work } };
+  }
+}
+
+/** Numbers connections from 1, HTTP and WebSocket alike (`h3`, `w4`, `u5` in the wire log). */
+function counter(): () => number {
+  let count = 0;
+  return () => ++count;
+}
+
+/** An HTTP connection's id, given when its socket is first seen (keep-alive requests share it). */
+function httpConnectionIds(next: () => number): (socket: Socket) => string {
+  const ids = new WeakMap<Socket, string>();
+  return (socket) => {
+    let id = ids.get(socket);
+    if (id === undefined) ids.set(socket, (id = `h${next()}`));
+    return id;
+  };
+}
+
+/** The HTTP API's server; an error escaping a handler answers 500 if it still can, else cuts the socket. */
+function httpServer(context: HttpContext): http.Server {
   const server = http.createServer((req, res) => {
-    handleHttp(httpContext, req, res).catch((error: unknown) => {
-      resolved.log(`http: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      if (!res.headersSent) sendError(httpContext, httpContext.connectionId(req.socket), res, refusals.internal());
+    handleHttp(context, req, res).catch((error: unknown) => {
+      context.options.log(`http: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      if (!res.headersSent) sendError(context, context.connectionId(req.socket), res, refusals.internal());
       else res.destroy();
     });
   });
   server.on('clientError', (_error, socket) => socket.destroy());
+  return server;
+}
 
+/** Where WebSocket connections are kept, and the ids they are numbered with. */
+interface Sockets {
+  connections: Set<WsConnection>;
+  nextConnection: () => number;
+}
+
+/** Takes WebSocket upgrades to `/v1/responses` on `server` (with the token, if any); refuses the rest as the API does. */
+function acceptUpgrades(server: http.Server, deps: WsContext, sockets: Sockets): WebSocketServer {
+  const { options, wireLog } = deps;
   const wss = new WebSocketServer({
     noServer: true,
-    maxPayload: resolved.limits.maxBodyBytes,
+    maxPayload: options.limits.maxBodyBytes,
     perMessageDeflate: false,
   });
   server.on('upgrade', (req, socket: Socket, head) => {
@@ -122,59 +182,63 @@ export async function startServer(options: StartOptions = {}): Promise<LoopwireS
     const { pathname } = new URL(req.url ?? '/', 'http://loopwire.invalid');
     const refused: Refusal | undefined =
       pathname === '/v1/responses'
-        ? guardRequest(req, resolved.token)
+        ? guardRequest(req, options.token)
         : refusals.notFound(`No WebSocket route for ${pathname}.`);
     if (refused) {
-      wireLog.record({
-        conn: `u${++nextConnection}`,
-        transport: 'ws',
-        dir: 'in',
-        type: 'upgrade',
-        bytes: 0,
-        status: refused.status,
-      });
+      const conn = `u${sockets.nextConnection()}`;
+      wireLog.record({ conn, transport: 'ws', dir: 'in', type: 'upgrade', bytes: 0, status: refused.status });
       return refuseUpgrade(socket, refused);
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const connection = new WsConnection(`w${++nextConnection}`, ws, { options: resolved, service, wireLog, budget });
-      connections.add(connection);
-      void connection.closed.then(() => connections.delete(connection));
+      const connection = new WsConnection(`w${sockets.nextConnection()}`, ws, deps);
+      sockets.connections.add(connection);
+      void connection.closed.then(() => sockets.connections.delete(connection));
     });
   });
+  return wss;
+}
 
+/** Listens on `port` and `host`; rejects when it cannot (the port taken). */
+async function listen(server: http.Server, port: number, host: string): Promise<AddressInfo> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(resolved.port, resolved.host, () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
     });
   });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${host}:${address.port}/v1`;
-  resolved.log(
-    `loopwire-server listening on ${url} (${model.scenarioCount} scenario(s), ${resolved.tps} tokens/s, ` +
-      `a ${resolved.contextWindow}-token context window, ` +
-      `${resolved.storeDir ? `store in ${resolved.storeDir}` : 'store in memory'}${resolved.token ? ', token required' : ''})`,
-  );
+  return server.address() as AddressInfo;
+}
 
+/** The base URL clients are given: `http://127.0.0.1:PORT/v1` (an IPv6 host in brackets). */
+function urlOf(address: AddressInfo): string {
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}/v1`;
+}
+
+/** What closing the server stops. */
+interface Running {
+  server: http.Server;
+  wss: WebSocketServer;
+  connections: Set<WsConnection>;
+  dropConnections: () => number;
+  wireLog: WireLog;
+}
+
+/** The server's `close`: once, however often called — stops listening, cuts every connection, flushes the log. */
+function closer({ server, wss, connections, dropConnections, wireLog }: Running): () => Promise<void> {
   let closing: Promise<void> | undefined;
-  return {
-    url,
-    port: address.port,
-    stats,
-    close: () =>
-      (closing ??= (async () => {
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        // The cut sockets' `close` lines are written when their close events arrive: wait for those first.
-        const cut = Promise.all([...connections].map((connection) => connection.closed));
-        dropConnections();
-        server.closeAllConnections();
-        wss.close();
-        await Promise.all([closed, cut]);
-        await wireLog.close();
-      })()),
-  };
+  return () =>
+    (closing ??= (async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // The cut sockets' `close` lines are written when their close events arrive: wait for those first.
+      const cut = Promise.all([...connections].map((connection) => connection.closed));
+      dropConnections();
+      server.closeAllConnections();
+      wss.close();
+      await Promise.all([closed, cut]);
+      await wireLog.close();
+    })());
 }
 
 /** Answers a refused upgrade as plain HTTP with the API's error body, then hangs up. */
