@@ -348,6 +348,7 @@ export class WorkspaceSession implements vscode.Disposable {
       steering: this.steering,
       context: this.chatContext,
       activity: this.activity,
+      commands: this.commandSessions,
     });
     this.chatController = chat;
     this.prepare();

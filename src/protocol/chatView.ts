@@ -3,6 +3,7 @@ import { Attachment, Attachments } from './attachments';
 import { DiffHunk, FileOp } from './edits';
 import { QueueAction, QueuedPrompt } from './promptQueue';
 import { Plan } from './plan';
+import { RunningCommand } from './runningCommands';
 
 // The chat panel's messages, both directions: the extension host keeps the conversation and sends the
 // webview what to show; the webview sends back what the user did. Each side validates what it receives.
@@ -240,6 +241,8 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('contextMatches'), query: z.string(), matches: z.array(ContextMatch) }),
   /** Chips to add to the composer: Add to Chat, a drop, `@selection` as the host read it. */
   z.object({ type: z.literal('attach'), attachments: Attachments }),
+  /** The commands running in the background (the list above the composer), answering `watchCommands` and at each change. */
+  z.object({ type: z.literal('commands'), commands: z.array(RunningCommand) }),
 ]);
 
 export const HunkAction = z.object({
@@ -260,6 +263,10 @@ export const ViewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('retry') }),
   /** Implement: leave plan mode for the mode before it, and go on in this chat with the plan. */
   z.object({ type: z.literal('implement') }),
+  /** The page wants the commands running in the background, now and at each change (`commands`). */
+  z.object({ type: z.literal('watchCommands') }),
+  /** Stop one command running in the background (its process group), by its session id. */
+  z.object({ type: z.literal('stopCommand'), id: z.int().positive() }),
   /** A queued prompt's chip: edit it (`text`), remove it, move it, steer it into the task, or send it now. */
   z.object({
     type: z.literal('queue'),

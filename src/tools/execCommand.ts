@@ -81,11 +81,12 @@ async function runInSession(
   sessions: CommandSessions,
 ): Promise<ToolResult> {
   const timeoutS = args.timeout_s ?? TASK_DEFAULT_TIMEOUT_S;
+  const startedAt = performance.now();
   const session = await start(line, { workdir: args.workdir, timeoutMs: timeoutS * 1000 });
   const first = await session.read(args.yield_time_ms ?? EXEC_YIELD_MS);
   // Over before the yield time: no session to speak of, the answer is today's.
   if (first.end) return sessionReport(what, 0, { progress: first, timeoutS, sessions, budget });
-  const id = sessions.add({ session, command: args.cmd, timeoutS });
+  const id = sessions.add({ session, command: args.cmd, timeoutS, startedAt });
   return sessionReport(what, id, { progress: first, timeoutS, sessions, budget });
 }
 

@@ -19,6 +19,7 @@ import { entryView } from './entryView';
 import { ImageIntake } from './imageIntake';
 import { InstructionsLine } from './instructionsLine';
 import { QueueChips } from './queueChips';
+import { CommandList } from './commandList';
 import { PlanDock } from './planDock';
 import { Transcript } from './transcript';
 
@@ -84,6 +85,7 @@ const pickers = new ComposerPickers(post);
 const queueChips = new QueueChips(post);
 const instructionsLine = new InstructionsLine(post);
 const planDock = new PlanDock(post);
+const commandList = new CommandList(post);
 // The figures are read out from the meter element (its aria-valuetext), not from the short label beside it.
 const meterLabel = h('span', { class: 'context-meter-text', attrs: { 'aria-hidden': 'true' } });
 const meterBar = h('meter', { class: 'context-meter-bar', attrs: { min: '0', optimum: '0', 'aria-label': 'Context' } });
@@ -106,6 +108,7 @@ document.body.append(
     'main',
     { class: 'landmark' },
     transcript.element,
+    commandList.element,
     planDock.element,
     instructionsLine.element,
     queueChips.element,
@@ -321,8 +324,12 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       return queueChips.show(message.items);
     case 'unqueued':
       return takeBack(message.items);
+    case 'commands':
+      return commandList.show(message.commands);
   }
 });
 
 setRunning(false);
 post({ type: 'ready' });
+// The commands running in the background: listed now and at each change, a reloaded page's included.
+post({ type: 'watchCommands' });

@@ -10,6 +10,7 @@ export const PANEL_STYLES = [
   'media/composerPickers.css',
   'media/promptActions.css',
   'media/plan.css',
+  'media/commandList.css',
 ] as const;
 
 export interface ChatPage {

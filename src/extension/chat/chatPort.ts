@@ -1,5 +1,6 @@
 import type { Agent, AgentEvent, ApprovalMode, ApprovalPolicy, ApprovalRequest, Transcript } from '../../agent';
 import type { BackendInfo, Remedy } from '../../protocol/chatView';
+import type { RunningCommand } from '../../protocol/runningCommands';
 import type { Workspace } from '../../workspace';
 import type { ChatActivity } from './chatActivity';
 import type { ChatContext } from './contextPort';
@@ -48,6 +49,16 @@ export interface ChatBackend {
   context?: ChatContext;
   /** Told when a call waits for approval and when a task ends (the window's notifications and badge). */
   activity?: ChatActivity;
+  /** The commands the chat left running in the background (CommandSessions): the panel lists them, each with Stop. */
+  commands?: ChatCommands;
+}
+
+/** What the panel's list of commands running in the background needs of the window. */
+export interface ChatCommands {
+  /** Tells `show` the list now and at each change after (a later call replaces `show`). */
+  watch(show: (commands: RunningCommand[]) => void): void;
+  /** Stops one command's process group; settles once it is gone. */
+  stop(id: number): Promise<void>;
 }
 
 /** How a prompt sent through the chat ended: the answer's text, for callers such as the quick fix. */

@@ -7,8 +7,8 @@ import { listSessions } from './sessionHistory';
 import type { ViewRoutes } from './viewRoutes';
 
 // The page's messages that leave the conversation as it is: a stop's remedy, an older page, a file to open,
-// History's list, the composer's pickers and instructions line, and its attachments. The controller's own
-// routes (chatController.ts) are those that change the conversation.
+// History's list, the composer's pickers and instructions line, its attachments, and the commands running in
+// the background. The controller's own routes (chatController.ts) are those that change the conversation.
 
 type SideRoute =
   | 'remedy'
@@ -20,7 +20,9 @@ type SideRoute =
   | 'allowInstructions'
   | 'findContext'
   | 'attachSelection'
-  | 'attachUris';
+  | 'attachUris'
+  | 'watchCommands'
+  | 'stopCommand';
 
 export interface SideParts {
   backend: ChatBackend;
@@ -47,5 +49,8 @@ export function sideRoutes(parts: () => SideParts): Pick<ViewRoutes, SideRoute> 
     findContext: (message) => parts().attachments.receive(message),
     attachSelection: (message) => parts().attachments.receive(message),
     attachUris: (message) => parts().attachments.receive(message),
+    // The commands running in the background: the list above the composer, and the Stop of each.
+    watchCommands: () => backend().commands?.watch((commands) => parts().send({ type: 'commands', commands })),
+    stopCommand: async (message) => backend().commands?.stop(message.id),
   };
 }

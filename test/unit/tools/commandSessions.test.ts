@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import type { RunningCommand } from '../../../src/protocol/runningCommands';
 import { CommandSessions, type SessionEvent } from '../../../src/tools';
 import { toolBench } from './toolHarness';
 
@@ -20,6 +21,12 @@ async function sessionBench(files: Record<string, string> = {}) {
   const sessions = new CommandSessions((event) => events.push(event));
   bench.context.sessions = sessions;
   return { ...bench, sessions, events };
+}
+
+/** Waits, briefly, until `done` holds (an ended session is told a tick after its group is gone). */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.ok(done());
 }
 
 const sessionId = (output: string): number => Number(/session_id (\d+)/.exec(output)?.[1]);
@@ -106,6 +113,44 @@ describe('command sessions (exec_command yield_time_ms, write_stdin)', function 
     assert.match(result.output, /cut from the middle/);
     assert.match(result.output, /\n5000$/);
     assert.ok(result.output.length < 600);
+  });
+
+  it("lists what runs for the panel, with its time since it started; Stop ends one's group; each change told", async () => {
+    const { run, root, sessions } = await sessionBench();
+    const lists: RunningCommand[][] = [];
+    sessions.watch((commands) => lists.push(commands));
+    assert.deepEqual([...lists], [[]], 'told the list at once');
+    await run('exec_command', { cmd: 'sleep 30 & echo $! > a.pid; wait', yield_time_ms: 300 });
+    await run('exec_command', { cmd: 'sleep 30', yield_time_ms: 100 });
+    const [first, second] = sessions.list();
+    assert.deepEqual(
+      sessions.list().map(({ id, command }) => ({ id, command })),
+      [
+        { id: 1, command: 'sleep 30 & echo $! > a.pid; wait' },
+        { id: 2, command: 'sleep 30' },
+      ],
+    );
+    // Counted from the start, its yield time included.
+    assert.ok(first && second && first.runningMs >= 300 && first.runningMs > second.runningMs, JSON.stringify(lists));
+    assert.deepEqual(
+      lists.map((list) => list.map((command) => command.id)),
+      [[], [1], [1, 2]],
+    );
+    const pid = Number(await fs.readFile(path.join(root, 'a.pid'), 'utf8'));
+    await sessions.stop(1);
+    assert.equal(await alive(pid), false, 'what it started went with it');
+    await until(() => lists.at(-1)?.length === 1);
+    assert.deepEqual(
+      sessions.list().map((command) => command.id),
+      [2],
+    );
+    // The model learns at its next look that it was stopped.
+    const told = await run('write_stdin', { session_id: 1 });
+    assert.match(told.output, /^Session 1 \(sleep 30 & echo/);
+    await sessions.stop(1);
+    await sessions.stopAll();
+    await until(() => lists.at(-1)?.length === 0);
+    assert.deepEqual(sessions.list(), []);
   });
 
   it('runs a command to its end where the host keeps no sessions', async () => {
