@@ -15,5 +15,7 @@ export function forkTranscript(source: Transcript, at: number, id: string, file?
     file,
   );
   fork.append(...source.items.slice(0, at));
+  // What was noted before the fork point (an inline edit beside the chat) stays where it was.
+  for (const kept of source.notes) if (kept.at <= at) fork.addNote(kept.note, kept.at);
   return fork;
 }

@@ -97,5 +97,5 @@ export {
   type TurnOutcome,
   type TurnRequest,
 } from './sessionTransport';
-export { type SessionHeader, Transcript, TranscriptError, TranscriptRecord } from './transcript';
+export { type SessionHeader, Transcript, TranscriptError, type TranscriptNote, TranscriptRecord } from './transcript';
 export { AgentStop, TurnCancelled } from './transportFault';

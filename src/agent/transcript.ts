@@ -33,6 +33,11 @@ export const TranscriptRecord = z.discriminatedUnion('kind', [
     tokensBefore: z.int().nonnegative().optional(),
     tokensAfter: z.int().nonnegative().optional(),
   }),
+  /**
+   * What the user should find where it happened that is no part of the conversation, never sent to the model:
+   * an inline edit done beside a chat (the panel's entry for it). `at`: how many items came before it.
+   */
+  z.object({ kind: z.literal('note'), at: z.int().nonnegative(), note: z.record(z.string(), z.unknown()) }),
 ]);
 export type TranscriptRecord = z.infer<typeof TranscriptRecord>;
 export type SessionHeader = Extract<TranscriptRecord, { kind: 'session' }>;
@@ -57,9 +62,16 @@ export interface PendingCall {
 const CALL_TYPES = new Set(['function_call', 'custom_tool_call']);
 const OUTPUT_TYPES = new Set(['function_call_output', 'custom_tool_call_output']);
 
+/** A note kept beside the conversation, after its first `at` items. */
+export interface TranscriptNote {
+  at: number;
+  note: Record<string, unknown>;
+}
+
 export class Transcript {
   private readonly list: AnyInputItem[] = [];
   private readonly started = new Set<string>();
+  private readonly noteList: TranscriptNote[] = [];
 
   private constructor(
     readonly header: SessionHeader,
@@ -125,6 +137,17 @@ export class Transcript {
     return this.list;
   }
 
+  /** The notes kept beside the conversation, in order (none of them is an item: the model never sees them). */
+  get notes(): readonly TranscriptNote[] {
+    return this.noteList;
+  }
+
+  /** Keeps `note` after the items so far (or after the first `at`), beside the conversation. */
+  addNote(note: Record<string, unknown>, at = this.list.length): void {
+    this.write([{ kind: 'note', at, note }]);
+    this.noteList.push({ at, note });
+  }
+
   /** Appends items (a user message, a response's output, a tool's output) and writes them. */
   append(...items: AnyInputItem[]): void {
     this.write(items.map((item) => ({ kind: 'item', item })));
@@ -166,6 +189,7 @@ export class Transcript {
     if (record.kind === 'item') this.list.push(record.item);
     else if (record.kind === 'tool_started') this.started.add(record.callId);
     else if (record.kind === 'inserted') this.list.splice(Math.min(record.at, this.list.length), 0, ...record.items);
+    else if (record.kind === 'note') this.noteList.push({ at: record.at, note: record.note });
   }
 
   private write(records: TranscriptRecord[]): void {

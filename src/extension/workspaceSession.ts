@@ -209,8 +209,8 @@ export class WorkspaceSession implements vscode.Disposable {
   }
 
   /** A new transcript in the window's storage. */
-  private newTranscript(model: string | undefined): Transcript {
-    return newTranscript(this.sessionsDir(), { workspace: folderPaths(), model });
+  private newTranscript(model: string | undefined, folder = ''): Transcript {
+    return newTranscript(path.join(this.sessionsDir(), folder), { workspace: folderPaths(), model });
   }
 
   private sessionsDir(): string {
@@ -372,13 +372,16 @@ export class WorkspaceSession implements vscode.Disposable {
     const inline = new InlineController({
       // The edited file's folder settles its settings, whichever editor is active by then.
       agent: async (lane, tools, emit, file) => {
-        const transcript = this.newTranscript(readSettings(vscode.workspace.workspaceFolders?.[0]).model);
+        // Kept apart from the chats: History lists none of them, the chat's own entry stands for each.
+        const transcript = this.newTranscript(readSettings(vscode.workspace.workspaceFolders?.[0]).model, 'inline');
         const lanes = { id: lane, tools: inlineTools };
         const agent = await this.agentFor(transcript, approveAll, emit, tools, lanes, folderOf(file) ?? taskFolder());
         return { agent, transcript };
       },
       workspace: () => this.adapter(),
       log: this.log,
+      // The panel's chat gets a short entry (made if the panel never showed; not revealed nor focused).
+      finished: (note) => void this.chat.inline.add(note),
     });
     this.inlineController = inline;
     this.disposables.push(inline);

@@ -64,6 +64,37 @@ export const ApprovalAsk = z.object({
  */
 export const Remedy = z.enum(['setApiKey', 'selectEndpoint', 'showLog']);
 
+/**
+ * An inline edit done in the editor beside this chat (Ctrl+I, or the light bulb's Fix with Loopwire), once it
+ * ended: one short line, "Fixed inline in src/cart.js:12" and its outcome, whose card opens on what was asked,
+ * the diff the model wrote and what it said. Not conversation: this chat's model never sees it (the inline
+ * edit was a chain of its own, src/extension/inline).
+ */
+export const InlineEntry = z.object({
+  kind: z.literal('inline'),
+  id: z.string(),
+  /** `fix`: the light bulb's Fix with Loopwire; `edit`: Ctrl+I with the user's words. */
+  action: z.enum(['fix', 'edit']),
+  /** "Fixed inline in src/cart.js:12", "Edited inline in src/cart.js:10". */
+  title: z.string(),
+  /**
+   * Every change kept, every one undone, some of each (`kept` says how many were kept), stopped (Escape, or a
+   * new edit of the file while it was written), failed, or no change written.
+   */
+  outcome: z.enum(['kept', 'undone', 'partly', 'stopped', 'failed', 'unchanged']),
+  /** The workspace path and 1-based line the title names (the link opens the file there). */
+  path: z.string(),
+  line: z.int().positive(),
+  /** The user's words, or the problem fixed. */
+  prompt: z.string(),
+  /** What the model wrote, hunk by hunk (none when nothing was written). */
+  diff: z.array(DiffFile),
+  /** How many of the diff's hunks were kept. */
+  kept: z.int().nonnegative(),
+  /** What the model said at the end, or why it stopped. */
+  note: z.string(),
+});
+
 export const ChatEntry = z.discriminatedUnion('kind', [
   /**
    * A prompt; `queued` while it waits for the task before it (shown last, marked queued); `attachments`: what
@@ -117,6 +148,7 @@ export const ChatEntry = z.discriminatedUnion('kind', [
     text: z.string(),
     remedy: Remedy.optional(),
   }),
+  InlineEntry,
 ]);
 
 export const Banner = z.object({
@@ -343,6 +375,7 @@ export type ApprovalAsk = z.infer<typeof ApprovalAsk>;
 export type BackendInfo = z.infer<typeof BackendInfo>;
 export type ContextMeter = z.infer<typeof ContextMeter>;
 export type ToolEntry = Extract<ChatEntry, { kind: 'tool' }>;
+export type InlineEntry = z.infer<typeof InlineEntry>;
 export type Banner = z.infer<typeof Banner>;
 export type Remedy = z.infer<typeof Remedy>;
 export type SessionSummary = z.infer<typeof SessionSummary>;

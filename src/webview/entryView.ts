@@ -3,11 +3,13 @@ import { sentChips } from './attachmentChips';
 import { promptActions } from './checkpointActions';
 import type { Post } from './diffView';
 import { button, h } from './dom';
+import { inlineEntryView } from './inlineEntry';
 import { renderMarkdown } from './markdown';
 import { toolCard } from './toolCard';
 
 // One entry of the conversation as an element: a prompt (markdown, marked while it waits its turn), an
-// answer (markdown), the model's folded reasoning, a notice, or a tool call's card (toolCard.ts).
+// answer (markdown), the model's folded reasoning, a notice, a tool call's card (toolCard.ts), or an inline
+// edit done beside the chat (inlineEntry.ts).
 
 /** Rendered markdown (sanitised by renderMarkdown), as an element. */
 function markdown(text: string): HTMLElement {
@@ -83,6 +85,8 @@ export function entryView(entry: ChatEntry, post: Post): HTMLElement {
       return h('div', { class: 'entry tool', attrs: { 'data-id': entry.id } }, toolCard(entry, post));
     case 'notice':
       return noticeView(entry, post);
+    case 'inline':
+      return inlineEntryView(entry, post);
   }
 }
 

@@ -6,13 +6,14 @@ import { ChatCheckpoints } from './chatCheckpoints';
 import { ChatApprovals } from './chatApprovals';
 import { ChangedFiles } from './changedFiles';
 import { ChatModel } from './chatModel';
+import { ChatInline } from './inlineEntries';
 import { PromptQueue } from './chatQueue';
 import type { ChatBackend, ChatOutcome } from './chatPort';
-import { readChat } from './chatRestore';
+import { readChat, restoreCurrent } from './chatRestore';
 import { implementPlan } from './planImplement';
 import { ChatTakeBack } from './chatTakeBack';
 import { ChatSaver } from './chatSaver';
-import { currentChat, snapshotOf } from './chatSnapshot';
+import { snapshotOf } from './chatSnapshot';
 import { ReviewBook } from './reviewBook';
 import { ReviewRefused } from './reviewEdits';
 import { resendInFork } from './chatFork';
@@ -61,6 +62,8 @@ export class ChatController {
   readonly attachments: ChatAttachments;
   /** The prompts sent while a task runs: chips above the composer until their turn (chatQueue.ts). */
   readonly queue: PromptQueue;
+  /** Inline edits done beside this chat: their short entries, kept in its transcript (inlineEntries.ts). */
+  readonly inline = new ChatInline(() => ({ model: this.model, transcript: this.transcript }));
 
   constructor(readonly backend: ChatBackend) {
     this.attachments = new ChatAttachments(
@@ -121,7 +124,13 @@ export class ChatController {
       steer: (text) => this.agent?.steer(text) ?? false,
       send: (message) => this.send(message),
     });
-    this.restored = this.restoreCurrent();
+    // The conversation the panel showed before this window reloaded, if any.
+    this.restored = restoreCurrent(
+      backend.sessionsDir,
+      (id) => this.restore(id),
+      (line) => backend.log(line),
+      () => this.saver.setCurrent(undefined),
+    );
   }
 
   get busy(): boolean {
@@ -271,6 +280,7 @@ export class ChatController {
         if (!this.transcript) {
           this.transcript = this.backend.newTranscript();
           this.saver.setCurrent(this.transcript.header.id);
+          this.inline.started(this.transcript);
         }
         this.checkpoints.open(this.transcript.header.id);
         if (userId !== undefined) this.checkpoints.begin(userId, this.transcript.items.length);
@@ -353,18 +363,6 @@ export class ChatController {
     await this.restore(id);
     this.saver.setCurrent(id);
     this.sendState();
-  }
-
-  /** The conversation the panel showed before this window reloaded, if any. */
-  private async restoreCurrent(): Promise<void> {
-    const id = currentChat(this.backend.sessionsDir);
-    if (id === undefined) return;
-    try {
-      await this.restore(id);
-    } catch (error) {
-      this.backend.log(`chat panel: could not reopen the last chat: ${messageOf(error)}`);
-      this.saver.setCurrent(undefined);
-    }
   }
 
   /** Shows session `id` as it was: its snapshot when there is one, else what its transcript holds. */

@@ -7,6 +7,7 @@ import type {
   ChatEntry,
   ContextMeter,
   HostMessage,
+  InlineEntry,
   ToolEntry,
 } from '../../protocol/chatView';
 import { groupedTokens } from '../../protocol/contextMeter';
@@ -156,6 +157,13 @@ export class ChatModel {
 
   notice(level: 'info' | 'warning' | 'error', text: string): void {
     this.add({ kind: 'notice', id: this.nextId('notice'), level, text });
+  }
+
+  /** An inline edit done beside the chat (chat/inlineEntries.ts): its entry, with the id given it. */
+  addInline(note: Omit<InlineEntry, 'id'>): InlineEntry {
+    const entry: InlineEntry = { ...note, id: this.nextId('inline') };
+    this.add(entry);
+    return entry;
   }
 
   setBanner(banner: Banner | null): void {

@@ -1,7 +1,8 @@
 import { Transcript } from '../../agent';
 import type { ChatEntry } from '../../protocol/chatView';
 import type { ToolRegistry } from '../../tools';
-import { type ChatSnapshot, loadSnapshot } from './chatSnapshot';
+import { type ChatSnapshot, currentChat, loadSnapshot } from './chatSnapshot';
+import { messageOf } from './messageOf';
 import { sessionFile } from './sessionHistory';
 import { transcriptEntries } from './transcriptEntries';
 
@@ -52,8 +53,28 @@ export function readChat(dir: string, id: string, tools: ToolRegistry, log: (lin
   if (problem) log(`chat panel: ${problem}`);
   return {
     transcript,
-    entries: snapshot ? settled(snapshot.entries) : transcriptEntries(transcript.items, tools),
+    entries: snapshot ? settled(snapshot.entries) : transcriptEntries(transcript.items, tools, transcript.notes),
     snapshot,
     interrupted: snapshot?.running === true && needsResume(transcript),
   };
+}
+
+/**
+ * The chat the panel showed before this window reloaded, if any, reopened by `restore`; one that cannot be
+ * read is said in the log and `forget` drops it.
+ */
+export async function restoreCurrent(
+  dir: string,
+  restore: (id: string) => Promise<void>,
+  log: (line: string) => void,
+  forget: () => void,
+): Promise<void> {
+  const id = currentChat(dir);
+  if (id === undefined) return;
+  try {
+    await restore(id);
+  } catch (error) {
+    log(`chat panel: could not reopen the last chat: ${messageOf(error)}`);
+    forget();
+  }
 }

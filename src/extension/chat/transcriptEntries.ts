@@ -6,9 +6,10 @@ import {
   isContextMessage,
 } from '../../protocol';
 import { attachmentOfPart } from '../../agent/attachments';
+import type { TranscriptNote } from '../../agent';
 import { imageOfPart } from '../../agent/promptParts';
 import type { Attachment } from '../../protocol/attachments';
-import type { ChatEntry, ToolEntry } from '../../protocol/chatView';
+import { type ChatEntry, InlineEntry, type ToolEntry } from '../../protocol/chatView';
 import { BUILTIN_TOOLS, type ToolRegistry } from '../../tools';
 
 // A saved session as the panel shows it when reopened: the user's prompts, the answers, and a card per
@@ -39,12 +40,28 @@ function promptOf(content: string | readonly AnyMessageContentPart[]): { text: s
   return { text: texts.join(''), attachments };
 }
 
-/** `tools`: the agent's tools, which say how each call summarises (default: the built-in ones). */
-export function transcriptEntries(items: readonly AnyInputItem[], tools: ToolRegistry = BUILTIN_TOOLS): ChatEntry[] {
+/** The notes kept beside the items (an inline edit's entry) that came before item `index`, and not before `from`. */
+function notesBefore(notes: readonly TranscriptNote[], from: number, index: number): ChatEntry[] {
+  return notes.flatMap(({ at, note }) => {
+    const entry = at >= from && at < index ? InlineEntry.safeParse(note) : undefined;
+    return entry?.success ? [entry.data] : [];
+  });
+}
+
+/**
+ * `tools`: the agent's tools, which say how each call summarises (default: the built-in ones); `notes`: what
+ * the transcript keeps beside its items (inline edits done beside the chat), each shown where it happened.
+ */
+export function transcriptEntries(
+  items: readonly AnyInputItem[],
+  tools: ToolRegistry = BUILTIN_TOOLS,
+  notes: readonly TranscriptNote[] = [],
+): ChatEntry[] {
   const entries: ChatEntry[] = [];
   const calls = new Map<string, ToolEntry>();
   let turn = 0;
   items.forEach((raw, index) => {
+    entries.push(...notesBefore(notes, index, index + 1));
     const parsed = InputItem.safeParse(raw);
     if (!parsed.success) return;
     const item = parsed.data;
@@ -116,5 +133,6 @@ export function transcriptEntries(items: readonly AnyInputItem[], tools: ToolReg
       }
     }
   });
+  entries.push(...notesBefore(notes, items.length, Number.POSITIVE_INFINITY));
   return entries;
 }

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Workspace } from '../../workspace';
 import { type InlineAgentSource, InlineRun, type InlineTiming } from './inlineRun';
 import { InlineMarks } from './inlineMarks';
+import type { InlineNote } from './inlineNote';
 import type { InlineRequest } from './inlineRequest';
 
 // The window's inline edits (Ctrl+I's prompt and the light bulb's Fix with Loopwire), one per document at a
@@ -16,6 +17,8 @@ export interface InlineDeps {
   agent: InlineAgentSource;
   workspace: () => Promise<Workspace>;
   log: vscode.LogOutputChannel;
+  /** An edit sent and now over (kept, undone, stopped): its short entry, for the chat (inlineNote.ts). */
+  finished?: (note: InlineNote) => void;
 }
 
 export class InlineController implements vscode.Disposable {
@@ -123,8 +126,12 @@ export class InlineController implements vscode.Disposable {
   }
 
   private changed(run: InlineRun): void {
-    if (run.state === 'over' && this.runs.get(run.document.uri.toString()) === run)
+    if (run.state === 'over' && this.runs.get(run.document.uri.toString()) === run) {
       this.runs.delete(run.document.uri.toString());
+      // Once per run: it has left the map. A prompt closed unsent has no note.
+      const note = run.note();
+      if (note) this.deps.finished?.(note);
+    }
     this.marks.refresh();
     void this.setRunning();
   }

@@ -9,6 +9,7 @@ import {
   withHunks,
 } from '../../edit';
 import type { LiveDiffKind } from '../../tools';
+import type { HunkDecision } from './inlineNote';
 
 // One inline edit of one file, as text (plain: tested without VS Code). While the model writes an edit call,
 // its preview (the edit engine's, on the file as the call began) is carried into the buffer step by step;
@@ -44,6 +45,9 @@ export class InlineEdit {
   private stream: Stream | undefined;
   /** Hunks the agent wrote, oldest first, still waiting for Keep or Undo. */
   private waiting: Hunk[] = [];
+  /** Every hunk the agent wrote, oldest first, and what became of those decided (the chat's entry says it). */
+  private readonly all: Hunk[] = [];
+  private readonly decided = new Map<string, HunkDecision>();
 
   /** `same(path)`: whether a path as the model wrote it names this file. */
   constructor(private readonly same: (path: string) => boolean) {}
@@ -56,6 +60,16 @@ export class InlineEdit {
   /** How many written hunks wait for a decision. */
   get undecided(): number {
     return this.waiting.length;
+  }
+
+  /** Every hunk written into the file, oldest first. */
+  get written(): readonly Hunk[] {
+    return this.all;
+  }
+
+  /** What became of each written hunk decided so far. */
+  get decisions(): ReadonlyMap<string, HunkDecision> {
+    return this.decided;
   }
 
   /** The file as the model must read it: `buffer` without the preview of a call still being written. */
@@ -103,6 +117,7 @@ export class InlineEdit {
   commit(id: string, buffer: string, before: string, after: string, hunks: readonly Hunk[]): string | undefined {
     if (this.modelText(buffer) !== before) return undefined;
     this.waiting.push(...hunks);
+    this.all.push(...hunks);
     if (this.stream && this.stream.id !== id) {
       const beside = carryChange(before, after, buffer);
       if (beside.ok) return beside.value;
@@ -131,6 +146,8 @@ export class InlineEdit {
     const marks: InlineMark[] = [];
     this.waiting = this.waiting.filter((hunk) => {
       const standing = hunkStanding(hunk, buffer);
+      // Taken back by the editor's own undo, or worked on by the user since (what they made of it stays).
+      if (standing.side !== 'new') this.decided.set(hunk.id, standing.side === 'old' ? 'undone' : 'kept');
       if (standing.side !== 'new') return false;
       marks.push({
         hunkId: hunk.id,
@@ -157,6 +174,7 @@ export class InlineEdit {
 
   /** Keeps hunk `id`, or every written hunk. */
   keep(id?: string): void {
+    for (const hunk of this.waiting) if (id === undefined || hunk.id === id) this.decided.set(hunk.id, 'kept');
     this.waiting = id === undefined ? [] : this.waiting.filter((hunk) => hunk.id !== id);
   }
 
@@ -173,6 +191,7 @@ export class InlineEdit {
       if (!back.ok) return { ok: false, message: back.error.message };
       text = back.value;
       this.waiting = this.waiting.filter((kept) => kept !== hunk);
+      this.decided.set(hunk.id, 'undone');
     }
     return { ok: true, text };
   }

@@ -6,6 +6,7 @@ import { liveDiffKind } from '../../tools';
 import { type Workspace, WorkspaceError } from '../../workspace';
 import { writeText } from './bufferText';
 import { InlineEdit } from './inlineEdit';
+import { type InlineEnd, type InlineNote, inlineNote } from './inlineNote';
 import { type InlineRequest, inlinePrompt } from './inlineRequest';
 import { InlineWorkspace } from './inlineWorkspace';
 
@@ -46,6 +47,10 @@ export class InlineRun {
   state: InlineState = 'ready';
   /** What the model said at the end, or why it stopped. */
   summary = '';
+  /** What was sent, once it was. */
+  private request: InlineRequest | undefined;
+  /** How the request ended, once it has (Escape's stop included). */
+  private ended: InlineEnd['ended'] | undefined;
   /** The document when the edit began, and whether it had unsaved changes then. */
   readonly startText: string;
   readonly startDirty: boolean;
@@ -90,6 +95,7 @@ export class InlineRun {
   /** Sends the request (`sentAt`: when the user pressed Enter or chose the fix) and runs it to its end. */
   async send(request: InlineRequest, sentAt = performance.now()): Promise<void> {
     this.state = 'running';
+    this.request = request;
     this.sentAt = sentAt;
     this.changed();
     let agent: Agent;
@@ -119,6 +125,7 @@ export class InlineRun {
 
   /** Escape: the agent stops and the file is as it was (the user's own typing stays). */
   async cancel(): Promise<void> {
+    this.ended ??= 'stopped';
     this.stop.abort();
     await this.undo();
     this.state = 'over';
@@ -160,7 +167,20 @@ export class InlineRun {
     };
   }
 
+  /** The chat's entry for this edit, once it is over (none for a prompt closed unsent). */
+  note(): InlineNote | undefined {
+    if (this.state !== 'over' || !this.request) return undefined;
+    return inlineNote({
+      request: this.request,
+      ended: this.ended ?? 'completed',
+      hunks: this.edit.written,
+      decisions: this.edit.decisions,
+      note: this.summary,
+    });
+  }
+
   private end(status: string, why: string): void {
+    this.ended ??= status === 'completed' ? 'completed' : status === 'cancelled' ? 'stopped' : 'failed';
     if (status !== 'completed') {
       this.summary = why;
       void this.undo().catch(() => undefined);

@@ -1,0 +1,61 @@
+import type { Hunk } from '../../edit';
+import type { InlineEntry } from '../../protocol/chatView';
+import type { InlineRequest } from './inlineRequest';
+
+// What an inline edit leaves in the chat once it has ended (plain: tested without VS Code): one short line,
+// "Fixed inline in src/cart.js:12" with how it ended, whose card holds what was asked, the hunks the model
+// wrote and what it said. The chat adds it as an entry of its own (chat/inlineEntries.ts); it is no part of
+// the chat's conversation with its model.
+
+/** An inline entry before the chat gives it an id. */
+export type InlineNote = Omit<InlineEntry, 'id'>;
+
+/** What became of one hunk the model wrote: kept (or worked on by the user since) or taken back. */
+export type HunkDecision = 'kept' | 'undone';
+
+/** How an inline edit ended, as the run knows it. */
+export interface InlineEnd {
+  request: Pick<InlineRequest, 'kind' | 'path' | 'first' | 'instruction' | 'problem'>;
+  /** `completed`: the model answered (then each hunk's decision says the rest); `stopped`: Escape or Stop. */
+  ended: 'completed' | 'stopped' | 'failed';
+  /** Every hunk the model wrote into the file, in order. */
+  hunks: readonly Hunk[];
+  decisions: ReadonlyMap<string, HunkDecision>;
+  /** What the model said at the end, or why it stopped. */
+  note: string;
+}
+
+/** "Fixed inline in src/cart.js:12" (a fix names its problem's line, an edit the first line it was asked about). */
+export function inlineTitle(request: InlineEnd['request']): string {
+  const line = request.kind === 'fix' ? (request.problem?.line ?? request.first) : request.first;
+  return `${request.kind === 'fix' ? 'Fixed' : 'Edited'} inline in ${request.path}:${line}`;
+}
+
+function outcomeOf(end: InlineEnd, kept: number): InlineEntry['outcome'] {
+  if (end.ended !== 'completed') return end.ended;
+  if (end.hunks.length === 0) return 'unchanged';
+  if (kept === end.hunks.length) return 'kept';
+  return kept === 0 ? 'undone' : 'partly';
+}
+
+/** The chat's entry for an inline edit that ended. */
+export function inlineNote(end: InlineEnd): InlineNote {
+  const { request } = end;
+  const kept = end.hunks.filter((hunk) => end.decisions.get(hunk.id) === 'kept').length;
+  return {
+    kind: 'inline',
+    action: request.kind,
+    title: inlineTitle(request),
+    outcome: outcomeOf(end, kept),
+    path: request.path,
+    line: request.kind === 'fix' ? (request.problem?.line ?? request.first) : request.first,
+    prompt: request.instruction,
+    // One file: an inline edit writes only the file it is about.
+    diff:
+      end.hunks.length === 0
+        ? []
+        : [{ path: request.path, op: 'update', hunks: end.hunks.map((hunk) => ({ ...hunk })), pending: false }],
+    kept,
+    note: end.note,
+  };
+}

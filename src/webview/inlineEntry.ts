@@ -1,0 +1,88 @@
+import type { InlineEntry, ToolEntry } from '../protocol/chatView';
+import { type Post, diffView } from './diffView';
+import { h } from './dom';
+import { renderMarkdown } from './markdown';
+
+// An inline edit done in the editor beside this chat (Ctrl+I, the light bulb's Fix with Loopwire): one short
+// line, folded — "Fixed inline in src/cart.js:12" and how it ended — that opens on what was asked, the diff
+// the model wrote and what it said. The path opens the file at that line. Its hunks have no review here:
+// the edit was kept or undone in the editor already.
+
+const OUTCOME_ICONS: Record<InlineEntry['outcome'], string> = {
+  kept: 'check',
+  undone: 'discard',
+  partly: 'check',
+  stopped: 'circle-slash',
+  failed: 'error',
+  unchanged: 'circle-slash',
+};
+
+/** How it ended, in a word or three: "kept", "1 of 2 kept", "no change". */
+export function outcomeLabel(entry: Pick<InlineEntry, 'outcome' | 'kept' | 'diff'>): string {
+  const hunks = entry.diff.reduce((sum, file) => sum + file.hunks.length, 0);
+  if (entry.outcome === 'partly') return `${entry.kept} of ${hunks} kept`;
+  return entry.outcome === 'unchanged' ? 'no change' : entry.outcome;
+}
+
+/** `path:line`, a link that opens the file there (the click does not fold or unfold the card). */
+function placeLink(entry: InlineEntry, post: Post): HTMLElement {
+  const place = `${entry.path}:${entry.line}`;
+  const link = h(
+    'a',
+    { class: 'path-link', attrs: { href: '#', title: `Open ${entry.path} at line ${entry.line}` } },
+    place,
+  );
+  link.addEventListener('click', (event) => {
+    event.preventDefault();
+    event.stopPropagation();
+    post({ type: 'openFile', path: entry.path, line: entry.line });
+  });
+  return link;
+}
+
+/** The title with its `path:line` as the link (the host writes the title ending with it). */
+function titleView(entry: InlineEntry, post: Post): HTMLElement {
+  const place = `${entry.path}:${entry.line}`;
+  const title = h('span', { class: 'inline-title' });
+  if (entry.title.endsWith(place)) title.append(entry.title.slice(0, -place.length), placeLink(entry, post));
+  else title.append(entry.title, ' ', placeLink(entry, post));
+  return title;
+}
+
+function markdown(text: string): HTMLElement {
+  const body = h('div', { class: 'markdown' });
+  body.innerHTML = renderMarkdown(text).trim();
+  return body;
+}
+
+export function inlineEntryView(entry: InlineEntry, post: Post): HTMLElement {
+  const outcome = outcomeLabel(entry);
+  // The diff's card: drawn as a finished edit's, with no review (no states, so no Accept / Reject).
+  const card: ToolEntry = { kind: 'tool', id: entry.id, turn: 0, name: 'inline', summary: entry.title, status: 'done' };
+  const details = h(
+    'details',
+    { class: `inline-card outcome-${entry.outcome}` },
+    h(
+      'summary',
+      { class: 'inline-header', attrs: { 'aria-label': `${entry.title}, ${outcome}` } },
+      h('span', { class: 'codicon codicon-sparkle', attrs: { 'aria-hidden': 'true' } }),
+      titleView(entry, post),
+      h(
+        'span',
+        { class: 'inline-outcome' },
+        h('span', { class: `codicon codicon-${OUTCOME_ICONS[entry.outcome]}`, attrs: { 'aria-hidden': 'true' } }),
+        outcome,
+      ),
+    ),
+    h(
+      'div',
+      { class: 'inline-body' },
+      h('div', { class: 'inline-label' }, entry.action === 'fix' ? 'Problem' : 'Asked'),
+      h('div', { class: 'inline-prompt' }, entry.prompt),
+      entry.diff.length > 0 ? diffView(card, entry.diff, post) : undefined,
+      entry.note === '' ? undefined : h('div', { class: 'inline-label' }, 'Loopwire said'),
+      entry.note === '' ? undefined : markdown(entry.note),
+    ),
+  );
+  return h('div', { class: 'entry inline', attrs: { 'data-id': entry.id } }, details);
+}
