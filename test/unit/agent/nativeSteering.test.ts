@@ -1,37 +1,31 @@
 import * as assert from 'node:assert/strict';
 import type { AgentEvent } from '../../../src/agent';
-import type { AnyInputItem } from '../../../src/protocol';
 import type { ScenarioFile } from '../../../src/server';
 import { type WireLine, eventsOf, requestsOf, useAgentBench } from './agentHarness';
-import { type Steering, dropSockets, steeringAgent, userTexts, whenEvent } from './steeringBench';
+import {
+  HOTELS_SCENARIO,
+  AFTER_THE_PLAN,
+  PLAN_SCENARIO,
+  STEER,
+  type Steering,
+  dropSockets,
+  steeringAgent,
+  story,
+  userTexts,
+  whenEvent,
+  words,
+} from './steeringBench';
 
 // Native steering (issue 38, item 2) against the real bundled server over real sockets: a model of the
 // GPT-6 family, a scripted model slow enough (`tps`) that a steer lands mid-response. Every case checks that
 // the transcript holds the steered text exactly once and that no tool ran twice.
 
-const STEER = 'only hotels';
-
-function words(count: number, word: string): string {
-  return Array.from({ length: count }, (_, index) => `${word}${index % 10}`).join(' ');
-}
-
 /** `plan the trip`: two slow messages; `only hotels`: the steer's answer; `check the notes`: a call, then a message. */
 function scenarios(): ScenarioFile {
   return {
     scenarios: [
-      {
-        name: 'plan',
-        match: 'plan the trip',
-        steps: [
-          {
-            output: [
-              { type: 'message', text: `Route: ${words(30, 'road')}` },
-              { type: 'message', text: `Sights: ${words(30, 'sight')}` },
-            ],
-          },
-        ],
-      },
-      { name: 'hotels', match: STEER, steps: [{ output: [{ type: 'message', text: 'Hotels only: Lisbon.' }] }] },
+      PLAN_SCENARIO,
+      HOTELS_SCENARIO,
       {
         name: 'notes',
         match: 'check the notes',
@@ -78,22 +72,6 @@ function agentRequests(wire: readonly WireLine[]): { body: RequestBody }[] {
 
 /** The last answer of the task. */
 const lastMessage = (events: readonly AgentEvent[]) => eventsOf(events, 'message').at(-1)?.text;
-
-/** The user messages and answers, in transcript order, as `role: text` lines (for a readable assertion). */
-function story(items: readonly AnyInputItem[]): string[] {
-  return items.flatMap((item) => {
-    const record = item as { type?: string; role?: string; content?: unknown };
-    if (record.type !== 'message' || (record.role !== 'user' && record.role !== 'assistant')) return [];
-    const content = record.content;
-    const text =
-      typeof content === 'string'
-        ? content
-        : Array.isArray(content)
-          ? content.map((part: { text?: string }) => part.text ?? '').join('')
-          : '';
-    return text.startsWith('<') ? [] : [`${record.role}: ${text.split(' ')[0] ?? ''}`];
-  });
-}
 
 describe('agent: native steering over the socket (gpt-6)', () => {
   const bench = useAgentBench(scenarios, { 'notes.txt': 'hello\n' }, { tps: 400, logBodies: true });
@@ -149,13 +127,7 @@ describe('agent: native steering over the socket (gpt-6)', () => {
     assertOnce(run, done, bench.events);
     assert.equal(eventsOf(bench.events, 'steered')[0]?.how, 'boundary');
     assert.equal(lastMessage(bench.events), 'Hotels only: Lisbon.');
-    assert.deepEqual(story(run.transcript.items), [
-      'user: plan',
-      'assistant: Route:',
-      'assistant: Sights:',
-      'user: only',
-      'assistant: Hotels',
-    ]);
+    assert.deepEqual(story(run.transcript.items), AFTER_THE_PLAN);
   });
 
   it('pending with a call in flight: the call runs once, its output goes in one request, the text is not sent again', async () => {
@@ -223,13 +195,7 @@ describe('agent: native steering over the socket (gpt-6)', () => {
     const done = await run.agent.run('plan the trip');
     assertOnce(run, done, bench.events);
     assert.equal(eventsOf(bench.events, 'steered')[0]?.how, 'native');
-    assert.deepEqual(story(run.transcript.items), [
-      'user: plan',
-      'assistant: Route:',
-      'assistant: Sights:',
-      'user: only',
-      'assistant: Hotels',
-    ]);
+    assert.deepEqual(story(run.transcript.items), AFTER_THE_PLAN);
     const wire = await bench.wire();
     assert.equal(agentRequests(wire).length, 1, 'the successor was the server’s');
   });

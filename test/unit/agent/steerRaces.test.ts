@@ -5,7 +5,20 @@ import type { AgentEvent, ApprovalPolicy, ApprovalRequest } from '../../../src/a
 import type { ScenarioFile } from '../../../src/server';
 import { eventually } from '../support/eventually';
 import { type AgentBench, type WireLine, eventsOf, requestsOf, useAgentBench } from './agentHarness';
-import { type Steering, dropSockets, steeringAgent, userTexts, whenEvent } from './steeringBench';
+import {
+  HOTELS_SCENARIO,
+  AFTER_THE_PLAN,
+  PLAN_SCENARIO,
+  STEER,
+  type Steering,
+  dropSockets,
+  steerAt,
+  steeringAgent,
+  story,
+  userTexts,
+  whenEvent,
+  words,
+} from './steeringBench';
 
 // The races of issue 38 (item 7) against the real bundled server over real sockets: a steer sent while the
 // task waits on an approval, while its socket is replaced and the turn resent, as the response completes,
@@ -13,30 +26,14 @@ import { type Steering, dropSockets, steeringAgent, userTexts, whenEvent } from 
 // not steer (gpt-5.5). Each case checks that every text is in the transcript exactly once (or, after Stop,
 // handed back and not in it), that no tool ran twice, and how the task ended.
 
-const STEER = 'only hotels';
 const MORE = 'and museums';
 const PATCH = '*** Begin Patch\n*** Add File: a.txt\n+one\n*** End Patch\n';
-
-function words(count: number, word: string): string {
-  return Array.from({ length: count }, (_, index) => `${word}${index % 10}`).join(' ');
-}
 
 /** `plan the trip`: two slow messages; `patch the file`: a patch (a write, asked about), then a message. */
 function scenarios(): ScenarioFile {
   return {
     scenarios: [
-      {
-        name: 'plan',
-        match: 'plan the trip',
-        steps: [
-          {
-            output: [
-              { type: 'message', text: `Route: ${words(30, 'road')}` },
-              { type: 'message', text: `Sights: ${words(30, 'sight')}` },
-            ],
-          },
-        ],
-      },
+      PLAN_SCENARIO,
       {
         name: 'patch',
         match: 'patch the file',
@@ -50,7 +47,7 @@ function scenarios(): ScenarioFile {
           { output: [{ type: 'message', text: 'Patched a.txt.' }] },
         ],
       },
-      { name: 'hotels', match: STEER, steps: [{ output: [{ type: 'message', text: 'Hotels only: Lisbon.' }] }] },
+      HOTELS_SCENARIO,
       { name: 'museums', match: MORE, steps: [{ output: [{ type: 'message', text: 'Museums too: Porto.' }] }] },
     ],
   };
@@ -97,22 +94,6 @@ function assertOnce(
   assert.equal(new Set(started).size, started.length, `no tool ran twice: ${started.join(', ')}`);
 }
 
-/** The user messages and answers in transcript order, as `role: first word` (prompts' tags left out). */
-function story(run: Steering): string[] {
-  return run.transcript.items.flatMap((item) => {
-    const record = item as { type?: string; role?: string; content?: unknown };
-    if (record.type !== 'message' || (record.role !== 'user' && record.role !== 'assistant')) return [];
-    const { content } = record;
-    const text =
-      typeof content === 'string'
-        ? content
-        : Array.isArray(content)
-          ? content.map((part: { text?: string }) => part.text ?? '').join('')
-          : '';
-    return text.startsWith('<') ? [] : [`${record.role}: ${text.split(' ')[0] ?? ''}`];
-  });
-}
-
 const steeredHow = (events: readonly AgentEvent[]) => eventsOf(events, 'steered').map((event) => event.how);
 const lastMessage = (events: readonly AgentEvent[]) => eventsOf(events, 'message').at(-1)?.text;
 const steersOnWire = (wire: readonly WireLine[]) =>
@@ -145,7 +126,12 @@ describe('agent: steering races (issue 38)', function () {
         assert.deepEqual(steeredHow(bench.events), ['boundary']);
         assert.equal(eventsOf(bench.events, 'tool_started').length, 1);
         assert.equal(patched(bench), 'one\n', 'the patch applied once');
-        assert.deepEqual(story(run), ['user: patch', 'assistant: Patching:', 'user: only', 'assistant: Hotels']);
+        assert.deepEqual(story(run.transcript.items), [
+          'user: patch',
+          'assistant: Patching:',
+          'user: only',
+          'assistant: Hotels',
+        ]);
         assert.equal(lastMessage(bench.events), 'Hotels only: Lisbon.');
         const wire = await bench.wire();
         assert.equal(steersOnWire(wire), 0, 'nothing to steer natively while the call waits: no response runs');
@@ -154,11 +140,7 @@ describe('agent: steering races (issue 38)', function () {
     it('gpt-6: one steer pending on the call (sent as it streamed), one more while it waits: both pending, in the order sent, each once', async () => {
       const gate = approvalGate();
       const run = await steeringAgent(bench, 'gpt-6', { approvals: gate.policy });
-      whenEvent(
-        run,
-        (event) => event.type === 'tool_call_delta',
-        () => assert.ok(run.agent.steer(STEER)),
-      );
+      steerAt(run, 'tool_call_delta', STEER);
       const task = run.agent.run('patch the file');
       await gate.asked();
       // The response ended with the call, its output owed, and holds the first steer (`pending`): the second
@@ -173,7 +155,7 @@ describe('agent: steering races (issue 38)', function () {
         [STEER, MORE],
         'shown in the order sent',
       );
-      assert.deepEqual(story(run), ['user: patch', 'user: only', 'user: and', 'assistant: Museums']);
+      assert.deepEqual(story(run.transcript.items), ['user: patch', 'user: only', 'user: and', 'assistant: Museums']);
       assert.equal(patched(bench), 'one\n');
       const wire = await bench.wire();
       assert.equal(steersOnWire(wire), 2);
@@ -189,11 +171,7 @@ describe('agent: steering races (issue 38)', function () {
     it('gpt-6: a steer pending on the call, then the call declined: the text once, the patch never applied', async () => {
       const gate = approvalGate();
       const run = await steeringAgent(bench, 'gpt-6', { approvals: gate.policy });
-      whenEvent(
-        run,
-        (event) => event.type === 'tool_call_delta',
-        () => run.agent.steer(STEER),
-      );
+      steerAt(run, 'tool_call_delta', STEER);
       const task = run.agent.run('patch the file');
       await gate.asked();
       gate.answer(false);
@@ -218,21 +196,11 @@ describe('agent: steering races (issue 38)', function () {
       it(`${model}: sent between the lost socket and the resent turn, it goes at the boundary, once`, async () => {
         const run = await steeringAgent(bench, model);
         dropAtFirstDelta(run);
-        whenEvent(
-          run,
-          (event) => event.type === 'retry',
-          () => assert.ok(run.agent.steer(STEER)),
-        );
+        steerAt(run, 'retry', STEER);
         const done = await run.agent.run('plan the trip');
         assertOnce(run, done, bench.events, [STEER]);
         assert.deepEqual(steeredHow(bench.events), ['boundary']);
-        assert.deepEqual(story(run), [
-          'user: plan',
-          'assistant: Route:',
-          'assistant: Sights:',
-          'user: only',
-          'assistant: Hotels',
-        ]);
+        assert.deepEqual(story(run.transcript.items), AFTER_THE_PLAN);
         const wire = await bench.wire();
         assert.equal(steersOnWire(wire), 0, 'no socket to steer on');
       });
@@ -261,11 +229,7 @@ describe('agent: steering races (issue 38)', function () {
 
     it('gpt-6: committed by the successor, then the socket lost: resent, the text at the boundary, once', async () => {
       const run = await steeringAgent(bench, 'gpt-6');
-      whenEvent(
-        run,
-        (event) => event.type === 'text_delta',
-        () => run.agent.steer(STEER),
-      );
+      steerAt(run, 'text_delta', STEER);
       // The successor streams its answer: the steer was committed; the socket goes now.
       whenEvent(
         run,
@@ -285,11 +249,7 @@ describe('agent: steering races (issue 38)', function () {
     it('gpt-6: a steer pending on the call, the socket lost during the approval wait: the text at the boundary, once', async () => {
       const gate = approvalGate();
       const run = await steeringAgent(bench, 'gpt-6', { approvals: gate.policy });
-      whenEvent(
-        run,
-        (event) => event.type === 'tool_call_delta',
-        () => run.agent.steer(STEER),
-      );
+      steerAt(run, 'tool_call_delta', STEER);
       const task = run.agent.run('patch the file');
       await gate.asked();
       // The server held the steer for the continuation; its socket (and what it held) goes now.
@@ -361,11 +321,7 @@ describe('agent: steering races (issue 38)', function () {
     it('gpt-6: accepted (not yet committed), then Stop', async () => {
       const run = await steeringAgent(bench, 'gpt-6');
       const stop = new AbortController();
-      whenEvent(
-        run,
-        (event) => event.type === 'text_delta',
-        () => run.agent.steer(STEER),
-      );
+      steerAt(run, 'text_delta', STEER);
       let deltas = 0;
       run.hooks.push((event) => {
         if (event.type === 'text_delta' && ++deltas === 3) stop.abort();
@@ -379,11 +335,7 @@ describe('agent: steering races (issue 38)', function () {
     it('gpt-6: committed by the successor, then Stop as it streams', async () => {
       const run = await steeringAgent(bench, 'gpt-6');
       const stop = new AbortController();
-      whenEvent(
-        run,
-        (event) => event.type === 'text_delta',
-        () => run.agent.steer(STEER),
-      );
+      steerAt(run, 'text_delta', STEER);
       whenEvent(
         run,
         (event) => event.type === 'text_delta' && event.delta.includes('Hotels'),
@@ -400,11 +352,7 @@ describe('agent: steering races (issue 38)', function () {
         const gate = approvalGate();
         const run = await steeringAgent(bench, model, { approvals: gate.policy });
         const stop = new AbortController();
-        whenEvent(
-          run,
-          (event) => event.type === 'tool_call_delta',
-          () => run.agent.steer(STEER),
-        );
+        steerAt(run, 'tool_call_delta', STEER);
         const task = run.agent.run('patch the file', stop.signal);
         await gate.asked();
         run.agent.steer(MORE);

@@ -1,3 +1,4 @@
+import * as assert from 'node:assert/strict';
 import {
   Agent,
   type AgentEvent,
@@ -8,6 +9,7 @@ import {
   approveAll,
 } from '../../../src/agent';
 import type { AnyInputItem } from '../../../src/protocol';
+import type { ScenarioFile } from '../../../src/server';
 import { BUILTIN_TOOLS, ReadLedger } from '../../../src/tools';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
 import type { AgentBench } from './agentHarness';
@@ -98,4 +100,67 @@ export function userTexts(items: readonly AnyInputItem[]): string[] {
       ? [record.content]
       : [];
   });
+}
+
+/** The text the steering tests steer with, and the scenario that answers it. */
+export const STEER = 'only hotels';
+
+/** `count` words `word0 word1 …`: a message long enough that a steer lands while it streams. */
+export function words(count: number, word: string): string {
+  return Array.from({ length: count }, (_, index) => `${word}${index % 10}`).join(' ');
+}
+
+/** `plan the trip`: two slow messages (a steer during the first ends the response before the second). */
+export const PLAN_SCENARIO: ScenarioFile['scenarios'][number] = {
+  name: 'plan',
+  match: 'plan the trip',
+  steps: [
+    {
+      output: [
+        { type: 'message', text: `Route: ${words(30, 'road')}` },
+        { type: 'message', text: `Sights: ${words(30, 'sight')}` },
+      ],
+    },
+  ],
+};
+
+/** The story of a plan answered whole, then the steer and its answer (however the steer reached the model). */
+export const AFTER_THE_PLAN = [
+  'user: plan',
+  'assistant: Route:',
+  'assistant: Sights:',
+  'user: only',
+  'assistant: Hotels',
+];
+
+/** `only hotels`, the steer's own scenario: one message. */
+export const HOTELS_SCENARIO: ScenarioFile['scenarios'][number] = {
+  name: 'hotels',
+  match: STEER,
+  steps: [{ output: [{ type: 'message', text: 'Hotels only: Lisbon.' }] }],
+};
+
+/** The user messages and answers, in transcript order, as `role: first word` lines (tags left out). */
+export function story(items: readonly AnyInputItem[]): string[] {
+  return items.flatMap((item) => {
+    const record = item as { type?: string; role?: string; content?: unknown };
+    if (record.type !== 'message' || (record.role !== 'user' && record.role !== 'assistant')) return [];
+    const content = record.content;
+    const text =
+      typeof content === 'string'
+        ? content
+        : Array.isArray(content)
+          ? content.map((part: { text?: string }) => part.text ?? '').join('')
+          : '';
+    return text.startsWith('<') ? [] : [`${record.role}: ${text.split(' ')[0] ?? ''}`];
+  });
+}
+
+/** Steers `text` at the first event of type `type` (asserting the running task took it). */
+export function steerAt(run: Steering, type: AgentEvent['type'], text: string): void {
+  whenEvent(
+    run,
+    (event) => event.type === type,
+    () => assert.ok(run.agent.steer(text), `the task took "${text}"`),
+  );
 }
