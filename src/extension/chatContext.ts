@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { type AttachmentSources, type TerminalCommand, gitChanges } from '../agent';
 import type { Attachment } from '../protocol/attachments';
 import type { ContextMatch } from '../protocol/chatView';
+import { type ImageFile, IMAGE_SOURCE_MAX_BYTES, MAX_IMAGES, imageTypeOf } from '../protocol/images';
 import { type TaskRun, type Workspace, globMatcher } from '../workspace';
 import type { ChatContext } from './chat/contextPort';
 import { fuzzyPaths } from './chat/fuzzyPaths';
@@ -38,9 +39,13 @@ export class WindowChatContext implements ChatContext {
     return selectionAttachment(vscode.window.activeTextEditor);
   }
 
-  async fromUris(uris: readonly string[]): Promise<{ attachments: Attachment[]; refused: string[] }> {
+  async fromUris(
+    uris: readonly string[],
+  ): Promise<{ attachments: Attachment[]; refused: string[]; images: ImageFile[]; notes: string[] }> {
     const attachments: Attachment[] = [];
     const refused: string[] = [];
+    const images: ImageFile[] = [];
+    const notes: string[] = [];
     for (const text of uris) {
       let uri: vscode.Uri;
       try {
@@ -49,11 +54,19 @@ export class WindowChatContext implements ChatContext {
         refused.push(text);
         continue;
       }
+      // An image is read for the page, which scales it as it scales a pasted one: the model gets its pixels.
+      const type = imageTypeOf(uri.path);
+      if (type !== undefined && images.length < MAX_IMAGES) {
+        const read = await readImage(uri, type);
+        if (typeof read === 'string') notes.push(read);
+        else images.push(read);
+        continue;
+      }
       const attachment = await resourceAttachment(uri);
       if (attachment) attachments.push(attachment);
       else refused.push(uri.scheme === 'file' ? uri.fsPath : text);
     }
-    return { attachments, refused };
+    return { attachments, refused, images, notes };
   }
 
   sources(): Omit<AttachmentSources, 'workspace'> {
@@ -95,4 +108,27 @@ function searchExcluded(): (path: string) => boolean {
     matchers.some(
       (matches) => matches(path) || path.split('/').some((_, i, parts) => matches(parts.slice(0, i + 1).join('/'))),
     );
+}
+
+/** An image file as its bytes in a data URL, or why it is not attached (gone, or over IMAGE_SOURCE_MAX_BYTES). */
+async function readImage(uri: vscode.Uri, type: string): Promise<ImageFile | string> {
+  const name = uri.path.slice(uri.path.lastIndexOf('/') + 1) || uri.path;
+  try {
+    const stat = await vscode.workspace.fs.stat(uri);
+    if (stat.size > IMAGE_SOURCE_MAX_BYTES)
+      return vscode.l10n.t(
+        'Not attached: {0} is {1} MB; an image of at most {2} MB can be.',
+        name,
+        (stat.size / (1024 * 1024)).toFixed(1),
+        IMAGE_SOURCE_MAX_BYTES / (1024 * 1024),
+      );
+    const bytes = await vscode.workspace.fs.readFile(uri);
+    return { name: name.slice(0, 256), dataUrl: `data:${type};base64,${Buffer.from(bytes).toString('base64')}` };
+  } catch (error) {
+    return vscode.l10n.t(
+      'Not attached: {0} could not be read ({1}).',
+      name,
+      error instanceof Error ? error.message : String(error),
+    );
+  }
 }

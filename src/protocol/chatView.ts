@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { Attachment, Attachments } from './attachments';
+import { ImageFile, MAX_IMAGES } from './images';
 import { DiffHunk, FileOp } from './edits';
 import { QueueAction, QueuedPrompt } from './promptQueue';
 import { Plan } from './plan';
@@ -273,6 +274,8 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('contextMatches'), query: z.string(), matches: z.array(ContextMatch) }),
   /** Chips to add to the composer: Add to Chat, a drop, `@selection` as the host read it. */
   z.object({ type: z.literal('attach'), attachments: Attachments }),
+  /** Image files dropped from the explorer, read by the host: the page scales each into an image chip. */
+  z.object({ type: z.literal('imageFiles'), files: z.array(ImageFile).max(MAX_IMAGES) }),
   /** The commands running in the background (the list above the composer), answering `watchCommands` and at each change. */
   z.object({ type: z.literal('commands'), commands: z.array(RunningCommand) }),
 ]);

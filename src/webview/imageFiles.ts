@@ -1,5 +1,11 @@
 import type { Attachment } from '../protocol/attachments';
-import { IMAGE_MAX_BYTES, IMAGE_MAX_SIDE } from '../protocol/images';
+import {
+  IMAGE_MAX_BYTES,
+  IMAGE_MAX_SIDE,
+  IMAGE_SOURCE_MAX_BYTES,
+  IMAGE_TYPES,
+  type ImageFile,
+} from '../protocol/images';
 import { t } from './l10n';
 
 // An image pasted or dropped on the composer, made what the model is sent, in the page (the host never
@@ -13,12 +19,8 @@ import { t } from './l10n';
 
 export type ImageAttachment = Extract<Attachment, { kind: 'image' }>;
 
-/** The largest image file the page takes in (it is scaled down, but decoded whole first). */
-export const IMAGE_SOURCE_MAX_BYTES = 20 * 1024 * 1024;
-/** The most images one prompt carries. */
-export const MAX_IMAGES = 10;
 /** The types the page decodes; the model gets PNG or JPEG. */
-const DECODED = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/bmp']);
+const DECODED = new Set(Object.values(IMAGE_TYPES));
 const JPEG_QUALITY = 0.9;
 
 /** Why a file is not attached, for the line under the composer. */
@@ -26,6 +28,16 @@ export class ImageRefused extends Error {}
 
 /** Whether a file in a paste or drop is one this takes in (any other image type is refused with a reason). */
 export const isImageFile = (file: File) => file.type.startsWith('image/');
+
+/** An image file the host read (ImageFile), as the File a drop would have carried. */
+export function fileOf(image: ImageFile): File {
+  const comma = image.dataUrl.indexOf(',');
+  const type = image.dataUrl.slice('data:'.length, image.dataUrl.indexOf(';'));
+  const binary = atob(image.dataUrl.slice(comma + 1));
+  const bytes = new Uint8Array(binary.length);
+  for (let at = 0; at < binary.length; at++) bytes[at] = binary.charCodeAt(at);
+  return new File([bytes], image.name, { type });
+}
 
 /** `width`×`height` scaled (never up) to fit `max` on the long side, each side at least a pixel. */
 export function scaledSize(width: number, height: number, max = IMAGE_MAX_SIDE): { width: number; height: number } {

@@ -1,9 +1,11 @@
 import type { Attachment } from '../protocol/attachments';
+import { type ImageFile, MAX_IMAGES } from '../protocol/images';
 import { h } from './dom';
-import { MAX_IMAGES, imageAttachment, isImageFile } from './imageFiles';
+import { fileOf, imageAttachment, isImageFile } from './imageFiles';
 import { t } from './l10n';
 
-// Images pasted into the prompt box or dropped on the panel become chips (imageFiles.ts scales them); what
+// Images pasted into the prompt box or dropped on the panel (the files a drop carries, or those the host read
+// for a drop from the explorer, which carries URIs only) become chips (imageFiles.ts scales them); what
 // cannot be attached is said on a line under the chips until the next image or Send. A paste that carries
 // text as well (a range copied from a spreadsheet comes with a picture of itself) pastes its text only.
 
@@ -44,6 +46,11 @@ export class ImageIntake {
     }
     this.say(problems.join('\n'));
     if (made.length > 0) this.add(made);
+  }
+
+  /** Makes chips of image files the host read (dropped from the explorer): as if the drop had carried them. */
+  takeRead(images: readonly ImageFile[]): Promise<void> {
+    return this.take(images.map(fileOf));
   }
 
   /** Clears the line (a prompt was sent). */

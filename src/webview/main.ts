@@ -320,6 +320,8 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       chips.add(message.attachments);
       prompt.focus();
       return;
+    case 'imageFiles':
+      return void images.takeRead(message.files).then(() => prompt.focus());
     case 'queue':
       return queueChips.show(message.items);
     case 'unqueued':

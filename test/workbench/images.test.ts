@@ -57,11 +57,17 @@ describe('Loopwire in the VS Code workbench: an image pasted into the chat', fun
   this.timeout(180_000);
   let workbench: Workbench;
   const requests = useWireLog();
+  let explorerPng: Buffer;
+  before(async () => {
+    explorerPng = await new Jimp({ width: 3000, height: 800, color: 0x2266ccff }).getBuffer('image/png');
+  });
   useWorkbench((started) => (workbench = started), {
     artifacts: IMAGES_ARTIFACTS,
     workspace: (folder) => {
       copyDemo(folder);
       fs.writeFileSync(path.join(folder, 'image-scenarios.json'), JSON.stringify(SCENARIOS, null, 2));
+      fs.mkdirSync(path.join(folder, 'shots'), { recursive: true });
+      fs.writeFileSync(path.join(folder, 'shots', 'wide.png'), explorerPng);
       const settings = path.join(folder, '.vscode', 'settings.json');
       const current = JSON.parse(fs.readFileSync(settings, 'utf8')) as Record<string, unknown>;
       fs.writeFileSync(
@@ -145,5 +151,24 @@ describe('Loopwire in the VS Code workbench: an image pasted into the chat', fun
     const whole = next.parts.some((part) => part.text === PROMPT);
     assert.equal(images, whole ? 1 : 0, `the whole conversation: ${whole}, images: ${images}`);
     assert.deepEqual(workbench.pageErrors, []);
+  });
+
+  it('an image dropped from the explorer is read by the host and scaled in the page into a chip', async () => {
+    const panel = await workbench.panel();
+    const uri = `file://${path.join(workbench.workspace, 'shots', 'wide.png')}`;
+    // A drop as VS Code passes one on to a webview (Shift held): the resource's URI as text/uri-list.
+    await panel.evaluate(`(() => {
+      const data = new DataTransfer();
+      data.setData('text/uri-list', ${JSON.stringify(uri)});
+      const target = document.querySelector('.composer');
+      target.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
+      target.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+    })()`);
+    const chip = panel.locator('.composer .attachment-chip[data-kind="image"]');
+    await chip.waitFor({ timeout: 30_000 });
+    assert.equal(await chip.innerText(), 'wide.png (2048×546)');
+    await workbench.screenshot('explorer-drop', { sidebar: true });
+    await panel.getByRole('button', { name: 'Remove wide.png (2048×546)' }).click();
+    assert.equal(await chip.count(), 0);
   });
 });

@@ -53,8 +53,10 @@ export class ChatAttachments {
         return this.add([selection]);
       }
       case 'attachUris': {
-        const { attachments, refused } = await context.fromUris(message.uris);
+        const { attachments, refused, images = [], notes = [] } = await context.fromUris(message.uris);
         this.add(attachments);
+        if (images.length > 0) await this.send({ type: 'imageFiles', files: images });
+        for (const note of notes) this.notice(note);
         if (refused.length > 0)
           this.notice(`Not attached (only the workspace's files can be): ${refused.slice(0, 5).join(', ')}.`);
         return;

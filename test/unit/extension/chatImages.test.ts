@@ -7,6 +7,7 @@ import { Attachment, attachmentLabel, sameAttachment } from '../../../src/protoc
 import type { ScenarioFile } from '../../../src/server';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
 import { requestsOf, useAgentBench } from '../agent/agentHarness';
+import { eventually } from '../support/eventually';
 import { useChatBench } from './chatHarness';
 
 // An image the panel's composer sends (issue 40, item 2), on the host's side against the real server over a
@@ -83,6 +84,41 @@ describe('chat panel host: images in a prompt', function () {
       'What is in it?',
       [{ kind: 'image', name: 'image', dataUrl: image.dataUrl }, attachments[1]],
     ]);
+  });
+
+  it('a drop from the explorer: the image files the window read go to the page, the reasons for the others said', async () => {
+    const dataUrl = await redPng(8, 8);
+    ui.chatContext = {
+      find: () => Promise.resolve([]),
+      selection: () => 'none',
+      fromUris: (uris) =>
+        Promise.resolve({
+          attachments: [{ kind: 'file', path: 'src/cart.js' }],
+          refused: [],
+          images: uris.filter((uri) => uri.endsWith('.png')).map((uri) => ({ name: uri.slice(-7), dataUrl })),
+          notes: ['Not attached: huge.jpg is 25.0 MB; an image of at most 20 MB can be.'],
+        }),
+      sources: () => ({}),
+    };
+    const chat = ui.controller();
+    await chat.receive({ type: 'ready' });
+    await chat.receive({
+      type: 'attachUris',
+      uris: ['file:///ws/src/cart.js', 'file:///ws/red.png', 'file:///ws/huge.jpg'],
+    });
+    await eventually(() => ui.sent.some((message) => message.type === 'imageFiles'), { message: 'the images sent' });
+    assert.deepEqual(
+      ui.sent.find((message) => message.type === 'imageFiles'),
+      { type: 'imageFiles', files: [{ name: 'red.png', dataUrl }] },
+    );
+    assert.deepEqual(
+      ui.sent.find((message) => message.type === 'attach'),
+      { type: 'attach', attachments: [{ kind: 'file', path: 'src/cart.js' }] },
+    );
+    assert.ok(
+      chat.model.all.some((entry) => entry.kind === 'notice' && entry.text.includes('huge.jpg is 25.0 MB')),
+      'the reason is said',
+    );
   });
 
   it('promptParts keeps the chips’ order; imageOfPart reads back PNG and JPEG data URLs only', async () => {

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { Jimp } from 'jimp';
 import type { ViewMessage } from '../../../src/protocol/chatView';
 import { ARTIFACTS, useChromium } from '../../webview/chromium';
 import type { Panel } from '../../webview/panel';
@@ -9,7 +10,8 @@ import type { Panel } from '../../webview/panel';
 // a chip with its thumbnail, scaled in the page to 2048×512 and still a PNG; × takes it off; Send carries it
 // as a data URL; a dropped JPEG within bounds goes byte for byte, a larger one scaled as JPEG, an opaque WebP
 // as JPEG and a transparent one as PNG; a type the page cannot send, or a file over 20 MB, is refused on a
-// line that says why; a sent prompt shows its image in its bubble.
+// line that says why; an image file the host read for a drop from the explorer is scaled the same way; a sent
+// prompt shows its image in its bubble.
 
 type ImageChip = Extract<NonNullable<Extract<ViewMessage, { type: 'send' }>['attachments']>[number], { kind: 'image' }>;
 
@@ -191,6 +193,20 @@ describe('chat panel in Chromium: images pasted and dropped into the composer', 
     })()`);
     assert.equal(posted, true, 'the paste goes on as the browser does it');
     assert.deepEqual(await chipLabels(page), []);
+    assert.deepEqual(await page.problems(), []);
+  });
+
+  it('an image file the host read (a drop from the explorer) is scaled into a chip as a dropped one is', async () => {
+    const page = await panel();
+    const png = await new Jimp({ width: 3000, height: 800, color: 0x2266ccff }).getBuffer('image/png');
+    page.post({
+      type: 'imageFiles',
+      files: [{ name: 'explorer.png', dataUrl: `data:image/png;base64,${png.toString('base64')}` }],
+    });
+    await untilChips(page, 1);
+    assert.deepEqual(await chipLabels(page), ['explorer.png (2048×546)']);
+    const [image] = await sendImages(page, 'And this one?');
+    assert.deepEqual(header(image?.dataUrl ?? ''), { type: 'image/png', width: 2048, height: 546 });
     assert.deepEqual(await page.problems(), []);
   });
 
