@@ -62,8 +62,10 @@ export async function runExec(run: ExecRun, io: CliIo, extras: ExecExtras): Prom
   let tools: ExecTools | undefined;
   let session: AgentSession | undefined;
   const controller = new AbortController();
-  // Commands left running in the background: each said on stderr, and all stopped however exec ends.
-  const sessions = new CommandSessions((event) => io.stderr(sessionLine(event)));
+  // Commands left running in the background: each said on stderr, and all stopped however exec ends. Said
+  // through the steering's output once there is one, so a line being typed is not broken by it.
+  let say = io.stderr;
+  const sessions = new CommandSessions((event) => say(sessionLine(event)));
   // Ctrl+C, SIGTERM or a closed terminal: the task stops, and the commands' groups are told to go at once
   // (a tool waiting on one of them returns as it ends), not only once the turn has wound down.
   const restoreSignals = onExitSignals(() => {
@@ -82,6 +84,7 @@ export async function runExec(run: ExecRun, io: CliIo, extras: ExecExtras): Prom
     tools = await startExecTools(run.mcpConfig, (line) => io.stderr(`(${line})\n`));
     // On a terminal the user can steer the task as it runs; its output waits while they type a line.
     const steering = terminalSteering(io, run.color);
+    say = steering.io.stderr;
     // One printer for the session's events and the agent's: the renderer keeps what it has shown.
     const emit = eventPrinter(run.options.flags, steering.io, run.color, tools.registry);
     session = openSession(run, emit, server);
