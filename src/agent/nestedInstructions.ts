@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import { type AnyInputItem, type CallItem, PROJECT_INSTRUCTIONS_HEADING } from '../protocol';
 import type { ToolRegistry } from '../tools';
 import type { Workspace } from '../workspace';
@@ -49,12 +50,25 @@ export async function nestedInstructionsFor(
   const messages: AnyInputItem[] = [];
   for (const scope of scopes) {
     if (sent.has(scope)) continue;
+    // Asked after every call, between its output and the next request (the turn gap), and most folders have
+    // none: a synchronous stat says so without a turn of the loop. One that is there is read through the
+    // port, as the tools read it (an editor's unsaved text in VS Code).
+    if (!mayExist(workspace, `${scope}/AGENTS.md`)) continue;
     const file = await workspace.tryReadFile(`${scope}/AGENTS.md`).catch(() => undefined);
     if (!file || file.text.trim() === '') continue;
     sent.add(scope);
     messages.push(nestedMessage(scope, file.text));
   }
   return messages;
+}
+
+/** False only where the disk plainly has nothing at workspace path `path` (no entry, or a file in its way). */
+function mayExist(workspace: Workspace, path: string): boolean {
+  try {
+    return fs.statSync(workspace.locate(path).absolute, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return true; // A path the port refuses, or a stat refused: the read says what it is.
+  }
 }
 
 function nestedMessage(scope: string, text: string): AnyInputItem {

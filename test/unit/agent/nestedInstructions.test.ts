@@ -1,9 +1,13 @@
 import * as assert from 'node:assert/strict';
-import { callFolders, isNestedInstructions } from '../../../src/agent/nestedInstructions';
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { callFolders, isNestedInstructions, nestedInstructionsFor } from '../../../src/agent/nestedInstructions';
 import { isProjectInstructions } from '../../../src/agent/projectInstructions';
 import type { AnyInputItem, CallItem } from '../../../src/protocol';
 import type { ScenarioFile } from '../../../src/server';
 import { BUILTIN_TOOLS } from '../../../src/tools';
+import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
 import { useAgentBench } from './agentHarness';
 
 // A nested AGENTS.md (packages/api/AGENTS.md) reaches the model when the agent first works under its folder,
@@ -72,5 +76,24 @@ describe('agent: nested AGENTS.md', () => {
       const firstOutput = items.findIndex((item) => (item as { type?: string }).type === 'function_call_output');
       assert.equal(at, firstOutput + 1, 'right after the output of the read that went there');
     });
+  });
+
+  it('reads through the port only where the disk has an AGENTS.md, and sees one created since', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'loopwire-nested-'));
+    try {
+      await fs.mkdir(path.join(dir, 'src'));
+      const disk = await NodeWorkspace.open(dir);
+      const asked: string[] = [];
+      const workspace = Object.create(disk) as typeof disk;
+      workspace.tryReadFile = (file) => (asked.push(file), disk.tryReadFile(file));
+      assert.deepEqual(await nestedInstructionsFor(['src'], [], workspace), []);
+      assert.deepEqual(asked, [], 'no read where there is nothing (a stat said so, in the turn gap)');
+      await fs.writeFile(path.join(dir, 'src', 'AGENTS.md'), 'Sources rules.\n');
+      const found = await nestedInstructionsFor(['src'], [], workspace);
+      assert.deepEqual(asked, ['src/AGENTS.md']);
+      assert.match(textOf(found[0] as AnyInputItem), /Sources rules\./);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 });
