@@ -90,21 +90,64 @@ function feed(buffer: string, assembler: ResponseAssembler): { rest: string; ste
   }
 }
 
+/**
+ * The request's idle timer: re-armed at each chunk, it aborts the request when the endpoint goes quiet for
+ * `idleTimeoutMs`, and says so (`stalled`), where the caller's own abort is a cancel.
+ */
+class IdleWatch {
+  private readonly idle = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  stalled = false;
+  readonly signal: AbortSignal;
+
+  constructor(
+    private readonly request: HttpExchange,
+    /** What has come back so far, and when the request went. */
+    readonly progress = { bytesReceived: 0, sentAt: performance.now() },
+  ) {
+    this.signal = AbortSignal.any([request.signal, this.idle.signal]);
+  }
+
+  arm(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.stalled = true;
+      this.idle.abort();
+    }, this.request.idleTimeoutMs);
+  }
+
+  /** Stops reading a body still open after its answer; aborting mid-read may throw at once, which is no fault. */
+  drop(): void {
+    try {
+      this.idle.abort();
+    } catch {
+      // The answer stands.
+    }
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+  }
+
+  /** The outcome `step` ends the exchange with, and what came back by then. */
+  outcome(step: HttpOutcome['step']): HttpOutcome {
+    return { step, ...this.progress };
+  }
+
+  /**
+   * A failure of the connection: the caller's cancel rethrown, the idle timer's abort a stall, anything else
+   * `otherwise`.
+   */
+  lost(error: unknown, otherwise: TransportFault): HttpOutcome {
+    if (this.request.signal.aborted) throw error;
+    if (this.stalled) return this.outcome(fault({ kind: 'stalled', idleMs: this.request.idleTimeoutMs }));
+    return this.outcome(fault(otherwise));
+  }
+}
+
 export async function exchangeHttp(request: HttpExchange, assembler: ResponseAssembler): Promise<HttpOutcome> {
-  const idle = new AbortController();
-  const signal = AbortSignal.any([request.signal, idle.signal]);
-  let timer: NodeJS.Timeout | undefined;
-  let stalled = false;
-  const arm = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      stalled = true;
-      idle.abort();
-    }, request.idleTimeoutMs);
-  };
-  let bytesReceived = 0;
-  const sentAt = performance.now();
-  arm();
+  const watch = new IdleWatch(request);
+  watch.arm();
   try {
     let response: Response;
     try {
@@ -112,104 +155,79 @@ export async function exchangeHttp(request: HttpExchange, assembler: ResponseAss
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...request.headers },
         body: request.body,
-        signal,
+        signal: watch.signal,
         ...viaProxy(request.proxy),
       });
     } catch (error) {
-      if (request.signal.aborted) throw error;
-      if (stalled) return { step: fault({ kind: 'stalled', idleMs: request.idleTimeoutMs }), bytesReceived, sentAt };
-      return { step: fault(connectFault(error, request.proxy)), bytesReceived, sentAt };
+      return watch.lost(error, connectFault(error, request.proxy));
     }
-    if (!response.ok) {
-      let text: string;
-      try {
-        text = await response.text();
-      } catch (error) {
-        // The error answer itself was cut off: a dropped connection like any other (resent), not a crash.
-        if (request.signal.aborted) throw error;
-        if (stalled) return { step: fault({ kind: 'stalled', idleMs: request.idleTimeoutMs }), bytesReceived, sentAt };
-        return {
-          step: fault({ kind: 'closed', beforeFirstEvent: true, message: causeOf(error) }),
-          bytesReceived,
-          sentAt,
-        };
-      }
-      bytesReceived += Buffer.byteLength(text);
-      const body = decodeWire(HttpErrorBody, text);
-      const headers = retryHeaders(response.headers);
-      const error: ErrorDetails = body.ok
-        ? {
-            status: response.status,
-            type: body.value.error.type,
-            code: body.value.error.code ?? null,
-            message: body.value.error.message,
-            param: body.value.error.param ?? null,
-            headers,
-          }
-        : { status: response.status, type: undefined, code: null, message: text.slice(0, 500), param: null, headers };
-      return {
-        step: fault({
-          kind: 'api_error',
-          error,
-          retryAfterMs: serverDelayMs(headers, error.message),
-          midStream: false,
-        }),
-        bytesReceived,
-        sentAt,
-      };
-    }
-    if (!response.body)
-      return { step: fault({ kind: 'malformed', message: 'an empty SSE body' }), bytesReceived, sentAt };
-    const decoder = new TextDecoder();
-    let buffer = '';
-    /** The answer, once its terminal event came: what follows it on the connection is not waited for. */
-    let settled: HttpOutcome | undefined;
-    try {
-      for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-        arm();
-        bytesReceived += chunk.byteLength;
-        const fed = feed(buffer + decoder.decode(chunk, { stream: true }), assembler);
-        buffer = fed.rest;
-        if (fed.step && fed.step.kind !== 'continue') {
-          settled = { step: fed.step, bytesReceived, sentAt };
-          break;
-        }
-      }
-    } catch (error) {
-      // Leaving the loop cancels the body, which may fail: the answer is whole all the same.
-      if (settled) return settled;
-      if (request.signal.aborted) throw error;
-      if (stalled) return { step: fault({ kind: 'stalled', idleMs: request.idleTimeoutMs }), bytesReceived, sentAt };
-      return {
-        step: fault({ kind: 'closed', beforeFirstEvent: !assembler.started, message: causeOf(error) }),
-        bytesReceived,
-        sentAt,
-      };
-    }
-    if (settled) {
-      // Stop reading the rest (a body still open after the terminal event). Aborting a body mid-read can throw
-      // its reason at once, from undici's listener: the answer is already whole, so that is no fault.
-      try {
-        idle.abort();
-      } catch {
-        // The answer stands.
-      }
-      return settled;
-    }
-    const last = feed(`${buffer}${decoder.decode()}\n\n`, assembler);
-    if (last.step && last.step.kind !== 'continue') return { step: last.step, bytesReceived, sentAt };
-    return {
-      step: fault({
-        kind: 'closed',
-        beforeFirstEvent: !assembler.started,
-        message: 'the stream ended before the response did',
-      }),
-      bytesReceived,
-      sentAt,
-    };
+    if (!response.ok) return await errorAnswer(response, watch);
+    if (!response.body) return watch.outcome(fault({ kind: 'malformed', message: 'an empty SSE body' }));
+    return await readEvents(response.body as AsyncIterable<Uint8Array>, assembler, watch);
   } finally {
-    clearTimeout(timer);
+    watch.clear();
   }
+}
+
+/** An answer that is not a stream: the API's error, with when to retry. */
+async function errorAnswer(response: Response, watch: IdleWatch): Promise<HttpOutcome> {
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    // The error answer itself was cut off: a dropped connection like any other (resent), not a crash.
+    return watch.lost(error, { kind: 'closed', beforeFirstEvent: true, message: causeOf(error) });
+  }
+  watch.progress.bytesReceived += Buffer.byteLength(text);
+  const headers = retryHeaders(response.headers);
+  const error = errorDetails(response.status, text, headers);
+  const retryAfterMs = serverDelayMs(headers, error.message);
+  return watch.outcome(fault({ kind: 'api_error', error, retryAfterMs, midStream: false }));
+}
+
+/** The error of an answer of `status`: its JSON error body's fields, or the start of whatever it said. */
+function errorDetails(status: number, text: string, headers: Record<string, string>): ErrorDetails {
+  const body = decodeWire(HttpErrorBody, text);
+  if (!body.ok) return { status, type: undefined, code: null, message: text.slice(0, 500), param: null, headers };
+  const { type, code, message, param } = body.value.error;
+  return { status, type, code: code ?? null, message, param: param ?? null, headers };
+}
+
+/** The SSE stream through the assembler, until its terminal event or its end. */
+async function readEvents(
+  body: AsyncIterable<Uint8Array>,
+  assembler: ResponseAssembler,
+  watch: IdleWatch,
+): Promise<HttpOutcome> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  /** The answer, once its terminal event came: what follows it on the connection is not waited for. */
+  let settled: HttpOutcome | undefined;
+  try {
+    for await (const chunk of body) {
+      watch.arm();
+      watch.progress.bytesReceived += chunk.byteLength;
+      const fed = feed(buffer + decoder.decode(chunk, { stream: true }), assembler);
+      buffer = fed.rest;
+      if (fed.step && fed.step.kind !== 'continue') {
+        settled = watch.outcome(fed.step);
+        break;
+      }
+    }
+  } catch (error) {
+    // Leaving the loop cancels the body, which may fail: the answer is whole all the same.
+    if (settled) return settled;
+    return watch.lost(error, { kind: 'closed', beforeFirstEvent: !assembler.started, message: causeOf(error) });
+  }
+  if (settled) {
+    // Stop reading the rest (a body still open after the terminal event).
+    watch.drop();
+    return settled;
+  }
+  const last = feed(`${buffer}${decoder.decode()}\n\n`, assembler);
+  if (last.step && last.step.kind !== 'continue') return watch.outcome(last.step);
+  const message = 'the stream ended before the response did';
+  return watch.outcome(fault({ kind: 'closed', beforeFirstEvent: !assembler.started, message }));
 }
 
 export interface HttpTurn {
