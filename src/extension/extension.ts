@@ -70,6 +70,7 @@ export function activate(context: vscode.ExtensionContext): LoopwireApi {
     ...chatCommands(chat, current, () => session),
     ...inlineCommands(current, () => session),
     vscode.commands.registerCommand('loopwire.stop', () => session?.chat.stop()),
+    vscode.commands.registerCommand('loopwire.chooseApproval', () => current().chooseApproval()),
     // The editor's Keep / Undo lenses (review/editorMarks.ts): they exist only once the chat does.
     vscode.commands.registerCommand(KEEP_COMMAND, (hunk?: unknown) => reviewFromEditor(session?.chat, hunk, 'accept')),
     vscode.commands.registerCommand(UNDO_COMMAND, (hunk?: unknown) => reviewFromEditor(session?.chat, hunk, 'reject')),

@@ -2,7 +2,6 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TransportMode } from '../agent';
 // The files, not the agent's index: activation loads these, which have no zod and nothing of the session.
-import { APPROVAL_MODES, type ApprovalMode } from '../agent/approvals';
 import { DEFAULT_COMPACT_AT } from '../agent/contextWindow';
 import { PLAN_TOOL_SETTINGS, type PlanToolSetting } from '../agent/planMode';
 import { headersOf } from './endpointChoice';
@@ -22,7 +21,6 @@ export interface LoopwireSettings {
   transport: TransportMode;
   /** Extra scenario files for the embedded backend, resolved to absolute paths, loaded before the defaults. */
   scenarioFiles: string[];
-  approval: ApprovalMode;
   saveAfterEdit: boolean;
   /**
    * Reasoning effort, summaries and verbosity as set (docs/endpoints.md), checked where they are used
@@ -37,7 +35,10 @@ export interface LoopwireSettings {
   compactAt: number;
   /** Model responses one task may take before it stops (`loopwire.maxTurns`). */
   maxTurns: number;
-  /** `ask`: the editor's tools (`vscode.lm.tools`, where there are any) are offered too, each call approved as a task. */
+  /**
+   * `ask`: the editor's tools (`vscode.lm.tools`, where there are any) are offered too, each call approved as a
+   * task. A workspace may turn them off, never on where the user turned them off (`externalToolsSetting`).
+   */
   externalTools: 'off' | 'ask';
   /** `loopwire.planTool`: the plan tool offered as the model catalogue says (`auto`), to every model, or to none. */
   planTool: PlanToolSetting;
@@ -83,7 +84,6 @@ export function readSettings(folder: vscode.WorkspaceFolder | undefined): Loopwi
     scenarioFiles: (Array.isArray(files) ? files : [])
       .filter((file): file is string => typeof file === 'string' && file.trim() !== '')
       .map((file) => (path.isAbsolute(file) || base === undefined ? file : path.join(base, file))),
-    approval: oneOf(config.get('approval'), APPROVAL_MODES, 'ask'),
     saveAfterEdit: config.get<boolean>('saveAfterEdit', true),
     modelOptions: {
       reasoningEffort: config.get('reasoningEffort'),
@@ -93,10 +93,23 @@ export function readSettings(folder: vscode.WorkspaceFolder | undefined): Loopwi
     headers: headersOf(config.get<unknown>('headers', {})),
     contextWindow: positiveInteger(config.get<unknown>('contextWindow', 0)),
     compactAt: share(config.get<unknown>('compactAt', DEFAULT_COMPACT_AT)),
-    externalTools: oneOf(config.get('externalTools'), ['off', 'ask'] as const, 'ask'),
+    externalTools: externalToolsSetting(config.inspect<unknown>('externalTools')),
     planTool: oneOf(config.get('planTool'), PLAN_TOOL_SETTINGS, 'auto'),
     maxTurns: positiveInteger(config.get<unknown>('maxTurns', DEFAULT_MAX_TURNS)) ?? DEFAULT_MAX_TURNS,
   };
+}
+
+/**
+ * `loopwire.externalTools`: the user's value (`ask` unless set), which a workspace's `off` makes stricter. A
+ * repository's settings cannot offer the user's other extensions' tools to the model where the user said off.
+ * (The approval mode, which a repository may only make stricter too, is approvalChoice.ts'.)
+ */
+function externalToolsSetting(
+  inspected: { globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown } | undefined,
+): 'off' | 'ask' {
+  const user = oneOf(inspected?.globalValue, ['off', 'ask'] as const, 'ask');
+  const workspace = [inspected?.workspaceValue, inspected?.workspaceFolderValue];
+  return workspace.includes('off') ? 'off' : user;
 }
 
 /** A window in tokens; 0 or anything that is no positive number: undefined (the model's own). */

@@ -11,14 +11,17 @@ import {
 import type { ComposerChoices, HostMessage, InstructionsInfo } from '../protocol/chatView';
 import type { ChatSteering, ChooseMessage } from './chat/steeringPort';
 import { APPROVAL_MODES, isApprovalMode } from '../agent/approvals';
+import type { ApprovalChoice } from './approvalChoice';
 import { readSettings } from './settings';
 
 // The window's side of the composer's pickers and of the project instructions' line (chat/steeringPort.ts).
 //
-// A picker writes its setting for this workspace (ConfigurationTarget.Workspace: in a single-folder window
-// that is the folder's .vscode/settings.json, in a multi-root one its .code-workspace file; with no folder
-// open, the user's settings), and the agent reads the model and effort before every request and the
-// approval mode at every call, so the choice applies to the next one without a new chat or socket.
+// The model and effort pickers write their setting for this workspace (ConfigurationTarget.Workspace: in a
+// single-folder window that is the folder's .vscode/settings.json, in a multi-root one its .code-workspace
+// file; with no folder open, the user's settings). The approval picker's choice is kept where a repository
+// cannot write it (approvalChoice.ts): a repository's settings may make the mode stricter, never looser. The
+// agent reads the model and effort before every request and the approval mode at every call, so the choice
+// applies to the next one without a new chat or socket.
 //
 // The instructions are read at each task's start (and shown again when a file changes or trust is given).
 // An untrusted workspace's files are shown but not sent — a repository someone else wrote must not steer
@@ -32,12 +35,19 @@ const RECENT_MODELS = 5;
 /** Workspace state: the approval mode before plan mode was picked, which Implement goes back to. */
 const BEFORE_PLAN_KEY = 'loopwire.approvalBeforePlan';
 
-/** The settings each picker writes. */
-const SETTING: Record<ChooseMessage['choice'], string> = {
+/** The settings the model and effort pickers write (the approval picker's choice is approvalChoice.ts'). */
+const SETTING: Record<Exclude<ChooseMessage['choice'], 'approval'>, string> = {
   model: 'model',
   effort: 'reasoningEffort',
-  approval: 'approval',
 };
+
+/** What each approval mode lets run, for the quick pick (as the setting's own descriptions say it). */
+const APPROVAL_DETAILS = (): Record<(typeof APPROVAL_MODES)[number], string> => ({
+  ask: vscode.l10n.t('Ask before each edit, task and command that does more than read.'),
+  all: vscode.l10n.t('Edits, tasks and commands run without asking.'),
+  'read-only': vscode.l10n.t('Edits, tasks and commands that do more than read are declined.'),
+  plan: vscode.l10n.t('Plan mode: read, search and make a plan; nothing is changed until you choose Implement.'),
+});
 
 const firstFolder = () => vscode.workspace.workspaceFolders?.[0];
 
@@ -48,11 +58,15 @@ export class WindowSteering implements ChatSteering, vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private refreshTimer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly context: vscode.ExtensionContext) {
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly approvals: ApprovalChoice,
+  ) {
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (Object.values(SETTING).some((key) => event.affectsConfiguration(`loopwire.${key}`))) this.sendChoices();
       }),
+      approvals.onDidChange(() => this.sendChoices()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.sendInstructions()),
     );
     // A file created, changed or deleted shows in the line at once; the model gets it at the next task.
@@ -87,10 +101,13 @@ export class WindowSteering implements ChatSteering, vscode.Disposable {
     if (value === undefined) return;
     if (message.choice === 'effort' && !ReasoningEffort.safeParse(value).success)
       throw new Error(`${value} is not a reasoning effort (${ReasoningEffort.options.join(', ')}).`);
-    if (message.choice === 'approval' && !isApprovalMode(value))
-      throw new Error(`${value} is not an approval mode (${APPROVAL_MODES.join(', ')}).`);
+    if (message.choice === 'approval') {
+      if (!isApprovalMode(value)) throw new Error(`${value} is not an approval mode (${APPROVAL_MODES.join(', ')}).`);
+      if (value === 'plan') await this.rememberBeforePlan();
+      await this.approvals.choose(value);
+      return this.sendChoices();
+    }
     if (message.choice === 'model') await this.remember(value);
-    if (message.choice === 'approval' && value === 'plan') await this.rememberBeforePlan();
     const target = vscode.workspace.workspaceFolders?.length
       ? vscode.ConfigurationTarget.Workspace
       : vscode.ConfigurationTarget.Global;
@@ -105,9 +122,30 @@ export class WindowSteering implements ChatSteering, vscode.Disposable {
     await this.choose({ type: 'choose', choice: 'approval', value: mode });
   }
 
+  /**
+   * Loopwire: Choose Approval Mode… (the palette's way to the composer's picker, with no panel needed): the
+   * modes in a quick pick, the one in force marked, and the pick kept as the picker keeps it.
+   */
+  async pickApproval(): Promise<void> {
+    const { mode, source } = this.approvals.current();
+    const inForce =
+      source === 'workspace' ? vscode.l10n.t("in force: set by this workspace's settings") : vscode.l10n.t('in force');
+    const items = APPROVAL_MODES.map((value) => ({
+      label: value,
+      description: value === mode ? inForce : undefined,
+      detail: APPROVAL_DETAILS()[value],
+      value,
+    }));
+    const picked = await vscode.window.showQuickPick(items, {
+      title: vscode.l10n.t('Loopwire: Approval Mode'),
+      placeHolder: vscode.l10n.t('What runs without asking in this workspace'),
+    });
+    if (picked) await this.choose({ type: 'choose', choice: 'approval', value: picked.value });
+  }
+
   /** Plan mode is picked: the mode it replaces is what Implement goes back to (kept across reloads). */
   private async rememberBeforePlan(): Promise<void> {
-    const before = readSettings(firstFolder()).approval;
+    const before = this.approvals.mode();
     if (before !== 'plan') await this.context.workspaceState.update(BEFORE_PLAN_KEY, before);
   }
 
@@ -181,8 +219,20 @@ export class WindowSteering implements ChatSteering, vscode.Disposable {
       effort,
       efforts: [...ReasoningEffort.options],
       ...(defaultEffort === undefined ? {} : { defaultEffort }),
-      approval: settings.approval,
+      ...this.approval(),
     };
+  }
+
+  /** The mode in force for the approval picker, and a word where it is not the user's own pick. */
+  private approval(): Pick<ComposerChoices, 'approval' | 'approvalNote'> {
+    const { mode, source, ignored } = this.approvals.current();
+    const note =
+      source === 'workspace'
+        ? vscode.l10n.t("Set by this workspace's settings")
+        : ignored !== undefined
+          ? vscode.l10n.t('This workspace\'s settings say "{0}": not followed', ignored)
+          : undefined;
+    return { approval: mode, ...(note === undefined ? {} : { approvalNote: note }) };
   }
 
   private async remember(model: string): Promise<void> {

@@ -21,6 +21,7 @@ import {
   takesFreeform,
   toolsAvailable,
 } from '../tools';
+import { ApprovalChoice } from './approvalChoice';
 import { windowApprovals } from './approvalPrompt';
 import { windowEnvironment } from './environmentFacts';
 import { commandRulesFor, keepAllowRule } from './commandRulesSetting';
@@ -101,6 +102,8 @@ export class WorkspaceSession implements vscode.Disposable {
   private inlineController: InlineController | undefined;
   /** The composer's pickers and the project instructions (AGENTS.md), read at each task's start. */
   private readonly steering: WindowSteering;
+  /** The approval mode in force: the user's, which a workspace's settings may only make stricter. */
+  private readonly approvals: ApprovalChoice;
   /** The composer's attachments: the `@` picker's file search, `@selection`, `@terminal`'s last command. */
   private readonly chatContext = new WindowChatContext(() => this.adapter());
   /** Whether an agent was started yet: the first one's start is timed in the log. */
@@ -115,14 +118,25 @@ export class WorkspaceSession implements vscode.Disposable {
   ) {
     this.backend = new SessionBackend(access, log, this.queue, (event) => this.emit(event));
     this.tools = new WindowTools(log, context.workspaceState);
-    this.steering = new WindowSteering(context);
-    this.disposables.push(this.tools, this.steering);
+    this.approvals = new ApprovalChoice(context.workspaceState);
+    this.steering = new WindowSteering(context, this.approvals);
+    this.disposables.push(this.tools, this.steering, this.approvals);
   }
 
   /** Every agent event of the session (the chat panel and the status bar listen here). */
   onEvent(listener: (event: AgentEvent) => void): vscode.Disposable {
     this.listeners.add(listener);
     return new vscode.Disposable(() => this.listeners.delete(listener));
+  }
+
+  /** The approval mode in force (approvalChoice.ts): the chat's, the API's tasks' and the inline edits'. */
+  approvalMode(): ApprovalMode {
+    return this.approvals.mode();
+  }
+
+  /** Loopwire: Choose Approval Mode…: a quick pick, kept as the composer's picker keeps its choice. */
+  chooseApproval(): Promise<void> {
+    return this.steering.pickApproval();
   }
 
   /** The tools this window can run: write and task tools only in a trusted workspace. */
@@ -313,7 +327,7 @@ export class WorkspaceSession implements vscode.Disposable {
     const texts: string[] = [];
     let last: 'ws' | 'http' = settings.transport === 'http' ? 'http' : 'ws';
     const transcript = this.newTranscript(settings.model);
-    const agent = await this.agentFor(transcript, windowApprovals(approve ?? settings.approval), (event) => {
+    const agent = await this.agentFor(transcript, windowApprovals(approve ?? this.approvals.mode()), (event) => {
       // A progress note (`phase: commentary`) is not the answer.
       if (event.type === 'message' && event.phase !== 'commentary') texts.push(event.text);
       if (event.type === 'turn_finished') last = event.metrics.transport;
@@ -339,7 +353,7 @@ export class WorkspaceSession implements vscode.Disposable {
           queue: this.queue,
           newTranscript: () => this.newTranscript(readSettings(vscode.workspace.workspaceFolders?.[0]).model),
           sessionsDir: this.sessionsDir(),
-          approvalMode: () => readSettings(vscode.workspace.workspaceFolders?.[0]).approval,
+          approvalMode: () => this.approvals.mode(),
           log: (line) => this.log.warn(line),
           stopCommands: () => this.stopCommands(),
         },

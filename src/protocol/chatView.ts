@@ -197,6 +197,11 @@ export const ComposerChoices = z.object({
   /** What `default` sends for the current model (`medium`), so the picker can name it; absent: none. */
   defaultEffort: z.string().optional(),
   approval: ApprovalChoice,
+  /**
+   * Why the approval mode in force is not the user's own pick: the workspace's settings set a stricter one, or
+   * a looser one that is not followed (src/extension/approvalChoice.ts). Absent: it is the user's.
+   */
+  approvalNote: z.string().optional(),
 });
 
 /** The project's instruction files (AGENTS.md…) and whether the model gets them: the line above the composer. */

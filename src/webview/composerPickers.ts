@@ -132,5 +132,8 @@ export class ComposerPickers {
       ),
       choices.approval,
     );
+    // The mode in force, and why where it is not the user's pick (a workspace's stricter setting).
+    if (choices.approvalNote !== undefined) this.approval.select.title += ` (${choices.approvalNote})`;
+    this.approval.element.classList.toggle('picker-noted', choices.approvalNote !== undefined);
   }
 }

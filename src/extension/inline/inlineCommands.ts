@@ -57,14 +57,11 @@ function requestOf(
 }
 
 /**
- * Inline edits write the file: not offered where the approval mode lets nothing be written. Read from the
- * configuration itself: settings.ts would bring the model catalogue (and zod) into the activation bundle.
+ * Inline edits write the file: not offered where the approval mode lets nothing be written. The mode in force
+ * is the session's (approvalChoice.ts: a workspace's settings may make it stricter, never looser).
  */
-function allowed(): boolean {
-  const setting = vscode.workspace
-    .getConfiguration('loopwire', vscode.workspace.workspaceFolders?.[0])
-    .get<unknown>('approval', 'ask');
-  const mode = typeof setting === 'string' ? setting : 'ask';
+function allowed(current: () => WorkspaceSession): boolean {
+  const mode = current().approvalMode();
   if (mode !== 'read-only' && mode !== 'plan') return true;
   void vscode.window.showInformationMessage(
     vscode.l10n.t(
@@ -77,7 +74,7 @@ function allowed(): boolean {
 
 async function editInline(current: () => WorkspaceSession): Promise<string | undefined> {
   const editor = vscode.window.activeTextEditor;
-  if (!editor || !allowed()) return undefined;
+  if (!editor || !allowed(current)) return undefined;
   const document = editor.document;
   const lines = editor.selection.isEmpty
     ? linesAround(editor.selection.active.line, document.lineCount)
@@ -93,7 +90,10 @@ async function editInline(current: () => WorkspaceSession): Promise<string | und
     inline.dismiss(run);
     return undefined;
   }
-  return inline.send(run, requestOf('edit', document, run.path, lines, answer.text), answer.at);
+  const request = requestOf('edit', document, run.path, lines, answer.text);
+  // Nothing selected: the chat's entry names the cursor's line, not the first of the lines around it.
+  const cursor = editor.selection.isEmpty ? { cursor: editor.selection.active.line + 1 } : {};
+  return inline.send(run, { ...request, ...cursor }, answer.at);
 }
 
 async function fixInline(current: () => WorkspaceSession, args: unknown[]): Promise<string | undefined> {
@@ -104,7 +104,7 @@ async function fixInline(current: () => WorkspaceSession, args: unknown[]): Prom
     );
     return undefined;
   }
-  if (!allowed()) return undefined;
+  if (!allowed(current)) return undefined;
   const sentAt = performance.now();
   const document = await vscode.workspace.openTextDocument(uri);
   const inline = current().inline;

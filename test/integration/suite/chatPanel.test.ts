@@ -35,7 +35,8 @@ describe('chat panel', function () {
     };
     await writeFixture('chat/scenario.json', JSON.stringify(scenario));
     const config = vscode.workspace.getConfiguration('loopwire');
-    await config.update('approval', 'all', vscode.ConfigurationTarget.Workspace);
+    // The user's own setting: a workspace's `all` is not followed (approvalChoice.ts). Reset at the end.
+    await config.update('approval', 'all', vscode.ConfigurationTarget.Global);
     await config.update('scenarioFiles', ['chat/scenario.json'], vscode.ConfigurationTarget.Workspace);
 
     await vscode.commands.executeCommand('loopwire.chat.focus');
@@ -64,5 +65,6 @@ describe('chat panel', function () {
     await vscode.commands.executeCommand('loopwire.newChat');
     await eventually(() => api.chat.view()?.entries === 0 && api.chat.view());
     await config.update('scenarioFiles', undefined, vscode.ConfigurationTarget.Workspace);
+    await config.update('approval', undefined, vscode.ConfigurationTarget.Global);
   });
 });

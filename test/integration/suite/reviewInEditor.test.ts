@@ -94,7 +94,8 @@ describe('review in the editor', function () {
     };
     await writeFixture('review/scenario.json', JSON.stringify(scenario));
     const config = vscode.workspace.getConfiguration('loopwire');
-    await config.update('approval', 'all', vscode.ConfigurationTarget.Workspace);
+    // The user's own setting: a workspace's `all` is not followed (approvalChoice.ts). Reset at the end.
+    await config.update('approval', 'all', vscode.ConfigurationTarget.Global);
     await config.update('scenarioFiles', ['review/scenario.json'], vscode.ConfigurationTarget.Workspace);
 
     const warnings: string[] = [];
@@ -147,6 +148,7 @@ describe('review in the editor', function () {
       window.showWarningMessage = showWarning;
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
       await config.update('scenarioFiles', undefined, vscode.ConfigurationTarget.Workspace);
+      await config.update('approval', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 
