@@ -64,23 +64,23 @@ function opaque(canvas: OffscreenCanvas, context: OffscreenCanvasRenderingContex
   return true;
 }
 
-/** `file` scaled to `size` and encoded by the rule at the top of this file. */
-async function encodeScaled(file: File, size: { width: number; height: number }): Promise<Blob> {
+/** `source` (decoded from a file of `type`) scaled to `size` and encoded by the rule at the top of this file. */
+async function encodeScaled(source: ImageBitmap, type: string, size: { width: number; height: number }): Promise<Blob> {
   // createImageBitmap's own resize filters the whole image (a single drawImage at a third of the size aliases).
-  const bitmap = await createImageBitmap(file, {
+  const bitmap = await createImageBitmap(source, {
     resizeWidth: size.width,
     resizeHeight: size.height,
     resizeQuality: 'high',
   });
   const canvas = new OffscreenCanvas(size.width, size.height);
   const context = canvas.getContext('2d');
-  if (!context) throw new ImageRefused(t('{0}: the page cannot draw images here', file.name));
+  if (!context) throw new Error('no 2D canvas');
   context.drawImage(bitmap, 0, 0);
   bitmap.close();
-  const isOpaque = file.type === 'image/jpeg' || opaque(canvas, context);
-  const type = file.type === 'image/png' || !isOpaque ? 'image/png' : 'image/jpeg';
-  const blob = await canvas.convertToBlob({ type, quality: JPEG_QUALITY });
-  if (blob.size > IMAGE_MAX_BYTES && type === 'image/png' && isOpaque)
+  const isOpaque = type === 'image/jpeg' || opaque(canvas, context);
+  const encoded = type === 'image/png' || !isOpaque ? 'image/png' : 'image/jpeg';
+  const blob = await canvas.convertToBlob({ type: encoded, quality: JPEG_QUALITY });
+  if (blob.size > IMAGE_MAX_BYTES && encoded === 'image/png' && isOpaque)
     return canvas.convertToBlob({ type: 'image/jpeg', quality: JPEG_QUALITY });
   return blob;
 }
@@ -107,11 +107,17 @@ export async function imageAttachment(file: File): Promise<ImageAttachment> {
   } catch {
     throw new ImageRefused(t('{0}: the image does not decode', name));
   }
+  let blob: Blob;
   const size = scaledSize(source.width, source.height);
-  const within = size.width === source.width && size.height === source.height;
-  source.close();
-  const asIs = within && (file.type === 'image/png' || file.type === 'image/jpeg') && file.size <= IMAGE_MAX_BYTES;
-  const blob = asIs ? file : await encodeScaled(file, size);
+  try {
+    const within = size.width === source.width && size.height === source.height;
+    const asIs = within && (file.type === 'image/png' || file.type === 'image/jpeg') && file.size <= IMAGE_MAX_BYTES;
+    blob = asIs ? file : await encodeScaled(source, file.type, size);
+  } catch (error) {
+    throw new ImageRefused(t('{0}: the image could not be scaled ({1})', name, String(error)));
+  } finally {
+    source.close();
+  }
   if (blob.size > IMAGE_MAX_BYTES)
     throw new ImageRefused(
       t(
@@ -121,5 +127,11 @@ export async function imageAttachment(file: File): Promise<ImageAttachment> {
         megabytes(IMAGE_MAX_BYTES),
       ),
     );
-  return { kind: 'image', name, dataUrl: await dataUrlOf(blob), width: size.width, height: size.height };
+  let dataUrl: string;
+  try {
+    dataUrl = await dataUrlOf(blob);
+  } catch {
+    throw new ImageRefused(t('{0}: the file could not be read', name));
+  }
+  return { kind: 'image', name, dataUrl, width: size.width, height: size.height };
 }

@@ -166,12 +166,13 @@ describe('chat panel in Chromium: images pasted and dropped into the composer', 
     assert.deepEqual(await page.problems(), []);
   });
 
-  it('a type it cannot send, or a file over 20 MB, is refused on a line that says why', async () => {
+  it('a type it cannot send, a file over 20 MB or one that does not decode is refused on a line that says why', async () => {
     const page = await panel();
     await page.page.evaluate(`(() => {
       const data = new DataTransfer();
       data.items.add(new File(['II*\\u0000'], 'scan.tiff', { type: 'image/tiff' }));
       data.items.add(new File([new Uint8Array(21 * 1024 * 1024)], 'huge.png', { type: 'image/png' }));
+      data.items.add(new File(['not a picture'], 'broken.png', { type: 'image/png' }));
       const box = document.querySelector('textarea.prompt');
       box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
     })()`);
@@ -179,7 +180,7 @@ describe('chat panel in Chromium: images pasted and dropped into the composer', 
     await notice.waitFor();
     assert.equal(
       await notice.innerText(),
-      'Not attached: scan.tiff: image/tiff cannot be attached (PNG, JPEG, GIF, WebP or BMP).\nNot attached: huge.png is 21.0 MB: an image of at most 20.0 MB can be attached.',
+      'Not attached: scan.tiff: image/tiff cannot be attached (PNG, JPEG, GIF, WebP or BMP).\nNot attached: huge.png is 21.0 MB: an image of at most 20.0 MB can be attached.\nNot attached: broken.png: the image does not decode.',
     );
     assert.deepEqual(await chipLabels(page), []);
     await page.page.screenshot({ path: path.join(ARTIFACTS, 'dark-image-refused.png') });
