@@ -1,7 +1,7 @@
 import type { AnyInputItem, ApiError, OutputItem, ResponseObject, ResponseRequest } from '../protocol';
 import { refusals } from './apiErrors';
 import { STEERED_REASON, isCompaction, normalizeContext } from '../protocol';
-import { compactContext, compactThreshold } from './compaction';
+import { type CompactedContext, compactContext, compactThreshold } from './compaction';
 import { type ContextState, type CountedContext, extendContext } from './contextState';
 import { type Fault, faultError } from './faults';
 import { newId } from './ids';
@@ -10,7 +10,7 @@ import { Pacer } from './pacer';
 import type { PromptCache } from './promptCache';
 import { renderHeader } from './renderContext';
 import { responseObject, usage } from './responseObject';
-import type { ScriptedModel } from './scriptedModel';
+import type { ModelTurn, ScriptedModel } from './scriptedModel';
 import { TurnAborted, TurnEmitter, TurnFailed, type TurnSink } from './turnEmitter';
 
 /** What every response needs from the server, whatever its transport. */
@@ -118,6 +118,33 @@ export function countedFigures(counted: CountedContext): TurnFigures {
 
 /** Runs one response: counts its context, asks the scripted model, streams the answer at the simulated pace. */
 export async function runTurn(deps: TurnDeps, input: TurnInput, sink: TurnSink): Promise<TurnOutcome> {
+  const prepared = prepareTurn(deps, input);
+  if (prepared.kind === 'refused') return prepared;
+  const { fault } = prepared;
+  if (fault?.kind === 'error' && fault.after_events === 0) {
+    return { kind: 'refused', ...faultError(fault), retryAfterS: fault.retry_after_s };
+  }
+  return streamTurn(deps, input, prepared, new TurnEmitter(sink, fault, input.streamId));
+}
+
+/** What a response is answered from, worked out before its first event. */
+interface PreparedTurn {
+  kind: 'prepared';
+  header: string;
+  figures: TurnFigures;
+  cachedTokens: number;
+  /** The compaction the response begins with, and the prefill its new context costs. */
+  compacted: CompactedContext | undefined;
+  compactedPrefill: number;
+  /** The context the model answers from (the compacted one, after a compaction). */
+  context: ContextState;
+  turn: ModelTurn;
+  fault: Fault | undefined;
+  workMs: number;
+}
+
+/** Counts the request's context, finds what is cached, compacts past the threshold and asks the model. */
+function prepareTurn(deps: TurnDeps, input: TurnInput): PreparedTurn | Extract<TurnOutcome, { kind: 'refused' }> {
   const started = performance.now();
   const { request } = input;
   const header = renderHeader(request.instructions, request.tools);
@@ -126,39 +153,68 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, sink: TurnSink):
   const { inputTokens } = figures;
   if (inputTokens > deps.contextWindow)
     return { kind: 'refused', ...refusals.contextLengthExceeded(), retryAfterS: undefined, figures };
-  const fromConnection = base ? (base.header === header ? base.headerTokens : 0) + base.itemTokens : 0;
-  const fromPromptCache = deps.promptCache.longestPrefix(counted.keys, counted.cumulative);
-  const cachedTokens = Math.min(inputTokens, Math.max(fromConnection, fromPromptCache));
-  deps.promptCache.insert(counted.keys, counted.cumulative);
+  const cachedTokens = cachedTokensOf(deps, counted, base, header, inputTokens);
   const generate = request.generate !== false;
-  const threshold = generate ? compactThreshold(request.context_management, deps.contextWindow) : undefined;
-  const compacted =
-    threshold !== undefined && inputTokens > threshold ? compactContext(counted.state, header) : undefined;
-  // The compacted context is new to the model: its prefill is paid too, less what the prompt cache holds.
-  let compactedPrefill = 0;
-  if (compacted) {
-    const { keys, cumulative, state, tokenized } = compacted.counted;
-    figures.contextTokens = state.headerTokens + state.itemTokens;
-    figures.tokenizedTokens += tokenized;
-    figures.compaction = { replacedTokens: compacted.replacedTokens, summaryTokens: compacted.summaryTokens };
-    compactedPrefill = figures.contextTokens - deps.promptCache.longestPrefix(keys, cumulative);
-    deps.promptCache.insert(keys, cumulative);
-  }
+  const { compacted, compactedPrefill } = compactPastThreshold(deps, request, { counted, header, figures, generate });
   const context = compacted?.counted.state ?? counted.state;
   const turn = generate ? deps.model.respond(context.items) : { output: [], fault: undefined, trace: 'warm-up' };
   const fault = input.fault ?? turn.fault;
   const workMs = performance.now() - started;
+  return { kind: 'prepared', header, figures, cachedTokens, compacted, compactedPrefill, context, turn, fault, workMs };
+}
 
-  if (fault?.kind === 'error' && fault.after_events === 0) {
-    return { kind: 'refused', ...faultError(fault), retryAfterS: fault.retry_after_s };
-  }
+/** Tokens of the context cached already, on the connection or in the prompt cache (which then holds it too). */
+function cachedTokensOf(
+  deps: TurnDeps,
+  counted: CountedContext,
+  base: ContextState | undefined,
+  header: string,
+  inputTokens: number,
+): number {
+  const fromConnection = base ? (base.header === header ? base.headerTokens : 0) + base.itemTokens : 0;
+  const fromPromptCache = deps.promptCache.longestPrefix(counted.keys, counted.cumulative);
+  deps.promptCache.insert(counted.keys, counted.cumulative);
+  return Math.min(inputTokens, Math.max(fromConnection, fromPromptCache));
+}
 
+/**
+ * The context compacted where the request asks for it past a threshold it crossed (`context_management`),
+ * with `figures` updated. The compacted context is new to the model: its prefill is paid too, less what the
+ * prompt cache holds.
+ */
+function compactPastThreshold(
+  deps: TurnDeps,
+  request: ResponseRequest,
+  found: { counted: CountedContext; header: string; figures: TurnFigures; generate: boolean },
+): { compacted: CompactedContext | undefined; compactedPrefill: number } {
+  const { counted, header, figures } = found;
+  const threshold = found.generate ? compactThreshold(request.context_management, deps.contextWindow) : undefined;
+  const compacted =
+    threshold !== undefined && figures.inputTokens > threshold ? compactContext(counted.state, header) : undefined;
+  if (!compacted) return { compacted, compactedPrefill: 0 };
+  const { keys, cumulative, state, tokenized } = compacted.counted;
+  figures.contextTokens = state.headerTokens + state.itemTokens;
+  figures.tokenizedTokens += tokenized;
+  figures.compaction = { replacedTokens: compacted.replacedTokens, summaryTokens: compacted.summaryTokens };
+  const compactedPrefill = figures.contextTokens - deps.promptCache.longestPrefix(keys, cumulative);
+  deps.promptCache.insert(keys, cumulative);
+  return { compacted, compactedPrefill };
+}
+
+/** The response's events at the simulated pace: created, its output item by item, then how it ended. */
+async function streamTurn(
+  deps: TurnDeps,
+  input: TurnInput,
+  prepared: PreparedTurn,
+  emitter: TurnEmitter,
+): Promise<TurnOutcome> {
+  const { request } = input;
+  const { figures, cachedTokens, compacted, compactedPrefill, fault } = prepared;
   const id = newId('resp');
   const createdAt = Math.floor(Date.now() / 1000);
-  const emitter = new TurnEmitter(sink, fault, input.streamId);
   const snapshot = (status: ResponseObject['status'], output: OutputItem[], extra: Partial<ResponseObject> = {}) =>
     responseObject(id, createdAt, request, status, output, null, extra);
-  const prefillMs = ((inputTokens - cachedTokens + compactedPrefill) * deps.prefillUsPerToken) / 1000;
+  const prefillMs = ((figures.inputTokens - cachedTokens + compactedPrefill) * deps.prefillUsPerToken) / 1000;
   const tps = fault?.kind === 'slow' ? deps.tps / fault.factor : deps.tps;
   const firstTokenAt = performance.now() + prefillMs;
   const pacer = new Pacer(firstTokenAt, tps);
@@ -172,40 +228,60 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, sink: TurnSink):
     await pacer.until(firstTokenAt);
     if (compacted)
       output.push((await streamCompaction(compacted.item, compacted.summaryTokens, 0, emitter, pacer, budget)).item);
-    const end = await streamOutput(turn.output, output, { emitter, pacer, budget, steering: input.steering });
-    const final = responseObject(
-      id,
-      createdAt,
-      request,
-      end.status,
-      output,
-      usage(inputTokens, cachedTokens, budget.used),
-      {
-        completed_at: Math.floor(Date.now() / 1000),
-        incomplete_details: end.reason === undefined ? null : { reason: end.reason },
-      },
-    );
-    // The compaction item is already the last item of the compacted context.
-    const after = extendContext(context, header, compacted ? output.slice(1) : output);
-    deps.promptCache.insert(after.keys, after.cumulative);
-    await input.keep(final, after.state);
-    await emitter.emit({ type: `response.${end.status}`, response: final });
-    return {
-      kind: 'completed',
-      response: final,
-      state: after.state,
-      timing: { workMs, prefillMs },
-      trace: turn.trace,
-      figures,
-    };
+    const end = await streamOutput(prepared.turn.output, output, { emitter, pacer, budget, steering: input.steering });
+    const used = usage(figures.inputTokens, cachedTokens, budget.used);
+    const final = responseObject(id, createdAt, request, end.status, output, used, {
+      completed_at: Math.floor(Date.now() / 1000),
+      incomplete_details: end.reason === undefined ? null : { reason: end.reason },
+    });
+    return await complete(deps, input, { prepared, final, output, emitter, prefillMs });
   } catch (error) {
-    if (error instanceof TurnAborted) return { kind: 'aborted' };
-    if (!(error instanceof TurnFailed)) throw error;
-    emitter.emitNow({ type: 'error', code: error.code, message: error.message, param: null });
-    const failed = snapshot('failed', output, { error: { code: error.code, message: error.message } });
-    emitter.emitNow({ type: 'response.failed', response: failed });
-    return { kind: 'failed', response: failed };
+    return failTurn(error, emitter, (failure) => snapshot('failed', output, failure));
   }
+}
+
+/** A response whose output is whole: kept (cache, store), then its terminal event. */
+async function complete(
+  deps: TurnDeps,
+  input: TurnInput,
+  done: {
+    prepared: PreparedTurn;
+    final: ResponseObject;
+    output: OutputItem[];
+    emitter: TurnEmitter;
+    prefillMs: number;
+  },
+): Promise<TurnOutcome> {
+  const { prepared, final, output } = done;
+  const { context, header, compacted } = prepared;
+  // The compaction item is already the last item of the compacted context.
+  const after = extendContext(context, header, compacted ? output.slice(1) : output);
+  deps.promptCache.insert(after.keys, after.cumulative);
+  await input.keep(final, after.state);
+  await done.emitter.emit({ type: `response.${final.status}`, response: final });
+  const timing = { workMs: prepared.workMs, prefillMs: done.prefillMs };
+  return {
+    kind: 'completed',
+    response: final,
+    state: after.state,
+    timing,
+    trace: prepared.turn.trace,
+    figures: prepared.figures,
+  };
+}
+
+/** A response cut by the client (aborted) or failed by a fault: its `error` and `response.failed` events. */
+function failTurn(
+  error: unknown,
+  emitter: TurnEmitter,
+  failedResponse: (extra: Partial<ResponseObject>) => ResponseObject,
+): TurnOutcome {
+  if (error instanceof TurnAborted) return { kind: 'aborted' };
+  if (!(error instanceof TurnFailed)) throw error;
+  emitter.emitNow({ type: 'error', code: error.code, message: error.message, param: null });
+  const failed = failedResponse({ error: { code: error.code, message: error.message } });
+  emitter.emitNow({ type: 'response.failed', response: failed });
+  return { kind: 'failed', response: failed };
 }
 
 /**
