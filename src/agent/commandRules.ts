@@ -78,9 +78,35 @@ const NO_RULE_FOR = new Set([
 ]);
 
 /**
- * The allow rule an approval may offer for a command line: its program and subcommand (`npm test`, `make
- * check`), where the line is plain commands and every one that is not safe begins with those two words; none
- * for an interpreter or a wrapper (`sh -c`, `env`, `xargs`), whose rule would allow anything.
+ * Programs whose second word is a subcommand naming what they do (`git status`, `npm test`, `cargo build`,
+ * `make check`): their rule is the two words. Any other program's arguments are its data (`echo walked
+ * through`, `pytest tests/cart.py`): its rule is the whole command, not a prefix cut at a word it happens to
+ * have second.
+ */
+const SUBCOMMANDS = new Set(
+  [
+    'git gh hg svn',
+    'npm pnpm yarn bun corepack nx turbo lerna',
+    'cargo rustup go dotnet swift flutter dart mix gradle gradlew mvn sbt',
+    'pip pip3 poetry uv pipenv conda bundle gem rake rails composer',
+    'make just ninja cmake bazel',
+    'docker podman kubectl helm terraform',
+    'apt apt-get brew systemctl',
+  ].flatMap((line) => line.split(' ')),
+);
+
+/** Package managers whose `run` takes a script's name: `npm run build` is the rule, not `npm run`. */
+const SCRIPT_RUNNERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
+
+/** A whole command offered as its rule is one a card can show on a line. */
+const MAX_RULE_WORDS = 6;
+const MAX_RULE_CHARS = 80;
+
+/**
+ * The allow rule an approval may offer for a command line: for a program with subcommands, it and its
+ * subcommand (`npm test`, `make check`; `npm run build` for a script); for any other, the whole command
+ * (`echo walked through`) — where the line is plain commands and every one that is not safe has that rule;
+ * none for an interpreter or a wrapper (`sh -c`, `env`, `xargs`), whose rule would allow anything.
  */
 export function ruleToOffer(
   commands: readonly { words: readonly string[]; reason?: string }[] | undefined,
@@ -92,9 +118,21 @@ export function ruleToOffer(
   return rules.size === 1 ? rule : undefined;
 }
 
-function offered([program, sub]: readonly string[]): string | undefined {
-  if (!program || !sub || sub.startsWith('-') || NO_RULE_FOR.has(program) || /[\\/]/.test(program)) return undefined;
+function offered(words: readonly string[]): string | undefined {
+  const [program, sub, script] = words;
+  if (!program || NO_RULE_FOR.has(program) || /[\\/]/.test(program)) return undefined;
+  if (!SUBCOMMANDS.has(program)) return wholeCommand(words);
+  if (!sub || sub.startsWith('-')) return undefined;
+  if (sub === 'run' && SCRIPT_RUNNERS.has(program))
+    return script && !script.startsWith('-') ? `${program} run ${script}` : undefined;
   return `${program} ${sub}`;
+}
+
+/** `words` as a rule that matches them (each a word the rule splits back the same), if short enough to show. */
+function wholeCommand(words: readonly string[]): string | undefined {
+  if (words.length > MAX_RULE_WORDS || words.some((word) => word === '' || /\s/.test(word))) return undefined;
+  const rule = words.join(' ');
+  return rule.length <= MAX_RULE_CHARS ? rule : undefined;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
