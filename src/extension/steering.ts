@@ -219,6 +219,7 @@ export class WindowSteering implements ChatSteering, vscode.Disposable {
       effort,
       efforts: [...ReasoningEffort.options],
       ...(defaultEffort === undefined ? {} : { defaultEffort }),
+      ...(modelProfile(model).images ? {} : { images: false }),
       ...this.approval(),
     };
   }

@@ -202,6 +202,8 @@ export const ComposerChoices = z.object({
    * a looser one that is not followed (src/extension/approvalChoice.ts). Absent: it is the user's.
    */
   approvalNote: z.string().optional(),
+  /** False: the model does not take images, as the model catalogue knows it (an image chip says so). */
+  images: z.boolean().optional(),
 });
 
 /** The project's instruction files (AGENTS.md…) and whether the model gets them: the line above the composer. */

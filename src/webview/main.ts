@@ -17,6 +17,7 @@ import { askResend } from './checkpointActions';
 import { button, h } from './dom';
 import { entryView } from './entryView';
 import { ImageIntake } from './imageIntake';
+import { ImageModelWarning } from './imageWarning';
 import { InstructionsLine } from './instructionsLine';
 import { QueueChips } from './queueChips';
 import { CommandList } from './commandList';
@@ -52,7 +53,11 @@ const prompt = h('textarea', {
 });
 prompt.value = typeof savedDraft === 'string' ? savedDraft : '';
 // The chips are kept with the draft: a hidden and re-shown panel has both.
-const chips = new AttachmentChips(() => saveDraft());
+const imageWarning = new ImageModelWarning();
+const chips = new AttachmentChips((attachments) => {
+  imageWarning.chips(attachments);
+  saveDraft();
+});
 if (Array.isArray(saved?.attachments)) chips.add(saved.attachments);
 const contextPicker = new ContextPicker(prompt, post, (attachments) => chips.add(attachments));
 const images = new ImageIntake(
@@ -118,6 +123,7 @@ document.body.append(
       contextPicker.element,
       chips.element,
       images.notice,
+      imageWarning.element,
       prompt,
       h('div', { class: 'composer-bar' }, pickers.element, sendButton),
     ),
@@ -311,6 +317,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       prompt.focus();
       return;
     case 'choices':
+      imageWarning.choices(message.choices);
       return pickers.show(message.choices);
     case 'instructions':
       return instructionsLine.show(message.instructions);

@@ -211,6 +211,36 @@ describe('chat panel in Chromium: images pasted and dropped into the composer', 
     assert.deepEqual(await page.problems(), []);
   });
 
+  it('a model the catalogue does not know to take images: a line under the image chip says the endpoint may refuse it', async () => {
+    const page = await panel();
+    const choices = {
+      model: 'gpt-oss-120b',
+      models: ['gpt-5.5', 'gpt-oss-120b'],
+      effort: 'default',
+      efforts: ['default'],
+      approval: 'ask' as const,
+    };
+    page.post({ type: 'choices', choices: { ...choices, images: false } });
+    await page.delivered();
+    const warning = page.page.locator('.composer-warning');
+    assert.equal(await warning.isVisible(), false, 'no image, nothing said');
+    await page.page.evaluate(deliverImage('paste', { name: 'wide.png', type: 'image/png', width: 800, height: 200 }));
+    await untilChips(page, 1);
+    assert.equal(
+      await warning.innerText(),
+      'gpt-oss-120b does not take images, as far as Loopwire knows: the endpoint may refuse this prompt.',
+    );
+    await page.page.screenshot({ path: path.join(ARTIFACTS, 'dark-image-model-warning.png') });
+    page.post({ type: 'choices', choices: { ...choices, model: 'gpt-5.5' } });
+    await page.delivered();
+    assert.equal(await warning.isVisible(), false, 'a model that takes images');
+    page.post({ type: 'choices', choices: { ...choices, images: false } });
+    await page.delivered();
+    await page.page.getByRole('button', { name: 'Remove wide.png (800×200)' }).click();
+    assert.equal(await warning.isVisible(), false, 'the image removed');
+    assert.deepEqual(await page.problems(), []);
+  });
+
   it('a sent prompt shows its image in its bubble', async () => {
     const page = await panel();
     await page.page.evaluate(deliverImage('paste', { name: 'wide.png', type: 'image/png', width: 4000, height: 1000 }));
