@@ -77,11 +77,10 @@ describe('Loopwire in the VS Code workbench: Restore and Edit and resend', funct
       const settings = path.join(folder, '.vscode', 'settings.json');
       const current = fs.existsSync(settings) ? (JSON.parse(fs.readFileSync(settings, 'utf8')) as object) : {};
       fs.mkdirSync(path.dirname(settings), { recursive: true });
-      fs.writeFileSync(
-        settings,
-        JSON.stringify({ ...current, 'loopwire.approval': 'all', 'loopwire.scenarioFiles': [scenarioFile] }, null, 2),
-      );
+      fs.writeFileSync(settings, JSON.stringify({ ...current, 'loopwire.scenarioFiles': [scenarioFile] }, null, 2));
     },
+    // The user's own setting: a workspace's `loopwire.approval` may make the mode stricter, never looser.
+    userSettings: { 'loopwire.approval': 'all' },
   });
   after(() => fs.rmSync(scratch, { recursive: true, force: true }));
 

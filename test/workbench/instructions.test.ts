@@ -105,18 +105,20 @@ describe('Loopwire in the VS Code workbench: project instructions and the compos
       () => {
         const now = settings();
         return Promise.resolve(
-          now['loopwire.model'] === 'gpt-5.5-mini' &&
-            now['loopwire.reasoningEffort'] === 'high' &&
-            now['loopwire.approval'] === 'read-only'
-            ? true
-            : undefined,
+          now['loopwire.model'] === 'gpt-5.5-mini' && now['loopwire.reasoningEffort'] === 'high' ? true : undefined,
         );
       },
       15_000,
     );
     await until('the pickers showing them', async () =>
-      (await model.inputValue()) === 'gpt-5.5-mini' && (await effort.inputValue()) === 'high' ? true : undefined,
+      (await model.inputValue()) === 'gpt-5.5-mini' &&
+      (await effort.inputValue()) === 'high' &&
+      (await approvals.inputValue()) === 'read-only'
+        ? true
+        : undefined,
     );
+    // The approval mode is kept in the workspace's state, where a repository cannot write it (approvalChoice.ts).
+    assert.equal(settings()['loopwire.approval'], undefined, 'no approval mode in the workspace settings');
     await workbench.screenshot('pickers-changed', { sidebar: true });
 
     const next = await ask(panel, 'Which model answers now?');

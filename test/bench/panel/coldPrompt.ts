@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { startWorkbench, until } from '../../workbench/workbench';
 import { ARM_PROBE, INSTALL_PROBE, type ProbeReport, READ_PROBE } from './pageProbe';
-import { WARM_UP_PROMPT, writePanelWorkspace } from './panelWorkload';
+import { PANEL_USER_SETTINGS, WARM_UP_PROMPT, writePanelWorkspace } from './panelWorkload';
 
 // The cold case of `npm run bench -- --panel`: a new window, Loopwire's view opened, and the first prompt sent
 // the moment its composer shows (a user who types at once: nothing had time to start while they typed). Send
@@ -51,6 +51,7 @@ export async function coldFirstPrompt(options: {
   const workbench = await startWorkbench({
     workspace: (folder) =>
       writePanelWorkspace(folder, 'embedded', { 'loopwire.scenarioFiles': [options.scenarioFile] }),
+    userSettings: PANEL_USER_SETTINGS,
     artifacts: path.join(options.artifacts, 'cold'),
   });
   try {

@@ -12,7 +12,15 @@ import { ARM_PROBE, INSTALL_PROBE, type ProbeReport, READ_PROBE } from './pagePr
 import { renderPanelReport } from './panelReport';
 import type { PanelResults, PanelRun } from './panelTypes';
 import { type PromptStartSample, describePhases, phaseMedians, promptStarts, totalMedian } from './promptStartLog';
-import { READS, WARM_UP_PROMPT, doneText, panelScenarios, runPrompt, writePanelWorkspace } from './panelWorkload';
+import {
+  PANEL_USER_SETTINGS,
+  READS,
+  WARM_UP_PROMPT,
+  doneText,
+  panelScenarios,
+  runPrompt,
+  writePanelWorkspace,
+} from './panelWorkload';
 
 // `npm run bench -- --panel`: the loop where a VS Code user sees it. The real workbench (code-server from
 // the headless host, as the workbench suite runs it) in headless Chromium, Loopwire installed from dist/,
@@ -249,7 +257,7 @@ export async function runPanelBench(options: {
       workspace: (folder) => writePanelWorkspace(folder, undefined),
       // The user's own setting: an endpoint a workspace sets is asked about first (a modal), which a bench
       // does not answer.
-      userSettings: { 'loopwire.endpoint': server.url },
+      userSettings: { ...PANEL_USER_SETTINGS, 'loopwire.endpoint': server.url },
       artifacts: ARTIFACTS,
     });
     try {

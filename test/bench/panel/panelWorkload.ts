@@ -87,6 +87,12 @@ const AGENTS_MD = `# Working on the handlers
 `;
 
 /**
+ * The user settings the bench's workbench starts with: fifty calls and a write, nothing waits for a person. The
+ * user's own setting: a workspace's `loopwire.approval` may make the mode stricter, never looser.
+ */
+export const PANEL_USER_SETTINGS = { 'loopwire.approval': 'all' } as const;
+
+/**
  * The workspace the workbench opens: the modules, and settings that point Loopwire at the bench's server
  * (`endpoint` undefined: the user's settings name it, since a workspace's endpoint is asked about first).
  */
@@ -106,8 +112,6 @@ export function writePanelWorkspace(
       {
         ...(endpoint === undefined ? {} : { 'loopwire.endpoint': endpoint }),
         'loopwire.transport': 'ws',
-        // Fifty calls and a write: nothing waits for a person.
-        'loopwire.approval': 'all',
         ...more,
       },
       null,
