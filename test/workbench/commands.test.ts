@@ -1,0 +1,125 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Frame } from 'playwright-core';
+import { copyDemo } from './codeServer';
+import { useWorkbench } from './suite';
+import { ARTIFACTS, type Workbench, until } from './workbench';
+
+// The commands running in the background in the real workbench (issue 37, item 4): a scripted model's
+// exec_command with yield_time_ms comes back at once and the command goes on, in a Loopwire terminal of its
+// own; the panel lists it above the composer with its time and a Stop; Stop ends its process group and the
+// list goes; New Chat ends another one the same way. The scripted model answers from a scenario file in the
+// workspace; each command is run from its approval card (sleep is no command that only reads). Screenshots go
+// to test-artifacts/workbench/commands/.
+
+const COMMAND_ARTIFACTS = path.join(ARTIFACTS, 'commands');
+
+const serve = (name: string, pidFile: string) => ({
+  name,
+  match: `^${name}$`,
+  steps: [
+    {
+      output: [
+        {
+          type: 'function_call',
+          name: 'exec_command',
+          arguments: { cmd: `echo $$ > ${pidFile}; echo serving; sleep 30`, yield_time_ms: 500 },
+        },
+      ],
+    },
+    { output: [{ type: 'message', text: `${name}: it runs on in the background.` }] },
+  ],
+});
+
+const SCENARIOS = { scenarios: [serve('serve one', 'one.pid'), serve('serve two', 'two.pid')] };
+
+/** Running, not a zombie waiting for a reaper. */
+const alive = (pid: number) => {
+  try {
+    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+};
+
+describe('Loopwire in the VS Code workbench: the commands running in the background', function () {
+  this.timeout(180_000);
+  let workbench: Workbench;
+
+  useWorkbench((started) => (workbench = started), {
+    artifacts: COMMAND_ARTIFACTS,
+    workspace: (folder) => {
+      copyDemo(folder);
+      fs.writeFileSync(path.join(folder, 'command-scenarios.json'), JSON.stringify(SCENARIOS, null, 2));
+      fs.writeFileSync(
+        path.join(folder, '.vscode', 'settings.json'),
+        `${JSON.stringify(
+          {
+            'loopwire.endpoint': 'embedded',
+            'loopwire.scenarioFiles': ['command-scenarios.json'],
+          },
+          null,
+          2,
+        )}\n`,
+      );
+    },
+  });
+
+  async function serveFrom(panel: Frame, prompt: string): Promise<number> {
+    const box = panel.locator('textarea.prompt');
+    await box.fill(prompt);
+    await box.press('Enter');
+    // sleep is no command that only reads: the user runs it (a workspace's settings cannot allow it).
+    await panel
+      .locator('.entry.tool .tool-card.status-approval button[data-action="allow"]')
+      .first()
+      .click({ timeout: 30_000 });
+    await panel
+      .locator('.entry.assistant:not(.streaming)', { hasText: `${prompt}: it runs on in the background.` })
+      .waitFor({ timeout: 60_000 });
+    const file = path.join(workbench.workspace, prompt === 'serve one' ? 'one.pid' : 'two.pid');
+    return until('the command’s pid', () =>
+      Promise.resolve(
+        fs.existsSync(file) && /^\d+\n$/.test(fs.readFileSync(file, 'utf8'))
+          ? Number(fs.readFileSync(file, 'utf8'))
+          : undefined,
+      ),
+    );
+  }
+
+  it('lists a command that runs on, with its time; its Stop ends its group and the list goes', async () => {
+    const panel = await workbench.panel();
+    const list = panel.getByRole('list', { name: 'Commands running in the background' });
+    assert.equal(await list.isVisible(), false, 'none runs yet');
+    const pid = await serveFrom(panel, 'serve one');
+    await list.waitFor({ timeout: 15_000 });
+    const row = list.locator('.command-row');
+    assert.equal(await row.count(), 1);
+    assert.match(await row.locator('.command-line').innerText(), /^echo \$\$ > one\.pid; echo serving; sleep 30$/);
+    assert.ok(alive(pid), 'it runs');
+    // The time goes on: a second later it says more than before.
+    const before = await row.locator('.command-time').innerText();
+    await until('the time ticking', async () =>
+      (await row.locator('.command-time').innerText()) !== before ? true : undefined,
+    );
+    await workbench.screenshot('command-running', { sidebar: true });
+    await workbench.screenshot('command-running-window');
+
+    await row.getByRole('button', { name: 'Stop command' }).click();
+    await until('the list gone', async () => ((await list.isVisible()) ? undefined : true), 15_000);
+    await until('the command gone', () => Promise.resolve(alive(pid) ? undefined : true), 10_000);
+    await workbench.screenshot('command-stopped', { sidebar: true });
+  });
+
+  it('New Chat ends a command still running, and the list goes with it', async () => {
+    const panel = await workbench.panel();
+    const pid = await serveFrom(panel, 'serve two');
+    const list = panel.getByRole('list', { name: 'Commands running in the background' });
+    await list.waitFor({ timeout: 15_000 });
+    await workbench.command('Loopwire: New Chat');
+    await until('the list gone', async () => ((await list.isVisible()) ? undefined : true), 15_000);
+    await until('the command gone', () => Promise.resolve(alive(pid) ? undefined : true), 10_000);
+    assert.deepEqual(workbench.pageErrors, []);
+  });
+});
