@@ -1,6 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { type ModelOptions, Transcript, approveAll, createAgentSession } from '../../../src/agent';
-import { REPLACED_INSTRUCTIONS, instructionsInForce } from '../../../src/agent/instructionsFollower';
+import {
+  REPLACED_INSTRUCTIONS,
+  instructionsFollower,
+  instructionsInForce,
+} from '../../../src/agent/instructionsFollower';
+import { instructionsItem } from '../../../src/agent/requestBody';
 import { ReadLedger } from '../../../src/tools';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
 import { requestsOf, useAgentBench } from './agentHarness';
@@ -125,5 +130,28 @@ describe('agent: the instructions follow the tools offered', function () {
     assert.equal((await agent.run('hello')).status, 'completed');
     session.close(false);
     assert.equal(transcript.items.filter((item) => (item as Item).role === 'developer').length, 0);
+  });
+
+  it('follows what is in force: the head, a replacement, or the instructions sent after a compaction', () => {
+    const transcript = Transcript.create({ id: 'k', createdAt: '', workspace: bench.dir, model: 'gpt-5.5' });
+    let now = 'A';
+    const follow = instructionsFollower('A', () => now, transcript);
+    follow();
+    assert.equal(transcript.items.length, 0, 'the head is in force');
+    now = 'B';
+    follow();
+    follow();
+    assert.equal(transcript.items.length, 1, 'once');
+    assert.equal(instructionsInForce('A', transcript.items), 'B');
+    // Resumed: a new agent whose head is A again reads B as in force, and adds nothing while B is offered.
+    instructionsFollower('A', () => 'B', transcript)();
+    assert.equal(transcript.items.length, 1);
+    // A compaction is followed by the instructions as they are, with no first line: in force too.
+    transcript.append(instructionsItem('C'));
+    instructionsFollower('A', () => 'C', transcript)();
+    assert.equal(transcript.items.length, 2);
+    instructionsFollower('A', () => 'A', transcript)();
+    assert.equal(transcript.items.length, 3, 'back to the first model: its text again, as a replacement');
+    assert.equal(instructionsInForce('B', transcript.items), 'A');
   });
 });
