@@ -4,6 +4,7 @@ import { promptActions } from './checkpointActions';
 import type { Post } from './diffView';
 import { button, h } from './dom';
 import { inlineEntryView } from './inlineEntry';
+import { t } from './l10n';
 import { renderMarkdown } from './markdown';
 import { toolCard } from './toolCard';
 
@@ -31,13 +32,13 @@ function userView(entry: Extract<ChatEntry, { kind: 'user' }>, post: Post): HTML
       'div',
       {
         class: 'entry user steered',
-        attrs: { 'data-id': entry.id, role: 'group', 'aria-label': 'Steered into the task' },
+        attrs: { 'data-id': entry.id, role: 'group', 'aria-label': t('Steered into the task') },
       },
       h(
         'div',
-        { class: 'queued-mark', attrs: { title: 'Sent to the running task, which went on from it' } },
+        { class: 'queued-mark', attrs: { title: t('Sent to the running task, which went on from it') } },
         h('span', { class: 'codicon codicon-debug-step-into', attrs: { 'aria-hidden': 'true' } }),
-        h('span', {}, 'Steered'),
+        h('span', {}, t('Steered')),
       ),
       h('div', { class: 'bubble' }, markdown(entry.text)),
     );
@@ -53,13 +54,13 @@ function userView(entry: Extract<ChatEntry, { kind: 'user' }>, post: Post): HTML
     'div',
     {
       class: 'entry user queued',
-      attrs: { 'data-id': entry.id, role: 'group', 'aria-label': 'Queued prompt: runs after the current task' },
+      attrs: { 'data-id': entry.id, role: 'group', 'aria-label': t('Queued prompt: runs after the current task') },
     },
     h(
       'div',
-      { class: 'queued-mark', attrs: { title: 'Runs after the current task' } },
+      { class: 'queued-mark', attrs: { title: t('Runs after the current task') } },
       h('span', { class: 'codicon codicon-clock', attrs: { 'aria-hidden': 'true' } }),
-      h('span', {}, 'Queued'),
+      h('span', {}, t('Queued')),
     ),
     h('div', { class: 'bubble' }, markdown(entry.text), sentChips(entry.attachments)),
   );
@@ -78,7 +79,7 @@ export function entryView(entry: ChatEntry, post: Post): HTMLElement {
       return h(
         'details',
         markdownAttrs(entry),
-        h('summary', {}, entry.streaming ? 'Thinking…' : 'Thinking'),
+        h('summary', {}, entry.streaming ? t('Thinking…') : t('Thinking')),
         markdown(entry.text),
       );
     case 'tool':
@@ -92,9 +93,9 @@ export function entryView(entry: ChatEntry, post: Post): HTMLElement {
 
 /** Each remedy's button: the label and icon of the command the host runs for it. */
 const REMEDY_BUTTONS: Record<Remedy, { label: string; icon: string }> = {
-  setApiKey: { label: 'Set API Key…', icon: 'key' },
-  selectEndpoint: { label: 'Select Endpoint…', icon: 'plug' },
-  showLog: { label: 'Show Log', icon: 'output' },
+  setApiKey: { label: t('Set API Key…'), icon: 'key' },
+  selectEndpoint: { label: t('Select Endpoint…'), icon: 'plug' },
+  showLog: { label: t('Show Log'), icon: 'output' },
 };
 
 /** The button of a remedy: it asks the host to run its command. */

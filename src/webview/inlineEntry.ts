@@ -1,6 +1,7 @@
 import type { InlineEntry, ToolEntry } from '../protocol/chatView';
 import { type Post, diffView } from './diffView';
 import { h } from './dom';
+import { t } from './l10n';
 import { renderMarkdown } from './markdown';
 
 // An inline edit done in the editor beside this chat (Ctrl+I, the light bulb's Fix with Loopwire): one short
@@ -17,11 +18,21 @@ const OUTCOME_ICONS: Record<InlineEntry['outcome'], string> = {
   unchanged: 'circle-slash',
 };
 
+/** How it ended, when in full. */
+const OUTCOME_WORDS: Record<InlineEntry['outcome'], string> = {
+  kept: t('kept'),
+  undone: t('undone'),
+  partly: t('partly kept'),
+  stopped: t('stopped'),
+  failed: t('failed'),
+  unchanged: t('no change'),
+};
+
 /** How it ended, in a word or three: "kept", "1 of 2 kept", "no change". */
 export function outcomeLabel(entry: Pick<InlineEntry, 'outcome' | 'kept' | 'diff'>): string {
   const hunks = entry.diff.reduce((sum, file) => sum + file.hunks.length, 0);
-  if (entry.outcome === 'partly') return `${entry.kept} of ${hunks} kept`;
-  return entry.outcome === 'unchanged' ? 'no change' : entry.outcome;
+  if (entry.outcome === 'partly') return t('{0} of {1} kept', entry.kept, hunks);
+  return OUTCOME_WORDS[entry.outcome];
 }
 
 /** `path:line`, a link that opens the file there (the click does not fold or unfold the card). */
@@ -29,7 +40,7 @@ function placeLink(entry: InlineEntry, post: Post): HTMLElement {
   const place = `${entry.path}:${entry.line}`;
   const link = h(
     'a',
-    { class: 'path-link', attrs: { href: '#', title: `Open ${entry.path} at line ${entry.line}` } },
+    { class: 'path-link', attrs: { href: '#', title: t('Open {0} at line {1}', entry.path, entry.line) } },
     place,
   );
   link.addEventListener('click', (event) => {
@@ -77,10 +88,10 @@ export function inlineEntryView(entry: InlineEntry, post: Post): HTMLElement {
     h(
       'div',
       { class: 'inline-body' },
-      h('div', { class: 'inline-label' }, entry.action === 'fix' ? 'Problem' : 'Asked'),
+      h('div', { class: 'inline-label' }, entry.action === 'fix' ? t('Problem') : t('Asked')),
       h('div', { class: 'inline-prompt' }, entry.prompt),
       entry.diff.length > 0 ? diffView(card, entry.diff, post) : undefined,
-      entry.note === '' ? undefined : h('div', { class: 'inline-label' }, 'Loopwire said'),
+      entry.note === '' ? undefined : h('div', { class: 'inline-label' }, t('Loopwire said')),
       entry.note === '' ? undefined : markdown(entry.note),
     ),
   );

@@ -19,6 +19,7 @@ import { entryView } from './entryView';
 import { ImageIntake } from './imageIntake';
 import { ImageModelWarning } from './imageWarning';
 import { InstructionsLine } from './instructionsLine';
+import { t } from './l10n';
 import { QueueChips } from './queueChips';
 import { CommandList } from './commandList';
 import { PlanDock } from './planDock';
@@ -47,8 +48,8 @@ const prompt = h('textarea', {
   class: 'prompt',
   attrs: {
     rows: '3',
-    placeholder: 'Ask Loopwire — Enter to send, Shift+Enter for a new line',
-    'aria-label': 'Ask Loopwire',
+    placeholder: t('Ask Loopwire — Enter to send, Shift+Enter for a new line'),
+    'aria-label': t('Ask Loopwire'),
   },
 });
 prompt.value = typeof savedDraft === 'string' ? savedDraft : '';
@@ -82,10 +83,10 @@ const transcript = new Transcript({
 });
 const bannerArea = h('div', { class: 'banner-area', attrs: { role: 'status' } });
 const announcer = h('div', { class: 'visually-hidden', attrs: { 'aria-live': 'polite' } });
-const history = h('div', { class: 'history hidden', attrs: { role: 'dialog', 'aria-label': 'Past chats' } });
-const historyButton = button('History', () => toggleHistory(), { icon: 'history' });
-const stopButton = button('Stop', () => post({ type: 'stop' }), { icon: 'debug-stop' });
-const sendButton = button('Send', () => submit(), { icon: 'send', kind: 'primary' });
+const history = h('div', { class: 'history hidden', attrs: { role: 'dialog', 'aria-label': t('Past chats') } });
+const historyButton = button(t('History'), () => toggleHistory(), { icon: 'history' });
+const stopButton = button(t('Stop'), () => post({ type: 'stop' }), { icon: 'debug-stop' });
+const sendButton = button(t('Send'), () => submit(), { icon: 'send', kind: 'primary' });
 const pickers = new ComposerPickers(post);
 const queueChips = new QueueChips(post);
 const instructionsLine = new InstructionsLine(post);
@@ -93,11 +94,14 @@ const planDock = new PlanDock(post);
 const commandList = new CommandList(post);
 // The figures are read out from the meter element (its aria-valuetext), not from the short label beside it.
 const meterLabel = h('span', { class: 'context-meter-text', attrs: { 'aria-hidden': 'true' } });
-const meterBar = h('meter', { class: 'context-meter-bar', attrs: { min: '0', optimum: '0', 'aria-label': 'Context' } });
+const meterBar = h('meter', {
+  class: 'context-meter-bar',
+  attrs: { min: '0', optimum: '0', 'aria-label': t('Context') },
+});
 const meter = h('div', { class: 'context-meter hidden' }, meterLabel, meterBar);
 const toolbar = h(
   'div',
-  { class: 'toolbar', attrs: { role: 'toolbar', 'aria-label': 'Chat' } },
+  { class: 'toolbar', attrs: { role: 'toolbar', 'aria-label': t('Chat') } },
   historyButton,
   stopButton,
   meter,
@@ -131,6 +135,9 @@ document.body.append(
   ),
 );
 
+/** How a call's end is read out. */
+const ENDED = { done: t('done'), failed: t('failed'), declined: t('declined') };
+
 /** Says politely what finished: an answer once complete, a tool call once it ends or waits for the user. */
 function announce(before: ChatEntry, after: ChatEntry): void {
   if (after.kind === 'assistant' && before.kind === 'assistant' && before.streaming && !after.streaming)
@@ -138,10 +145,10 @@ function announce(before: ChatEntry, after: ChatEntry): void {
   else if (after.kind === 'tool' && before.kind === 'tool' && before.status !== after.status) {
     if (after.status === 'approval')
       announcer.textContent = after.ask
-        ? `Waiting for you: ${after.ask.action.replace(/`/g, '')}`
-        : `${after.name} ${after.summary} is waiting for Apply or Skip`;
+        ? t('Waiting for you: {0}', after.ask.action.replace(/`/g, ''))
+        : t('{0} {1} is waiting for Apply or Skip', after.name, after.summary);
     else if (after.status === 'done' || after.status === 'failed' || after.status === 'declined')
-      announcer.textContent = `${after.name} ${after.summary}: ${after.status}`;
+      announcer.textContent = `${after.name} ${after.summary}: ${ENDED[after.status]}`;
   }
 }
 
@@ -190,7 +197,7 @@ function showBanner(banner: Banner | null): void {
   // A task the window's reload cut short goes on from its transcript: Resume, not Retry; one stopped at a
   // limit of its own goes on if the user says so: Continue.
   const resume = banner.kind === 'interrupted';
-  const label = resume ? 'Resume' : banner.kind === 'limit' ? 'Continue' : 'Retry';
+  const label = resume ? t('Resume') : banner.kind === 'limit' ? t('Continue') : t('Retry');
   bannerArea.append(
     h(
       'div',
@@ -199,7 +206,7 @@ function showBanner(banner: Banner | null): void {
       h('span', { class: 'banner-text' }, banner.text),
       banner.retry
         ? button(label, () => post({ type: 'retry' }), {
-            icon: label === 'Retry' ? 'refresh' : 'debug-continue',
+            icon: resume || banner.kind === 'limit' ? 'debug-continue' : 'refresh',
           })
         : undefined,
     ),
@@ -213,9 +220,9 @@ function toggleHistory(): void {
 
 function showHistory(sessions: readonly SessionSummary[]): void {
   history.replaceChildren(
-    h('div', { class: 'history-title' }, 'Past chats'),
+    h('div', { class: 'history-title' }, t('Past chats')),
     sessions.length === 0
-      ? h('div', { class: 'history-empty' }, 'No past chats in this workspace yet.')
+      ? h('div', { class: 'history-empty' }, t('No past chats in this workspace yet.'))
       : h(
           'ul',
           {},

@@ -55,7 +55,7 @@ export class InlineController implements vscode.Disposable {
     try {
       path = workspace.locate(vscode.workspace.asRelativePath(document.uri, this.multiRoot())).path;
     } catch {
-      void vscode.window.showInformationMessage('Loopwire edits inline the files of this workspace.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Loopwire edits inline the files of this workspace.'));
       return undefined;
     }
     const key = document.uri.toString();

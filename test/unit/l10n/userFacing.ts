@@ -50,8 +50,8 @@ const SHOWN_CALLS = new Set([
 ]);
 /** The DOM's, in the page only (a CodeActionKind also has an `append`). */
 const DOM_CALLS = new Set(['createTextNode', 'append', 'prepend', 'replaceChildren', 'after', 'before']);
-/** Tables of labels: `const STATE_LABELS = { accepted: 'Accepted', … }`. */
-const LABEL_TABLE = /(LABELS?|TITLES?|TEXTS?|NAMES|HINTS|WORDS)$/;
+/** Tables of labels: `const STATE_LABELS = { accepted: 'Accepted', … }`, `STATUS = { done: { label: … } }`. */
+const LABEL_TABLE = /(LABELS?|TITLES?|TEXTS?|NAMES|HINTS|WORDS|BUTTONS|STATUS)$/;
 
 const isL10nCall = (node: ts.Node): boolean => {
   if (!ts.isCallExpression(node)) return false;
