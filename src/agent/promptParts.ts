@@ -6,8 +6,8 @@ import { type AttachmentOptions, type AttachmentSources, attachmentParts } from 
 // labelled `input_text` (attachments.ts, which caps the text), an image's `input_image` with its data URL. The
 // message goes into the transcript whole, so the image is in the conversation's record: it reaches the model
 // once while the turns chain on `previous_response_id`, and again only where a request carries the whole
-// conversation (after a dropped socket, or where the server no longer holds the chain); a reopened chat shows
-// its chip again (`imageOfPart`).
+// conversation (a new session's first prompt — a reloaded window, `--resume` — or a server that no longer
+// holds the chain); a reopened chat shows its chip again (`imageOfPart`).
 
 type ImageAttachment = Extract<Attachment, { kind: 'image' }>;
 
