@@ -10,7 +10,9 @@ import { ARTIFACTS, type Workbench, openInEditor, until } from './workbench';
 // demo's broken config/shipping.json streams its edit into the editor and Undo takes it back; Ctrl+I on a
 // selection of src/cart.js with a prompt, one hunk undone and the other kept from the editor's lenses; an
 // inline fix while a chat task runs, both on the one socket (its wire log: two lanes, one connection);
-// Escape while the edit streams leaves the file as it was. The scripted model answers from a scenario file
+// Escape while the edit streams leaves the file as it was; Undo All and Keep All of a two-hunk edit. Each inline edit, once over, is one short entry in
+// the panel's chat ("Fixed inline in config/shipping.json:3", undone), whose card opens on the diff; none is
+// a chat of its own in History, and the entries are there again after a reload. The scripted model answers from a scenario file
 // in the workspace (`loopwire.scenarioFiles`) and the bundled demo-inline-fix-json. Screenshots go to
 // test-artifacts/workbench/inline/, with the Enter-to-first-line timings the log gave (timings.json).
 
@@ -71,6 +73,27 @@ const SCENARIOS = {
       ],
     },
     {
+      name: 'inline-both',
+      match: '^Edit src/cart\\.js inline, lines \\d+–\\d+: say what each function returns',
+      steps: [
+        {
+          output: [
+            editFile([
+              {
+                old_string: '/** The price of one line of the cart, in cents. */',
+                new_string: '/** The price of one line of the cart, in cents (price times quantity). */',
+              },
+              {
+                old_string: "/** The cart's total in cents: every line, then the discount. */",
+                new_string: "/** The cart's total in cents: every line summed, then the discount taken off. */",
+              },
+            ]),
+          ],
+        },
+        { output: [{ type: 'message', text: 'Each comment says what its function returns.' }] },
+      ],
+    },
+    {
       name: 'chat-waits',
       match: 'wait for me',
       steps: [
@@ -85,6 +108,8 @@ const SCENARIOS = {
 
 /** Monaco draws spaces as no-break spaces. */
 const text = async (locator: Locator) => ((await locator.textContent()) ?? '').replace(/\u00a0/g, ' ');
+/** A line's words with one space between them (an entry's icon, title and outcome are separate elements). */
+const flat = (line: string) => line.replace(/\s+/g, ' ');
 
 describe('Loopwire in the VS Code workbench: inline fix and edit', function () {
   this.timeout(180_000);
@@ -117,6 +142,9 @@ describe('Loopwire in the VS Code workbench: inline fix and edit', function () {
         hasText: new RegExp(`^${title}$`),
       })
       .first();
+  /** Whether the workbench's focus is in an editor (not in the panel's webview, nor anywhere else). */
+  const focusInEditor = () =>
+    workbench.page.evaluate<boolean>("document.activeElement?.closest('.part.editor') != null");
   const lensCount = () =>
     workbench.page.locator('.part.editor .editor-group-container.active .codelens-decoration a').count();
 
@@ -192,6 +220,28 @@ describe('Loopwire in the VS Code workbench: inline fix and edit', function () {
       (await tab.getAttribute('class'))?.split(' ').includes('dirty') ? undefined : true,
     );
     await shot('fix-undone');
+
+    // The chat beside it has the fix as one short line, and the editor kept the focus.
+    const panel = await workbench.panel();
+    const entry = panel.locator('.entry.inline', { hasText: 'Fixed inline in config/shipping.json:3' });
+    await entry.waitFor({ timeout: 15_000 });
+    assert.match(flat(await entry.locator('summary').innerText()), /Fixed inline in config\/shipping\.json:3 undone/);
+    assert.equal(await entry.locator('.inline-body').isVisible(), false, 'folded');
+    assert.equal(await focusInEditor(), true, 'the entry took no focus');
+    await workbench.screenshot('chat-entry', { sidebar: true });
+    await entry.locator('summary').click({ position: { x: 6, y: 8 } });
+    await entry.locator('.inline-body').waitFor();
+    assert.match(await entry.locator('.inline-prompt').innerText(), /property|comma|JSON/i);
+    assert.match(flat(await entry.locator('.diff .line.added').first().innerText()), /"freeShippingFrom": 5000,$/);
+    await workbench.screenshot('chat-entry-open', { sidebar: true });
+    // Its path opens the file at that line.
+    await openFile('src/cart.js', 'applyDiscount');
+    await entry.getByRole('link', { name: 'config/shipping.json:3' }).click();
+    await until('config/shipping.json at line 3', async () => {
+      const tab = await text(workbench.page.locator('.part.editor .tab.active'));
+      const where = await text(workbench.page.locator('.statusbar-item', { hasText: /^Ln \d+, Col \d+/ }).first());
+      return tab.includes('shipping.json') && /^Ln 3,/.test(where.trim()) ? true : undefined;
+    });
   });
 
   it('Ctrl+I on a selection with a prompt: one hunk undone, the other kept', async () => {
@@ -290,18 +340,73 @@ describe('Loopwire in the VS Code workbench: inline fix and edit', function () {
     );
   });
 
-  it('an inline fix is a past chat in History, and its card, reopened, shows the edit', async () => {
+  it('Undo All and Keep All take the whole edit back, or keep it', async () => {
+    const { page } = workbench;
+    await openFile('src/cart.js', 'cartTotal');
+    const before = await lineTexts();
+    const ask = async () => {
+      await goTo('5');
+      for (let i = 0; i < 14; i++) await page.keyboard.press('Shift+ArrowDown');
+      await page.keyboard.press('Control+i');
+      const box = page.locator('.quick-input-widget');
+      await until('the inline prompt', async () => ((await text(box)).includes('Edit Inline') ? true : undefined));
+      await page.locator('.quick-input-widget input').fill('say what each function returns');
+      await page.keyboard.press('Enter');
+      await lens('Undo All').waitFor({ timeout: 60_000 });
+      await shows('(price times quantity)');
+      await shows('every line summed, then the discount taken off');
+    };
+    await ask();
+    await lens('Undo All').click();
+    await until('no lens left', async () => ((await lensCount()) === 0 ? true : undefined));
+    assert.deepEqual(await lineTexts(), before, 'Undo All: the file as it was');
+    await ask();
+    await shot('both-hunks');
+    await lens('Keep All').click();
+    await until('no lens left', async () => ((await lensCount()) === 0 ? true : undefined));
+    await shows('(price times quantity)');
+    await shows('every line summed, then the discount taken off');
+  });
+
+  it('every inline edit is an entry of the chat, not a chat of its own in History, and stays after a reload', async () => {
     const panel = await workbench.panel();
+    const titles = async () =>
+      (await panel.locator('.entry.inline summary').allInnerTexts()).map((title) => flat(title).trim());
+    const expected = [
+      'Fixed inline in config/shipping.json:3 undone',
+      'Edited inline in src/cart.js:10 1 of 2 kept',
+      /^Fixed inline in config\/shipping\.json:3 (kept|undone)$/,
+      'Edited inline in src/cart.js:20 stopped',
+      'Edited inline in src/cart.js:5 undone',
+      'Edited inline in src/cart.js:5 kept',
+    ];
+    const matches = (found: string[]) =>
+      found.length === expected.length &&
+      expected.every((want, i) => (typeof want === 'string' ? found[i] === want : want.test(found[i] ?? '')));
+    await until('the six inline entries', async () => (matches(await titles()) ? true : undefined), 15_000).catch(
+      async () => assert.fail(`inline entries: ${JSON.stringify(await titles())}`),
+    );
     await panel.getByRole('button', { name: 'History', exact: true }).click();
-    const past = panel.locator('.history li button', { hasText: 'Fix this problem inline in config/shipping.json' });
-    await past.first().waitFor({ timeout: 15_000 });
-    // A prompt closed unsent left no chat behind.
-    assert.equal(await panel.locator('.history li button', { hasText: '(no prompt)' }).count(), 0);
+    const rows = panel.locator('.history li button');
+    await rows.first().waitFor({ timeout: 15_000 });
+    const listed = await rows.allInnerTexts();
+    assert.ok(
+      listed.some((row) => row.includes('wait for me')),
+      `the chat is listed: ${listed.join(' / ')}`,
+    );
+    assert.ok(
+      listed.every((row) => !/inline/i.test(row) && !row.includes('(no prompt)')),
+      `no inline request is a chat of its own: ${listed.join(' / ')}`,
+    );
     await workbench.screenshot('history', { sidebar: true });
-    await past.first().click();
-    const card = panel.locator('.entry.tool', { hasText: 'config/shipping.json' }).first();
-    await card.waitFor({ timeout: 15_000 });
-    await workbench.screenshot('history-card', { sidebar: true });
+    await workbench.page.keyboard.press('Escape');
+
+    await workbench.reload();
+    const reloaded = await workbench.panel();
+    const after = async () =>
+      (await reloaded.locator('.entry.inline summary').allInnerTexts()).map((title) => flat(title).trim());
+    await until('the inline entries after a reload', async () => (matches(await after()) ? true : undefined), 30_000);
+    await workbench.screenshot('chat-entries-reloaded', { sidebar: true });
   });
 
   it('writes the log’s Enter-to-first-line timings', () => {

@@ -80,7 +80,8 @@ export class InlineController implements vscode.Disposable {
     await run.idle();
     if (run.state === 'over') await this.restoreSaved(run);
     this.lastTiming = run.timing() ?? this.lastTiming;
-    if (run.state === 'over' && run.edit.undecided === 0 && run.summary !== '')
+    // Why nothing was written (no change, a failure); not after Escape, which the user pressed themselves.
+    if (run.state === 'over' && run.edit.undecided === 0 && run.summary !== '' && !run.stopped)
       void vscode.window.showInformationMessage(`Loopwire: ${run.summary}`);
     return run.summary;
   }

@@ -15,7 +15,7 @@ export type HunkDecision = 'kept' | 'undone';
 
 /** How an inline edit ended, as the run knows it. */
 export interface InlineEnd {
-  request: Pick<InlineRequest, 'kind' | 'path' | 'first' | 'instruction' | 'problem'>;
+  request: Pick<InlineRequest, 'kind' | 'path' | 'first' | 'instruction' | 'problem' | 'cursor'>;
   /** `completed`: the model answered (then each hunk's decision says the rest); `stopped`: Escape or Stop. */
   ended: 'completed' | 'stopped' | 'failed';
   /** Every hunk the model wrote into the file, in order. */
@@ -25,10 +25,14 @@ export interface InlineEnd {
   note: string;
 }
 
-/** "Fixed inline in src/cart.js:12" (a fix names its problem's line, an edit the first line it was asked about). */
+/** The line an entry names: a fix's problem's, an edit's cursor's (nothing selected) or first selected line. */
+function lineOf(request: InlineEnd['request']): number {
+  return (request.kind === 'fix' ? request.problem?.line : request.cursor) ?? request.first;
+}
+
+/** "Fixed inline in src/cart.js:12", "Edited inline in src/cart.js:10". */
 export function inlineTitle(request: InlineEnd['request']): string {
-  const line = request.kind === 'fix' ? (request.problem?.line ?? request.first) : request.first;
-  return `${request.kind === 'fix' ? 'Fixed' : 'Edited'} inline in ${request.path}:${line}`;
+  return `${request.kind === 'fix' ? 'Fixed' : 'Edited'} inline in ${request.path}:${lineOf(request)}`;
 }
 
 function outcomeOf(end: InlineEnd, kept: number): InlineEntry['outcome'] {
@@ -48,7 +52,7 @@ export function inlineNote(end: InlineEnd): InlineNote {
     title: inlineTitle(request),
     outcome: outcomeOf(end, kept),
     path: request.path,
-    line: request.kind === 'fix' ? (request.problem?.line ?? request.first) : request.first,
+    line: lineOf(request),
     prompt: request.instruction,
     // One file: an inline edit writes only the file it is about.
     diff:

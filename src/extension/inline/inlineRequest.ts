@@ -34,6 +34,8 @@ export interface InlineRequest {
   problem?: InlineProblem;
   /** The problems in the range (the one fixed included). */
   problems: readonly InlineProblem[];
+  /** An edit with nothing selected: the cursor's 1-based line (the chat's entry names it). */
+  cursor?: number;
 }
 
 /**

@@ -167,6 +167,11 @@ export class InlineRun {
     };
   }
 
+  /** Stopped by the user (Escape, Stop, or a new edit of the file while this one was written). */
+  get stopped(): boolean {
+    return this.ended === 'stopped';
+  }
+
   /** The chat's entry for this edit, once it is over (none for a prompt closed unsent). */
   note(): InlineNote | undefined {
     if (this.state !== 'over' || !this.request) return undefined;

@@ -39,10 +39,12 @@ const end = (inline: InlineEdit, ended: InlineEnd['ended'] = 'completed'): Inlin
 });
 
 describe('inline edit: the entry it leaves in the chat', () => {
-  it('titles a fix by its problem’s line and an edit by its first line', () => {
+  it('titles a fix by its problem’s line and an edit by its cursor’s or first line', () => {
     assert.equal(inlineTitle(fix), 'Fixed inline in config/shipping.json:3');
     assert.equal(inlineTitle(edit), 'Edited inline in src/cart.js:10');
     assert.equal(inlineTitle({ ...fix, problem: undefined }), 'Fixed inline in config/shipping.json:1');
+    // Ctrl+I with nothing selected: the cursor's line, not the first of the lines sent around it.
+    assert.equal(inlineTitle({ ...edit, first: 15, cursor: 20 }), 'Edited inline in src/cart.js:20');
   });
 
   it('every hunk kept: kept, with the diff the model wrote and what it said', () => {
