@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ChatEntry } from '../../../src/protocol/chatView';
 import type { RunningCommand } from '../../../src/protocol/runningCommands';
+import { blocking, runAxe } from '../../webview/axe';
 import { ARTIFACTS, useChromium } from '../../webview/chromium';
 import type { Panel } from '../../webview/panel';
 import type { Theme } from '../../webview/panelServer';
@@ -86,6 +87,8 @@ describe('chat panel in Chromium: the commands running in the background', funct
     await panel.page.locator('.command-list .command-time', { hasText: /^6 s$/ }).waitFor({ timeout: 3_000 });
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     await panel.page.screenshot({ path: path.join(ARTIFACTS, 'dark-commands.png') });
+    // No critical or serious accessibility violation: the rows' names, the Stop buttons, the contrast.
+    assert.deepEqual(blocking(await runAxe(panel.page, 'commands-dark')), []);
     assert.deepEqual(await panel.problems(), []);
   });
 
@@ -102,6 +105,7 @@ describe('chat panel in Chromium: the commands running in the background', funct
     await panel.delivered();
     assert.equal(await rows(panel).nth(0).getByRole('button', { name: 'Stop command' }).isDisabled(), true);
     await panel.page.screenshot({ path: path.join(ARTIFACTS, 'light-commands-stopping.png') });
+    assert.deepEqual(blocking(await runAxe(panel.page, 'commands-light-stopping')), []);
     panel.post({ type: 'commands', commands: COMMANDS.slice(1, 2) });
     await panel.delivered();
     assert.equal(await rows(panel).count(), 1);
@@ -119,6 +123,7 @@ describe('chat panel in Chromium: the commands running in the background', funct
     await panel.delivered();
     assert.equal(await rows(panel).count(), 1);
     await panel.page.screenshot({ path: path.join(ARTIFACTS, 'hc-commands.png') });
+    assert.deepEqual(blocking(await runAxe(panel.page, 'commands-hc')), []);
     assert.deepEqual(await panel.problems(), []);
   });
 });
