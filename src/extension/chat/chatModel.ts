@@ -14,6 +14,7 @@ import { groupedTokens } from '../../protocol/contextMeter';
 import { BUILTIN_TOOLS, type ToolRegistry } from '../../tools';
 import { ChatPlan } from './chatPlan';
 import type { ReadText } from './liveDiff';
+import { NativeSteerLines } from './steerLines';
 import { stopBanner, stopLine } from './stopLine';
 import { type CardBoard, ToolCards } from './toolCards';
 
@@ -30,11 +31,8 @@ export class ChatModel {
   /** The tool calls' cards, with their live diffs. */
   private readonly cards: ToolCards;
   private sequence = 0;
-  /**
-   * Steers committed natively in the turn under way, by entry id: an attempt lost after the commit is
-   * discarded with them (the agent then delivers each at the tool boundary, where it shows again).
-   */
-  private readonly nativeSteers = new Map<string, number>();
+  /** The lines of steers committed natively in the turn under way: they go if the turn is not kept. */
+  private readonly nativeSteers = new NativeSteerLines();
   banner: Banner | null = null;
   /** The tools of the agent whose events come: how a call summarises and whether it previews as a diff. */
   tools: ToolRegistry = BUILTIN_TOOLS;
@@ -218,7 +216,7 @@ export class ChatModel {
       case 'tool_call_delta':
         return this.cards.delta(event);
       case 'output_discarded':
-        return this.discard(event.turn);
+        return this.drop(this.nativeSteers.discarded(this.entries, event.turn));
       case 'message':
         return this.message(event.text, event.phase);
       case 'tool_started':
@@ -233,7 +231,7 @@ export class ChatModel {
       case 'done':
         return this.done(event);
       case 'turn_finished':
-        this.nativeSteers.clear();
+        this.nativeSteers.turnFinished();
         if (event.metrics.contextWindow !== undefined)
           this.setContext({ tokens: event.metrics.contextTokens, window: event.metrics.contextWindow });
         return;
@@ -252,7 +250,7 @@ export class ChatModel {
       case 'steered': {
         // Where it reached the model: after the outputs of the calls it followed, or in the running response.
         const id = this.nextId('user');
-        if (event.how === 'native') this.nativeSteers.set(id, event.turn);
+        if (event.how === 'native') this.nativeSteers.committed(id, event.turn);
         this.add({ kind: 'user', id, text: event.text, steered: true });
         return;
       }
@@ -305,17 +303,8 @@ export class ChatModel {
     if (open?.kind === 'thinking') this.replace({ ...open, streaming: false });
   }
 
-  private discard(turn: number): void {
-    const gone = new Set(
-      this.entries
-        .filter(
-          (entry) =>
-            ((entry.kind === 'assistant' || entry.kind === 'thinking') && entry.streaming) ||
-            (entry.kind === 'tool' && entry.turn === turn && entry.status === 'streaming') ||
-            (entry.kind === 'user' && this.nativeSteers.get(entry.id) === turn),
-        )
-        .map((entry) => entry.id),
-    );
+  /** Entries shown that the conversation no longer holds (a discarded attempt, a stopped turn's steers) go. */
+  private drop(gone: ReadonlySet<string>): void {
     if (gone.size === 0) return;
     this.cards.remove(gone);
     this.cards.forgetItems(gone);
@@ -356,6 +345,7 @@ export class ChatModel {
   }
 
   private done(event: Extract<AgentEvent, { type: 'done' }>): void {
+    if (event.status === 'cancelled') this.drop(this.nativeSteers.withdrawn(this.entries));
     for (const entry of this.entries)
       if (entry.kind === 'assistant' && entry.streaming) this.replace({ ...entry, streaming: false });
     for (const entry of this.entries)

@@ -105,7 +105,7 @@ describe('chat panel host: steering races on a model that steers natively', func
     assert.equal(transcriptHolds(chat, 'queued after'), 0);
   });
 
-  it('Stop once the successor took the steer: the stopped turn is not kept, so its text comes back too', async () => {
+  it('Stop once the successor took the steer: the stopped turn is not kept, so its text comes back, and its Steered line and the answer to it go', async () => {
     const chat = ui.controller();
     const first = chat.ask('plan the trip');
     await streaming(chat, 'Route');
@@ -117,5 +117,21 @@ describe('chat panel host: steering races on a model that steers natively', func
     assert.equal((await first).status, 'cancelled');
     assert.deepEqual(given(), ['only hotels', 'queued after']);
     assert.equal(transcriptHolds(chat, 'only hotels'), 0);
+    // Back in the composer and not in the conversation: the panel does not show it as steered as well (sent
+    // again, it would show twice), nor the start of an answer to it. What the task said before it stays.
+    const after = shown(chat);
+    assert.deepEqual(
+      after.filter((line) => line.startsWith('steered:') || line.startsWith('assistant: Hotels')),
+      [],
+      after.join(' | '),
+    );
+    assert.deepEqual(after.slice(0, 2), ['user: plan the trip', 'assistant: Route:']);
+    const state = ui.sent.findLast((m) => m.type === 'state');
+    assert.ok(state?.type === 'state');
+    assert.equal(
+      state.entries.some((e) => e.kind === 'user' && e.steered === true),
+      false,
+      'the page was sent the conversation without it',
+    );
   });
 });
