@@ -9,9 +9,9 @@ import { ARTIFACTS, type Workbench, until } from './workbench';
 // The commands running in the background in the real workbench (issue 37, item 4): a scripted model's
 // exec_command with yield_time_ms comes back at once and the command goes on, in a Loopwire terminal of its
 // own; the panel lists it above the composer with its time and a Stop; Stop ends its process group and the
-// list goes; New Chat ends another one the same way. The scripted model answers from a scenario file in the
-// workspace; each command is run from its approval card (sleep is no command that only reads). Screenshots go
-// to test-artifacts/workbench/commands/.
+// list goes; the toolbar's Stop mid-task and New Chat end others the same way. The scripted model answers
+// from a scenario file in the workspace; each command is run from its approval card (sleep is no command that
+// only reads). Screenshots go to test-artifacts/workbench/commands/.
 
 const COMMAND_ARTIFACTS = path.join(ARTIFACTS, 'commands');
 
@@ -32,7 +32,30 @@ const serve = (name: string, pidFile: string) => ({
   ],
 });
 
-const SCENARIOS = { scenarios: [serve('serve one', 'one.pid'), serve('serve two', 'two.pid')] };
+/** A command that runs on while the model, slow to answer, keeps the task running: Stop comes mid-task. */
+const SERVE_AND_THINK = {
+  name: 'serve and think',
+  match: '^serve and think$',
+  steps: [
+    {
+      output: [
+        {
+          type: 'function_call',
+          name: 'exec_command',
+          arguments: { cmd: 'echo $$ > three.pid; sleep 30', yield_time_ms: 500 },
+        },
+      ],
+    },
+    {
+      fault: { kind: 'stall', after_events: 1, ms: 30_000 },
+      output: [{ type: 'message', text: 'serve and think: too late.' }],
+    },
+  ],
+};
+
+const SCENARIOS = {
+  scenarios: [serve('serve one', 'one.pid'), serve('serve two', 'two.pid'), SERVE_AND_THINK],
+};
 
 /** Running, not a zombie waiting for a reaper. */
 const alive = (pid: number) => {
@@ -110,6 +133,30 @@ describe('Loopwire in the VS Code workbench: the commands running in the backgro
     await until('the list gone', async () => ((await list.isVisible()) ? undefined : true), 15_000);
     await until('the command gone', () => Promise.resolve(alive(pid) ? undefined : true), 10_000);
     await workbench.screenshot('command-stopped', { sidebar: true });
+  });
+
+  it('Stop while the task runs ends its command too', async () => {
+    const panel = await workbench.panel();
+    const box = panel.locator('textarea.prompt');
+    await box.fill('serve and think');
+    await box.press('Enter');
+    await panel
+      .locator('.entry.tool .tool-card.status-approval button[data-action="allow"]')
+      .first()
+      .click({ timeout: 30_000 });
+    const list = panel.getByRole('list', { name: 'Commands running in the background' });
+    await list.waitFor({ timeout: 15_000 });
+    const file = path.join(workbench.workspace, 'three.pid');
+    const pid = await until('the command’s pid', () =>
+      Promise.resolve(
+        fs.existsSync(file) && /^\d+\n$/.test(fs.readFileSync(file, 'utf8'))
+          ? Number(fs.readFileSync(file, 'utf8'))
+          : undefined,
+      ),
+    );
+    await panel.getByRole('toolbar', { name: 'Chat' }).getByRole('button', { name: 'Stop' }).click();
+    await until('the list gone', async () => ((await list.isVisible()) ? undefined : true), 15_000);
+    await until('the command gone', () => Promise.resolve(alive(pid) ? undefined : true), 10_000);
   });
 
   it('New Chat ends a command still running, and the list goes with it', async () => {
