@@ -1,6 +1,7 @@
 import type { AgentEvent, TurnMetrics } from '../agent';
 import { compactTokens, groupedTokens, meterText } from '../protocol/contextMeter';
 import { BUILTIN_TOOLS, type ToolRegistry } from '../tools';
+import { t } from './cliL10n';
 import { PlanLines } from './planChecklist';
 import { withCliAdvice } from './stopAdvice';
 
@@ -70,13 +71,18 @@ export const formatBytes = (bytes: number) =>
  */
 export const tokenMeter = (contextTokens: number, window: number | undefined) =>
   window === undefined
-    ? `${compactTokens(contextTokens)} tokens`
-    : `${meterText({ tokens: contextTokens, window })} tokens`;
+    ? t('{0} tokens', compactTokens(contextTokens))
+    : t('{0} tokens', meterText({ tokens: contextTokens, window }));
 
 /** The line a compaction gets: `context compacted (2,656 → 412 tokens)`, `on request` after an overflow. */
 export const compactionLine = (event: Extract<AgentEvent, { type: 'compacted' }>) =>
-  `context compacted${event.how === 'request' ? ' on request' : ''} ` +
-  `(${groupedTokens(event.tokensBefore)} → ${groupedTokens(event.tokensAfter)} tokens)`;
+  event.how === 'request'
+    ? t(
+        'context compacted on request ({0} → {1} tokens)',
+        groupedTokens(event.tokensBefore),
+        groupedTokens(event.tokensAfter),
+      )
+    : t('context compacted ({0} → {1} tokens)', groupedTokens(event.tokensBefore), groupedTokens(event.tokensAfter));
 
 /** What a run is about to do, in one line before anything starts (a run's settings, as Codex's exec heads its own). */
 export function execHeader(run: {
@@ -88,9 +94,18 @@ export function execHeader(run: {
   resume: string | undefined;
   color: boolean;
 }): string {
-  const backend = run.endpoint === 'embedded' ? 'the embedded backend' : run.endpoint;
-  const what = run.resume === undefined ? 'loopwire exec' : `loopwire exec, resuming ${run.resume}`;
-  return `${paint(run.color, '2', `${what}: ${run.model} on ${backend} (transport ${run.transport}), approvals ${run.approve}, in ${run.workspace}`)}\n`;
+  const backend = run.endpoint === 'embedded' ? t('the embedded backend') : run.endpoint;
+  const what = run.resume === undefined ? 'loopwire exec' : t('loopwire exec, resuming {0}', run.resume);
+  const line = t(
+    '{0}: {1} on {2} (transport {3}), approvals {4}, in {5}',
+    what,
+    run.model,
+    backend,
+    run.transport,
+    run.approve,
+    run.workspace,
+  );
+  return `${paint(run.color, '2', line)}\n`;
 }
 
 export class ExecRenderer {
@@ -125,7 +140,7 @@ export class ExecRenderer {
       case 'reasoning_delta':
         if (this.thinking !== event.itemId) {
           this.endLine();
-          this.out.stdout(paint(color, '2', 'thinking: '));
+          this.out.stdout(paint(color, '2', t('thinking: ')));
         }
         this.thinking = event.itemId;
         this.out.stdout(paint(color, '2', event.delta));
@@ -137,7 +152,7 @@ export class ExecRenderer {
         return;
       case 'output_discarded':
         this.endLine();
-        this.out.stderr(`${paint(color, '33', '(discarded a partial answer: ')}${event.reason})\n`);
+        this.out.stderr(`${paint(color, '33', t('(discarded a partial answer: {0})', event.reason))}\n`);
         return;
       case 'tool_started':
         this.endLine();
@@ -149,21 +164,21 @@ export class ExecRenderer {
       case 'transport':
         if (event.state === 'reconnecting')
           this.out.stderr(
-            `(reconnecting ${event.attempt ?? '?'}/${event.maxAttempts ?? '?'}: ${event.reason ?? ''})\n`,
+            `${t('(reconnecting {0}/{1}: {2})', event.attempt ?? '?', event.maxAttempts ?? '?', event.reason ?? '')}\n`,
           );
         else if (event.state === 'http_fallback')
-          this.out.stderr(`(using HTTP from now on: WebSocket mode kept failing — ${event.reason ?? ''})\n`);
+          this.out.stderr(`${t('(using HTTP from now on: WebSocket mode kept failing — {0})', event.reason ?? '')}\n`);
         return;
       case 'retry':
         if (event.delayMs >= 1000)
-          this.out.stderr(`(retrying in ${(event.delayMs / 1000).toFixed(1)} s: ${event.reason})\n`);
+          this.out.stderr(`${t('(retrying in {0} s: {1})', (event.delayMs / 1000).toFixed(1), event.reason)}\n`);
         return;
       case 'turn_finished':
         this.metrics.push(event.metrics);
         return;
       case 'steered':
         this.endLine();
-        this.out.stdout(`${paint(color, '36', '› steered')}: ${event.text}\n`);
+        this.out.stdout(`${paint(color, '36', t('› steered'))}: ${event.text}\n`);
         return;
       case 'compacted':
         this.compactions++;
@@ -173,7 +188,7 @@ export class ExecRenderer {
       case 'error':
         this.endLine();
         // The agent states the fault; how to fix it here (a variable, a flag) is the terminal's to say.
-        this.out.stderr(`${paint(color, '31', 'error')}: ${withCliAdvice(event.message, event.code)}\n`);
+        this.out.stderr(`${paint(color, '31', t('error'))}: ${withCliAdvice(event.message, event.code)}\n`);
         return;
       case 'done':
         this.endLine();
@@ -192,13 +207,13 @@ export class ExecRenderer {
     const isTask = shape === 'tail';
     if (event.declined) {
       this.declined++;
-      this.out.stdout(`  ${paint(color, '31', '✗ declined')} ${first} (${ms})\n`);
+      this.out.stdout(`  ${paint(color, '31', t('✗ declined'))} ${first} (${ms})\n`);
       return;
     }
     const checklist = this.plans.finished(event.callId, event.ok, color);
     if (checklist !== undefined) {
       this.out.stdout(
-        `  ${paint(color, '32', '✓')} ${checklist === '' ? 'plan unchanged' : first} (${ms})\n${checklist}`,
+        `  ${paint(color, '32', '✓')} ${checklist === '' ? t('plan unchanged') : first} (${ms})\n${checklist}`,
       );
       return;
     }
@@ -209,7 +224,7 @@ export class ExecRenderer {
     }
     const lines = event.output.split('\n').filter((line) => line !== '').length;
     // A task's and a failure's first line says how it went; other outputs are shown from their first line.
-    const note = isTask || !event.ok ? first : `${lines} line${lines === 1 ? '' : 's'}`;
+    const note = isTask || !event.ok ? first : lines === 1 ? t('1 line') : t('{0} lines', lines);
     const mark = event.ok ? paint(color, '32', '✓') : paint(color, '31', '✗');
     this.out.stdout(`  ${mark} ${note} (${ms})\n`);
     const body = event.output.split('\n').slice(isTask || !event.ok ? 1 : 0);
@@ -237,7 +252,13 @@ export class ExecRenderer {
       }
       const left = shown.length - OUTPUT_PREVIEW_LINES;
       if (left > 0) {
-        const more = `… ${left} ${tail ? 'earlier' : 'more'} line${left === 1 ? '' : 's'} (--verbose shows all)`;
+        const more = tail
+          ? left === 1
+            ? t('… 1 earlier line (--verbose shows all)')
+            : t('… {0} earlier lines (--verbose shows all)', left)
+          : left === 1
+            ? t('… 1 more line (--verbose shows all)')
+            : t('… {0} more lines (--verbose shows all)', left);
         note = paint(this.out.color, '2', `    ${more}`);
         shown = tail ? shown.slice(-OUTPUT_PREVIEW_LINES) : shown.slice(0, OUTPUT_PREVIEW_LINES);
       }
@@ -258,18 +279,20 @@ export class ExecRenderer {
     const overhead = per((m) => m.overheadBeforeMs + (m.overheadAfterMs ?? 0));
     const transports = [...new Set(this.metrics.map((m) => m.transport))].join('+') || 'none';
     const status =
-      done.status === 'completed' ? paint(this.out.color, '32', 'done') : paint(this.out.color, '31', done.status);
+      done.status === 'completed' ? paint(this.out.color, '32', t('done')) : paint(this.out.color, '31', done.status);
     const last = this.metrics.at(-1);
-    const compacted = this.compactions === 0 ? '' : `, compacted ${this.compactions}×`;
+    const compacted = this.compactions === 0 ? '' : t(', compacted {0}×', this.compactions);
     return [
       `${status}: ${done.reason}`,
-      `${done.turns} turn${done.turns === 1 ? '' : 's'}`,
-      `${done.toolCalls} tool call${done.toolCalls === 1 ? '' : 's'}`,
-      ...(this.declined > 0 ? [`${this.declined} call${this.declined === 1 ? '' : 's'} declined`] : []),
+      done.turns === 1 ? t('1 turn') : t('{0} turns', done.turns),
+      done.toolCalls === 1 ? t('1 tool call') : t('{0} tool calls', done.toolCalls),
+      ...(this.declined > 0
+        ? [this.declined === 1 ? t('1 call declined') : t('{0} calls declined', this.declined)]
+        : []),
       ...(last ? [`${tokenMeter(last.contextTokens, last.contextWindow)}${compacted}`] : []),
       `${(done.wallMs / 1000).toFixed(2)} s`,
-      `client overhead ${overhead.toFixed(2)} ms/turn`,
-      `${formatBytes(per((m) => m.bytesSent))} sent/turn`,
+      t('client overhead {0} ms/turn', overhead.toFixed(2)),
+      t('{0} sent/turn', formatBytes(per((m) => m.bytesSent))),
       transports,
     ].join(' · ');
   }

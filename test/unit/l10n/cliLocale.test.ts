@@ -1,7 +1,9 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { bundleFor, cliLocale } from '../../../src/cli/cliL10n';
 import { repoRoot, runProcess } from '../support/runProcess';
+import { useTempWorkspace } from '../support/tempWorkspace';
 
 // The CLI follows the terminal's locale, as POSIX orders its variables, with the extension's own bundles.
 
@@ -31,5 +33,28 @@ describe('l10n: the CLI follows LANG', () => {
     assert.match(chinese.stdout, /^命令：$/m);
     const english = await runProcess(process.execPath, [loopwire, '--help'], '', { ...env, LANG: 'en_US.UTF-8' });
     assert.match(english.stdout, /^usage: loopwire <command> \[options\]$/m);
+  });
+
+  describe('`loopwire exec` on the demo, offline', () => {
+    const temp = useTempWorkspace({}, { prefix: 'l10n' });
+
+    it('says what it does and how it ended in Chinese; what the model and the tools say stays as they said it', async function () {
+      this.timeout(60_000);
+      const dir = temp.path('workspace');
+      await fs.cp(path.join(repoRoot, 'demo/workspace'), dir, { recursive: true });
+      const args = ['exec', '--workspace', dir, '--sessions-dir', temp.path('sessions'), '--approve', 'all'];
+      const env = { ...process.env, LC_ALL: '', LC_MESSAGES: '', LANG: 'zh_CN.UTF-8' };
+      const bin = path.join(repoRoot, 'dist', 'cli', 'loopwire.js');
+      const result = await runProcess(process.execPath, [bin, ...args, 'Fix the failing test.'], '', env);
+      assert.equal(result.code, 0, result.stderr + result.stdout);
+      assert.match(result.stdout, /^loopwire exec：gpt-[\d.]+，后端 内置后端（传输 auto），审批 all，目录 /m);
+      assert.match(result.stdout, /… \d+ 行（--verbose 显示全部）|… 前面还有 \d+ 行（--verbose 显示全部）/);
+      assert.match(
+        result.stdout,
+        /\n完成: .* · 6 轮 · 5 次工具调用 · .* 个词元 · [\d.]+ s · 客户端开销 [\d.]+ 毫秒\/轮 · 每轮发送 .*\n$/,
+      );
+      // The tools' own output is the model's to read: English, as the model was sent it.
+      assert.match(result.stdout, /✓ Task 'npm: test' finished with exit code 0/);
+    });
   });
 });
