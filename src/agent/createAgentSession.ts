@@ -117,6 +117,79 @@ export interface AgentSession {
   close(announce?: boolean): void;
 }
 
+/** What `model` and its options make of a request of `spec`'s agent: its tools, fields, window and instructions. */
+function requestChoices(
+  spec: AgentSpec,
+  model: string,
+  modelOptions: Partial<ModelOptions> | undefined,
+): RequestChoices {
+  const registry = spec.registry ?? BUILTIN_TOOLS;
+  const profile = modelProfile(model);
+  const toolSpecs = registry.offer(model, {
+    capabilities: spec.tools.workspace.capabilities,
+    editStyle: profile.editTool,
+    planTool: planToolOffered(spec.planTool, profile.planTool),
+    images: profile.images,
+    sessions: spec.tools.sessions !== undefined,
+  });
+  return {
+    model,
+    toolSpecs,
+    extra: modelFields(model, modelOptions),
+    context: contextPlan(model, {
+      ...(spec.context?.window === undefined ? {} : { window: spec.context.window }),
+      ...(spec.context?.compactAt === undefined ? {} : { compactAt: spec.context.compactAt }),
+    }),
+    // Built from the tools this request offers: they never name a tool the model cannot call.
+    instructions: standingInstructions(
+      toolSpecs.flatMap((tool) => (typeof tool.name === 'string' ? [tool.name] : [])),
+      registry,
+      { parallelCalls: profile.parallelCalls === true },
+    ),
+  };
+}
+
+/**
+ * The request choices as the front end's `chosen` says now, over `spec`'s; built again only when the model
+ * or its options changed (the tools' JSON Schemas are not free).
+ */
+function choicesReader(
+  spec: AgentSpec,
+  chosen: NonNullable<AgentSpec['choices']>,
+  built: RequestChoices,
+): () => RequestChoices {
+  let last = { key: '', choices: built };
+  return () => {
+    const now = chosen();
+    const model = now.model ?? spec.model ?? DEFAULT_MODEL;
+    const modelOptions = { ...spec.modelOptions, ...now.modelOptions };
+    const key = JSON.stringify([model, modelOptions]);
+    if (key !== last.key) last = { key, choices: requestChoices(spec, model, modelOptions) };
+    return last.choices;
+  };
+}
+
+/** An agent of `spec` on the session's `transport`. */
+function newAgent(transport: SessionTransport, spec: AgentSpec): Agent {
+  const built = requestChoices(spec, spec.model ?? DEFAULT_MODEL, spec.modelOptions);
+  return new Agent({
+    transport,
+    transcript: spec.transcript,
+    tools: spec.tools,
+    registry: spec.registry ?? BUILTIN_TOOLS,
+    // The first request's instructions head the context; a model picked later that is offered other tools
+    // gets its own at the end of the chain (instructionsFollower.ts).
+    ...built,
+    approvals: spec.approvals,
+    emit: spec.emit,
+    ...(spec.maxTurns === undefined ? {} : { maxTurns: spec.maxTurns }),
+    ...(spec.lane === undefined ? {} : { lane: spec.lane }),
+    ...(spec.choices ? { choices: choicesReader(spec, spec.choices, built) } : {}),
+    ...(spec.projectInstructions ? { projectInstructions: spec.projectInstructions } : {}),
+    ...(spec.environment ? { environment: environmentReader(spec.environment, spec.approvals) } : {}),
+  });
+}
+
 export function createAgentSession(options: AgentSessionOptions): AgentSession {
   const settings: SessionOptions = {
     endpoint: normalizeEndpoint(options.endpoint),
@@ -131,66 +204,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     : new SessionTransport(settings);
   return {
     transport,
-    agent: (spec) => {
-      const registry = spec.registry ?? BUILTIN_TOOLS;
-      // What a model and its options make of a request: its tools, fields and window.
-      const choicesOf = (model: string, modelOptions: Partial<ModelOptions> | undefined): RequestChoices => {
-        const profile = modelProfile(model);
-        const toolSpecs = registry.offer(model, {
-          capabilities: spec.tools.workspace.capabilities,
-          editStyle: profile.editTool,
-          planTool: planToolOffered(spec.planTool, profile.planTool),
-          images: profile.images,
-          sessions: spec.tools.sessions !== undefined,
-        });
-        return {
-          model,
-          toolSpecs,
-          extra: modelFields(model, modelOptions),
-          context: contextPlan(model, {
-            ...(spec.context?.window === undefined ? {} : { window: spec.context.window }),
-            ...(spec.context?.compactAt === undefined ? {} : { compactAt: spec.context.compactAt }),
-          }),
-          // Built from the tools this request offers: they never name a tool the model cannot call.
-          instructions: standingInstructions(
-            toolSpecs.flatMap((tool) => (typeof tool.name === 'string' ? [tool.name] : [])),
-            registry,
-            { parallelCalls: profile.parallelCalls === true },
-          ),
-        };
-      };
-      const built = choicesOf(spec.model ?? DEFAULT_MODEL, spec.modelOptions);
-      const chosen = spec.choices;
-      let last = { key: '', choices: built };
-      return new Agent({
-        transport,
-        transcript: spec.transcript,
-        tools: spec.tools,
-        registry,
-        // The first request's instructions head the context; a model picked later that is offered other tools
-        // gets its own at the end of the chain (instructionsFollower.ts).
-        ...built,
-        approvals: spec.approvals,
-        emit: spec.emit,
-        ...(spec.maxTurns === undefined ? {} : { maxTurns: spec.maxTurns }),
-        ...(spec.lane === undefined ? {} : { lane: spec.lane }),
-        ...(chosen
-          ? {
-              choices: () => {
-                const now = chosen();
-                const model = now.model ?? spec.model ?? DEFAULT_MODEL;
-                const modelOptions = { ...spec.modelOptions, ...now.modelOptions };
-                // Built again only when something changed: the tools' JSON Schemas are not free.
-                const key = JSON.stringify([model, modelOptions]);
-                if (key !== last.key) last = { key, choices: choicesOf(model, modelOptions) };
-                return last.choices;
-              },
-            }
-          : {}),
-        ...(spec.projectInstructions ? { projectInstructions: spec.projectInstructions } : {}),
-        ...(spec.environment ? { environment: environmentReader(spec.environment, spec.approvals) } : {}),
-      });
-    },
+    agent: (spec) => newAgent(transport, spec),
     close: (announce) => transport.close(announce),
   };
 }

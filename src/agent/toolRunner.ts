@@ -7,7 +7,7 @@ import {
   type ToolResult,
   runToolCall,
 } from '../tools';
-import type { ApprovalPolicy } from './approvals';
+import type { ApprovalMode, ApprovalPolicy } from './approvals';
 import { type CommandDecision, commandGate } from './commandApproval';
 import type { AgentEventSink } from './events';
 import { planModeDeclined } from './planMode';
@@ -50,6 +50,14 @@ export function callsIn(items: readonly AnyInputItem[]): CallItem[] {
     const call = CallItem.safeParse(item);
     return call.success ? [call.data] : [];
   });
+}
+
+/** What the model is told of a call that did not run: the user's rule refused it, plan mode, or the user said no. */
+function declinedOutput(name: string, gate: CommandDecision, mode: ApprovalMode | undefined): string {
+  if (gate && !gate.run)
+    return `This ${name} call was not run, because ${gate.why}. Nothing was changed. Do not retry it; read another way, or say what you wanted to run.`;
+  if (mode === 'plan') return planModeDeclined(name);
+  return `The user declined this ${name} call; nothing was changed. Do not retry it unless the user asks; say what you wanted to do instead.`;
 }
 
 export class ToolRunner {
@@ -106,38 +114,17 @@ export class ToolRunner {
   private async runOne(turn: number, call: CallItem, timing: CallTiming): Promise<AnyInputItem> {
     const input = call.type === 'custom_tool_call' ? (call.input ?? '') : (call.arguments ?? '');
     const kind = call.type === 'custom_tool_call' ? 'custom' : 'function';
-    const effect = this.registry.effect(call.name);
     timing.firstStartAt ??= performance.now();
     this.emit({ type: 'tool_started', turn, callId: call.call_id, name: call.name, kind, input });
-    let ok: boolean;
-    let output: string;
-    let declined = false;
-    let edits: ToolResult['edits'];
-    let display: string | undefined;
-    let images: ToolResult['images'];
     const asked = performance.now();
-    // A command that only reads, or one the user's rules name, is decided before anyone is asked.
-    const gate = effect === 'read' ? undefined : await this.commandGate(call.name, input);
-    const allowed =
-      effect === 'read' ||
-      (gate ? gate.run : await this.approvals.approve({ callId: call.call_id, name: call.name, effect, input }));
+    const permission = await this.permission(call, input);
     // A call's duration is its own run: the wait for a person to approve it is not the tool's time.
     const start = performance.now();
     timing.approvalMs += start - asked;
-    if (!allowed) {
-      declined = true;
-      ok = false;
-      output =
-        gate && !gate.run
-          ? `This ${call.name} call was not run, because ${gate.why}. Nothing was changed. Do not retry it; read another way, or say what you wanted to run.`
-          : this.approvals.mode?.() === 'plan'
-            ? planModeDeclined(call.name)
-            : `The user declined this ${call.name} call; nothing was changed. Do not retry it unless the user asks; say what you wanted to do instead.`;
-    } else {
-      this.transcript.markStarted(call.call_id, call.name);
-      const context = this.outputTokens ? { ...this.context, outputTokens: this.outputTokens() } : this.context;
-      ({ ok, output, edits, display, images } = await runToolCall(toCall(call), context, this.registry));
-    }
+    const declined = permission !== true;
+    const { ok, output, edits, display, images }: ToolResult = declined
+      ? { ok: false, output: permission }
+      : await this.execute(call);
     const end = performance.now();
     timing.lastFinishAt = Math.max(timing.lastFinishAt ?? 0, end);
     if (!ok) timing.failed.push(callSignature(call));
@@ -154,5 +141,24 @@ export class ToolRunner {
       ...(edits && edits.length > 0 ? { edits } : {}),
     });
     return outputItem(call, output, images);
+  }
+
+  /** True where the call may run; else what the model is told of it. Reads run; the rest is the gate's or a person's. */
+  private async permission(call: CallItem, input: string): Promise<true | string> {
+    const effect = this.registry.effect(call.name);
+    if (effect === 'read') return true;
+    // A command that only reads, or one the user's rules name, is decided before anyone is asked.
+    const gate = await this.commandGate(call.name, input);
+    const allowed = gate
+      ? gate.run
+      : await this.approvals.approve({ callId: call.call_id, name: call.name, effect, input });
+    return allowed || declinedOutput(call.name, gate, this.approvals.mode?.());
+  }
+
+  /** Runs an allowed call, marked started first, within the output budget of the model it answers. */
+  private execute(call: CallItem): Promise<ToolResult> {
+    this.transcript.markStarted(call.call_id, call.name);
+    const context = this.outputTokens ? { ...this.context, outputTokens: this.outputTokens() } : this.context;
+    return runToolCall(toCall(call), context, this.registry);
   }
 }
