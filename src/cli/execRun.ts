@@ -68,9 +68,11 @@ export async function runExec(run: ExecRun, io: CliIo, extras: ExecExtras): Prom
   const sessions = new CommandSessions((event) => say(sessionLine(event)));
   // Ctrl+C, SIGTERM or a closed terminal: the task stops, and the commands' groups are told to go at once
   // (a tool waiting on one of them returns as it ends), not only once the turn has wound down.
+  // The groups are signalled first: after SIGHUP the terminal is gone, and what the stopping task prints
+  // there may fail.
   const restoreSignals = onExitSignals(() => {
-    controller.abort();
     void sessions.stopAll();
+    controller.abort();
   });
   try {
     // The embedded backend reads the window the agent manages: the model's own, or --context-window's.
