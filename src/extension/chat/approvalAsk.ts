@@ -1,4 +1,5 @@
 import type { ApprovalRequest } from '../../agent';
+import { t } from '@vscode/l10n';
 import type { ApprovalAsk, DiffFile } from '../../protocol/chatView';
 import { BUILTIN_TOOLS, type ToolRegistry } from '../../tools';
 import type { TaskInfo, Workspace } from '../../workspace';
@@ -21,10 +22,10 @@ export function taskCommand(detail: string): string {
 }
 
 const FILE_VERBS: Record<DiffFile['op'], string> = {
-  create: 'create',
-  update: 'update',
-  delete: 'delete',
-  move: 'move',
+  create: t('create'),
+  update: t('update'),
+  delete: t('delete'),
+  move: t('move'),
 };
 
 /**
@@ -46,10 +47,10 @@ export function approvalAsk(
     const label = summary === '' ? request.name : summary;
     // Not one of the workspace's tasks: another tool that acts (an MCP server's, the editor's), shown with
     // its arguments, which are all there is to know of what it will do.
-    if (!task) return { action: `Run ${code(label)}`, detail: argumentsText(request.input), effect: 'task' };
+    if (!task) return { action: t('Run {0}', code(label)), detail: argumentsText(request.input), effect: 'task' };
     const command = taskCommand(task.detail);
     return {
-      action: `Run task ${code(label)}${command ? ` — ${code(command)}` : ''}`,
+      action: command ? t('Run task {0} — {1}', code(label), code(command)) : t('Run task {0}', code(label)),
       detail: task.detail,
       effect: 'task',
     };
@@ -59,12 +60,12 @@ export function approvalAsk(
     paths.length === 1
       ? code(paths[0] as string)
       : paths.length > 1
-        ? `${paths.length} files`
+        ? t('{0} files', paths.length)
         : summary
           ? code(summary)
-          : 'the workspace';
+          : t('the workspace');
   return {
-    action: `Apply edit to ${target}`,
+    action: t('Apply edit to {0}', target),
     ...(files && files.length > 0
       ? {
           detail: files

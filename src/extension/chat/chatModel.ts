@@ -1,4 +1,5 @@
 import type { AgentEvent, ApprovalMode } from '../../agent';
+import { t } from '@vscode/l10n';
 import type { Attachment } from '../../protocol/attachments';
 import type {
   ApprovalAsk,
@@ -326,19 +327,27 @@ export class ChatModel {
 
   /** A marker in the conversation where the context was compacted; the meter drops at once. */
   private compacted(event: Extract<AgentEvent, { type: 'compacted' }>): void {
-    const sizes = `${groupedTokens(event.tokensBefore)} → ${groupedTokens(event.tokensAfter)} tokens`;
-    this.notice('info', `Context compacted${event.how === 'request' ? ' on request' : ''} (${sizes})`);
+    const [before, after] = [groupedTokens(event.tokensBefore), groupedTokens(event.tokensAfter)];
+    this.notice(
+      'info',
+      event.how === 'request'
+        ? t('Context compacted on request ({0} → {1} tokens)', before, after)
+        : t('Context compacted ({0} → {1} tokens)', before, after),
+    );
     if (this.context) this.setContext({ ...this.context, tokens: event.tokensAfter });
   }
 
   private transport(event: Extract<AgentEvent, { type: 'transport' }>): void {
     if (event.state === 'reconnecting') {
-      const count = event.attempt && event.maxAttempts ? ` (${event.attempt}/${event.maxAttempts})` : '';
-      this.setBanner({ kind: 'reconnecting', text: `Reconnecting${count}…`, retry: false });
+      const text =
+        event.attempt && event.maxAttempts
+          ? t('Reconnecting ({0}/{1})…', event.attempt, event.maxAttempts)
+          : t('Reconnecting…');
+      this.setBanner({ kind: 'reconnecting', text, retry: false });
     } else if (event.state === 'http_fallback')
       this.setBanner({
         kind: 'fallback',
-        text: `Using HTTP fallback${event.reason ? `: ${event.reason}` : ''}`,
+        text: event.reason ? t('Using HTTP fallback: {0}', event.reason) : t('Using HTTP fallback'),
         retry: false,
       });
     else if (event.state === 'warm' && this.banner?.kind === 'reconnecting') this.setBanner(null);

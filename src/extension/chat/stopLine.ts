@@ -1,4 +1,5 @@
 import type { Banner, ChatEntry, Remedy } from '../../protocol/chatView';
+import { t } from '@vscode/l10n';
 
 // A task that stopped on its own, as the panel says it: one line in the conversation, with the button that
 // fixes its cause, and a banner that says no more than that line (it is where Retry is, at hand whatever the
@@ -21,7 +22,7 @@ export function remedyFor(code: string | undefined): Remedy {
 /** The line of a stop: the agent's sentence as it is, or a reason in lower case ("the turn limit …") made one. */
 export function stopLine(id: string, reason: string, code: string | undefined): ChatEntry {
   const ended = /[.!?]$/.test(reason) ? reason : `${reason}.`;
-  const text = /^\p{Ll}/u.test(reason) ? `The task stopped: ${ended}` : ended;
+  const text = /^\p{Ll}/u.test(reason) ? t('The task stopped: {0}', ended) : ended;
   return { kind: 'notice', id, level: 'error', text, remedy: remedyFor(code) };
 }
 
@@ -30,6 +31,7 @@ const LIMITS = new Set(['max_turns', 'no_progress']);
 
 /** The banner of a stop: no reason of its own (the line has it), and Retry (Continue, after a limit) where the task can go on. */
 export function stopBanner(retry: boolean, code?: string): Banner {
-  if (code !== undefined && LIMITS.has(code)) return { kind: 'limit', text: 'The task stopped at its limit.', retry };
-  return { kind: 'failed', text: 'The task stopped.', retry };
+  if (code !== undefined && LIMITS.has(code))
+    return { kind: 'limit', text: t('The task stopped at its limit.'), retry };
+  return { kind: 'failed', text: t('The task stopped.'), retry };
 }
