@@ -23,7 +23,8 @@ export class ApprovalChoice implements vscode.Disposable {
   /** Fired when the mode in force may have changed: a pick, an allow, a settings change. */
   readonly onDidChange = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [this.changed];
-  private telling = false;
+  /** The looser workspace values told about in this window. */
+  private readonly told = new Set<ApprovalMode>();
 
   constructor(private readonly state: vscode.Memento) {
     this.disposables.push(
@@ -80,23 +81,20 @@ export class ApprovalChoice implements vscode.Disposable {
 
   /** Says once per workspace and value that its looser approval mode is not followed, offering to allow it. */
   private async tell(ignored: ApprovalMode): Promise<void> {
-    if (this.telling || this.state.get<unknown>(TOLD_KEY) === ignored) return;
-    this.telling = true;
-    try {
-      await this.state.update(TOLD_KEY, ignored);
-      const allow = vscode.l10n.t('Allow for This Workspace…');
-      const answer = await vscode.window.showWarningMessage(
-        vscode.l10n.t(
-          'This workspace\'s settings set loopwire.approval to "{0}", looser than yours ("{1}"). A repository cannot loosen approvals: Loopwire keeps "{1}".',
-          ignored,
-          this.resolve().mode,
-        ),
-        allow,
-      );
-      if (answer === allow) await this.confirmAllow(ignored);
-    } finally {
-      this.telling = false;
-    }
+    // Marked at once, in memory too: every call of a task reads the mode, and the state is written later.
+    if (this.told.has(ignored) || this.state.get<unknown>(TOLD_KEY) === ignored) return;
+    this.told.add(ignored);
+    void this.state.update(TOLD_KEY, ignored);
+    const allow = vscode.l10n.t('Allow for This Workspace…');
+    const answer = await vscode.window.showWarningMessage(
+      vscode.l10n.t(
+        'This workspace\'s settings set loopwire.approval to "{0}", looser than yours ("{1}"). A repository cannot loosen approvals: Loopwire keeps "{1}".',
+        ignored,
+        this.resolve().mode,
+      ),
+      allow,
+    );
+    if (answer === allow) await this.confirmAllow(ignored);
   }
 
   private async confirmAllow(value: ApprovalMode): Promise<void> {
