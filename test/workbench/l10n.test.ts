@@ -82,7 +82,7 @@ describe('Loopwire in the VS Code workbench: the panel in Simplified Chinese', f
     await workbench.screenshot('panel-zh-cn', { sidebar: true });
   });
 
-  it('a task’s approval card and its buttons speak Chinese; the prompt goes to the model as typed', async () => {
+  it('a task’s approval card, its action and its buttons speak Chinese; the prompt goes to the model as typed', async () => {
     const prompt = panel.locator('textarea.prompt');
     await prompt.fill(PROMPT);
     await prompt.press('Enter');
@@ -90,6 +90,8 @@ describe('Loopwire in the VS Code workbench: the panel in Simplified Chinese', f
     const waiting = panel.locator('.entry.tool:has(.tool-card.status-approval)').first();
     await until('a card waiting for approval', async () => ((await waiting.count()) > 0 ? true : undefined), 90_000);
     assert.equal(await waiting.locator('.tool-status').textContent(), '等待你处理');
+    // Written by the host (approvalAsk.ts, free of vscode): @vscode/l10n with the bundle VS Code handed over.
+    assert.equal(await waiting.locator('.approval-action').textContent(), '运行任务 npm: test — node --test');
     assert.equal((await waiting.locator('.approval button[data-action="skip"]').textContent())?.trim(), '跳过');
     await workbench.screenshot('approval-zh-cn', { sidebar: true });
     await workbench.screenshot('window-zh-cn');
