@@ -66,34 +66,69 @@ function markdown(text: string): HTMLElement {
   return body;
 }
 
-export function inlineEntryView(entry: InlineEntry, post: Post): HTMLElement {
-  const outcome = outcomeLabel(entry);
-  // The diff's card: drawn as a finished edit's, with no review (no states, so no Accept / Reject).
-  const card: ToolEntry = { kind: 'tool', id: entry.id, turn: 0, name: 'inline', summary: entry.title, status: 'done' };
-  const details = h(
-    'details',
-    { class: `inline-card outcome-${entry.outcome}` },
+/**
+ * The card's header, one line: a button that opens and folds the card (named by the whole title and outcome),
+ * the title with its link, and the outcome. A click anywhere on it but the link does what the button does.
+ * (Not a <details>: its <summary> may hold no link, and the link is what opens the file.)
+ */
+function headerView(entry: InlineEntry, outcome: string, body: HTMLElement, post: Post): HTMLElement {
+  const card = h('div', { class: `inline-card outcome-${entry.outcome}` });
+  const toggle = h(
+    'button',
+    {
+      class: 'inline-toggle',
+      attrs: {
+        type: 'button',
+        'aria-expanded': 'false',
+        'aria-controls': body.id,
+        'aria-label': `${entry.title}, ${outcome}`,
+      },
+    },
+    h('span', { class: 'codicon codicon-chevron-right', attrs: { 'aria-hidden': 'true' } }),
+  );
+  const flip = () => {
+    body.hidden = !body.hidden;
+    toggle.setAttribute('aria-expanded', String(!body.hidden));
+    card.classList.toggle('open', !body.hidden);
+  };
+  toggle.addEventListener('click', (event) => {
+    event.stopPropagation();
+    flip();
+  });
+  const header = h(
+    'div',
+    { class: 'inline-header' },
+    toggle,
+    h('span', { class: 'codicon codicon-sparkle', attrs: { 'aria-hidden': 'true' } }),
+    titleView(entry, post),
     h(
-      'summary',
-      { class: 'inline-header', attrs: { 'aria-label': `${entry.title}, ${outcome}` } },
-      h('span', { class: 'codicon codicon-sparkle', attrs: { 'aria-hidden': 'true' } }),
-      titleView(entry, post),
-      h(
-        'span',
-        { class: 'inline-outcome' },
-        h('span', { class: `codicon codicon-${OUTCOME_ICONS[entry.outcome]}`, attrs: { 'aria-hidden': 'true' } }),
-        outcome,
-      ),
-    ),
-    h(
-      'div',
-      { class: 'inline-body' },
-      h('div', { class: 'inline-label' }, entry.action === 'fix' ? t('Problem') : t('Asked')),
-      h('div', { class: 'inline-prompt' }, entry.prompt),
-      entry.diff.length > 0 ? diffView(card, entry.diff, post) : undefined,
-      entry.note === '' ? undefined : h('div', { class: 'inline-label' }, t('Loopwire said')),
-      entry.note === '' ? undefined : markdown(entry.note),
+      'span',
+      { class: 'inline-outcome' },
+      h('span', { class: `codicon codicon-${OUTCOME_ICONS[entry.outcome]}`, attrs: { 'aria-hidden': 'true' } }),
+      outcome,
     ),
   );
-  return h('div', { class: 'entry inline', attrs: { 'data-id': entry.id } }, details);
+  header.addEventListener('click', flip);
+  card.append(header, body);
+  return card;
+}
+
+export function inlineEntryView(entry: InlineEntry, post: Post): HTMLElement {
+  // The diff's card: drawn as a finished edit's, with no review (no states, so no Accept / Reject).
+  const card: ToolEntry = { kind: 'tool', id: entry.id, turn: 0, name: 'inline', summary: entry.title, status: 'done' };
+  const body = h(
+    'div',
+    { class: 'inline-body', attrs: { id: `inline-body-${entry.id}` } },
+    h('div', { class: 'inline-label' }, entry.action === 'fix' ? t('Problem') : t('Asked')),
+    h('div', { class: 'inline-prompt' }, entry.prompt),
+    entry.diff.length > 0 ? diffView(card, entry.diff, post) : undefined,
+    entry.note === '' ? undefined : h('div', { class: 'inline-label' }, t('Loopwire said')),
+    entry.note === '' ? undefined : markdown(entry.note),
+  );
+  body.hidden = true;
+  return h(
+    'div',
+    { class: 'entry inline', attrs: { 'data-id': entry.id } },
+    headerView(entry, outcomeLabel(entry), body, post),
+  );
 }

@@ -225,11 +225,14 @@ describe('Loopwire in the VS Code workbench: inline fix and edit', function () {
     const panel = await workbench.panel();
     const entry = panel.locator('.entry.inline', { hasText: 'Fixed inline in config/shipping.json:3' });
     await entry.waitFor({ timeout: 15_000 });
-    assert.match(flat(await entry.locator('summary').innerText()), /Fixed inline in config\/shipping\.json:3 undone/);
+    assert.match(
+      flat(await entry.locator('.inline-header').innerText()),
+      /Fixed inline in config\/shipping\.json:3 undone/,
+    );
     assert.equal(await entry.locator('.inline-body').isVisible(), false, 'folded');
     assert.equal(await focusInEditor(), true, 'the entry took no focus');
     await workbench.screenshot('chat-entry', { sidebar: true });
-    await entry.locator('summary').click({ position: { x: 6, y: 8 } });
+    await entry.locator('.inline-toggle').click();
     await entry.locator('.inline-body').waitFor();
     assert.match(await entry.locator('.inline-prompt').innerText(), /property|comma|JSON/i);
     assert.match(flat(await entry.locator('.diff .line.added').first().innerText()), /"freeShippingFrom": 5000,$/);
@@ -371,7 +374,7 @@ describe('Loopwire in the VS Code workbench: inline fix and edit', function () {
   it('every inline edit is an entry of the chat, not a chat of its own in History, and stays after a reload', async () => {
     const panel = await workbench.panel();
     const titles = async () =>
-      (await panel.locator('.entry.inline summary').allInnerTexts()).map((title) => flat(title).trim());
+      (await panel.locator('.entry.inline .inline-header').allInnerTexts()).map((title) => flat(title).trim());
     const expected = [
       'Fixed inline in config/shipping.json:3 undone',
       'Edited inline in src/cart.js:10 1 of 2 kept',
@@ -404,7 +407,7 @@ describe('Loopwire in the VS Code workbench: inline fix and edit', function () {
     await workbench.reload();
     const reloaded = await workbench.panel();
     const after = async () =>
-      (await reloaded.locator('.entry.inline summary').allInnerTexts()).map((title) => flat(title).trim());
+      (await reloaded.locator('.entry.inline .inline-header').allInnerTexts()).map((title) => flat(title).trim());
     await until('the inline entries after a reload', async () => (matches(await after()) ? true : undefined), 30_000);
     await workbench.screenshot('chat-entries-reloaded', { sidebar: true });
   });

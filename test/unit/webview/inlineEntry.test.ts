@@ -1,13 +1,15 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { ChatEntry, InlineEntry } from '../../../src/protocol/chatView';
+import { blocking, runAxe, tally } from '../../webview/axe';
 import { ARTIFACTS, useChromium } from '../../webview/chromium';
 import type { Panel } from '../../webview/panel';
 
 // An inline edit done in the editor beside the chat, as the panel shows it (inlineEntry.ts), in real
 // Chromium: one folded line, "Fixed inline in config/shipping.json:3" and how it ended, between the chat's
-// own entries; opened, what was asked, the diff the model wrote (with no review buttons: the editor had
-// them) and what it said; the path opens the file at the line without folding or unfolding the card.
+// own entries; opened (its button, or a click on the line), what was asked, the diff the model wrote (with no
+// review buttons: the editor had them) and what it said; the path opens the file at the line without folding
+// or unfolding the card; axe finds nothing critical or serious in it.
 
 const FIX: InlineEntry = {
   kind: 'inline',
@@ -103,19 +105,25 @@ describe('chat panel in Chromium: an inline edit’s entry', function () {
   it('is one folded line with its outcome, and opens on the prompt, the diff and the model’s note', async () => {
     const panel = await panelWith(ENTRIES);
     const fix = entry(panel, 'inline:3');
-    const header = fix.locator('summary');
+    const header = fix.locator('.inline-header');
     assert.equal(
       (await header.innerText()).replace(/\s+/g, ' ').trim(),
       'Fixed inline in config/shipping.json:3 undone',
     );
-    assert.match((await entry(panel, 'inline:4').locator('summary').innerText()).replace(/\s+/g, ' '), /1 of 2 kept/);
+    assert.match(
+      (await entry(panel, 'inline:4').locator('.inline-header').innerText()).replace(/\s+/g, ' '),
+      /1 of 2 kept/,
+    );
     assert.equal(await fix.locator('.inline-body').isVisible(), false, 'folded');
     const box = await header.boundingBox();
     assert.ok(box && box.height < 40, `one line: ${box?.height}px`);
     await panel.page.screenshot({ path: path.join(ARTIFACTS, 'inline-entry.png') });
 
-    await header.click({ position: { x: 6, y: 8 } });
-    assert.equal(await fix.locator('details').getAttribute('open'), '');
+    const toggle = fix.getByRole('button', { name: 'Fixed inline in config/shipping.json:3, undone' });
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+    await toggle.press('Enter');
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'true', 'the keyboard opens it');
+    assert.equal(await fix.locator('.inline-body').isVisible(), true);
     assert.match(await fix.locator('.inline-prompt').innerText(), /Expected a property name, found a comma\./);
     assert.equal(await fix.locator('.diff .line.removed').count(), 1);
     assert.equal(await fix.locator('.diff .line.added').count(), 1);
@@ -126,6 +134,27 @@ describe('chat panel in Chromium: an inline edit’s entry', function () {
     assert.deepEqual(await panel.problems(), []);
   });
 
+  it('axe finds no critical or serious violation, folded and opened, in dark and light', async () => {
+    for (const theme of ['dark', 'light'] as const) {
+      const panel = await chromium.open(theme);
+      panel.post({
+        type: 'state',
+        sessionId: 'inline',
+        entries: ENTRIES,
+        hasOlder: false,
+        running: false,
+        banner: null,
+      });
+      await panel.delivered();
+      for (const state of ['folded', 'opened']) {
+        if (state === 'opened')
+          for (const toggle of await panel.page.locator('.entry.inline .inline-toggle').all()) await toggle.click();
+        const results = await runAxe(panel.page, `inline-${theme}-${state}`);
+        assert.deepEqual(blocking(results), [], `axe, ${theme} ${state}: ${tally(results)}`);
+      }
+    }
+  });
+
   it('its path opens the file at the line, and the card stays as it was', async () => {
     const panel = await panelWith(ENTRIES);
     const fix = entry(panel, 'inline:3');
@@ -133,6 +162,11 @@ describe('chat panel in Chromium: an inline edit’s entry', function () {
     assert.deepEqual(await panel.postedBy(() => link.click()), [
       { type: 'openFile', path: 'config/shipping.json', line: 3 },
     ]);
-    assert.equal(await fix.locator('details').getAttribute('open'), null, 'still folded');
+    assert.equal(await fix.locator('.inline-body').isVisible(), false, 'still folded');
+    // A click on the line's words opens it, and again folds it.
+    await fix.locator('.inline-header').click({ position: { x: 40, y: 8 } });
+    assert.equal(await fix.locator('.inline-body').isVisible(), true);
+    await fix.locator('.inline-header').click({ position: { x: 40, y: 8 } });
+    assert.equal(await fix.locator('.inline-body').isVisible(), false);
   });
 });
