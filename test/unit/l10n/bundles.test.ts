@@ -72,6 +72,25 @@ describe('l10n: bundles', () => {
       assert.deepEqual(gaps(english, readBundle(path.join(l10nDir, `bundle.l10n.${locale}.json`))), []);
     });
 
+  it("the manifest's titles, descriptions and view names are %keys%, none a literal", () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+      description: string;
+      contributes: Record<string, unknown>;
+    };
+    const literals: string[] = [];
+    const SHOWN = /^(title|description|markdownDescription|name|enumDescriptions|markdownEnumDescriptions)$/;
+    const walk = (value: unknown, where: string, shown: boolean): void => {
+      if (typeof value === 'string') {
+        if (shown && !/^%[^%]+%$/.test(value) && value !== 'Loopwire') literals.push(`${where}: ${value}`);
+      } else if (Array.isArray(value)) value.forEach((item, i) => walk(item, `${where}[${i}]`, shown));
+      else if (typeof value === 'object' && value !== null)
+        for (const [key, item] of Object.entries(value)) walk(item, `${where}.${key}`, SHOWN.test(key));
+    };
+    walk(manifest.description, 'description', true);
+    walk(manifest.contributes, 'contributes', false);
+    assert.deepEqual(literals, []);
+  });
+
   const nls = path.join(repoRoot, 'package.nls.json');
   it("every %key% of the manifest is in package.nls.json, and every shipped locale's package.nls translates them all", function () {
     if (!fs.existsSync(nls)) this.skip();
