@@ -49,9 +49,13 @@ export function hostedCall(item: AnyOutputItem): { itemType: string; summary: st
   return { itemType, summary: words.length > 0 ? words.join(' ') : status };
 }
 
-/** The prompt as the user's message: a string alone, or its text's part then its attachments'. */
+/**
+ * The prompt as the user's message: a string alone, or its text's part then its attachments'. A prompt with no
+ * text (an image sent alone) is its attachments' parts only: an empty `input_text` says nothing to the model.
+ */
 export function userMessage(prompt: string | PromptWithParts): AnyInputItem {
   if (typeof prompt === 'string') return { type: 'message', role: 'user', content: prompt };
   if (prompt.parts.length === 0) return { type: 'message', role: 'user', content: prompt.text };
+  if (prompt.text === '') return { type: 'message', role: 'user', content: [...prompt.parts] };
   return { type: 'message', role: 'user', content: [{ type: 'input_text', text: prompt.text }, ...prompt.parts] };
 }

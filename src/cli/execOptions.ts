@@ -104,7 +104,12 @@ export function execOptions(argv: string[], io: CliIo): ExecOptions | ExitCode {
   }
   if (parsed.positionals.length > 1) return usageError(io, 'give the prompt as one argument (quote it)');
   const prompt = parsed.positionals[0];
-  if ((prompt === undefined || prompt.trim() === '') && !flags.resume) return usageError(io, 'no prompt');
+  const blank = prompt === undefined || prompt.trim() === '';
+  // The panel sends an image alone (the user reads the answer and goes on); exec runs a task unattended, which
+  // may edit files and run commands, so it wants words: an empty "$PROMPT" beside --image starts nothing.
+  if (blank && (flags.image || flags.file))
+    return usageError(io, '--image and --file attach to a prompt: say what to do with them, as the prompt');
+  if (blank && !flags.resume) return usageError(io, 'no prompt');
   const run = runFlags(flags, io);
   if (typeof run === 'number') return run;
   const request = parseModelFlags(flags);

@@ -3,6 +3,7 @@ import { Attachment, Attachments } from './attachments';
 import { ImageFile, MAX_IMAGES } from './images';
 import { DiffHunk, FileOp } from './edits';
 import { QueueAction, QueuedPrompt } from './promptQueue';
+import { SendPrompt } from './sendPrompt';
 import { Plan } from './plan';
 import { RunningCommand } from './runningCommands';
 
@@ -298,8 +299,8 @@ export const HunkAction = z.object({
 export const ViewMessage = z.discriminatedUnion('type', [
   /** The webview loaded (or reloaded): send the state. */
   z.object({ type: z.literal('ready') }),
-  /** A prompt, with the composer's chips: what they name is read when it is sent. */
-  z.object({ type: z.literal('send'), text: z.string().min(1).max(100_000), attachments: Attachments.optional() }),
+  /** A prompt with the composer's chips: text, or images alone (sendPrompt.ts). */
+  SendPrompt,
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('newChat') }),
   z.object({ type: z.literal('retry') }),

@@ -256,8 +256,9 @@ function takeBack(items: readonly QueuedPrompt[]): void {
 
 function submit(): void {
   const text = prompt.value.trim();
-  if (text === '') return;
   const attachments = chips.attachments;
+  // An image alone is a prompt (a screenshot pasted, then Enter); chips of files alone are not.
+  if (text === '' && !attachments.some((attachment) => attachment.kind === 'image')) return;
   post({ type: 'send', text, ...(attachments.length > 0 ? { attachments: [...attachments] } : {}) });
   prompt.value = '';
   chips.clear();

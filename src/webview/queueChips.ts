@@ -1,3 +1,4 @@
+import type { Attachment } from '../protocol/attachments';
 import type { ViewMessage } from '../protocol/chatView';
 import type { QueueAction, QueuedPrompt } from '../protocol/promptQueue';
 import { button, h } from './dom';
@@ -37,7 +38,9 @@ export class QueueChips {
   }
 
   private chip(item: QueuedPrompt, first: boolean, last: boolean): HTMLElement {
-    const text = h('span', { class: 'queue-text', attrs: { title: item.text } }, item.text);
+    // An image sent alone is named by its chips' names ("image.png"), as its chip showed it in the composer.
+    const label = item.text !== '' ? item.text : imageNames(item.attachments);
+    const text = h('span', { class: 'queue-text', attrs: { title: label } }, label);
     if (item.steering)
       return h(
         'div',
@@ -91,7 +94,8 @@ export class QueueChips {
     const close = (save: boolean) => {
       this.editing = undefined;
       const text = save && box.value.trim() !== '' ? box.value.trim() : item.text;
-      this.act('edit', item.id, text);
+      // An image's chip left without words keeps none (a queued prompt's text is never empty).
+      this.act('edit', item.id, text === '' ? undefined : text);
       // Drawn at once as it will be; the host's list, which follows, says so too.
       this.show(this.items.map((other) => (other.id === item.id ? { ...other, text } : other)));
     };
@@ -120,4 +124,9 @@ export class QueueChips {
     );
     box.focus();
   }
+}
+
+/** The names of a prompt's images, for a chip with no text of its own. */
+function imageNames(attachments: readonly Attachment[] = []): string {
+  return attachments.flatMap((attachment) => (attachment.kind === 'image' ? [attachment.name] : [])).join(', ');
 }

@@ -301,7 +301,7 @@ export class ChatController {
         this.model.tools = this.agent.registry;
         start?.mark('agent');
         const workspace = prompt === undefined ? undefined : await this.backend.workspace();
-        const sent = workspace && (await this.attachments.prompt(prompt ?? '', attachments, workspace));
+        const sent = workspace && (await this.attachments.prompt(prompt ?? '', attachments, workspace, transcript));
         start?.mark('attachments');
         ({ status: end.status, reason: end.reason } = await this.agent.run(sent, controller.signal, start));
         // The endpoint stopped the task (a refused key, nothing listening): the window builds its backend and
@@ -322,7 +322,7 @@ export class ChatController {
       this.changed();
       // What was steered and not delivered runs next, then what waits in the queue.
       if (!this.busy) this.queue.requeue(this.agent?.takeSteers() ?? []);
-      this.backend.activity?.ended({ ...end, prompt, more: this.busy || this.queue.size > 0 });
+      this.backend.activity?.ended({ ...end, prompt: prompt || undefined, more: this.busy || this.queue.size > 0 });
       this.queue.next();
     }
     return { ok: end.status === 'completed', status: end.status, text: this.model.answerSince(from) };

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { TranscriptRecord } from '../../agent';
 import { isContextMessage } from '../../protocol';
 import type { SessionSummary } from '../../protocol/chatView';
+import { titleOfNote } from './promptNames';
 
 // The chats kept in the window's storage (one JSON Lines transcript each), newest first, titled by their
 // first prompt. Only the head of each file is read: a long session costs no more to list than a short one.
@@ -35,7 +36,11 @@ function summarize(file: string): SessionSummary | undefined {
     const record = TranscriptRecord.safeParse(value);
     if (!record.success) continue;
     if (record.data.kind === 'session') header = record.data;
-    else if (record.data.kind === 'item') {
+    else if (record.data.kind === 'note' && titleOfNote(record.data.note) !== undefined) {
+      // The first prompt was sent without text (promptNames.ts): its images' names, its message next.
+      title = titleOfNote(record.data.note) ?? '';
+      break;
+    } else if (record.data.kind === 'item') {
       const item = record.data.item as { role?: unknown; content?: unknown };
       if (item.role === 'user' && typeof item.content === 'string') {
         title = item.content;

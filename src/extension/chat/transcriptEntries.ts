@@ -27,18 +27,28 @@ function textOf(content: string | readonly (AnyMessageContentPart | AnyToolOutpu
   return typeof content === 'string' ? content : content.map(partText).join('');
 }
 
-/** A prompt's own text and the attachments its later parts carry (attachments.ts wrote them). */
+/**
+ * A prompt's own text and the attachments its later parts carry (attachments.ts wrote them). A prompt sent
+ * without text (an image alone) has no text part first: every part of a message holding an image is read as
+ * an attachment then, the first too.
+ */
 function promptOf(content: string | readonly AnyMessageContentPart[]): { text: string; attachments: Attachment[] } {
   if (typeof content === 'string') return { text: content, attachments: [] };
   const attachments: Attachment[] = [];
   const texts: string[] = [];
+  const textless =
+    (content[0] !== undefined && isImage(content[0])) || (content.some(isImage) && isLabelled(content[0]));
   content.forEach((part, index) => {
-    const attachment = index > 0 ? (imageOfPart(part) ?? attachmentOfPart(partText(part))) : undefined;
+    const attachment = index > 0 || textless ? (imageOfPart(part) ?? attachmentOfPart(partText(part))) : undefined;
     if (attachment) attachments.push(attachment);
     else texts.push(partText(part));
   });
   return { text: texts.join(''), attachments };
 }
+
+const isImage = (part: AnyMessageContentPart) => part.type === 'input_image';
+const isLabelled = (part: AnyMessageContentPart | undefined) =>
+  part !== undefined && attachmentOfPart(partText(part)) !== undefined;
 
 /** The notes kept beside the items (an inline edit's entry) that came before item `index`, and not before `from`. */
 function notesBefore(notes: readonly TranscriptNote[], from: number, index: number): ChatEntry[] {
@@ -71,8 +81,8 @@ export function transcriptEntries(
       case 'message': {
         const text = textOf(item.content);
         // The project's instructions (AGENTS.md) are a user message the agent added, not a prompt.
-        if (item.role === 'user' && text !== '' && !isContextMessage(raw)) {
-          const prompt = promptOf(item.content);
+        const prompt = item.role === 'user' && !isContextMessage(raw) ? promptOf(item.content) : undefined;
+        if (prompt && (prompt.text !== '' || prompt.attachments.length > 0)) {
           entries.push({
             kind: 'user',
             id,

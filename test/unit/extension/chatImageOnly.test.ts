@@ -1,0 +1,137 @@
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { Jimp } from 'jimp';
+import { Transcript } from '../../../src/agent';
+import { listSessions } from '../../../src/extension/chat/sessionHistory';
+import { transcriptEntries } from '../../../src/extension/chat/transcriptEntries';
+import type { Attachment } from '../../../src/protocol/attachments';
+import type { ToolEntry } from '../../../src/protocol/chatView';
+import type { QueuedPrompt } from '../../../src/protocol/promptQueue';
+import type { ScenarioFile } from '../../../src/server';
+import { requestsOf, useAgentBench } from '../agent/agentHarness';
+import { eventually } from '../support/eventually';
+import { useChatBench } from './chatHarness';
+
+// A prompt of an image alone (issue 40, item 2: a screenshot pasted, then Enter), on the host's side against
+// the real server over a real socket: the request's user message holds the input_image part and nothing else
+// (no empty input_text); the chat is titled in History by the image's name; the transcript alone shows it
+// again as a bubble with the picture and no text; sent while a task runs, it is queued like any prompt, its
+// chip without text, and runs in its turn.
+
+const PATCH = '*** Begin Patch\n*** Add File: a.txt\n+one\n*** End Patch\n';
+const scenario: ScenarioFile = {
+  scenarios: [
+    {
+      name: 'write',
+      match: 'write a',
+      steps: [
+        { output: [{ type: 'custom_tool_call', name: 'apply_patch', input: PATCH }] },
+        { output: [{ type: 'message', text: 'Wrote a.txt.' }] },
+      ],
+    },
+    { name: 'any', match: '.*', steps: [{ output: [{ type: 'message', text: 'A red square.' }] }] },
+  ],
+};
+
+type Image = Extract<Attachment, { kind: 'image' }>;
+
+async function redPng(width: number, height: number): Promise<string> {
+  const png = await new Jimp({ width, height, color: 0xff0000ff }).getBuffer('image/png');
+  return `data:image/png;base64,${png.toString('base64')}`;
+}
+
+interface Body {
+  input?: { role?: string; content?: unknown }[];
+}
+
+describe('chat panel host: a prompt of an image alone', function () {
+  this.timeout(30_000);
+  const bench = useAgentBench(scenario, { 'notes.md': 'remember\n' }, { logBodies: true });
+  const ui = useChatBench(bench);
+
+  it('the user message is the input_image part alone; History titles the chat by its name; the transcript shows it again', async () => {
+    const image: Image = { kind: 'image', name: 'image.png', dataUrl: await redPng(40, 20), width: 40, height: 20 };
+    const chat = ui.controller();
+    await chat.receive({ type: 'send', text: '', attachments: [image] });
+    await eventually(() => chat.model.answerSince(0) === 'A red square.', { message: 'the model answered' });
+    const prompt = chat.model.all.find((entry) => entry.kind === 'user');
+    assert.deepEqual(prompt?.kind === 'user' ? [prompt.text, prompt.attachments] : [], ['', [image]]);
+
+    const bodies = requestsOf(await bench.wire()).map((line) => (line as { body?: Body }).body);
+    const users = bodies.flatMap((body) => (body?.input ?? []).filter((item) => item.role === 'user'));
+    const sent = users.find(
+      (item) => Array.isArray(item.content) && JSON.stringify(item.content).includes('input_image'),
+    );
+    assert.deepEqual(sent?.content, [{ type: 'input_image', image_url: image.dataUrl, detail: 'auto' }]);
+
+    const sessions = listSessions(path.join(path.dirname(bench.dir), 'sessions'));
+    assert.deepEqual(
+      sessions.map((session) => session.title),
+      ['image.png'],
+    );
+
+    // From the transcript alone: a bubble with no text and the picture (its name was never sent).
+    const file = chat.transcriptFile;
+    assert.ok(file);
+    const reopened = transcriptEntries(Transcript.load(file).items).filter((entry) => entry.kind === 'user');
+    assert.deepEqual(
+      reopened.map((entry) => (entry.kind === 'user' ? [entry.text, entry.attachments] : [])),
+      [['', [{ kind: 'image', name: 'image', dataUrl: image.dataUrl }]]],
+    );
+  });
+
+  it('an image with a file chip and no text: no empty input_text, both read back as chips', async () => {
+    const image: Image = { kind: 'image', name: 'shot.png', dataUrl: await redPng(8, 8) };
+    const chat = ui.controller();
+    await chat.ask('', [{ kind: 'file', path: 'notes.md' }, image]);
+    const file = chat.transcriptFile;
+    assert.ok(file);
+    const items = Transcript.load(file).items;
+    const message = items.find(
+      (item) => (item as { role?: string }).role === 'user' && JSON.stringify(item).includes('input_image'),
+    ) as { content: { type: string }[] } | undefined;
+    assert.deepEqual(
+      message?.content.map((part) => part.type),
+      ['input_text', 'input_image'],
+    );
+    const reopened = transcriptEntries(items).find((entry) => entry.kind === 'user');
+    assert.deepEqual(reopened?.kind === 'user' ? [reopened.text, reopened.attachments?.map((a) => a.kind)] : [], [
+      '',
+      ['file', 'image'],
+    ]);
+    assert.deepEqual(
+      listSessions(path.join(path.dirname(bench.dir), 'sessions')).map((session) => session.title),
+      ['shot.png'],
+    );
+  });
+
+  it('sent while a task runs, it is queued (its chip has no text, its image) and runs in its turn', async () => {
+    ui.mode = 'ask';
+    const image: Image = { kind: 'image', name: 'image.png', dataUrl: await redPng(8, 8) };
+    const chat = ui.controller();
+    const first = chat.ask('write a');
+    await eventually(() => chat.model.all.some((e) => e.kind === 'tool' && e.status === 'approval'), {
+      message: 'apply_patch waits for Apply',
+    });
+    const patch = chat.model.all.find((e): e is ToolEntry => e.kind === 'tool') as ToolEntry;
+    const queued = chat.receive({ type: 'send', text: '', attachments: [image] });
+    const chips = (): QueuedPrompt[] => ui.sent.findLast((m) => m.type === 'queue')?.items ?? [];
+    await eventually(() => chips().length === 1);
+    assert.deepEqual(
+      chips().map(({ text, attachments }) => ({ text, attachments })),
+      [{ text: '', attachments: [image] }],
+    );
+    // An edit that leaves it without words (the page sends none) changes nothing.
+    await chat.receive({ type: 'queue', action: 'edit', id: (chips()[0] as QueuedPrompt).id });
+    await chat.receive({ type: 'approval', callId: patch.id, allow: true });
+    await first;
+    await queued;
+    await eventually(() => chat.model.answerSince(0).includes('A red square.'), { message: 'the image ran' });
+    const users = chat.model.all.flatMap((e) => (e.kind === 'user' ? [[e.text, e.attachments?.length ?? 0]] : []));
+    assert.deepEqual(users, [
+      ['write a', 0],
+      ['', 1],
+    ]);
+    assert.deepEqual(chips(), []);
+  });
+});
