@@ -1,12 +1,14 @@
+import { t } from './cliL10n';
+
 // The flags of `loopwire exec` that shape the context a session manages (docs/agent-loop.md, "Long
 // sessions"): the model's window (overriding the model table, and given to the embedded backend as well) and
 // where the server is asked to compact, or not at all. Parsed into the agent's `context`, or a usage error.
 
-export const contextFlagsUsage = `  --context-window N     the model's context window in input tokens (default: the model's own, 272000 for
-                         gpt-5.5); the embedded backend refuses a request past it, as the API does
-  --compact-at P         compact the context past this share of the window: 0.8 or 80 (default 80 %;
-                         0 never, as --no-compact)
-  --no-compact           never compact: a task whose context no longer fits stops (context_length_exceeded)
+export const contextFlagsUsage = `  --context-window N     ${t(
+  "the model's context window in input tokens (default: the model's own, 272000 for\n                         gpt-5.5); the embedded backend refuses a request past it, as the API does",
+)}
+  --compact-at P         ${t('compact the context past this share of the window: 0.8 or 80 (default 80 %;\n                         0 never, as --no-compact)')}
+  --no-compact           ${t('never compact: a task whose context no longer fits stops (context_length_exceeded)')}
 `;
 
 export const contextFlagOptions = {

@@ -12,6 +12,7 @@ import { CommandSessions, ReadLedger } from '../tools';
 import type { NodeWorkspace } from '../workspace/node/nodeWorkspace';
 import { commandShellName } from '../workspace/shared/userShell';
 import { type CliIo, ExitCode } from './cliIo';
+import { t } from './cliL10n';
 
 // `loopwire exec --dump-request`: the first generating request of the task the other flags describe, printed
 // as the JSON body that would go over HTTP (the whole context, `stream: true`), and nothing else on stdout.
@@ -19,8 +20,9 @@ import { type CliIo, ExitCode } from './cliIo';
 // environment item — on a transport that sends nothing (src/agent/requestDump.ts): no endpoint is contacted,
 // no key is needed, no session is written. A WebSocket turn carries the same fields, chained from its warm-up.
 
-export const dumpRequestUsage = `  --dump-request         print the first request's body as it would go over HTTP (JSON, on stdout) and
-                         exit 0, sending nothing: what the model would be told
+export const dumpRequestUsage = `  --dump-request         ${t(
+  "print the first request's body as it would go over HTTP (JSON, on stdout) and\n                         exit 0, sending nothing: what the model would be told",
+)}
 `;
 
 export interface DumpSetup {

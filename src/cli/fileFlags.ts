@@ -4,15 +4,18 @@ import { ATTACHMENTS_MAX_BYTES, ATTACHMENT_MAX_BYTES, AttachmentError, attachmen
 import { type Attachment, type InputImage, type InputText, attachmentLabel } from '../protocol';
 import { IMAGE_MAX_SIDE, ImageError, imagePart } from '../tools/imageScale';
 import { type Workspace, isWorkspaceError } from '../workspace';
+import { t } from './cliL10n';
 
 // `loopwire exec --file PATH` (repeatable): files and folders attached to the prompt, as the panel's chips
 // attach them — the same parts, read through the same core code (src/agent/attachments.ts). A path is taken
 // from the current directory, like any other command's, and must be in the workspace.
 
-export const fileFlagsUsage = `  --file PATH            attach a file's text, or a folder's list of files, to the prompt (repeatable);
-                         it must be in the workspace; ${ATTACHMENT_MAX_BYTES / 1024} KiB each and ${ATTACHMENTS_MAX_BYTES / 1024} KiB in all are sent,
-                         the cut said to the model
-  --image FILE           attach a PNG or JPEG image to the prompt (repeatable), scaled to fit ${IMAGE_MAX_SIDE} px
+export const fileFlagsUsage = `  --file PATH            ${t(
+  "attach a file's text, or a folder's list of files, to the prompt (repeatable);\n                         it must be in the workspace; {0} KiB each and {1} KiB in all are sent,\n                         the cut said to the model",
+  ATTACHMENT_MAX_BYTES / 1024,
+  ATTACHMENTS_MAX_BYTES / 1024,
+)}
+  --image FILE           ${t('attach a PNG or JPEG image to the prompt (repeatable), scaled to fit {0} px', IMAGE_MAX_SIDE)}
 `;
 
 export const fileFlagOptions = {

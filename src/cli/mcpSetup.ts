@@ -4,6 +4,7 @@ import { type McpConfig, readMcpConfig, workspaceMcpFile } from '../mcp/mcpConfi
 import { describeServer, serverCount, shellWord } from '../mcp/mcpConsent';
 import { BUILTIN_TOOLS, type ToolRegistry } from '../tools';
 import { askOnTerminal, onTerminal } from './terminalQuestion';
+import { t } from './cliL10n';
 
 // `loopwire exec`'s MCP servers, started before the task and stopped when it ends; their tools join the
 // built-in ones as `mcp__SERVER__TOOL`, and a server that does not start is said on stderr and left out.
@@ -13,10 +14,9 @@ import { askOnTerminal, onTerminal } from './terminalQuestion';
 
 export const mcpFlagOptions = { 'mcp-config': { type: 'string' } } as const;
 
-export const mcpFlagsUsage = `  --mcp-config FILE      start the MCP servers FILE names, in VS Code's mcp.json format; their tools are
-                         mcp__SERVER__TOOL. Without it, the workspace's .vscode/mcp.json servers start only
-                         after a yes on the terminal, and none start without one: --mcp-config .vscode/mcp.json
-                         is that yes
+export const mcpFlagsUsage = `  --mcp-config FILE      ${t(
+  "start the MCP servers FILE names, in VS Code's mcp.json format; their tools are\n                         mcp__SERVER__TOOL. Without it, the workspace's .vscode/mcp.json servers start only\n                         after a yes on the terminal, and none start without one: --mcp-config .vscode/mcp.json\n                         is that yes",
+)}
 `;
 
 const NONE: McpConfig = { servers: [], skipped: [] };

@@ -1,14 +1,16 @@
 import { type ModelOptions, ReasoningEffort, ReasoningSummary, Verbosity } from '../agent';
+import { t } from './cliL10n';
 
 // The flags of `loopwire exec` that shape each request for a real endpoint: how hard the model reasons,
 // whether it sends summaries of it, how long its answers are, and extra headers for gateways
 // (docs/endpoints.md). Parsed into what the session sends, or a usage error naming the flag.
 
-export const modelFlagsUsage = `  --reasoning-effort E   default (the model catalogue's: medium for GPT-5 and Codex models, none sent for
-                         models it does not know), none, minimal, low, medium, high, xhigh
-  --reasoning-summary S  auto (default: reasoning summaries stream, dimmed) or off
-  --verbosity V          default (the catalogue's: low for GPT-5, medium for Codex), low, medium or high
-  --header 'K: V'        an extra header on every request and upgrade (repeatable), e.g. 'api-key: …'
+export const modelFlagsUsage = `  --reasoning-effort E   ${t(
+  "default (the model catalogue's: medium for GPT-5 and Codex models, none sent for\n                         models it does not know), none, minimal, low, medium, high, xhigh",
+)}
+  --reasoning-summary S  ${t('auto (default: reasoning summaries stream, dimmed) or off')}
+  --verbosity V          ${t("default (the catalogue's: low for GPT-5, medium for Codex), low, medium or high")}
+  --header 'K: V'        ${t("an extra header on every request and upgrade (repeatable), e.g. 'api-key: …'")}
 `;
 
 export const modelFlagOptions = {
