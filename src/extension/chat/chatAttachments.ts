@@ -3,7 +3,7 @@ import { type Attachment, MAX_ATTACHMENTS } from '../../protocol/attachments';
 import type { HostMessage, ViewMessage } from '../../protocol/chatView';
 import type { Workspace } from '../../workspace';
 import type { ChatContext } from './contextPort';
-import { notePromptNames } from './promptNames';
+import { notePromptTitle } from './promptTitle';
 
 // The composer's attachments on the host's side: the `@` picker's answers, `@selection` and drops turned into
 // chips, Add to Chat's chips kept until a page is there to show them, and a prompt's chips read into the parts
@@ -67,7 +67,7 @@ export class ChatAttachments {
 
   /**
    * The prompt as the agent sends it: its chips read now, each a labelled part after its text (an image, its
-   * picture). One sent without text is named in `transcript` by its images (promptNames.ts), for History.
+   * picture). One with an image gets its History title noted in `transcript` (promptTitle.ts).
    */
   async prompt(
     text: string,
@@ -76,7 +76,7 @@ export class ChatAttachments {
     transcript?: Transcript,
   ): Promise<string | PromptWithParts> {
     if (attachments.length === 0) return text;
-    if (transcript) notePromptNames(transcript, text, attachments);
+    if (transcript) notePromptTitle(transcript, text, attachments);
     const parts = await promptParts(attachments, { workspace, ...this.context?.sources() });
     return { text, parts };
   }

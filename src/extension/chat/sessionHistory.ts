@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { TranscriptRecord } from '../../agent';
 import { isContextMessage } from '../../protocol';
 import type { SessionSummary } from '../../protocol/chatView';
-import { titleOfNote } from './promptNames';
+import { firstLine, titleOfNote } from './promptTitle';
 
 // The chats kept in the window's storage (one JSON Lines transcript each), newest first, titled by their
 // first prompt. Only the head of each file is read: a long session costs no more to list than a short one.
@@ -37,7 +37,7 @@ function summarize(file: string): SessionSummary | undefined {
     if (!record.success) continue;
     if (record.data.kind === 'session') header = record.data;
     else if (record.data.kind === 'note' && titleOfNote(record.data.note) !== undefined) {
-      // The first prompt was sent without text (promptNames.ts): its images' names, its message next.
+      // The first prompt holds an image (promptTitle.ts): its line, next, may not fit in the head.
       title = titleOfNote(record.data.note) ?? '';
       break;
     } else if (record.data.kind === 'item') {
@@ -55,8 +55,7 @@ function summarize(file: string): SessionSummary | undefined {
     }
   }
   if (!header) return undefined;
-  const firstLine = title.split('\n').find((line) => line.trim() !== '') ?? '(no prompt)';
-  return { id: header.id, title: firstLine.slice(0, 120), createdAt: header.createdAt };
+  return { id: header.id, title: firstLine(title) || '(no prompt)', createdAt: header.createdAt };
 }
 
 export function listSessions(dir: string): SessionSummary[] {

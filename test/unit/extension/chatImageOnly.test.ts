@@ -105,6 +105,22 @@ describe('chat panel host: a prompt of an image alone', function () {
     );
   });
 
+  it('History titles a prompt of text and a large image by its text, though the picture’s line does not fit in the head it reads', async () => {
+    // 300×300 pixels of noise: a PNG of some 80 kB, its data URL past the 64 KiB History reads.
+    const noise = new Jimp({ width: 300, height: 300 });
+    noise.bitmap.data.forEach((_, i) => (noise.bitmap.data[i] = (i * 2654435761) >>> 24));
+    const dataUrl = `data:image/png;base64,${(await noise.getBuffer('image/png')).toString('base64')}`;
+    assert.ok(dataUrl.length > 64 * 1024, `${dataUrl.length} characters`);
+    const chat = ui.controller();
+    await chat.ask('What is wrong in this screenshot?\nIt is from the cart page.', [
+      { kind: 'image', name: 'noise.png', dataUrl },
+    ]);
+    assert.deepEqual(
+      listSessions(path.join(path.dirname(bench.dir), 'sessions')).map((session) => session.title),
+      ['What is wrong in this screenshot?'],
+    );
+  });
+
   it('sent while a task runs, it is queued (its chip has no text, its image) and runs in its turn', async () => {
     ui.mode = 'ask';
     const image: Image = { kind: 'image', name: 'image.png', dataUrl: await redPng(8, 8) };
