@@ -27,11 +27,12 @@ export async function resourceAttachment(uri: vscode.Uri): Promise<Attachment | 
 
 /** An editor's selection (its file and exact lines) as an attachment, or why it cannot be one. */
 export function selectionAttachment(editor: vscode.TextEditor | undefined): Attachment | string {
-  if (!editor) return 'No editor is open: open a file and select some lines to attach them.';
+  if (!editor) return vscode.l10n.t('No editor is open: open a file and select some lines to attach them.');
   const path = workspacePathOf(editor.document.uri);
   if (path === undefined)
-    return `${editor.document.uri.fsPath} is not in the workspace: only its files can be attached.`;
-  if (editor.selection.isEmpty) return `Nothing is selected in ${path}: select some lines to attach them.`;
+    return vscode.l10n.t('{0} is not in the workspace: only its files can be attached.', editor.document.uri.fsPath);
+  if (editor.selection.isEmpty)
+    return vscode.l10n.t('Nothing is selected in {0}: select some lines to attach them.', path);
   const { first, last } = selectedLines(editor.selection);
   return { kind: 'file', path, lines: { start: first, end: last } };
 }

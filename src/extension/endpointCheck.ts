@@ -3,6 +3,7 @@ import { originLabel, endpointOrigin } from '../agent/endpointOrigin';
 import { type ProxyRoute, type ProxySettings, fetchProxyFault, proxyRoute, viaProxy } from '../agent/proxy';
 import { requestHeaders } from '../agent/requestBody';
 import { errorCodeInfo } from '../protocol/errorCodes';
+import { t } from '@vscode/l10n';
 
 // Select Endpoint…'s last step: does the endpoint answer, does it take the key, which models does it list?
 // `GET /models` answers all three in one request the API does not bill; the socket's own check (the
@@ -39,19 +40,23 @@ export async function checkModels(
     const proxied = fetchProxyFault(error, proxy);
     if (proxied) return { ok: false, cause: 'unreachable', message: `${capitalized(proxied.message)}.` };
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
-    return { ok: false, cause: 'unreachable', message: `Nothing answers at ${where}: ${cause}.` };
+    return { ok: false, cause: 'unreachable', message: t('Nothing answers at {0}: {1}.', where, cause) };
   }
   const body: unknown = await response.json().catch(() => undefined);
   if (response.status === 401 || response.status === 403)
     return {
       ok: false,
       cause: 'auth',
-      message: `${where} refused the key (HTTP ${response.status}${detailOf(body)}).`,
+      message: t('{0} refused the key (HTTP {1}{2}).', where, response.status, detailOf(body)),
     };
   // A server without the route still serves responses: it is reached, the model list is the catalogue's.
   if (response.status === 404 || response.status === 405) return { ok: true, models: [] };
   if (!response.ok)
-    return { ok: false, cause: 'refused', message: `${where} answered HTTP ${response.status}${detailOf(body)}.` };
+    return {
+      ok: false,
+      cause: 'refused',
+      message: t('{0} answered HTTP {1}{2}.', where, response.status, detailOf(body)),
+    };
   return { ok: true, models: modelIds(body) };
 }
 
@@ -103,11 +108,11 @@ export async function checkEndpoint(
   const models = await checkModels(endpoint.endpoint, endpoint);
   if (!models.ok) return { ok: false, cause: models.cause, text: models.message };
   const count = models.models.length;
-  const listed = count > 0 ? ` (${count} model${count === 1 ? '' : 's'} listed)` : '';
+  const listed = count === 0 ? '' : count === 1 ? t(' (1 model listed)') : t(' ({0} models listed)', count);
   if (transport === 'http')
     return {
       ok: true,
-      text: `Connected to ${where} over HTTP${listed}.`,
+      text: t('Connected to {0} over {1}{2}.', where, 'HTTP', listed),
       models: models.models,
       ...(origin ? { origin } : {}),
     };
@@ -116,12 +121,12 @@ export async function checkEndpoint(
     return {
       ok: false,
       cause: 'refused',
-      text: `${where} answers, but its WebSocket did not open: set loopwire.transport to auto or http.`,
+      text: t('{0} answers, but its WebSocket did not open: set loopwire.transport to auto or http.', where),
     };
-  const over = socket ? 'WebSocket' : 'HTTP (its WebSocket did not open)';
+  const over = socket ? 'WebSocket' : t('HTTP (its WebSocket did not open)');
   return {
     ok: true,
-    text: `Connected to ${where} over ${over}${listed}.`,
+    text: t('Connected to {0} over {1}{2}.', where, over, listed),
     models: models.models,
     ...(origin ? { origin } : {}),
   };

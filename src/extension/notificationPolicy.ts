@@ -1,4 +1,5 @@
 import type { TaskEnd, WaitingCall } from './chat/chatActivity';
+import { t } from '@vscode/l10n';
 
 // Which of the chat's moments become a VS Code notification (`loopwire.notifications`), and the count the
 // Loopwire view's badge shows. Decided here, apart from VS Code (taskNotifications.ts shows what this says),
@@ -62,7 +63,7 @@ export class NotificationPolicy {
       kind: 'approval',
       severity: 'info',
       // A notification shows no markdown: the action's code marks would show as backticks.
-      message: `Loopwire is waiting for your approval: ${fresh.action.replace(/`/g, '')}.`,
+      message: t('Loopwire is waiting for your approval: {0}.', fresh.action.replace(/`/g, '')),
       callId: fresh.callId,
     };
   }
@@ -74,11 +75,11 @@ export class NotificationPolicy {
     if (end.status === 'cancelled' || (end.status === 'completed' && end.more)) return undefined;
     if (where.setting !== 'all' || !away(where)) return undefined;
     if (end.status === 'completed') {
-      const what = end.prompt === undefined ? 'the task' : `“${clip(end.prompt)}”`;
-      return { kind: 'finished', severity: 'info', message: `Loopwire finished ${what}.` };
+      const what = end.prompt === undefined ? t('the task') : `“${clip(end.prompt)}”`;
+      return { kind: 'finished', severity: 'info', message: t('Loopwire finished {0}.', what) };
     }
-    const why = clip(end.reason) || (end.status === 'failed' ? 'the task failed' : 'the task stopped');
-    return { kind: 'stopped', severity: 'warning', message: `Loopwire stopped: ${why.replace(/\.$/, '')}.` };
+    const why = clip(end.reason) || (end.status === 'failed' ? t('the task failed') : t('the task stopped'));
+    return { kind: 'stopped', severity: 'warning', message: t('Loopwire stopped: {0}.', why.replace(/\.$/, '')) };
   }
 
   /** The badge for the calls waiting now; none while none waits. */
@@ -87,7 +88,7 @@ export class NotificationPolicy {
     if (count === 0) return undefined;
     return {
       value: count,
-      tooltip: count === 1 ? 'A call waits for your approval' : `${count} calls wait for your approval`,
+      tooltip: count === 1 ? t('A call waits for your approval') : t('{0} calls wait for your approval', count),
     };
   }
 }

@@ -1,4 +1,5 @@
 import type { RestorePlan } from '../../agent';
+import { t } from '@vscode/l10n';
 import type { Workspace } from '../../workspace';
 import { ChatCheckpoints } from './chatCheckpoints';
 import type { ChatModel } from './chatModel';
@@ -26,14 +27,16 @@ export class ChatTakeBack {
     this.context.model.notice(
       'info',
       count === 0
-        ? 'Nothing left to undo in that turn.'
-        : `Took back ${count} hunk${count === 1 ? '' : 's'} of turn ${turn}.`,
+        ? t('Nothing left to undo in that turn.')
+        : count === 1
+          ? t('Took back 1 hunk of turn {0}.', turn)
+          : t('Took back {0} hunks of turn {1}.', count, turn),
     );
   }
 
   /** Restore on a prompt: its checkpoint's files go back; those the user changed since open as diffs. */
   async restore(id: string): Promise<void> {
-    if (this.context.busy()) throw new ReviewRefused('Restore waits for the task to end: Stop it first.');
+    if (this.context.busy()) throw new ReviewRefused(t('Restore waits for the task to end: Stop it first.'));
     await this.show(await this.restoreFiles(id));
   }
 
