@@ -49,7 +49,7 @@ describe('chat panel host: a prompt of an image alone', function () {
   const bench = useAgentBench(scenario, { 'notes.md': 'remember\n' }, { logBodies: true });
   const ui = useChatBench(bench);
 
-  it('the user message is the input_image part alone; History titles the chat by its name; the transcript shows it again', async () => {
+  it('the user message is the input_image part alone; History titles the chat by its name; the snapshot and the transcript show it again', async () => {
     const image: Image = { kind: 'image', name: 'image.png', dataUrl: await redPng(40, 20), width: 40, height: 20 };
     const chat = ui.controller();
     await chat.receive({ type: 'send', text: '', attachments: [image] });
@@ -69,6 +69,12 @@ describe('chat panel host: a prompt of an image alone', function () {
       sessions.map((session) => session.title),
       ['image.png'],
     );
+
+    // After a reload (the snapshot): the bubble as it was sent, no text, the chip with its name and size.
+    const again = ui.controller();
+    await again.receive({ type: 'ready' });
+    const restored = again.model.all.find((entry) => entry.kind === 'user');
+    assert.deepEqual(restored?.kind === 'user' ? [restored.text, restored.attachments] : [], ['', [image]]);
 
     // From the transcript alone: a bubble with no text and the picture (its name was never sent).
     const file = chat.transcriptFile;
