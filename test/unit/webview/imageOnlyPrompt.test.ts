@@ -118,6 +118,8 @@ describe('chat panel in Chromium: a prompt of an image alone', function () {
     await page.delivered();
     const chip = page.page.locator('.queue-chip[data-id="q1"]');
     assert.equal(await chip.locator('.queue-text').innerText(), 'image.png');
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    await page.page.screenshot({ path: path.join(ARTIFACTS, 'dark-image-only-queued.png') });
     await chip.getByRole('button', { name: 'Edit' }).click();
     const box = page.page.getByRole('textbox', { name: 'Edit the queued prompt' });
     assert.equal(await box.inputValue(), '');
