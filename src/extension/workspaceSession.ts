@@ -40,6 +40,7 @@ import type { EndpointAccess } from './endpointAccess';
 import { ENDPOINT_MODELS_KEY, type EndpointCheck, checkEndpoint } from './endpointCheck';
 import { SessionBackend } from './sessionBackend';
 import { folderOf, readSettings, taskFolder } from './settings';
+import { composerChoices } from './composerChoices';
 import { WindowChatContext } from './chatContext';
 import { WindowSteering } from './steering';
 import { TaskQueue } from './taskQueue';
@@ -276,10 +277,7 @@ export class WorkspaceSession implements vscode.Disposable {
         (rule) => void keepAllowRule(this.context.workspaceState, rule),
       ),
       // Read before every request: a model or effort picked in the composer goes with the next one.
-      choices: () => {
-        const now = readSettings(vscode.workspace.workspaceFolders?.[0]);
-        return { model: now.model, modelOptions: modelOptionsFrom(now.modelOptions) };
-      },
+      choices: composerChoices,
       projectInstructions: () => this.steering.projectInstructions(),
       environment: windowEnvironment,
       emit: (event) => {
