@@ -12,6 +12,7 @@ import { type AnyInputItem, isPrompt } from '../../protocol';
 import type { ChatEntry } from '../../protocol/chatView';
 import type { Workspace } from '../../workspace';
 import { messageOf } from './messageOf';
+import { t } from '@vscode/l10n';
 
 // The chat's checkpoints: each prompt is one, and the journal of what the agent's edit tools wrote since
 // (src/agent/checkpointJournal.ts) is kept beside the chat's transcript, written as it changes, so that it
@@ -136,29 +137,52 @@ export class ChatCheckpoints {
 }
 
 const HOW: Record<RestorePlan['restored'][number]['how'], string> = {
-  rewritten: 'put back',
-  deleted: 'deleted: Loopwire created it',
-  recreated: 'back: Loopwire had deleted or moved it',
+  rewritten: t('put back'),
+  deleted: t('deleted: Loopwire created it'),
+  recreated: t('back: Loopwire had deleted or moved it'),
 };
 
 /** What a Restore did, in the panel's words. */
 export function describeRestore(plan: RestorePlan): string {
   const lines: string[] = [];
   if (plan.restored.length === 0 && plan.kept.length === 0)
-    lines.push('Nothing to restore: the files Loopwire wrote after this message are as they were.');
-  if (plan.restored.length > 0)
+    lines.push(t('Nothing to restore: the files Loopwire wrote after this message are as they were.'));
+  if (plan.restored.length > 0) {
+    const files = plan.restored.map((file) => `${file.path} (${HOW[file.how]})`).join(', ');
     lines.push(
-      `Restored ${count(plan.restored.length)} to how ${plan.restored.length === 1 ? 'it was' : 'they were'} before this message (one undo step in the editor takes it back): ${plan.restored.map((file) => `${file.path} (${HOW[file.how]})`).join(', ')}.`,
+      plan.restored.length === 1
+        ? t(
+            'Restored 1 file to how it was before this message (one undo step in the editor takes it back): {0}.',
+            files,
+          )
+        : t(
+            'Restored {0} files to how they were before this message (one undo step in the editor takes it back): {1}.',
+            plan.restored.length,
+            files,
+          ),
     );
-  if (plan.kept.length > 0)
+  }
+  if (plan.kept.length > 0) {
+    const files = plan.kept.map((file) => `${file.path} (${file.why})`).join(', ');
     lines.push(
-      `Left ${count(plan.kept.length)} as ${plan.kept.length === 1 ? 'it is' : 'they are'}, changed since Loopwire wrote ${plan.kept.length === 1 ? 'it' : 'them'} (the diff against what Restore would put there is open): ${plan.kept.map((file) => `${file.path} (${file.why})`).join(', ')}.`,
+      plan.kept.length === 1
+        ? t(
+            'Left 1 file as it is, changed since Loopwire wrote it (the diff against what Restore would put there is open): {0}.',
+            files,
+          )
+        : t(
+            'Left {0} files as they are, changed since Loopwire wrote them (the diff against what Restore would put there is open): {1}.',
+            plan.kept.length,
+            files,
+          ),
     );
+  }
   if (plan.unjournaled.length > 0)
     lines.push(
-      `${[...new Set(plan.unjournaled)].join(', ')} ran after this message: what commands and tasks changed is not undone.`,
+      t(
+        '{0} ran after this message: what commands and tasks changed is not undone.',
+        [...new Set(plan.unjournaled)].join(', '),
+      ),
     );
   return lines.join(' ');
 }
-
-const count = (n: number) => `${n} file${n === 1 ? '' : 's'}`;

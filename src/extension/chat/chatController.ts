@@ -1,3 +1,4 @@
+import { t } from '@vscode/l10n';
 import type { Agent, AgentEvent, DoneEvent, Transcript } from '../../agent';
 import type { Attachment } from '../../protocol/attachments';
 import { type ChatEntry, type ContextMeter, type HostMessage, ViewMessage } from '../../protocol/chatView';
@@ -376,7 +377,7 @@ export class ChatController {
     if (chat.interrupted)
       this.model.setBanner({
         kind: 'interrupted',
-        text: 'The window closed while this task was running. Resume continues it from its transcript.',
+        text: t('The window closed while this task was running. Resume continues it from its transcript.'),
         retry: true,
       });
     await this.reviews.restore(chat.snapshot?.reviews ?? []);

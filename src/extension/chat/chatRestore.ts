@@ -1,3 +1,4 @@
+import { t } from '@vscode/l10n';
 import { Transcript } from '../../agent';
 import type { ChatEntry } from '../../protocol/chatView';
 import type { ToolRegistry } from '../../tools';
@@ -27,7 +28,7 @@ export function settled(entries: readonly ChatEntry[]): ChatEntry[] {
       return { ...entry, streaming: false };
     if (entry.kind === 'user' && entry.queued) {
       const { queued: _queued, ...rest } = entry;
-      return { ...rest, text: `${rest.text}\n\n*(Not sent: the window closed while it waited.)*` };
+      return { ...rest, text: `${rest.text}\n\n*${t('(Not sent: the window closed while it waited.)')}*` };
     }
     if (entry.kind === 'tool' && ['streaming', 'approval', 'running'].includes(entry.status)) {
       const { ask: _ask, ...rest } = entry;

@@ -1,3 +1,4 @@
+import { t } from '@vscode/l10n';
 import {
   type AnyInputItem,
   type AnyMessageContentPart,
@@ -118,7 +119,7 @@ export function transcriptEntries(
           summary: tools.summarize(item.name, input),
           ...(paths.length > 0 ? { paths } : {}),
           status: 'failed',
-          output: 'No answer was recorded for this call.',
+          output: t('No answer was recorded for this call.'),
         };
         calls.set(item.call_id, entry);
         entries.push(entry);
@@ -129,7 +130,7 @@ export function transcriptEntries(
           kind: 'notice',
           id,
           level: 'info',
-          text: 'Context compacted: the model goes on from a summary of what came before.',
+          text: t('Context compacted: the model goes on from a summary of what came before.'),
         });
         return;
       case 'function_call_output':
