@@ -1,4 +1,3 @@
-import { t } from '@vscode/l10n';
 import type { Agent, AgentEvent, DoneEvent, Transcript } from '../../agent';
 import type { Attachment } from '../../protocol/attachments';
 import { type ChatEntry, type ContextMeter, type HostMessage, ViewMessage } from '../../protocol/chatView';
@@ -272,6 +271,8 @@ export class ChatController {
     this.send({ type: 'running', running: true });
     this.changed();
     let end: Pick<DoneEvent, 'status' | 'reason'> = { status: 'cancelled', reason: '' };
+    // Steers the response took and did not deliver, when a failure drops its agent: they are not lost with it.
+    let undelivered: string[] = [];
     let from = this.model.all.length;
     try {
       await this.backend.enqueue(async () => {
@@ -308,7 +309,10 @@ export class ChatController {
         // The endpoint stopped the task (a refused key, nothing listening): the window builds its backend and
         // socket again, so the next run — Retry, or the next prompt — gets a new agent on them, with this
         // conversation's transcript, and picks up a key or endpoint mended meanwhile.
-        if (end.status === 'failed') this.agent = undefined;
+        if (end.status === 'failed') {
+          undelivered = this.agent.takeSteers();
+          this.agent = undefined;
+        }
       });
     } catch (error) {
       end = { status: 'failed', reason: messageOf(error) };
@@ -322,7 +326,7 @@ export class ChatController {
       this.saver.now();
       this.changed();
       // What was steered and not delivered runs next, then what waits in the queue.
-      if (!this.busy) this.queue.requeue(this.agent?.takeSteers() ?? []);
+      if (!this.busy) this.queue.requeue([...undelivered, ...(this.agent?.takeSteers() ?? [])]);
       this.backend.activity?.ended({ ...end, prompt: prompt || undefined, more: this.busy || this.queue.size > 0 });
       this.queue.next();
     }
@@ -374,12 +378,7 @@ export class ChatController {
     this.leaveFor(chat.transcript, chat.entries, chat.snapshot?.context);
     this.checkpoints.open(id);
     this.approvals.setAllowed(chat.snapshot?.allowed ?? []);
-    if (chat.interrupted)
-      this.model.setBanner({
-        kind: 'interrupted',
-        text: t('The window closed while this task was running. Resume continues it from its transcript.'),
-        retry: true,
-      });
+    if (chat.interrupted) this.model.interrupted();
     await this.reviews.restore(chat.snapshot?.reviews ?? []);
   }
 

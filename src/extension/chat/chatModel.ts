@@ -376,6 +376,15 @@ export class ChatModel {
     this.setBanner(stopBanner(retry, code));
   }
 
+  /** The chat reopened was running when its window closed: a banner whose Retry resumes it. */
+  interrupted(): void {
+    this.setBanner({
+      kind: 'interrupted',
+      text: t('The window closed while this task was running. Resume continues it from its transcript.'),
+      retry: true,
+    });
+  }
+
   /** Sends everything again (after entries were removed, which the webview cannot infer). */
   sendState(): void {
     this.onState?.();

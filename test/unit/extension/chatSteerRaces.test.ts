@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import type { ChatController } from '../../../src/extension/chat/chatController';
 import type { QueuedPrompt } from '../../../src/protocol/promptQueue';
 import type { ScenarioFile } from '../../../src/server';
-import { useAgentBench } from '../agent/agentHarness';
+import { queueFault, useAgentBench } from '../agent/agentHarness';
 import { dropSockets } from '../agent/steeringBench';
 import { eventually } from '../support/eventually';
 import { useChatBench } from './chatHarness';
@@ -103,6 +103,22 @@ describe('chat panel host: steering races on a model that steers natively', func
     assert.deepEqual(chips(), []);
     assert.equal(transcriptHolds(chat, 'only hotels'), 0, 'the stopped steer never reached the transcript');
     assert.equal(transcriptHolds(chat, 'queued after'), 0);
+  });
+
+  it('a task that fails after the successor took the steer: the steer is not lost, it runs next', async () => {
+    const chat = ui.controller();
+    const first = chat.ask('plan the trip');
+    await streaming(chat, 'Route');
+    // The next response — the steered one's successor — fails for good (no retry) a few events in.
+    await queueFault(bench, { kind: 'error', code: 'insufficient_quota', after_events: 4 });
+    void chat.ask('only hotels');
+    await steerChip(chat, 'only hotels');
+    assert.equal((await first).status, 'failed');
+    // Neither in the transcript of the failed turn nor dropped with its agent: it is the next prompt.
+    await eventually(() => transcriptHolds(chat, 'only hotels') === 1 && !chat.busy, {
+      message: 'the steer runs as the next prompt',
+    });
+    assert.ok(shown(chat).includes('user: only hotels'), shown(chat).join(' | '));
   });
 
   it('Stop once the successor took the steer: the stopped turn is not kept, so its text comes back, and its Steered line and the answer to it go', async () => {
