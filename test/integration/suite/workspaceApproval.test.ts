@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { fixture, loopwire, spiesReachTheExtension, writeFixture } from './support';
+import { eventually, fixture, loopwire, spiesReachTheExtension, writeFixture } from './support';
 
 // A repository's .vscode/settings.json is a stranger's input: its `"loopwire.approval": "all"` must not let a
 // command run unasked (src/extension/approvalChoice.ts). It is told once, without a modal; a stricter value is
@@ -45,6 +45,8 @@ describe('approval mode: a workspace may make it stricter, never looser', functi
   /** What the next quick pick answers: the item of that mode, or nothing (dismissed). */
   let pick: string | undefined;
   let offered: readonly Item[] = [];
+  /** How the spy answers a warning (every modal no, by default: the call's approval, an allow). */
+  let answer: (message: string, modal: boolean) => string | undefined = () => undefined;
 
   before(async function () {
     // Every answer here is the spy's: beside an unpacked .vsix it cannot reach the extension.
@@ -53,8 +55,7 @@ describe('approval mode: a workspace may make it stricter, never looser', functi
       const first = rest[0];
       const modal = typeof first === 'object' && first !== null && (first as { modal?: unknown }).modal === true;
       shown.push({ message, modal });
-      // Every modal (the call's approval, an allow) is answered no.
-      return Promise.resolve(undefined);
+      return Promise.resolve(answer(message, modal));
     };
     window.showQuickPick = (items) => {
       offered = items;
@@ -130,6 +131,37 @@ describe('approval mode: a workspace may make it stricter, never looser', functi
     await choose('ask');
     await api.agent.run('approval: write ran');
     assert.equal(asks().length, before + 1, 'asked, as the user picked');
+    await assert.rejects(fs.access(ran()));
+  });
+
+  it('a looser workspace value is followed once the user allows it, behind a second, modal yes', async () => {
+    answer = (message, modal) =>
+      modal
+        ? /^Follow this workspace's approval mode "ask"\?$/.test(message)
+          ? 'Allow'
+          : undefined
+        : /looser than yours/.test(message)
+          ? 'Allow for This Workspace…'
+          : undefined;
+    await choose('read-only');
+    // Another value than the one told about: told again (keyed on the value).
+    await config().update('approval', 'ask', vscode.ConfigurationTarget.Workspace);
+    // The pick reads the mode in force, which says so (a panel showing would too).
+    await choose('none: dismissed');
+    await eventually(() => shown.some((entry) => entry.modal && /^Follow this workspace/.test(entry.message)), {
+      message: 'the modal yes asked for',
+    });
+    assert.equal(told().length, 2, 'told about "ask" too');
+    await eventually(
+      async () => {
+        await choose('none: dismissed');
+        return /workspace/.test(offered.find((item) => item.value === 'ask')?.description ?? '');
+      },
+      { message: "ask in force, from the workspace's settings", intervalMs: 100 },
+    );
+    const before = asks().length;
+    await (await loopwire()).agent.run('approval: write ran');
+    assert.equal(asks().length, before + 1, 'the allowed ask asks');
     await assert.rejects(fs.access(ran()));
   });
 });
