@@ -4,19 +4,17 @@ import * as path from 'node:path';
 import { type EditPlan, type FileSnapshot, parsePatch, planPatch, renderUnifiedDiff, summarizePlan } from '../edit';
 import { type CliIo, ExitCode, errorMessage, parseFlags } from './cliIo';
 import { type Write, commitWrites, readTarget, resolveTarget } from './patchFiles';
+import { t } from './cliL10n';
 
-export const applyPatchUsage = `usage: loopwire apply-patch [--cwd DIR] [--check] [--diff]
+export const applyPatchUsage = `${t('usage: {0}', 'loopwire apply-patch [--cwd DIR] [--check] [--diff]')}
 
-Reads a patch in the apply_patch format (*** Begin Patch … *** End Patch) on standard input and applies it
-to the files under DIR, all or nothing: every file is planned first, then written through temp files and
-renames, and a failure leaves every file as it was. Paths must stay inside DIR: absolute paths, '..',
-symlinks that lead out and anything under .git/ are refused.
+${t("Reads a patch in the apply_patch format (*** Begin Patch … *** End Patch) on standard input and applies it\nto the files under DIR, all or nothing: every file is planned first, then written through temp files and\nrenames, and a failure leaves every file as it was. Paths must stay inside DIR: absolute paths, '..',\nsymlinks that lead out and anything under .git/ are refused.")}
 
-  --cwd DIR   the folder the patch's paths are relative to (default: the current directory)
-  --check     plan only: say what would change, write nothing
-  --diff      also print the change as a unified diff
+  --cwd DIR   ${t("the folder the patch's paths are relative to (default: the current directory)")}
+  --check     ${t('plan only: say what would change, write nothing')}
+  --diff      ${t('also print the change as a unified diff')}
 
-Exit status: 0 applied (or nothing to change), 1 refused (nothing was changed), 2 bad usage.
+${t('Exit status: 0 applied (or nothing to change), 1 refused (nothing was changed), 2 bad usage.')}
 `;
 
 const name = 'loopwire apply-patch';

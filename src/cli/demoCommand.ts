@@ -5,12 +5,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { type CliIo, ExitCode, errorMessage, parseFlags } from './cliIo';
 import { execCommand } from './execCommand';
+import { t } from './cliL10n';
 
-export const demoUsage = `usage: loopwire demo [--transport ws|http|auto] [--json] [--keep]
+export const demoUsage = `${t('usage: {0}', 'loopwire demo [--transport ws|http|auto] [--json] [--keep]')}
 
-Copies the demo workspace (demo/workspace: a small project whose test fails) to a temporary folder and runs
-  loopwire exec --workspace COPY --approve all "Fix the failing test."
-against the bundled server, offline. The copy is removed afterwards unless --keep is given.
+${t('Copies the demo workspace (demo/workspace: a small project whose test fails) to a temporary folder and runs\n  {0}\nagainst the bundled server, offline. The copy is removed afterwards unless --keep is given.', 'loopwire exec --workspace COPY --approve all "Fix the failing test."')}
 `;
 
 /** demo/workspace, found from the bundle (dist/cli/) or the sources (src/cli/). */

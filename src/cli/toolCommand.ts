@@ -3,18 +3,17 @@
 import { ReadLedger, TOOL_NAMES, isFreeformInput, runToolCall } from '../tools';
 import { NodeWorkspace } from '../workspace/node/nodeWorkspace';
 import { type CliIo, ExitCode, errorMessage, parseFlags } from './cliIo';
+import { t } from './cliL10n';
 
-export const toolUsage = `usage: loopwire tool NAME [ARGS|-] [--cwd DIR] [--no-ripgrep]
+export const toolUsage = `${t('usage: {0}', 'loopwire tool NAME [ARGS|-] [--cwd DIR] [--no-ripgrep]')}
 
-Runs one of the agent's tools on the folder DIR (default: the current directory) and prints its output.
-ARGS is the call's JSON arguments (absent: {}; '-': read from standard input).
-For apply_patch, ARGS may also be the patch itself (freeform input).
+${t("Runs one of the agent's tools on the folder DIR (default: the current directory) and prints its output.\nARGS is the call's JSON arguments (absent: {}; '-': read from standard input).\nFor apply_patch, ARGS may also be the patch itself (freeform input).")}
 
-  --cwd DIR       the workspace folder
-  --no-ripgrep    use the JavaScript text search even where rg is on PATH
+  --cwd DIR       ${t('the workspace folder')}
+  --no-ripgrep    ${t('use the JavaScript text search even where rg is on PATH')}
 
-Tools: ${TOOL_NAMES.join(', ')}
-Exit status: 0 when the tool answers ok, 1 when it refuses or fails, 2 on bad usage.
+${t('Tools: {0}', TOOL_NAMES.join(', '))}
+${t('Exit status: 0 when the tool answers ok, 1 when it refuses or fails, 2 on bad usage.')}
 `;
 
 const FLAGS = {

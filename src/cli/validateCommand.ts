@@ -14,6 +14,7 @@ import {
 } from '../protocol';
 import { type CliIo, ExitCode, errorMessage, parseFlags } from './cliIo';
 import { steeringFindings } from './steerLedger';
+import { t } from './cliL10n';
 
 /** What `--as` may name, and the schema each is checked against. */
 const KINDS = {
@@ -29,18 +30,13 @@ type Kind = keyof typeof KINDS;
 const CLIENT_EVENT_TYPES = new Set(discriminatorValues(ClientEvent));
 const KNOWN_SERVER_EVENT_TYPES = new Set(SERVER_EVENT_TYPES);
 
-export const validateUsage = `usage: loopwire validate [--as KIND] [FILE|-]...
+export const validateUsage = `${t('usage: {0}', 'loopwire validate [--as KIND] [FILE|-]...')}
 
-Checks Responses API wire data against Loopwire's protocol schemas: a JSON document, a JSON array of
-frames, or JSON Lines (one frame per line, as a WebSocket capture or a list of SSE data lines). Reads
-standard input when no FILE is given or FILE is '-'. Each input is also read as one recording whose
-steering events must agree: a steer accepted once, pending or failed only after it was accepted, pending
-only after its response completed, a steered response followed by its successor or its steers' failure.
+${t("Checks Responses API wire data against Loopwire's protocol schemas: a JSON document, a JSON array of\nframes, or JSON Lines (one frame per line, as a WebSocket capture or a list of SSE data lines). Reads\nstandard input when no FILE is given or FILE is '-'. Each input is also read as one recording whose\nsteering events must agree: a steer accepted once, pending or failed only after it was accepted, pending\nonly after its response completed, a steered response followed by its successor or its steers' failure.")}
 
-  --as KIND   what every frame is: ${Object.keys(KINDS).join(', ')}
-              (default: told apart by 'type' and shape)
+  --as KIND   ${t("what every frame is: {0}\n              (default: told apart by 'type' and shape)", Object.keys(KINDS).join(', '))}
 
-Exit status: 0 when every frame is valid, 1 when one is not, 2 on bad usage.
+${t('Exit status: 0 when every frame is valid, 1 when one is not, 2 on bad usage.')}
 `;
 
 interface Frame {
