@@ -150,4 +150,18 @@ describe('chat panel in Chromium: the composer’s pickers and the project instr
     assert.equal((await line.innerText()).trim(), 'Using ../AGENTS.md');
     assert.deepEqual(await panel.problems(), []);
   });
+
+  it('the approval picker shows the mode in force and says in its title when the workspace settings decide it', async () => {
+    const note = "Set by this workspace's settings";
+    const panel = await panelWith({ ...CHOICES, approval: 'read-only', approvalNote: note });
+    const approvals = select(panel, 'Approvals');
+    assert.equal(await approvals.inputValue(), 'read-only');
+    assert.equal(await approvals.getAttribute('title'), `Approvals: Read-only (${note})`);
+    assert.equal(await panel.page.locator('.picker-noted').count(), 1);
+    // The user's own pick: no note.
+    panel.post({ type: 'choices', choices: { ...CHOICES, approval: 'all' } });
+    await panel.delivered();
+    assert.equal(await approvals.getAttribute('title'), 'Approvals: Run all');
+    assert.equal(await panel.page.locator('.picker-noted').count(), 0);
+  });
 });
