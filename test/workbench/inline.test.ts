@@ -6,14 +6,15 @@ import { copyDemo } from './codeServer';
 import { useWorkbench } from './suite';
 import { ARTIFACTS, type Workbench, openInEditor, until } from './workbench';
 
-// Fix and edit where the code is (issue 39), in the real workbench: the light bulb's Fix with Loopwire on the
-// demo's broken config/shipping.json streams its edit into the editor and Undo takes it back; Ctrl+I on a
-// selection of src/cart.js with a prompt, one hunk undone and the other kept from the editor's lenses; an
-// inline fix while a chat task runs, both on the one socket (its wire log: two lanes, one connection);
-// Escape while the edit streams leaves the file as it was; Undo All and Keep All of a two-hunk edit. Each inline edit, once over, is one short entry in
-// the panel's chat ("Fixed inline in config/shipping.json:3", undone), whose card opens on the diff; none is
-// a chat of its own in History, and the entries are there again after a reload. The scripted model answers from a scenario file
-// in the workspace (`loopwire.scenarioFiles`) and the bundled demo-inline-fix-json. Screenshots go to
+// Fix and edit where the code is (issue 39), in the real workbench: the light bulb's Fix with Loopwire on the demo's
+// broken config/shipping.json streams its edit into the editor and Undo takes it back; Ctrl+I on a selection of
+// src/cart.js with a prompt, one hunk undone and the other kept from the editor's lenses; an inline fix while a chat
+// task runs, both on the one socket (its wire log: two lanes, one connection); Escape while the edit streams leaves
+// the file as it was; Undo All and Keep All of a two-hunk edit; what the user types elsewhere while the edit streams
+// stays through Undo. Each inline edit, once over, is one short entry in the panel's chat ("Fixed inline in
+// config/shipping.json:3", undone), whose card opens on the diff; none is a chat of its own in History, and the
+// entries are there again after a reload. The scripted model answers from a scenario file in the workspace
+// (`loopwire.scenarioFiles`) and the bundled demo-inline-fix-json. Screenshots go to
 // test-artifacts/workbench/inline/, with the Enter-to-first-line timings the log gave (timings.json).
 
 const INLINE_ARTIFACTS = path.join(ARTIFACTS, 'inline');
@@ -371,6 +372,32 @@ describe('Loopwire in the VS Code workbench: inline fix and edit', function () {
     await shows('every line summed, then the discount taken off');
   });
 
+  it('typing elsewhere while the edit streams: the typing stays, and Undo takes back the edit only', async () => {
+    const { page } = workbench;
+    await openFile('src/cart.js', 'cartTotal');
+    const before = await lineTexts();
+    assert.ok(before.includes(''), 'the file ends with an empty line');
+    await goTo('20');
+    await page.keyboard.press('Control+i');
+    const box = page.locator('.quick-input-widget');
+    await until('the inline prompt', async () => ((await text(box)).includes('Edit Inline') ? true : undefined));
+    await page.locator('.quick-input-widget input').fill('rewrite cartTotal slowly');
+    await page.keyboard.press('Enter');
+    await shows('// Sum every line', false, 60_000);
+    // The user goes on at the end of the file while the model still writes.
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('// typed while Loopwire wrote');
+    await lens('Undo').waitFor({ timeout: 60_000 });
+    await shows('(A long comment, so that the edit takes a while to write.)');
+    await shows('// typed while Loopwire wrote');
+    await shot('typed-while-streaming');
+    await lens('Undo').click();
+    await until('no lens left', async () => ((await lensCount()) === 0 ? true : undefined));
+    const expected = [...before];
+    expected.splice(expected.indexOf(''), 1, '// typed while Loopwire wrote');
+    assert.deepEqual(await lineTexts(), expected.sort(), 'the edit gone, the typing kept');
+  });
+
   it('every inline edit is an entry of the chat, not a chat of its own in History, and stays after a reload', async () => {
     const panel = await workbench.panel();
     const titles = async () =>
@@ -382,11 +409,12 @@ describe('Loopwire in the VS Code workbench: inline fix and edit', function () {
       'Edited inline in src/cart.js:20 stopped',
       'Edited inline in src/cart.js:5 undone',
       'Edited inline in src/cart.js:5 kept',
+      'Edited inline in src/cart.js:20 undone',
     ];
     const matches = (found: string[]) =>
       found.length === expected.length &&
       expected.every((want, i) => (typeof want === 'string' ? found[i] === want : want.test(found[i] ?? '')));
-    await until('the six inline entries', async () => (matches(await titles()) ? true : undefined), 15_000).catch(
+    await until('the seven inline entries', async () => (matches(await titles()) ? true : undefined), 15_000).catch(
       async () => assert.fail(`inline entries: ${JSON.stringify(await titles())}`),
     );
     await panel.getByRole('button', { name: 'History', exact: true }).click();

@@ -27,6 +27,16 @@ export interface InlineMark {
   pending: boolean;
 }
 
+/** The edit's state before a step, to go back to when the editor refused to show the step. */
+export interface InlineEditState {
+  stream: Stream | undefined;
+  hunks: Hunk[];
+  shown: string;
+  waiting: Hunk[];
+  written: number;
+  decided: Map<string, HunkDecision>;
+}
+
 /** An edit call being written, and what of it the buffer shows. */
 interface Stream {
   id: string;
@@ -47,7 +57,7 @@ export class InlineEdit {
   private waiting: Hunk[] = [];
   /** Every hunk the agent wrote, oldest first, and what became of those decided (the chat's entry says it). */
   private readonly all: Hunk[] = [];
-  private readonly decided = new Map<string, HunkDecision>();
+  private decided = new Map<string, HunkDecision>();
 
   /** `same(path)`: whether a path as the model wrote it names this file. */
   constructor(private readonly same: (path: string) => boolean) {}
@@ -70,6 +80,34 @@ export class InlineEdit {
   /** What became of each written hunk decided so far. */
   get decisions(): ReadonlyMap<string, HunkDecision> {
     return this.decided;
+  }
+
+  /** The state now, for {@link restore}. */
+  save(): InlineEditState {
+    const { stream } = this;
+    return {
+      stream,
+      hunks: stream?.hunks ?? [],
+      shown: stream?.shown ?? '',
+      waiting: [...this.waiting],
+      written: this.all.length,
+      decided: new Map(this.decided),
+    };
+  }
+
+  /**
+   * Back to `saved`: the step made since was not shown (the editor refuses an edit made on a version of the
+   * document the user has typed past). A call's input that came meanwhile is kept: its next preview has it.
+   */
+  restore(saved: InlineEditState): void {
+    this.stream = saved.stream;
+    if (saved.stream) {
+      saved.stream.hunks = saved.hunks;
+      saved.stream.shown = saved.shown;
+    }
+    this.waiting = saved.waiting;
+    this.all.length = saved.written;
+    this.decided = saved.decided;
   }
 
   /** The file as the model must read it: `buffer` without the preview of a call still being written. */

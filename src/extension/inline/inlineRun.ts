@@ -29,6 +29,9 @@ export type InlineAgentSource = (
 
 export type InlineState = 'ready' | 'running' | 'review' | 'over';
 
+/** Times a step is made again when the user's typing beat it to the editor. */
+const CARRY_ATTEMPTS = 5;
+
 /** Where the time from Enter to the first painted line went (the log says it; the workbench test reads it). */
 export interface InlineTiming {
   /** Enter to the agent ready (made and warmed while the prompt was typed, or now). */
@@ -141,9 +144,13 @@ export class InlineRun {
   /** Undoes hunk `id`, or all of it; throws a message the user can act on when the lines changed since. */
   undo(id?: string): Promise<void> {
     return this.serial(async () => {
-      const result = this.edit.undo(this.document.getText(), id);
-      if (!result.ok) throw new Error(result.message);
-      await writeText(this.document, result.text);
+      let refused: string | undefined;
+      await this.carry((buffer) => {
+        const result = this.edit.undo(buffer, id);
+        refused = result.ok ? undefined : result.message;
+        return result.ok ? result.text : undefined;
+      });
+      if (refused !== undefined) throw new Error(refused);
       this.settle();
     });
   }
@@ -216,11 +223,7 @@ export class InlineRun {
         const kind = liveDiffKind(event.name);
         this.call = id;
         this.pending = '';
-        if (kind)
-          void this.serial(async () => {
-            const back = this.edit.begin(id, kind, this.document.getText());
-            if (back !== undefined) await writeText(this.document, back);
-          });
+        if (kind) void this.serial(() => this.carry((buffer) => this.edit.begin(id, kind, buffer)));
       }
       this.pending += event.delta;
       this.flush();
@@ -230,8 +233,7 @@ export class InlineRun {
     if (event.type === 'tool_finished' && liveDiffKind(event.name) !== undefined) {
       if (this.call === event.callId) this.call = undefined;
       void this.serial(async () => {
-        const back = this.edit.abandon(this.document.getText(), event.callId);
-        if (back !== undefined) await writeText(this.document, back);
+        await this.carry((buffer) => this.edit.abandon(buffer, event.callId));
         this.changed();
       });
     }
@@ -243,13 +245,17 @@ export class InlineRun {
     this.flushing = true;
     void this.serial(async () => {
       this.flushing = false;
-      const delta = this.pending;
+      let delta = this.pending;
       this.pending = '';
-      const next = this.edit.grow(this.call ?? '', delta, this.document.getText());
-      if (next === undefined) return;
-      this.marks.previewAt ??= performance.now();
-      if (await writeText(this.document, next)) this.marks.paintAt ??= performance.now();
-      this.changed();
+      const shown = await this.carry((buffer) => {
+        // Given once: a step made again after a refusal has it in the call's input already.
+        const next = this.edit.grow(this.call ?? '', delta, buffer);
+        delta = '';
+        if (next !== undefined) this.marks.previewAt ??= performance.now();
+        return next;
+      });
+      if (shown === 'written') this.marks.paintAt ??= performance.now();
+      if (shown !== 'unchanged') this.changed();
     });
   }
 
@@ -268,22 +274,39 @@ export class InlineRun {
   private write(plan: FilePlan): Promise<number> {
     return this.serial(async () => {
       this.pending = '';
-      const next = this.edit.commit(
-        this.running ?? '',
-        this.document.getText(),
-        plan.before ?? '',
-        plan.after ?? '',
-        plan.hunks,
-      );
-      if (next === undefined)
+      let stale = false;
+      const written = await this.carry((buffer) => {
+        const next = this.edit.commit(this.running ?? '', buffer, plan.before ?? '', plan.after ?? '', plan.hunks);
+        stale = next === undefined;
+        return next;
+      });
+      if (stale)
         throw new WorkspaceError('changed_on_disk', `${this.path} changed while the edit was written: read it again.`);
       this.marks.previewAt ??= performance.now();
-      if (!(await writeText(this.document, next)))
+      if (written === 'refused')
         throw new WorkspaceError('io_error', `The editor refused the edit of ${this.path}.`, this.path);
       this.marks.paintAt ??= performance.now();
       this.changed();
       return this.document.version;
     });
+  }
+
+  /**
+   * Carries one step of the edit into the buffer: `step` makes the buffer's new text from its text now
+   * (undefined: nothing to write). The editor refuses an edit made on a version of the document the user has
+   * typed past meanwhile (VS Code checks the version): the edit goes back to its state before the step, which
+   * is made again on the buffer as it is then. Without this, a refused preview left the edit believing the
+   * buffer showed it, and the preview could no longer be taken out (a line of the user's file lost).
+   */
+  private async carry(step: (buffer: string) => string | undefined): Promise<'written' | 'unchanged' | 'refused'> {
+    for (let attempt = 1; attempt <= CARRY_ATTEMPTS; attempt++) {
+      const saved = this.edit.save();
+      const text = step(this.document.getText());
+      if (text === undefined) return 'unchanged';
+      if (await writeText(this.document, text)) return 'written';
+      this.edit.restore(saved);
+    }
+    return 'refused';
   }
 
   /** Runs `step` after every step queued before it; a failed step does not stop the next. */

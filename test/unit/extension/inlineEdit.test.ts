@@ -66,6 +66,25 @@ describe('inline edit: a streamed edit in the buffer', () => {
     assert.equal(edit.streaming, false);
   });
 
+  it('a preview the editor refused (the user typed first) is made again on the typed buffer, and comes out whole', () => {
+    const edit = new InlineEdit(same);
+    const parts = pieces(ARGS);
+    const half = Math.floor(parts.length / 2);
+    let buffer = FILE;
+    edit.begin('call-1', 'replacements', buffer);
+    for (const piece of parts.slice(0, half)) buffer = edit.grow('call-1', piece, buffer) ?? buffer;
+    // The next preview is computed, but the user's typing reached the editor first: the write is refused.
+    const saved = edit.save();
+    assert.notEqual(edit.grow('call-1', parts.slice(half).join(''), buffer), undefined);
+    edit.restore(saved);
+    buffer = buffer.replace('g\n', 'g typed\n');
+    // Made again on the buffer as it is: the whole input is there, and the typing stays.
+    const again = edit.grow('call-1', '', buffer);
+    assert.equal(again, FILE.replace('b\n', 'B1\nB2\n').replace('k\n', '').replace('g\n', 'g typed\n'));
+    assert.equal(edit.modelText(again ?? ''), FILE.replace('g\n', 'g typed\n'));
+    assert.equal(edit.abandon(again ?? ''), FILE.replace('g\n', 'g typed\n'), 'the preview comes out whole');
+  });
+
   it('commits the tool write, then Undo per hunk and Keep', () => {
     const edit = new InlineEdit(same);
     let buffer = stream(edit, ARGS, FILE);
