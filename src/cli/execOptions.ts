@@ -5,33 +5,30 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type ApprovalMode, DEFAULT_MAX_TURNS, DEFAULT_MODEL, type TransportMode, isApprovalMode } from '../agent';
 import { type CliIo, ExitCode, errorMessage } from './cliIo';
+import { t } from './cliL10n';
 import { type ContextRequest, contextFlagOptions, contextFlagsUsage, parseContextFlags } from './contextFlags';
 import { dumpRequestUsage } from './dumpRequest';
 import { fileFlagOptions, fileFlagsUsage } from './fileFlags';
 import { mcpFlagOptions, mcpFlagsUsage } from './mcpSetup';
 import { type ModelRequest, modelFlagOptions, modelFlagsUsage, parseModelFlags } from './modelFlags';
 
-export const execUsage = `usage: loopwire exec [options] "prompt"
+export const execUsage = `${t('usage: {0}', 'loopwire exec [options] "prompt"')}
 
-Runs one task to completion on a folder: the model's tool calls (find, search, read, edit, run tasks) act on
-the files there. By default the model is the bundled server's scripted one, in-process and offline.
+${t("Runs one task to completion on a folder: the model's tool calls (find, search, read, edit, run tasks) act on\nthe files there. By default the model is the bundled server's scripted one, in-process and offline.")}
 
-  --workspace DIR        the folder to work on (default: the current directory)
-${fileFlagsUsage}  --endpoint URL         a Responses API base URL (http://127.0.0.1:PORT/v1 as loopwire-server prints it,
-                         https://api.openai.com/v1 with OPENAI_API_KEY), or 'embedded' (default)
-  --transport MODE       ws, http or auto (default auto: WebSocket, HTTP after repeated failures)
-  --model M              the model (default ${DEFAULT_MODEL}; GPT models are offered apply_patch, others edit_file)
-  --scenario FILE        a scenario file for the embedded server, before the default ones (repeatable)
-  --approve POLICY       all, read-only, ask or plan (default: ask on a terminal, read-only without one);
-                         ask needs a terminal on stdin; plan reads and plans, and changes nothing
-  --max-turns N          model responses at most (default 500: a ceiling; a model that makes no progress
-                         three responses in a row is stopped before)
-  --resume FILE          continue the session kept in FILE (the prompt is optional then)
-  --sessions-dir DIR     where sessions are kept (default: $XDG_STATE_HOME/loopwire/sessions)
-${modelFlagsUsage}${contextFlagsUsage}${mcpFlagsUsage}  --verbose              print every line of each tool's output (default: the first few, a task's last few)
-  --json                 print the agent's events as JSON Lines instead of text
+  --workspace DIR        ${t('the folder to work on (default: the current directory)')}
+${fileFlagsUsage}  --endpoint URL         ${t("a Responses API base URL (http://127.0.0.1:PORT/v1 as loopwire-server prints it,\n                         https://api.openai.com/v1 with OPENAI_API_KEY), or 'embedded' (default)")}
+  --transport MODE       ${t('ws, http or auto (default auto: WebSocket, HTTP after repeated failures)')}
+  --model M              ${t('the model (default {0}; GPT models are offered apply_patch, others edit_file)', DEFAULT_MODEL)}
+  --scenario FILE        ${t('a scenario file for the embedded server, before the default ones (repeatable)')}
+  --approve POLICY       ${t('all, read-only, ask or plan (default: ask on a terminal, read-only without one);\n                         ask needs a terminal on stdin; plan reads and plans, and changes nothing')}
+  --max-turns N          ${t('model responses at most (default 500: a ceiling; a model that makes no progress\n                         three responses in a row is stopped before)')}
+  --resume FILE          ${t('continue the session kept in FILE (the prompt is optional then)')}
+  --sessions-dir DIR     ${t('where sessions are kept (default: $XDG_STATE_HOME/loopwire/sessions)')}
+${modelFlagsUsage}${contextFlagsUsage}${mcpFlagsUsage}  --verbose              ${t("print every line of each tool's output (default: the first few, a task's last few)")}
+  --json                 ${t("print the agent's events as JSON Lines instead of text")}
 ${dumpRequestUsage}
-Exit status: 0 the task completed, 1 it failed or was stopped (the reason on one line), 2 bad usage.
+${t('Exit status: 0 the task completed, 1 it failed or was stopped (the reason on one line), 2 bad usage.')}
 `;
 
 export const EXEC_NAME = 'loopwire exec';
