@@ -10,44 +10,34 @@ import {
   startServer,
 } from '../server';
 import { type CliIo, ExitCode, VERSION, errorMessage, runMain } from './cliIo';
+import { t } from './cliL10n';
 
 /** The environment variable a token may come from instead of a flag. */
 const TOKEN_ENV = 'LOOPWIRE_SERVER_TOKEN';
 
-const usage = `usage: loopwire-server [--host 127.0.0.1] [--port 0] [--token-file FILE | --token T]
-                       [--scenario FILE]... [--no-default-scenarios] [--tps N] [--store-dir DIR]
-                       [--log FILE] [--log-bodies FILE] [--max-connection-s S] [--prefill-us-per-token U]
-                       [--context-window N]
+const usage = `${t('usage: {0}', 'loopwire-server [--host 127.0.0.1] [--port 0] [--token-file FILE | --token T]\n                       [--scenario FILE]... [--no-default-scenarios] [--tps N] [--store-dir DIR]\n                       [--log FILE] [--log-bodies FILE] [--max-connection-s S] [--prefill-us-per-token U]\n                       [--context-window N]')}
 
-Loopwire ${VERSION}: the bundled Responses API backend. HTTP+SSE and WebSocket mode on one port, a
-scripted model, simulated inference. Prints its base URL (http://HOST:PORT/v1) as the first line on
-stdout, logs to stderr, and serves until SIGINT or SIGTERM.
+${t('Loopwire {0}: the bundled Responses API backend. HTTP+SSE and WebSocket mode on one port, a\nscripted model, simulated inference. Prints its base URL (http://HOST:PORT/v1) as the first line on\nstdout, logs to stderr, and serves until SIGINT or SIGTERM.', VERSION)}
 
-Options:
-  --host H                    interface to bind (default ${DEFAULTS.host})
-  --port N                    port, 0 for any free one (default ${DEFAULTS.port})
-  --token-file FILE           require "Authorization: Bearer T" on every request, T being the first line
-                              of FILE (trimmed); enables /admin
-  --token T                   the same with T on the command line, where other users of this machine can
-                              read it in the process list: prefer --token-file or ${TOKEN_ENV}
-  --scenario FILE             a scenario file (repeatable; first match wins, in the order given), loaded
-                              before the default scenarios (the ones loopwire exec uses offline)
-  --no-default-scenarios      serve only the --scenario files
-  --tps N                     simulated output tokens per second (default ${DEFAULTS.tps})
-  --prefill-us-per-token U    simulated prefill per uncached input token, in µs (default ${DEFAULTS.prefillUsPerToken})
-  --store-dir DIR             keep store:true responses on disk in DIR (default: in memory)
-  --log FILE                  append the wire log (one JSON line per request, event, frame) to FILE
-  --log-bodies FILE           append one JSON line per request to FILE: its transport and its body as
-                              received (what the model is told: instructions, tools, context items)
-  --max-connection-s S        WebSocket connection age limit in seconds (default ${DEFAULTS.maxConnectionS})
-  --context-window N          the model's context window in input tokens: a request whose rendered input
-                              is larger is refused with context_length_exceeded (default ${DEFAULTS.contextWindow},
-                              the input window of the GPT-5 family)
-  -h, --help                  show this help
-  -v, --version               print the version
+${t('Options:')}
+  --host H                    ${t('interface to bind (default {0})', DEFAULTS.host)}
+  --port N                    ${t('port, 0 for any free one (default {0})', DEFAULTS.port)}
+  --token-file FILE           ${t('require "Authorization: Bearer T" on every request, T being the first line\n                              of FILE (trimmed); enables /admin')}
+  --token T                   ${t('the same with T on the command line, where other users of this machine can\n                              read it in the process list: prefer --token-file or {0}', TOKEN_ENV)}
+  --scenario FILE             ${t('a scenario file (repeatable; first match wins, in the order given), loaded\n                              before the default scenarios (the ones loopwire exec uses offline)')}
+  --no-default-scenarios      ${t('serve only the --scenario files')}
+  --tps N                     ${t('simulated output tokens per second (default {0})', DEFAULTS.tps)}
+  --prefill-us-per-token U    ${t('simulated prefill per uncached input token, in µs (default {0})', DEFAULTS.prefillUsPerToken)}
+  --store-dir DIR             ${t('keep store:true responses on disk in DIR (default: in memory)')}
+  --log FILE                  ${t('append the wire log (one JSON line per request, event, frame) to FILE')}
+  --log-bodies FILE           ${t('append one JSON line per request to FILE: its transport and its body as\n                              received (what the model is told: instructions, tools, context items)')}
+  --max-connection-s S        ${t('WebSocket connection age limit in seconds (default {0})', DEFAULTS.maxConnectionS)}
+  --context-window N          ${t("the model's context window in input tokens: a request whose rendered input\n                              is larger is refused with context_length_exceeded (default {0},\n                              the input window of the GPT-5 family)", DEFAULTS.contextWindow)}
+  -h, --help                  ${t('show this help')}
+  -v, --version               ${t('print the version')}
 
-Environment:
-  ${TOKEN_ENV}       the token, when neither --token-file nor --token is given
+${t('Environment:')}
+  ${TOKEN_ENV}       ${t('the token, when neither --token-file nor --token is given')}
 `;
 
 function number(name: string, value: string | undefined, integer: boolean): number | undefined {
