@@ -134,11 +134,10 @@ export class ApprovalChoice implements vscode.Disposable {
       remove,
     );
     if (answer !== remove) return;
-    const config = vscode.workspace.getConfiguration('loopwire', vscode.workspace.workspaceFolders?.[0]);
-    const inspected = config.inspect<unknown>('approval');
-    if (inspected?.workspaceValue !== undefined)
-      await config.update('approval', undefined, vscode.ConfigurationTarget.Workspace);
-    if (inspected?.workspaceFolderValue !== undefined)
-      await config.update('approval', undefined, vscode.ConfigurationTarget.WorkspaceFolder);
+    // The workspace's settings: a single folder's .vscode/settings.json, or the .code-workspace file. A window
+    // setting cannot be written to one folder's settings (VS Code refuses).
+    await vscode.workspace
+      .getConfiguration('loopwire')
+      .update('approval', undefined, vscode.ConfigurationTarget.Workspace);
   }
 }

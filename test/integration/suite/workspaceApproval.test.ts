@@ -164,4 +164,29 @@ describe('approval mode: a workspace may make it stricter, never looser', functi
     assert.equal(asks().length, before + 1, 'the allowed ask asks');
     await assert.rejects(fs.access(ran()));
   });
+
+  it("a pick looser than the workspace's stricter value offers, in a modal, to remove that value", async () => {
+    const info = vscode.window as unknown as {
+      showInformationMessage: (message: string, ...rest: unknown[]) => Thenable<unknown>;
+    };
+    const { showInformationMessage } = info;
+    const offers: string[] = [];
+    info.showInformationMessage = (message, ...rest) => {
+      offers.push(message);
+      const modal = (rest[0] as { modal?: unknown } | undefined)?.modal === true;
+      return Promise.resolve(modal && /stays in force/.test(message) ? 'Remove It' : undefined);
+    };
+    try {
+      await config().update('approval', 'read-only', vscode.ConfigurationTarget.Workspace);
+      await choose('ask');
+      assert.equal(offers.length, 1, offers.join(' | '));
+      assert.match(offers[0] ?? '', /"read-only", stricter than "ask"/);
+      assert.equal(config().inspect('approval')?.workspaceValue, undefined, "removed from the workspace's settings");
+      await choose('none: dismissed');
+      const ask = offered.find((item) => item.value === 'ask');
+      assert.ok(ask?.description !== undefined && !/workspace/.test(ask.description), JSON.stringify(offered));
+    } finally {
+      info.showInformationMessage = showInformationMessage;
+    }
+  });
 });
