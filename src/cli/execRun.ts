@@ -27,6 +27,7 @@ import { sessionLine } from './sessionLines';
 import { failureLine } from './stopAdvice';
 import { terminalAsk } from './terminalQuestion';
 import { type Steering, terminalSteering } from './terminalSteering';
+import { t } from './cliL10n';
 
 /** How a user of the embedded backend adds a scenario: the end of the answer to a prompt none matches. */
 const SCENARIO_HINT = 'add --scenario FILE to loopwire exec';
@@ -94,7 +95,7 @@ export async function runExec(run: ExecRun, io: CliIo, extras: ExecExtras): Prom
     const done = await steering.run(agent, run.prompt, controller.signal);
     const { flags } = run.options;
     if (!flags.json && run.transcript.file && extras.announceSession !== false)
-      io.stderr(`(session kept in ${run.transcript.file}; continue it with --resume)\n`);
+      io.stderr(`${t('(session kept in {0}; continue it with --resume)', run.transcript.file)}\n`);
     return done.status === 'completed' ? ExitCode.ok : ExitCode.failed;
   } catch (error) {
     io.stderr(`${EXEC_NAME}: ${failureLine(error)}\n`);

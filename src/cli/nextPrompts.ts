@@ -1,4 +1,5 @@
 import type { Agent, DoneEvent, PromptWithParts } from '../agent';
+import { t } from './cliL10n';
 
 // What `loopwire exec` runs after its task on the same conversation: the lines the user queued with Tab while
 // it ran, and the steers that arrived too late for it (the task answered before their tool boundary). Each is
@@ -8,7 +9,7 @@ import type { Agent, DoneEvent, PromptWithParts } from '../agent';
 export type SteerableAgent = Pick<Agent, 'run' | 'steer' | 'takeSteers'>;
 
 /** The one line that says a waiting prompt was not sent, and why. */
-export const notSentLine = (text: string, why: string): string => `(not sent, ${why}: ${text})\n`;
+export const notSentLine = (text: string, why: string): string => `${t('(not sent, {0}: {1})', why, text)}\n`;
 
 /**
  * Runs `first`, then what `pending` holds (the user adds to it while tasks run), each as the next prompt, for
@@ -29,7 +30,7 @@ export async function runWithNextPrompts(
     const next = pending.shift();
     if (next === undefined) return done;
     if (done.status !== 'completed' || signal.aborted) {
-      for (const text of [next, ...pending.splice(0)]) say(notSentLine(text, 'the task did not complete'));
+      for (const text of [next, ...pending.splice(0)]) say(notSentLine(text, t('the task did not complete')));
       return done;
     }
     say(`› next prompt: ${next}\n`);

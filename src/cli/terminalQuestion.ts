@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import type { ApprovalRequest } from '../agent';
+import { t } from './cliL10n';
 
 // A question asked on the terminal (stderr, so that stdout stays the run's output) and its answer read from
 // stdin: for a user sitting at the run, before something happens that only they can allow.
@@ -40,7 +41,11 @@ export function terminalAsk(
     try {
       const what = describe(request);
       const answer = await readline.question(
-        `Allow ${request.name}${what === '' ? '' : ` ${what}`} (${request.effect})? [y]es / [n]o / [a]ll: `,
+        t(
+          'Allow {0} ({1})? [y]es / [n]o / [a]ll: ',
+          what === '' ? request.name : `${request.name} ${what}`,
+          request.effect,
+        ),
       );
       all = /^a/i.test(answer.trim());
       return all || /^y/i.test(answer.trim());

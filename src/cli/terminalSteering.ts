@@ -2,6 +2,7 @@ import { emitKeypressEvents } from 'node:readline';
 import type { DoneEvent, PromptWithParts } from '../agent';
 import type { CliIo } from './cliIo';
 import { type SteerableAgent, notSentLine, runWithNextPrompts } from './nextPrompts';
+import { t } from './cliL10n';
 
 // The terminal's steering for `loopwire exec` (issue 38): while a task runs, a line typed and Enter steers it
 // (`Agent.steer`, delivered at the next tool boundary), and Tab queues the line as the next prompt. The keys
@@ -21,7 +22,7 @@ export interface Steering {
   run(agent: SteerableAgent, prompt: string | PromptWithParts | undefined, signal: AbortSignal): Promise<DoneEvent>;
 }
 
-export const STEERING_HINT = 'Type and Enter to steer the task; Tab queues it as the next prompt.';
+export const STEERING_HINT = t('Type and Enter to steer the task; Tab queues it as the next prompt.');
 
 /** Steering where exec runs on a terminal (stdin, stdout and stderr); elsewhere the task alone, stdin unread. */
 export function terminalSteering(io: CliIo, color: boolean): Steering {
@@ -102,8 +103,8 @@ class TerminalSteering implements Steering {
     const typed = this.line.trim();
     this.edit('');
     this.release();
-    for (const text of this.pending.splice(0)) this.write('stderr', notSentLine(text, 'queued after the last task'));
-    if (typed !== '') this.write('stderr', notSentLine(typed, 'typed without Enter'));
+    for (const text of this.pending.splice(0)) this.write('stderr', notSentLine(text, t('queued after the last task')));
+    if (typed !== '') this.write('stderr', notSentLine(typed, t('typed without Enter')));
   }
 
   /** The keys are read here: raw mode, so that Enter and Tab reach this editor, not the terminal's. */
