@@ -45,6 +45,11 @@ export class ApprovalChoice implements vscode.Disposable {
     return this.current().mode;
   }
 
+  /** The mode in force, saying nothing: for the light bulb and a context key, read before any task. */
+  peek(): ApprovalMode {
+    return this.resolve().mode;
+  }
+
   /**
    * The composer's pick. With a folder open it is kept in the workspace's state (the workspace's settings are
    * the repository's); with none, in the user's settings. A stricter workspace value stays in force: the user

@@ -3,10 +3,12 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LoopwireApi } from './api';
+import { ApprovalChoice } from './approvalChoice';
 import { ChatViewProvider } from './chatView';
 import { askInChat, chatCommands } from './chatCommands';
 import { FixWithLoopwire } from './fixWithLoopwire';
 import { inlineCommands } from './inline/inlineCommands';
+import { inlineOffKey } from './inline/inlineOffKey';
 import { KEEP_COMMAND, UNDO_COMMAND, reviewFromEditor } from './review/reviewCommands';
 import type { EndpointAccess } from './endpointAccess';
 import { endpointCommands } from './endpointCommands';
@@ -26,11 +28,12 @@ function loadSession(
   status: ReturnType<typeof statusItem>,
   access: EndpointAccess,
   activity: ChatActivity,
+  approvals: ApprovalChoice,
 ): WorkspaceSession {
   const started = performance.now();
   const load = createRequire(__filename);
   const { WorkspaceSession: Session } = load(path.join(__dirname, 'session.js')) as typeof SessionModule;
-  const session = new Session(context, log, access, activity);
+  const session = new Session(context, log, access, activity, approvals);
   log.info(`session loaded in ${(performance.now() - started).toFixed(1)} ms`);
   context.subscriptions.push(
     session,
@@ -62,11 +65,19 @@ export function activate(context: vscode.ExtensionContext): LoopwireApi {
   });
   const chat = new ChatViewProvider(context.extensionUri, () => current().chat);
   const activity = taskNotifications(chat, log);
-  const current = () => (session ??= loadSession(context, log, status, endpoints.access, activity));
+  // The approval mode in force, read by the light bulb and Ctrl+I's context key without loading the session.
+  const approvals = new ApprovalChoice(context.workspaceState);
+  const current = () => (session ??= loadSession(context, log, status, endpoints.access, activity, approvals));
   context.subscriptions.push(
     status.item,
+    approvals,
+    inlineOffKey(approvals),
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, chat),
-    vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new FixWithLoopwire(), FixWithLoopwire.metadata),
+    vscode.languages.registerCodeActionsProvider(
+      { scheme: 'file' },
+      new FixWithLoopwire(() => approvals.peek()),
+      FixWithLoopwire.metadata,
+    ),
     ...chatCommands(chat, current, () => session),
     ...inlineCommands(current, () => session),
     vscode.commands.registerCommand('loopwire.stop', () => session?.chat.stop()),

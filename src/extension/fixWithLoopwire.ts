@@ -1,10 +1,13 @@
 import * as vscode from 'vscode';
+import type { ApprovalMode } from '../agent/approvals';
 import { codeBlock } from './codeBlock';
+import { fixOffers } from './inline/inlineAllowed';
 
 // The light bulb's two fixes, offered only where a diagnostic is: **Fix with Loopwire** (first) fixes it inline
 // — the problem, its lines and the problems around them go as an inline request on that range, and the edit
 // streams into the editor (inline/inlineCommands.ts); **Fix in Chat** starts a task in the chat panel scoped
-// to that diagnostic — its message, where it is, and the code around it — on the window's session.
+// to that diagnostic — its message, where it is, and the code around it — on the window's session. In
+// `read-only` and `plan` only Fix in Chat is offered: an inline edit writes the file (inline/inlineAllowed.ts).
 
 export const FIX_KIND = vscode.CodeActionKind.QuickFix.append('loopwire');
 export const INLINE_FIX_KIND = FIX_KIND.append('inline');
@@ -15,20 +18,27 @@ export class FixWithLoopwire implements vscode.CodeActionProvider {
     providedCodeActionKinds: [INLINE_FIX_KIND, CHAT_FIX_KIND],
   };
 
+  /** `mode`: the approval mode in force, read without loading the session (approvalChoice.ts). */
+  constructor(private readonly mode: () => ApprovalMode) {}
+
   provideCodeActions(
     document: vscode.TextDocument,
     _range: vscode.Range | vscode.Selection,
     context: vscode.CodeActionContext,
   ): vscode.CodeAction[] {
+    const offers = context.diagnostics.length > 0 ? fixOffers(this.mode()) : [];
     return context.diagnostics.slice(0, 1).flatMap((diagnostic) => {
       const args = [document.uri, diagnostic.range, diagnostic.message];
-      const inline = new vscode.CodeAction(vscode.l10n.t('Fix with Loopwire'), INLINE_FIX_KIND);
-      inline.diagnostics = [diagnostic];
-      inline.command = { command: 'loopwire.fixInline', title: inline.title, arguments: args };
-      const chat = new vscode.CodeAction(vscode.l10n.t('Fix in Chat'), CHAT_FIX_KIND);
-      chat.diagnostics = [diagnostic];
-      chat.command = { command: 'loopwire.fix', title: chat.title, arguments: args };
-      return [inline, chat];
+      return offers.map((offer) => {
+        const action =
+          offer === 'inline'
+            ? new vscode.CodeAction(vscode.l10n.t('Fix with Loopwire'), INLINE_FIX_KIND)
+            : new vscode.CodeAction(vscode.l10n.t('Fix in Chat'), CHAT_FIX_KIND);
+        action.diagnostics = [diagnostic];
+        const command = offer === 'inline' ? 'loopwire.fixInline' : 'loopwire.fix';
+        action.command = { command, title: action.title, arguments: args };
+        return action;
+      });
     });
   }
 }

@@ -116,12 +116,15 @@ export class WorkspaceSession implements vscode.Disposable {
     private readonly access: EndpointAccess,
     /** Told when the chat waits for an approval or a task ends (the window's notifications and badge). */
     private readonly activity?: ChatActivity,
+    /** The window's, made at activation (the light bulb and Ctrl+I read it before a session); else our own. */
+    approvals?: ApprovalChoice,
   ) {
     this.backend = new SessionBackend(access, log, this.queue, (event) => this.emit(event));
     this.tools = new WindowTools(log, context.workspaceState);
-    this.approvals = new ApprovalChoice(context.workspaceState);
+    this.approvals = approvals ?? new ApprovalChoice(context.workspaceState);
     this.steering = new WindowSteering(context, this.approvals);
-    this.disposables.push(this.tools, this.steering, this.approvals);
+    this.disposables.push(this.tools, this.steering);
+    if (!approvals) this.disposables.push(this.approvals);
   }
 
   /** Every agent event of the session (the chat panel and the status bar listen here). */

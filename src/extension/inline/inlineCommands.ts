@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { selectedLines } from '../selectedLines';
 import type { WorkspaceSession } from '../workspaceSession';
 import { INLINE_CANCEL, INLINE_KEEP, INLINE_UNDO } from './inlineMarks';
+import { inlineAllowed } from './inlineAllowed';
 import { askInline } from './inlinePrompt';
 import { type InlineProblem, type InlineRequest, linesAround, problemsIn } from './inlineRequest';
 
@@ -57,12 +58,13 @@ function requestOf(
 }
 
 /**
- * Inline edits write the file: not offered where the approval mode lets nothing be written. The mode in force
- * is the session's (approvalChoice.ts: a workspace's settings may make it stricter, never looser).
+ * Inline edits write the file: not offered where the approval mode lets nothing be written (the light bulb and
+ * Ctrl+I follow `loopwire.inlineEditOff`); a command run anyway (before activation set the key) says why. The
+ * mode in force is the session's (approvalChoice.ts: a workspace's settings may make it stricter, never looser).
  */
 function allowed(current: () => WorkspaceSession): boolean {
   const mode = current().approvalMode();
-  if (mode !== 'read-only' && mode !== 'plan') return true;
+  if (inlineAllowed(mode)) return true;
   void vscode.window.showInformationMessage(
     vscode.l10n.t(
       "Loopwire's approval mode is {0}: inline edits write the file, so they are off. Ask in the chat instead.",
