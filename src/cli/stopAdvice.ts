@@ -3,14 +3,15 @@
 // chat panel, where the remedy is a button that runs a VS Code command instead.
 import { AgentStop } from '../agent';
 import { errorMessage } from './cliIo';
+import { t } from './cliL10n';
 
 /** The advice per stop code; a code not listed gets none (the table's own advice is already in the message). */
 const ADVICE = new Map<string, string>([
-  ['auth', 'Set OPENAI_API_KEY to a key this endpoint accepts (or pass its header with --header).'],
-  ['unreachable', 'Check the URL given to --endpoint.'],
-  ['proxy', "Check HTTPS_PROXY and HTTP_PROXY, or name the endpoint's host in NO_PROXY."],
-  ['websocket_unsupported', 'Use --transport http or auto.'],
-  ['model_not_found', 'Choose another with --model.'],
+  ['auth', t('Set OPENAI_API_KEY to a key this endpoint accepts (or pass its header with --header).')],
+  ['unreachable', t('Check the URL given to --endpoint.')],
+  ['proxy', t("Check HTTPS_PROXY and HTTP_PROXY, or name the endpoint's host in NO_PROXY.")],
+  ['websocket_unsupported', t('Use --transport http or auto.')],
+  ['model_not_found', t('Choose another with --model.')],
 ]);
 
 /** `message` followed by the terminal's advice for a stop of `code`, where there is some. */
