@@ -1,4 +1,5 @@
 import { type PromptWithParts, type Transcript, promptParts } from '../../agent';
+import { t } from '@vscode/l10n';
 import { type Attachment, MAX_ATTACHMENTS } from '../../protocol/attachments';
 import type { HostMessage, ViewMessage } from '../../protocol/chatView';
 import type { Workspace } from '../../workspace';
@@ -43,7 +44,7 @@ export class ChatAttachments {
 
   async receive(message: AttachMessage): Promise<void> {
     const context = this.context;
-    if (!context) return this.notice('Attachments need the editor: they are not available here.');
+    if (!context) return this.notice(t('Attachments need the editor: they are not available here.'));
     switch (message.type) {
       case 'findContext':
         await this.send({ type: 'contextMatches', query: message.query, matches: await context.find(message.query) });
@@ -59,7 +60,7 @@ export class ChatAttachments {
         if (images.length > 0) await this.send({ type: 'imageFiles', files: images });
         for (const note of notes) this.notice(note);
         if (refused.length > 0)
-          this.notice(`Not attached (only the workspace's files can be): ${refused.slice(0, 5).join(', ')}.`);
+          this.notice(t("Not attached (only the workspace's files can be): {0}.", refused.slice(0, 5).join(', ')));
         return;
       }
     }

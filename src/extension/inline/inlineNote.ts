@@ -1,4 +1,5 @@
 import type { Hunk } from '../../edit';
+import { t } from '@vscode/l10n';
 import type { InlineEntry } from '../../protocol/chatView';
 import type { InlineRequest } from './inlineRequest';
 
@@ -32,7 +33,9 @@ function lineOf(request: InlineEnd['request']): number {
 
 /** "Fixed inline in src/cart.js:12", "Edited inline in src/cart.js:10". */
 export function inlineTitle(request: InlineEnd['request']): string {
-  return `${request.kind === 'fix' ? 'Fixed' : 'Edited'} inline in ${request.path}:${lineOf(request)}`;
+  // The title ends with `path:line`, which the page makes a link (inlineEntry.ts): every translation keeps it last.
+  const place = `${request.path}:${lineOf(request)}`;
+  return request.kind === 'fix' ? t('Fixed inline in {0}', place) : t('Edited inline in {0}', place);
 }
 
 function outcomeOf(end: InlineEnd, kept: number): InlineEntry['outcome'] {
