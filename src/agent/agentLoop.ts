@@ -14,6 +14,7 @@ import { DEFAULT_MAX_TURNS, ProgressWatch } from './progressWatch';
 import { ToolRunner, callsIn } from './toolRunner';
 import { AgentStop, TurnCancelled } from './transportFault';
 import { type TurnTimes, turnMetrics } from './turnMetrics';
+import { editLanded } from './editEnd';
 import { appendNestedInstructions, showOutput } from './turnOutput';
 
 // The loop: the user's prompt, then turn after turn — the model answers over the session transport, the
@@ -194,6 +195,8 @@ export class Agent {
     const steered = this.deliverSteers(turn);
     const answered = outcome.output.some((item) => (textOf(item) ?? '') !== '');
     if (!progress.record(calls, timing.failed, answered || steered)) return progress.stop();
+    if (this.options.endAfterEdit && !steered && editLanded(calls, timing.failed, this.registry))
+      return ['completed', 'the edit was made'];
     if (steered || calls.length > 0) return undefined;
     // No call and no answer: the model said nothing. It is asked again, as a response that made no progress.
     if (!answered && outcome.response.status === 'completed') return undefined;

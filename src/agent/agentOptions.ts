@@ -28,6 +28,11 @@ export interface AgentOptions {
   approvals: ApprovalPolicy;
   /** Model responses per task. */
   maxTurns?: number;
+  /**
+   * End the task once a response's calls were edits that all ran, with no request for a closing answer: an
+   * inline edit's, whose streamed edit is its answer (editEnd.ts). A failed edit goes back to the model.
+   */
+  endAfterEdit?: boolean;
   /** Request fields passed as given (reasoning effort, include…). */
   extra?: Record<string, unknown>;
   /**

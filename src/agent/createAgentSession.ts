@@ -79,6 +79,8 @@ export interface AgentSpec {
   /** Whether the plan tool is offered: `auto` (the default) as the model catalogue says (planMode.ts). */
   planTool?: PlanToolSetting | undefined;
   maxTurns?: number | undefined;
+  /** End the task on an edit that ran, with no closing answer (an inline edit's; editEnd.ts). */
+  endAfterEdit?: boolean | undefined;
   /** The WebSocket lane, for a conversation that runs beside another on the socket. */
   lane?: string | undefined;
   /**
@@ -184,6 +186,7 @@ function newAgent(transport: SessionTransport, spec: AgentSpec): Agent {
     emit: spec.emit,
     ...(spec.maxTurns === undefined ? {} : { maxTurns: spec.maxTurns }),
     ...(spec.lane === undefined ? {} : { lane: spec.lane }),
+    ...(spec.endAfterEdit ? { endAfterEdit: true } : {}),
     ...(spec.choices ? { choices: choicesReader(spec, spec.choices, built) } : {}),
     ...(spec.projectInstructions ? { projectInstructions: spec.projectInstructions } : {}),
     ...(spec.environment ? { environment: environmentReader(spec.environment, spec.approvals) } : {}),

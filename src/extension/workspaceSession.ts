@@ -272,7 +272,8 @@ export class WorkspaceSession implements vscode.Disposable {
         ? { workspace: tools(workspace), reads: new ReadLedger() }
         : { workspace: tools(workspace), reads: this.reads, sessions: this.commandSessions },
       registry: lane ? lane.tools(registry) : registry,
-      ...(lane ? { lane: lane.id } : {}),
+      // An inline edit ends on its edit: one request in the common case, no closing answer (editEnd.ts).
+      ...(lane ? { lane: lane.id, endAfterEdit: true } : {}),
       // The user's command rules, read at each command (allow only from where a repository cannot write).
       approvals: withCommandRules(
         approvals,

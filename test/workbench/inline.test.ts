@@ -26,6 +26,8 @@ const editFile = (edits: { old_string: string; new_string: string }[]) => ({
   arguments: { path: 'src/cart.js', edits },
 });
 
+// Each inline scenario is one response, its note after the edit: the task ends on the edit (src/agent/editEnd.ts),
+// and a note written first would hold back the first changed line.
 const SCENARIOS = {
   scenarios: [
     {
@@ -44,9 +46,9 @@ const SCENARIOS = {
                 new_string: '  const discount = (amount * percent) / 100;\n  return roundCents(amount - discount);',
               },
             ]),
+            { type: 'message', text: 'The discount is now that percent of the amount.' },
           ],
         },
-        { output: [{ type: 'message', text: 'The discount is now that percent of the amount.' }] },
       ],
     },
     {
@@ -68,9 +70,9 @@ const SCENARIOS = {
                 ].join('\n'),
               },
             ]),
+            { type: 'message', text: 'Rewritten.' },
           ],
         },
-        { output: [{ type: 'message', text: 'Rewritten.' }] },
       ],
     },
     {
@@ -89,9 +91,9 @@ const SCENARIOS = {
                 new_string: "/** The cart's total in cents: every line summed, then the discount taken off. */",
               },
             ]),
+            { type: 'message', text: 'Each comment says what its function returns.' },
           ],
         },
-        { output: [{ type: 'message', text: 'Each comment says what its function returns.' }] },
       ],
     },
     {
@@ -300,6 +302,10 @@ describe('Loopwire in the VS Code workbench: inline fix and edit', function () {
     const chatCreate = chatRequest();
     assert.ok(inlineCreate && chatCreate, 'both requests in the wire log');
     assert.match(String(inlineCreate.body?.stream_id), /^inline-\d+$/);
+    // One request: the edit ends the inline task, no closing answer is asked for (src/agent/editEnd.ts).
+    const lane = inlineCreate.body?.stream_id;
+    const generating = requests().filter((line) => line.body?.stream_id === lane && line.body?.generate !== false);
+    assert.equal(generating.length, 1, 'the inline fix made one model request');
     assert.equal(inlineCreate.conn, chatCreate.conn, 'one socket');
     assert.equal(
       new Set(

@@ -214,7 +214,10 @@ export class InlineRun {
   }
 
   private onEvent(event: AgentEvent): void {
-    if (event.type === 'message' && event.phase !== 'commentary') this.summary = event.text;
+    // The note is what the model wrote in its last response, a commentary too: an inline edit ends on its
+    // edit (editEnd.ts), so the text beside the call is often all it says.
+    if (event.type === 'turn_started') this.summary = '';
+    if (event.type === 'message') this.summary = event.text;
     if (event.type === 'tool_call_delta' && liveDiffKind(event.name) !== undefined) {
       this.marks.deltaAt ??= performance.now();
       // Keyed by the call's id, as the tool's run names it (the item's until the call id is known).

@@ -43,7 +43,9 @@ describe('Fix with Loopwire, inline', () => {
           match: '^Fix this problem inline in inline/settings\\.json',
           steps: [
             {
+              // The note beside the edit: the task ends on it, no closing answer is asked for (editEnd.ts).
               output: [
+                { type: 'message', text: 'Removed the extra comma.' },
                 {
                   type: 'function_call',
                   name: 'edit_file',
@@ -51,7 +53,6 @@ describe('Fix with Loopwire, inline', () => {
                 },
               ],
             },
-            { output: [{ type: 'message', text: 'Removed the extra comma.' }] },
           ],
         },
       ],

@@ -49,6 +49,8 @@ export interface AgentBench {
       context?: ContextPlan;
       /** The tools offered and run (default: the built-in ones). */
       registry?: ToolRegistry;
+      /** End the task on an edit that ran, with no closing answer (an inline edit's; editEnd.ts). */
+      endAfterEdit?: boolean;
     },
   ): Promise<{
     agent: Agent;
@@ -105,7 +107,17 @@ export function useAgentBench(
     fs.rmSync(base, { recursive: true, force: true });
   });
   bench.agent = async (options = {}) => {
-    const { transcript: resumed, maxTurns, shared, lane, approvals, context, registry, ...session } = options;
+    const {
+      transcript: resumed,
+      maxTurns,
+      shared,
+      lane,
+      approvals,
+      context,
+      registry,
+      endAfterEdit,
+      ...session
+    } = options;
     const workspace = await NodeWorkspace.open(bench.dir);
     const emit = (event: AgentEvent) => bench.events.push(event);
     const transport =
@@ -138,6 +150,7 @@ export function useAgentBench(
       ...(maxTurns === undefined ? {} : { maxTurns }),
       ...(lane === undefined ? {} : { lane }),
       ...(context === undefined ? {} : { context }),
+      ...(endAfterEdit === undefined ? {} : { endAfterEdit }),
       emit,
     });
     return { agent, transport, transcript };
