@@ -62,3 +62,24 @@ export function resolveApproval(sources: ApprovalSources): ResolvedApproval {
   // As strict (`plan` beside `read-only`): the user's stands, and nothing was loosened.
   return stricter(own.mode, repository) && !allowed ? { ...own, ignored: repository } : own;
 }
+
+/**
+ * The mode in force, resolved once and kept until a source may have changed. Every call of a task reads the
+ * mode, and reading the settings' layers each time cost a tenth of a millisecond a call; the owner calls
+ * `invalidate` on whatever may change a source (a settings change, the composer's pick, an allow, the folders,
+ * the workspace's trust), so a change still applies to the very next call.
+ */
+export class ApprovalCache {
+  private resolved: ResolvedApproval | undefined;
+
+  constructor(private readonly read: () => ApprovalSources) {}
+
+  get(): ResolvedApproval {
+    this.resolved ??= resolveApproval(this.read());
+    return this.resolved;
+  }
+
+  invalidate(): void {
+    this.resolved = undefined;
+  }
+}

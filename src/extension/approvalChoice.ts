@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ApprovalMode } from '../agent/approvals';
-import { type ResolvedApproval, resolveApproval, stricter } from '../agent/approvalSources';
+import { ApprovalCache, type ApprovalSources, type ResolvedApproval, stricter } from '../agent/approvalSources';
 
 // The window's approval mode, as every reader takes it (the chat, the API's tasks, inline edits, plan mode):
 // the user's choice in the composer, kept in the workspace's state where a repository cannot write it, else
@@ -25,12 +25,19 @@ export class ApprovalChoice implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [this.changed];
   /** The looser workspace values told about in this window. */
   private readonly told = new Set<ApprovalMode>();
+  /** The mode in force, read once until a source changes: every call of a task asks for it. */
+  private readonly cache = new ApprovalCache(() => this.sources());
 
   constructor(private readonly state: vscode.Memento) {
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration('loopwire.approval')) this.changed.fire();
+        if (!event.affectsConfiguration('loopwire.approval')) return;
+        this.cache.invalidate();
+        this.changed.fire();
       }),
+      // The first folder's settings are read; a trusted workspace's values may count where they did not.
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.invalidated()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.invalidated()),
     );
   }
 
@@ -61,7 +68,7 @@ export class ApprovalChoice implements vscode.Disposable {
       return;
     }
     await this.state.update(CHOSEN_KEY, mode);
-    this.changed.fire();
+    this.invalidated();
     const resolved = this.resolve();
     if (resolved.source === 'workspace' && stricter(resolved.mode, mode)) await this.offerRemoval(resolved.mode, mode);
   }
@@ -70,18 +77,28 @@ export class ApprovalChoice implements vscode.Disposable {
     for (const disposable of this.disposables) disposable.dispose();
   }
 
+  /** A source changed (the workspace's state, the folders, the trust): read again, and tell the readers. */
+  private invalidated(): void {
+    this.cache.invalidate();
+    this.changed.fire();
+  }
+
   private resolve(): ResolvedApproval {
+    return this.cache.get();
+  }
+
+  private sources(): ApprovalSources {
     const inspected = vscode.workspace
       .getConfiguration('loopwire', vscode.workspace.workspaceFolders?.[0])
       .inspect<unknown>('approval');
     const folderOpen = hasFolder();
-    return resolveApproval({
+    return {
       chosen: folderOpen ? this.state.get<unknown>(CHOSEN_KEY) : undefined,
       user: inspected?.globalValue,
       workspace: inspected?.workspaceValue,
       folder: inspected?.workspaceFolderValue,
       allowed: folderOpen ? this.state.get<unknown>(ALLOWED_KEY) : undefined,
-    });
+    };
   }
 
   /** Says once per workspace and value that its looser approval mode is not followed, offering to allow it. */
@@ -121,9 +138,10 @@ export class ApprovalChoice implements vscode.Disposable {
     );
     if (answer !== yes) return;
     await this.state.update(ALLOWED_KEY, value);
+    this.cache.invalidate();
     // An earlier pick in the composer would come first: the yes is to follow the workspace from now on.
     await this.state.update(CHOSEN_KEY, undefined);
-    this.changed.fire();
+    this.invalidated();
   }
 
   /** A pick looser than the workspace's stricter value: remove that value from the workspace's settings? */
