@@ -35,6 +35,21 @@ describe('Fix with Loopwire, inline', () => {
     const titles = actions.map((action) => action.title);
     assert.ok(titles.indexOf('Fix with Loopwire') >= 0, titles.join(', '));
     assert.ok(titles.indexOf('Fix with Loopwire') < titles.indexOf('Fix in Chat'), titles.join(', '));
+    // In read-only (and plan) an inline edit may not write the file: Fix in Chat alone is offered.
+    const config = vscode.workspace.getConfiguration('loopwire');
+    await config.update('approval', 'read-only', vscode.ConfigurationTarget.Global);
+    try {
+      const readOnly = (
+        (await vscode.commands.executeCommand<vscode.CodeAction[]>(
+          'vscode.executeCodeActionProvider',
+          uri,
+          problem.range,
+        )) ?? []
+      ).map((action) => action.title);
+      assert.ok(!readOnly.includes('Fix with Loopwire') && readOnly.includes('Fix in Chat'), readOnly.join(', '));
+    } finally {
+      await config.update('approval', undefined, vscode.ConfigurationTarget.Global);
+    }
 
     const scenario = {
       scenarios: [
@@ -58,7 +73,6 @@ describe('Fix with Loopwire, inline', () => {
       ],
     };
     await writeFixture('inline/scenario.json', JSON.stringify(scenario));
-    const config = vscode.workspace.getConfiguration('loopwire');
     await config.update('scenarioFiles', ['inline/scenario.json'], vscode.ConfigurationTarget.Workspace);
     const inline = actions.find((action) => action.title === 'Fix with Loopwire');
     assert.ok(inline?.command);
