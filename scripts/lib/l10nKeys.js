@@ -7,8 +7,11 @@ const fs = require('node:fs');
 const path = require('node:path');
 const ts = require('typescript');
 
-/** The folders whose strings the user reads; every one of their `t(…)` keys is in l10n/bundle.l10n.json. */
-const L10N_ROOTS = ['src/extension', 'src/webview', 'src/cli'];
+/**
+ * The folders whose strings the user reads; every one of their `t(…)` keys is in l10n/bundle.l10n.json. The core's
+ * (agent, protocol, tools) are the display copies of what it hands the front ends; what the model reads stays English.
+ */
+const L10N_ROOTS = ['src/extension', 'src/webview', 'src/cli', 'src/agent', 'src/protocol', 'src/tools'];
 
 function tsFiles(dir) {
   return fs

@@ -16,7 +16,15 @@ export function statusItem(): { item: vscode.StatusBarItem; update(event: AgentE
   let turn = '';
   let context: { tokens: number; window: number } | undefined;
   const tooltip = () =>
-    [turn, context ? `${meterLine(context)}.` : '', vscode.l10n.t('Click for the log.')].filter(Boolean).join('\n');
+    [
+      turn,
+      context
+        ? `${meterLine(context, (tokens, window, percent) => vscode.l10n.t('Context: {0} of {1} tokens ({2}%)', tokens, window, percent))}.`
+        : '',
+      vscode.l10n.t('Click for the log.'),
+    ]
+      .filter(Boolean)
+      .join('\n');
   return {
     item,
     update(event) {

@@ -31,7 +31,15 @@ export function meterText(meter: { tokens: number; window: number }): string {
   return `${compactTokens(meter.tokens)} / ${compactTokens(meter.window)}`;
 }
 
-/** The meter's tooltip, and the status bar's line: `Context: 38,412 of 272,000 tokens (14%)`. */
-export function meterLine(meter: { tokens: number; window: number }): string {
-  return `Context: ${groupedTokens(meter.tokens)} of ${groupedTokens(meter.window)} tokens (${meterPercent(meter)}%)`;
+/** How a meter's line is worded from its figures (grouped tokens, grouped window, percent): each front end's l10n. */
+export type MeterWords = (tokens: string, window: string, percent: number) => string;
+
+const englishWords: MeterWords = (tokens, window, percent) => `Context: ${tokens} of ${window} tokens (${percent}%)`;
+
+/**
+ * The meter's tooltip, and the status bar's line: `Context: 38,412 of 272,000 tokens (14%)`. The front end
+ * passes its translation as `words` (src/protocol imports nothing that could translate).
+ */
+export function meterLine(meter: { tokens: number; window: number }, words: MeterWords = englishWords): string {
+  return words(groupedTokens(meter.tokens), groupedTokens(meter.window), meterPercent(meter));
 }

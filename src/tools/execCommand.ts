@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { t } from '@vscode/l10n';
 import { z } from 'zod';
 import type { Workspace } from '../workspace';
 import { jsonArguments, stringArgument } from './callSummary';
@@ -42,8 +43,9 @@ export const execCommandTool = defineTool({
   approval(input) {
     const cmd = stringArgument(input, 'cmd');
     if (cmd === undefined) return undefined;
-    const workdir = stringArgument(input, 'workdir') || 'the workspace root';
-    return { action: 'Run command', object: cmd, detail: `$ ${cmd}\n(in ${workdir})` };
+    // Shown on the approval card only (the model never reads it), so in the person's language.
+    const workdir = stringArgument(input, 'workdir') || t('the workspace root');
+    return { action: t('Run command'), object: cmd, detail: `$ ${cmd}\n${t('(in {0})', workdir)}` };
   },
   async run(args, context) {
     const { workspace } = context;

@@ -164,7 +164,9 @@ function showContext(context: ContextMeter | undefined): void {
   meter.classList.toggle('hidden', context === undefined);
   if (!context) return;
   const share = context.tokens / context.window;
-  const line = meterLine(context);
+  const line = meterLine(context, (tokens, window, percent) =>
+    t('Context: {0} of {1} tokens ({2}%)', tokens, window, percent),
+  );
   meterLabel.textContent = meterText(context);
   meter.title = line;
   meterBar.setAttribute('aria-valuetext', line);
