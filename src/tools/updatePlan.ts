@@ -1,3 +1,4 @@
+import { t } from '@vscode/l10n';
 import { Plan } from '../protocol/plan';
 import { jsonArguments } from './callSummary';
 import { defineTool, success } from './tool';
@@ -19,7 +20,9 @@ function planSummary(input: string): string {
   if (!plan) return '';
   const done = plan.plan.filter((step) => step.status === 'completed').length;
   const working = plan.plan.find((step) => step.status === 'in_progress');
-  return `${done} of ${plan.plan.length} done${working ? ` · ${working.step}` : ''}`;
+  // The card's and the terminal's words (the model reads its own call, never this): the person's language.
+  const progress = t('{0} of {1} done', done, plan.plan.length);
+  return working ? `${progress} · ${working.step}` : progress;
 }
 
 export const updatePlanTool = defineTool({

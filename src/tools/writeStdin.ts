@@ -1,3 +1,4 @@
+import { t } from '@vscode/l10n';
 import { z } from 'zod';
 import { jsonArguments } from './callSummary';
 import { maxOutputArgument, sessionReport, yieldArgument } from './sessionReport';
@@ -58,5 +59,8 @@ function summary(args: Record<string, unknown>): string {
   const id = args.session_id;
   if (typeof id !== 'number') return '';
   const chars = args.chars;
-  return typeof chars === 'string' && chars !== '' ? `session ${id}: ${JSON.stringify(chars)}` : `session ${id} (poll)`;
+  // A card's and the terminal's line only (the model reads its own call): the person's language.
+  return typeof chars === 'string' && chars !== ''
+    ? t('session {0}: {1}', id, JSON.stringify(chars))
+    : t('session {0} (poll)', id);
 }
