@@ -1,3 +1,4 @@
+import { t } from '@vscode/l10n';
 import { type FilePlan, deleteEntry, makePlan, planWrite } from '../edit';
 import type { Workspace } from '../workspace';
 import type { CheckpointJournal, RestoreTarget } from './checkpointJournal';
@@ -17,7 +18,7 @@ export interface RestoredFile {
 /** A file left alone: the user changed it after the agent's last write. */
 export interface KeptFile {
   path: string;
-  /** Why, in words the panel shows. */
+  /** Why, in words the panel shows (the person's language: the model never reads it). */
   why: string;
   /** What Restore would have put there (null: it would have deleted it), for the diff against the file now. */
   target: string | null;
@@ -42,7 +43,7 @@ export async function planRestore(journal: CheckpointJournal, id: string, worksp
       // A file that can no longer be read as text (now binary, now a folder) is not the agent's any more.
       plan.kept.push({
         path: target.path,
-        why: `it can no longer be read (${messageOf(error)})`,
+        why: t('it can no longer be read ({0})', messageOf(error)),
         target: target.target,
       });
       continue;
@@ -90,14 +91,14 @@ function changedSince(target: RestoreTarget, now: string | undefined): string | 
   if (target.expected === null) {
     if (now === undefined) return undefined;
     return target.target === null
-      ? 'it was created again after Loopwire deleted it'
-      : 'a file is there again after Loopwire deleted or moved it';
+      ? t('it was created again after Loopwire deleted it')
+      : t('a file is there again after Loopwire deleted or moved it');
   }
-  if (now === undefined) return 'it was deleted after Loopwire wrote it';
+  if (now === undefined) return t('it was deleted after Loopwire wrote it');
   if (now === target.expected) return undefined;
   return target.target === null
-    ? 'Loopwire created it and it was edited since'
-    : 'it was edited after Loopwire last wrote it';
+    ? t('Loopwire created it and it was edited since')
+    : t('it was edited after Loopwire last wrote it');
 }
 
 /** The plan entry that turns `now` into exactly `text` (every byte: line endings and a BOM as they were). */
