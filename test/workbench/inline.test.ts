@@ -250,6 +250,42 @@ describe('Loopwire in the VS Code workbench: inline fix and edit', function () {
     });
   });
 
+  it('in read-only the light bulb offers Fix in Chat alone, and Ctrl+I opens no inline prompt', async () => {
+    const { page } = workbench;
+    const panel = await workbench.panel();
+    const approvals = panel.getByRole('combobox', { name: 'Approvals', exact: true });
+    await approvals.selectOption('read-only');
+    try {
+      await openFile('config/shipping.json', 'freeShippingFrom');
+      await page.locator('.part.editor .editor-group-container.active .squiggly-error').first().waitFor();
+      await goTo('3:28');
+      const chat = page.locator('.action-widget .monaco-list-row', { hasText: 'Fix in Chat' }).first();
+      let askedAt = 0;
+      await until('Fix in Chat in the code actions', async () => {
+        if (await chat.isVisible()) return true;
+        if (Date.now() - askedAt > 3_000) {
+          askedAt = Date.now();
+          await page.keyboard.press('Escape');
+          await page.keyboard.press('Control+.');
+        }
+        return undefined;
+      });
+      const rows = (await page.locator('.action-widget .monaco-list-row').allTextContents()).map((row) => row.trim());
+      assert.ok(!rows.some((row) => row.includes('Fix with Loopwire')), `no inline fix: ${rows.join(' / ')}`);
+      await shot('read-only-quick-fix');
+      await page.keyboard.press('Escape');
+      // Ctrl+I is not ours while `loopwire.inlineEditOff` holds: no prompt, nor the command's refusal.
+      await lines().click();
+      await page.keyboard.press('Control+i');
+      await page.waitForTimeout(1_500);
+      assert.equal(await page.locator('.quick-input-widget', { hasText: 'Edit Inline' }).isVisible(), false);
+      assert.equal(await page.locator('.notifications-toasts', { hasText: 'inline edits' }).count(), 0);
+      await page.keyboard.press('Escape');
+    } finally {
+      await approvals.selectOption('ask');
+    }
+  });
+
   it('Ctrl+I on a selection with a prompt: one hunk undone, the other kept', async () => {
     const { page } = workbench;
     await openFile('src/cart.js', 'applyDiscount');
