@@ -44,6 +44,7 @@ import { composerChoices } from './composerChoices';
 import { WindowChatContext } from './chatContext';
 import { WindowSteering } from './steering';
 import { TaskQueue } from './taskQueue';
+import { stopwatch } from './stopwatch';
 
 // One window's Loopwire session (the entry of dist/session.js): the workspace adapter, the backend with its
 // one socket shared by every task of the window (sessionBackend.ts), the API's tools and tasks, and the chat
@@ -55,21 +56,6 @@ const RUN_WAY: Record<CommandPath, string> = {
   'shell-integration': 'by shell integration',
   pseudoterminal: 'as a child process shown in a pseudoterminal (no shell integration in time)',
 };
-
-/** Milliseconds since it was made (`total`) and since the previous lap (`lap`). */
-function stopwatch(): { lap: () => number; total: () => number } {
-  const started = performance.now();
-  let last = started;
-  return {
-    lap: () => {
-      const now = performance.now();
-      const ms = now - last;
-      last = now;
-      return ms;
-    },
-    total: () => performance.now() - started,
-  };
-}
 
 /** The window's folders, for a transcript's header. */
 const folderPaths = () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath).join(', ');
