@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { BUILTIN_TOOLS } from '../../src/tools';
@@ -7,7 +7,8 @@ import { importCycles, importGraph, sourceFiles, toolNameLiterals } from './supp
 
 // Two rules of docs/architecture.md that no lint zone states: a tool's name is known to its own file only
 // (everything else asks the tool set, so a new tool changes no other file), and no file of src imports in a
-// cycle. Each check is first shown to bite on a tree planted in a temporary folder, then run on src.
+// cycle. Each check is first shown to bite on a tree planted in a temporary folder, then run on src. And the
+// developers' guide's size rule: no file of src over 400 lines.
 
 const root = path.resolve(__dirname, '../..');
 const src = path.join(root, 'src');
@@ -25,7 +26,7 @@ function plant(files: Record<string, string>): string {
   return dir;
 }
 
-describe('structure: tool names stay on the tools, and no import cycle', () => {
+describe('structure: tool names stay on the tools, no import cycle, no long file', () => {
   const planted: string[] = [];
   after(() => {
     for (const dir of planted) rmSync(dir, { recursive: true, force: true });
@@ -88,5 +89,15 @@ describe('structure: tool names stay on the tools, and no import cycle', () => {
     const graph = importGraph(sourceFiles(src));
     assert.ok([...graph.values()].flat().length > 500, 'the imports of src should be read');
     assert.deepEqual(importCycles(root, graph), []);
+  });
+
+  it('no file of src is over 400 lines (a file that grows past it splits by job first)', () => {
+    const files = sourceFiles(src);
+    assert.ok(files.length > 200, 'the files of src should be read');
+    const long = files
+      .map((file) => ({ file: path.relative(root, file), lines: readFileSync(file, 'utf8').split('\n').length - 1 }))
+      .filter(({ lines }) => lines > 400)
+      .map(({ file, lines }) => `${file}: ${lines} lines`);
+    assert.deepEqual(long, []);
   });
 });
