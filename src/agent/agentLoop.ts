@@ -1,3 +1,4 @@
+import { t } from '@vscode/l10n';
 import { type AnyInputItem, type CallItem, isCompaction, isUserMessage, normalizeContext } from '../protocol';
 import { BUILTIN_TOOLS, type ToolRegistry } from '../tools';
 import { projectInstructionsUpdate } from './projectInstructions';
@@ -119,19 +120,20 @@ export class Agent {
       if (prompt !== undefined) await this.appendPrompt(prompt);
       const times: TurnTimes = { readyAt: performance.now(), previousEndAt: undefined };
       for (let turnOfTask = 1; ; turnOfTask++) {
-        if (turnOfTask > maxTurns) return finish('stopped', `the turn limit (${maxTurns}) was reached`, 'max_turns');
+        if (turnOfTask > maxTurns)
+          return finish('stopped', t('the turn limit ({0}) was reached', maxTurns), 'max_turns');
         const end = await this.turn(times, signal, progress);
         if (end) return finish(...end);
       }
     } catch (error) {
-      if (error instanceof TurnCancelled) return finish('cancelled', 'cancelled by the user', 'cancelled');
+      if (error instanceof TurnCancelled) return finish('cancelled', t('cancelled by the user'), 'cancelled');
       if (error instanceof AgentStop) {
         emit({ type: 'error', code: error.code, message: error.message });
         return finish('failed', error.message, error.code);
       }
       const message = error instanceof Error ? error.message : String(error);
       emit({ type: 'error', code: 'internal', message });
-      return finish('failed', `an internal error: ${message}`, 'internal');
+      return finish('failed', t('an internal error: {0}', message), 'internal');
     }
   }
 
@@ -196,15 +198,15 @@ export class Agent {
     const answered = outcome.output.some((item) => (textOf(item) ?? '') !== '');
     if (!progress.record(calls, timing.failed, answered || steered)) return progress.stop();
     if (this.options.endAfterEdit && !steered && editLanded(calls, timing.failed, this.registry))
-      return ['completed', 'the edit was made'];
+      return ['completed', t('the edit was made')];
     if (steered || calls.length > 0) return undefined;
     // No call and no answer: the model said nothing. It is asked again, as a response that made no progress.
     if (!answered && outcome.response.status === 'completed') return undefined;
     if (outcome.response.status === 'incomplete') {
       const why = outcome.response.incomplete_details?.reason ?? 'no reason given';
-      return ['stopped', `the response was incomplete (${why})`, 'incomplete'];
+      return ['stopped', t('the response was incomplete ({0})', why), 'incomplete'];
     }
-    return ['completed', 'the model answered'];
+    return ['completed', t('the model answered')];
   }
 
   /**

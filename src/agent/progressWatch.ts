@@ -1,3 +1,4 @@
+import { t } from '@vscode/l10n';
 import type { CallItem } from '../protocol';
 import { callSignature } from './toolRunner';
 
@@ -36,7 +37,10 @@ export class ProgressWatch {
   stop(): [status: 'stopped', reason: string, code: string] {
     return [
       'stopped',
-      `the model made no progress in ${NO_PROGRESS_LIMIT} responses in a row (the same failing call again, or neither a call nor an answer)`,
+      t(
+        'the model made no progress in {0} responses in a row (the same failing call again, or neither a call nor an answer)',
+        NO_PROGRESS_LIMIT,
+      ),
       'no_progress',
     ];
   }

@@ -1,3 +1,4 @@
+import { t } from '@vscode/l10n';
 import { ErrorCode, type ErrorDetails, errorCodeInfo, errorMeaning } from '../protocol';
 import { type TransportFault, TurnCancelled, describeFault } from './transportFault';
 
@@ -64,20 +65,20 @@ export function actionFor(
         return {
           action: 'stop',
           code: 'unreachable',
-          message: `Nothing answers at the endpoint: ${sentence(fault.message)}`,
+          message: t('Nothing answers at the endpoint: {0}', sentence(fault.message)),
         };
       if (isAuth(status))
         return {
           action: 'stop',
           code: 'auth',
-          message: `The endpoint refused the credentials: ${sentence(describeFault(fault))}`,
+          message: t('The endpoint refused the credentials: {0}', sentence(describeFault(fault))),
         };
       if (transport === 'ws' && (status === 426 || status === 404 || status === 405)) {
         if (mode === 'auto') return retry(true, 0, true, true);
         return {
           action: 'stop',
           code: 'websocket_unsupported',
-          message: `The endpoint does not offer WebSocket mode: ${sentence(describeFault(fault))}`,
+          message: t('The endpoint does not offer WebSocket mode: {0}', sentence(describeFault(fault))),
         };
       }
       if (status === 429) return retry(true, fault.retryAfterMs ?? null, false);
@@ -128,7 +129,7 @@ function actionForError(error: ErrorDetails, retryAfterMs: number | undefined, d
       return {
         action: 'stop',
         code: 'auth',
-        message: `The API refused the request: ${sentence(described)}`,
+        message: t('The API refused the request: {0}', sentence(described)),
       };
     case 'compact':
     case 'stop': {
@@ -137,7 +138,10 @@ function actionForError(error: ErrorDetails, retryAfterMs: number | undefined, d
       return {
         action: 'stop',
         code,
-        message: `The API refused the request: ${advice === undefined ? described : `${sentence(described)} ${advice}`}`,
+        message: t(
+          'The API refused the request: {0}',
+          advice === undefined ? described : `${sentence(described)} ${advice}`,
+        ),
       };
     }
   }

@@ -19,10 +19,21 @@ export function remedyFor(code: string | undefined): Remedy {
   return (code === undefined ? undefined : REMEDIES.get(code)) ?? 'showLog';
 }
 
+/**
+ * The stops whose reason is the agent loop's own phrase ("the turn limit (30) was reached"), not a sentence:
+ * in a language without lower case (zh-cn) the first letter cannot tell them apart.
+ */
+const PHRASES = new Set(['max_turns', 'no_progress', 'incomplete', 'internal', 'cancelled']);
+
 /** The line of a stop: the agent's sentence as it is, or a reason in lower case ("the turn limit …") made one. */
 export function stopLine(id: string, reason: string, code: string | undefined): ChatEntry {
-  const ended = /[.!?]$/.test(reason) ? reason : `${reason}.`;
-  const text = /^\p{Ll}/u.test(reason) ? t('The task stopped: {0}', ended) : ended;
+  const phrase = /^\p{Ll}/u.test(reason) || (code !== undefined && PHRASES.has(code) && !/^\p{Lu}/u.test(reason));
+  // The sentence's full stop is the translation's own (。 in Chinese), so the phrase goes in without one.
+  const text = phrase
+    ? t('The task stopped: {0}.', reason.replace(/[.。]$/u, ''))
+    : /[.!?。！？]$/u.test(reason)
+      ? reason
+      : `${reason}.`;
   return { kind: 'notice', id, level: 'error', text, remedy: remedyFor(code) };
 }
 
