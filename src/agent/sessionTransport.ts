@@ -1,3 +1,4 @@
+import { t } from '@vscode/l10n';
 import { type AnyInputItem, type CompactedResponse, refusesEveryRequest } from '../protocol';
 import { compactContext } from './compactExchange';
 import { type Chain, ChainPolicy, DEFAULT_LANE, type Route } from './chainPolicy';
@@ -246,7 +247,7 @@ export class SessionTransport {
     const reason = describeFault(fault);
     if (action.action === 'stop') throw new AgentStop(action.code, action.message);
     if (attempt >= this.opts.maxAttempts)
-      throw new AgentStop('retries_exhausted', `Gave up after ${attempt} attempts; the last: ${reason}.`);
+      throw new AgentStop('retries_exhausted', t('Gave up after {0} attempts; the last: {1}.', attempt, reason));
     this.chains.broken(lane);
     if (action.newSocket && transport === 'ws') this.sockets.retire(reason);
     if (transport === 'ws' && action.transportFailure) this.wsFailures++;

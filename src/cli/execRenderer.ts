@@ -10,6 +10,9 @@ import { withCliAdvice } from './stopAdvice';
 // (coloured on a terminal), a line where the context was compacted, transport notes on stderr, and a
 // one-line summary at the end with the token meter (the context against the model's window).
 
+/** How the summary names a task's end other than `completed` (the done event's status, in the terminal's language). */
+const ENDED = { failed: t('failed'), stopped: t('stopped'), cancelled: t('cancelled') };
+
 export interface RenderTarget {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
@@ -279,7 +282,9 @@ export class ExecRenderer {
     const overhead = per((m) => m.overheadBeforeMs + (m.overheadAfterMs ?? 0));
     const transports = [...new Set(this.metrics.map((m) => m.transport))].join('+') || 'none';
     const status =
-      done.status === 'completed' ? paint(this.out.color, '32', t('done')) : paint(this.out.color, '31', done.status);
+      done.status === 'completed'
+        ? paint(this.out.color, '32', t('done'))
+        : paint(this.out.color, '31', ENDED[done.status]);
     const last = this.metrics.at(-1);
     const compacted = this.compactions === 0 ? '' : t(', compacted {0}×', this.compactions);
     return [
