@@ -295,16 +295,20 @@ export class Agent {
   /** The turn again after an overflow, compacted; with compaction off, or overflowing again, the task stops saying so. */
   private async afterOverflow(turn: number, signal: AbortSignal, error: AgentStop): Promise<TurnOutcome> {
     const { context } = this.current();
-    const window = context ? ` of ${context.window} tokens` : '';
+    const window = context ? t(' of {0} tokens', context.window) : '';
     if (context?.compactThreshold === undefined)
       throw new AgentStop(
         error.code,
-        `The conversation no longer fits the model's context window${window}, and compaction is off (loopwire.compactAt: 0, --no-compact). ${error.message}`,
+        t(
+          "The conversation no longer fits the model's context window{0}, and compaction is off (loopwire.compactAt: 0, --no-compact). {1}",
+          window,
+          error.message,
+        ),
       );
     if (!(await this.compactByRequest(turn, signal)))
       throw new AgentStop(
         error.code,
-        `What this turn sends does not fit the context window${window} on its own. ${error.message}`,
+        t('What this turn sends does not fit the context window{0} on its own. {1}', window, error.message),
       );
     try {
       return await this.options.transport.run(turn, this.turnRequest(this.options.transcript.items), signal);
@@ -312,7 +316,7 @@ export class Agent {
       if (again instanceof AgentStop && again.code === 'context_length_exceeded')
         throw new AgentStop(
           again.code,
-          `Even compacted, the conversation does not fit the context window${window}. ${again.message}`,
+          t('Even compacted, the conversation does not fit the context window{0}. {1}', window, again.message),
         );
       throw again;
     }

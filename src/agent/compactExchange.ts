@@ -1,3 +1,4 @@
+import { t } from '@vscode/l10n';
 import { type AnyInputItem, CompactedResponse, HttpErrorBody, decodeWire } from '../protocol';
 import { type ProxyRoute, fetchProxyFault, viaProxy } from './proxy';
 import { AgentStop } from './transportFault';
@@ -37,8 +38,11 @@ export async function compactContext(call: CompactCall): Promise<CompactedRespon
   } catch (error) {
     if (call.signal.aborted) throw error;
     const proxied = fetchProxyFault(error, call.proxy);
-    if (proxied) throw new AgentStop('proxy', `The context could not be compacted: ${proxied.message}.`);
-    throw new AgentStop('compaction_failed', `The context could not be compacted: ${(error as Error).message}.`);
+    if (proxied) throw new AgentStop('proxy', t('The context could not be compacted: {0}', `${proxied.message}.`));
+    throw new AgentStop(
+      'compaction_failed',
+      t('The context could not be compacted: {0}', `${(error as Error).message}.`),
+    );
   }
   const text = await response.text();
   if (!response.ok) {
@@ -48,14 +52,14 @@ export async function compactContext(call: CompactCall): Promise<CompactedRespon
       : text.slice(0, 300);
     throw new AgentStop(
       body.ok && body.value.error.code ? body.value.error.code : 'compaction_failed',
-      `The context could not be compacted: ${why}`,
+      t('The context could not be compacted: {0}', why),
     );
   }
   const compacted = decodeWire(CompactedResponse, text);
   if (!compacted.ok)
     throw new AgentStop(
       'compaction_failed',
-      `The compaction's answer is not one this version reads: ${compacted.error.message}`,
+      t("The compaction's answer is not one this version reads: {0}", compacted.error.message),
     );
   return compacted.value;
 }
