@@ -1,3 +1,4 @@
+import { t } from '@vscode/l10n';
 import { type Transcript, forkTranscript, newSessionId } from '../../agent';
 import type { Attachment } from '../../protocol/attachments';
 import type { ChatEntry, ContextMeter } from '../../protocol/chatView';
@@ -37,7 +38,7 @@ export function planFork(
 ): ForkPlan {
   const at = chat.checkpoints.forkPoint(id, chat.entries, chat.transcript.items);
   const index = chat.entries.findIndex((entry) => entry.id === id);
-  if (at === undefined || index < 0) throw new ReviewRefused('That message is not in this chat any more.');
+  if (at === undefined || index < 0) throw new ReviewRefused(t('That message is not in this chat any more.'));
   const edited = chat.entries[index];
   const entries = chat.entries.slice(0, index);
   const calls = new Set(entries.flatMap((entry) => (entry.kind === 'tool' ? [entry.id] : [])));
@@ -78,7 +79,7 @@ export async function resendInFork(
   chat: ResendChat,
 ): Promise<void> {
   const { transcript } = chat;
-  if (!transcript) throw new ReviewRefused('That message is not in this chat any more.');
+  if (!transcript) throw new ReviewRefused(t('That message is not in this chat any more.'));
   const changed = chat.checkpoints.changedSince(id);
   if (files === undefined && changed.length > 0) return chat.ask({ id, text, paths: changed });
   const plan = planFork(id, {

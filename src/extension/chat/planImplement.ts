@@ -1,3 +1,4 @@
+import { t } from '@vscode/l10n';
 import type { ChatBackend, ChatOutcome } from './chatPort';
 import { ReviewRefused } from './reviewEdits';
 
@@ -16,7 +17,9 @@ export async function implementPlan(
 ): Promise<void> {
   if (backend.approvalMode() === 'plan') {
     if (!backend.steering?.leavePlanMode)
-      throw new ReviewRefused('Plan mode cannot be left from here: pick another approval mode, then send the prompt.');
+      throw new ReviewRefused(
+        t('Plan mode cannot be left from here: pick another approval mode, then send the prompt.'),
+      );
     await backend.steering.leavePlanMode();
   }
   void ask(IMPLEMENT_PROMPT);

@@ -1,4 +1,6 @@
+import { t } from '@vscode/l10n';
 import {
+  type EditError,
   type EditPlan,
   type FileSnapshot,
   type Hunk,
@@ -32,6 +34,16 @@ export interface ReviewedEdit {
 
 export class ReviewRefused extends Error {
   override name = 'ReviewRefused';
+}
+
+/**
+ * What the person reads when a hunk no longer fits: the edit engine's message is the model's (English, with
+ * an excerpt of the file), so the usual case gets a sentence of its own in the person's language.
+ */
+function refusal(path: string, error: EditError): string {
+  return error.code === 'hunk_conflict'
+    ? t('{0}: its lines changed since, so this change no longer fits there.', path)
+    : `${path}: ${error.message}`;
 }
 
 export function reviewed(callId: string, turn: number, files: EditedFile[]): ReviewedEdit {
@@ -85,7 +97,7 @@ function revertAll(path: string, text: string, file: EditedFile, hunks: readonly
   let current = text;
   for (const hunk of hunks) {
     const reverted = revertHunk(hunk, current, file.format);
-    if (!reverted.ok) throw new ReviewRefused(`${path}: ${reverted.error.message}`);
+    if (!reverted.ok) throw new ReviewRefused(refusal(path, reverted.error));
     current = reverted.value;
   }
   return current;
@@ -152,7 +164,7 @@ export async function reviewHunk(
   if (state === 'rejected') {
     const current = await workspace.tryReadFile(path);
     const applied = applyHunk(hunk, current?.text ?? '', file.format);
-    if (!applied.ok) throw new ReviewRefused(`${path}: ${applied.error.message}`);
+    if (!applied.ok) throw new ReviewRefused(refusal(path, applied.error));
     const snapshot = current ? { text: current.text, version: current.version } : undefined;
     await workspace.applyPlan(planWrite(path, applied.value, snapshot));
   }

@@ -1,3 +1,4 @@
+import { t } from '@vscode/l10n';
 import type { HostMessage } from '../../protocol/chatView';
 import type { ChatAttachments } from './chatAttachments';
 import type { ChatModel } from './chatModel';
@@ -39,7 +40,7 @@ export function sideRoutes(parts: () => SideParts): Pick<ViewRoutes, SideRoute> 
     loadOlder: (message) => parts().send({ type: 'older', ...parts().model.olderThan(message.before) }),
     openFile: async ({ path, line, column }) => {
       const chat = backend();
-      if (!chat.openFile) throw new ReviewRefused('Files cannot be opened from here.');
+      if (!chat.openFile) throw new ReviewRefused(t('Files cannot be opened from here.'));
       await chat.openFile(path, line, column);
     },
     history: () => parts().send({ type: 'history', sessions: listSessions(backend().sessionsDir) }),

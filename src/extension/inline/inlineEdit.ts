@@ -1,3 +1,4 @@
+import { t } from '@vscode/l10n';
 import {
   type FileSnapshot,
   type Hunk,
@@ -226,7 +227,15 @@ export class InlineEdit {
     const taken = id === undefined ? [...this.waiting] : this.waiting.filter((hunk) => hunk.id === id);
     for (const hunk of taken.reverse()) {
       const back = revertHunk(hunk, text);
-      if (!back.ok) return { ok: false, message: back.error.message };
+      // The engine's message is the model's (English, with an excerpt): the person gets a sentence of their own.
+      if (!back.ok)
+        return {
+          ok: false,
+          message:
+            back.error.code === 'hunk_conflict'
+              ? t('Its lines changed since, so this change no longer fits there.')
+              : back.error.message,
+        };
       text = back.value;
       this.waiting = this.waiting.filter((kept) => kept !== hunk);
       this.decided.set(hunk.id, 'undone');
