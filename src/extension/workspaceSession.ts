@@ -1,4 +1,5 @@
 import './l10nSetup';
+import { t } from '@vscode/l10n';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
@@ -193,7 +194,7 @@ export class WorkspaceSession implements vscode.Disposable {
   private adapter(): Promise<Workspace> {
     this.workspace ??= (async () => {
       const folders = vscode.workspace.workspaceFolders ?? [];
-      if (folders.length === 0) throw new Error('Open a folder first: Loopwire works on a workspace folder.');
+      if (folders.length === 0) throw new Error(t('Open a folder first: Loopwire works on a workspace folder.'));
       const open = (folder: vscode.WorkspaceFolder) =>
         VscodeWorkspace.open(folder.uri, {
           saveAfterEdit: readSettings(folder).saveAfterEdit,
@@ -241,7 +242,7 @@ export class WorkspaceSession implements vscode.Disposable {
     const workspace = await this.adapter();
     const workspaceMs = clock.lap();
     const session = await this.backend.session(settings);
-    if (!session) throw new Error('The endpoint was not chosen.');
+    if (!session) throw new Error(t('The endpoint was not chosen.'));
     const backendMs = clock.lap();
     const registry = await this.tools.registry();
     const toolsMs = clock.lap();

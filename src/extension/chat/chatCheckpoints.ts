@@ -91,7 +91,7 @@ export class ChatCheckpoints {
    * agent's). Returns what it did, with the words the panel shows.
    */
   async restore(id: string, workspace: Workspace): Promise<{ plan: RestorePlan; text: string }> {
-    if (!this.journal) throw new Error('This chat has no checkpoints yet.');
+    if (!this.journal) throw new Error(t('This chat has no checkpoints yet.'));
     const plan = await restoreCheckpoint(this.journal, id, workspace);
     return { plan, text: describeRestore(plan) };
   }

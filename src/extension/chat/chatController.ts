@@ -1,3 +1,4 @@
+import { t } from '@vscode/l10n';
 import type { Agent, AgentEvent, DoneEvent, Transcript } from '../../agent';
 import type { Attachment } from '../../protocol/attachments';
 import { type ChatEntry, type ContextMeter, type HostMessage, ViewMessage } from '../../protocol/chatView';
@@ -339,7 +340,7 @@ export class ChatController {
 
   /** Edit and resend of prompt `id` (chatFork.ts): the chat forks there and `text` is sent in the fork. */
   private resend(id: string, text: string, files: 'restore' | 'keep' | undefined): Promise<void> {
-    if (this.busy) throw new ReviewRefused('A message can be edited once the task has ended: Stop it first.');
+    if (this.busy) throw new ReviewRefused(t('A message can be edited once the task has ended: Stop it first.'));
     return resendInFork(
       { id, text, files },
       {

@@ -1,3 +1,4 @@
+import { t } from '@vscode/l10n';
 import type { DiffFile, HunkState } from '../../protocol/chatView';
 import type { EditedFile } from '../../protocol/edits';
 import type { Workspace } from '../../workspace';
@@ -192,7 +193,7 @@ export class ReviewBook {
 
   private get(callId: string): ReviewedEdit {
     const edit = this.edits.get(callId);
-    if (!edit) throw new ReviewRefused('That edit can no longer be reviewed here (it is from an earlier session).');
+    if (!edit) throw new ReviewRefused(t('That edit can no longer be reviewed here (it is from an earlier session).'));
     return edit;
   }
 

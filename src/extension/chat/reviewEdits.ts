@@ -137,7 +137,7 @@ function reviewable(edit: ReviewedEdit, path: string, hunkId: string) {
   const hunk = file?.hunks.find((h) => h.id === hunkId);
   const states = edit.states.get(path);
   const state = states?.get(hunkId);
-  if (!file || !hunk || !states || state === undefined) throw new ReviewRefused(`No such hunk in ${path}.`);
+  if (!file || !hunk || !states || state === undefined) throw new ReviewRefused(t('No such hunk in {0}.', path));
   if (state === 'edited')
     throw new ReviewRefused(`${path}: the lines of that hunk changed since; edit them in the editor instead.`);
   return { file, hunk, states, state };
@@ -192,7 +192,7 @@ export async function textBefore(
   path: string,
 ): Promise<{ before: string; now: string }> {
   const file = edit.files.find((f) => f.path === path);
-  if (!file) throw new ReviewRefused(`No such file in this edit: ${path}.`);
+  if (!file) throw new ReviewRefused(t('No such file in this edit: {0}.', path));
   const current = await workspace.tryReadFile(path);
   const now = current?.text ?? '';
   if (file.op === 'create') return { before: '', now };
