@@ -288,7 +288,8 @@ export class ExecRenderer {
     const last = this.metrics.at(-1);
     const compacted = this.compactions === 0 ? '' : t(', compacted {0}×', this.compactions);
     return [
-      `${status}: ${done.reason}`,
+      // The end and its reason: `done: the model answered` (a full-width colon in Chinese).
+      t('{0}: {1}', status, done.reason),
       done.turns === 1 ? t('1 turn') : t('{0} turns', done.turns),
       done.toolCalls === 1 ? t('1 tool call') : t('{0} tool calls', done.toolCalls),
       ...(this.declined > 0
