@@ -51,7 +51,7 @@ describe('l10n: the CLI follows LANG', () => {
       assert.match(result.stdout, /… \d+ 行（--verbose 显示全部）|… 前面还有 \d+ 行（--verbose 显示全部）/);
       assert.match(
         result.stdout,
-        /\n完成: .* · 6 轮 · 5 次工具调用 · .* 个词元 · [\d.]+ s · 客户端开销 [\d.]+ 毫秒\/轮 · 每轮发送 .*\n$/,
+        /\n完成：.* · 6 轮 · 5 次工具调用 · .* 个词元 · [\d.]+ s · 客户端开销 [\d.]+ 毫秒\/轮 · 每轮发送 .*\n$/,
       );
       // The tools' own output is the model's to read: English, as the model was sent it.
       assert.match(result.stdout, /✓ Task 'npm: test' finished with exit code 0/);
