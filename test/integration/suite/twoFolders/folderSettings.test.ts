@@ -26,7 +26,8 @@ const BROKEN = '{\n  "port": 8080,,\n  "host": "localhost"\n}\n';
 
 /**
  * Runs Fix with Loopwire on a broken JSON file written in folder `name`; what the inline edit said, and the
- * buffer after. The scenario (api/scenario.json) reads the file, edits it, then answers: three responses.
+ * buffer after. The scenario (api/scenario.json) looks for the file, reads it, then edits it with its note beside
+ * the call: three responses (an inline fix ends on its edit, endAfterEdit).
  */
 async function fixInline(name: string): Promise<{ summary: string | undefined; text: string }> {
   const file = path.join(folder(name).uri.fsPath, 'inline.json');
