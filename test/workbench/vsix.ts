@@ -14,6 +14,9 @@ import { ROOT } from './codeServer';
 /** What the package script reads: the manifest, the build scripts, the sources and what the .vsix ships. */
 const STAGED = [
   'package.json',
+  'package.nls.json',
+  'package.nls.zh-cn.json',
+  'l10n',
   'package-lock.json',
   '.vscodeignore',
   'esbuild.js',
