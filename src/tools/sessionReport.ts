@@ -20,13 +20,13 @@ export function yieldArgument(ms: number) {
   return z.number().min(0).max(MAX_YIELD_MS).optional().describe(`Wait at most this many ms (default ${ms}).`);
 }
 
-/** The `max_output_tokens` argument: the output's budget in this answer (its head and tail are kept). */
-export const maxOutputArgument = z
-  .number()
-  .positive()
-  .max(MAX_OUTPUT_TOKENS)
-  .optional()
-  .describe(`Tokens of output kept (default ${TOOL_OUTPUT_BUDGET_TOKENS}).`);
+/**
+ * The `max_output_tokens` argument: the output's budget in this answer (its head and tail are kept), by default
+ * `tokens` (the model's own, offered in its schema: `ToolDefinition.offeredArgs`).
+ */
+export function maxOutputArgument(tokens: number = TOOL_OUTPUT_BUDGET_TOKENS) {
+  return z.number().positive().max(MAX_OUTPUT_TOKENS).optional().describe(`Tokens of output kept (default ${tokens}).`);
+}
 
 /** One look at session `id` (`what`: `The command`, `Session 3 (npm run dev)`), told within `budget` tokens. */
 export function sessionReport(
