@@ -133,6 +133,8 @@ function requestChoices(
     planTool: planToolOffered(spec.planTool, profile.planTool),
     images: profile.images,
     sessions: spec.tools.sessions !== undefined,
+    // The output budget `max_output_tokens` names is the one this model's calls get (ToolRunner's).
+    outputTokens: profile.toolOutputTokens,
   });
   return {
     model,

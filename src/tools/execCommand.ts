@@ -28,7 +28,7 @@ export const ExecCommandArgs = z.object({
     .describe('The folder to run it in, relative to the workspace root (default: the root).'),
   timeout_s: timeoutArgument('command'),
   yield_time_ms: yieldArgument(EXEC_YIELD_MS),
-  max_output_tokens: maxOutputArgument,
+  max_output_tokens: maxOutputArgument(),
 });
 
 export const execCommandTool = defineTool({
@@ -36,6 +36,8 @@ export const execCommandTool = defineTool({
   description:
     "Run a shell command in the workspace and return its exit code and output; one still running after yield_time_ms returns its output so far and a session_id (see write_stdin). Past timeout_s it is stopped with everything it started. Prefer the workspace's tasks (run_task) when one does the job.",
   args: ExecCommandArgs,
+  // The budget the schema names is the model's own (128k families keep less of an output).
+  offeredArgs: ({ outputTokens }) => ExecCommandArgs.extend({ max_output_tokens: maxOutputArgument(outputTokens) }),
   effect: 'task',
   requires: 'commands',
   outputShape: 'tail',

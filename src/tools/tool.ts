@@ -37,6 +37,12 @@ export interface ToolContext {
   outputTokens?: number;
 }
 
+/** What the model a request goes to makes of the tools' defaults, named in the schemas it is offered. */
+export interface OfferedDefaults {
+  /** Tokens of a command's output kept in one result (the model catalogue's `toolOutputTokens`). */
+  outputTokens: number;
+}
+
 /** What a call does to the user's machine: reads run at once (side by side); writes and tasks are the approval policy's to allow. */
 export type ToolEffect = 'read' | 'write' | 'task';
 
@@ -100,6 +106,12 @@ export interface ToolDefinition<Args extends z.ZodType = z.ZodType> {
    * arguments are an object.
    */
   parameters?: Record<string, unknown>;
+  /**
+   * The argument schema as a model is offered it, where a description names a default that is the model's
+   * own (a command's output budget): the model is told what it gets. Calls are still parsed with `args`.
+   * Absent: `args`.
+   */
+  offeredArgs?(defaults: OfferedDefaults): z.ZodType;
   effect: ToolEffect;
   /** Offered only where the workspace can do this (and, for writes and tasks, only when it is trusted). */
   requires?: ToolNeed;

@@ -2,7 +2,17 @@ import { z } from 'zod';
 import type { CustomTool, FunctionTool } from '../protocol';
 import type { Plan } from '../protocol/plan';
 import { mainArgument } from './callSummary';
-import type { ApprovalView, EditStyle, LiveDiffKind, OutputShape, ToolDefinition, ToolEffect, ToolNeed } from './tool';
+import { TOOL_OUTPUT_BUDGET_TOKENS } from './runReport';
+import type {
+  ApprovalView,
+  EditStyle,
+  LiveDiffKind,
+  OfferedDefaults,
+  OutputShape,
+  ToolDefinition,
+  ToolEffect,
+  ToolNeed,
+} from './tool';
 
 // A set of tools by name, and everything the rest of the program asks of a tool: its effect (approvals),
 // whether it is offered (trust, capabilities, editing style), how it is called, how it summarises and shows.
@@ -39,6 +49,11 @@ export interface ToolOffer {
    * (`ToolContext.sessions`). Default: false.
    */
   sessions?: boolean;
+  /**
+   * Tokens of a command's output a call keeps unless it asks for more or less: the model catalogue's
+   * `toolOutputTokens`, named in `max_output_tokens`' description. Default: TOOL_OUTPUT_BUDGET_TOKENS.
+   */
+  outputTokens?: number;
 }
 
 /** The editing styles by what the model writes: a patch (apply_patch) or exact replacements (edit_file). */
@@ -65,19 +80,23 @@ export function planToolFor(model: string): boolean {
   return /^(gpt-5|gpt-6|codex)/i.test(model.replace(/^.*\//, ''));
 }
 
-/** A tool's argument schema as the JSON Schema a request carries: its `parameters` as given, else from `args`. */
-export function parametersOf(tool: ToolDefinition): Record<string, unknown> {
+/**
+ * A tool's argument schema as the JSON Schema a request carries: its `parameters` as given, else from its
+ * `offeredArgs` for a model with `defaults` (when given), else from `args`.
+ */
+export function parametersOf(tool: ToolDefinition, defaults?: OfferedDefaults): Record<string, unknown> {
   if (tool.parameters) return tool.parameters;
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.args, { io: 'input' }) as Record<string, unknown>;
+  const args = defaults && tool.offeredArgs ? tool.offeredArgs(defaults) : tool.args;
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(args, { io: 'input' }) as Record<string, unknown>;
   return schema;
 }
 
-function functionTool(tool: ToolDefinition): FunctionTool {
+function functionTool(tool: ToolDefinition, defaults: OfferedDefaults): FunctionTool {
   return {
     type: 'function',
     name: tool.name,
     description: tool.description,
-    parameters: parametersOf(tool),
+    parameters: parametersOf(tool, defaults),
     strict: false,
   };
 }
@@ -170,6 +189,7 @@ export class ToolRegistry {
       sessions: offer.sessions ?? false,
       images: offer.images ?? false,
     };
+    const defaults: OfferedDefaults = { outputTokens: offer.outputTokens ?? TOOL_OUTPUT_BUDGET_TOKENS };
     const tools = this.available(offer.capabilities ? { capabilities: offer.capabilities } : {}).filter(
       (tool) => (tool.editStyle === undefined || tool.editStyle === style) && (!tool.optIn || optedIn[tool.optIn]),
     );
@@ -182,7 +202,7 @@ export class ToolRegistry {
           format: { type: 'grammar', syntax: 'lark', definition: tool.freeform.grammar },
         };
       }
-      return functionTool(tool);
+      return functionTool(tool, defaults);
     });
   }
 }

@@ -19,7 +19,7 @@ export const WriteStdinArgs = z.object({
   session_id: z.number().int().min(1).max(MAX_SESSION_ID).describe("exec_command's session_id."),
   chars: z.string().optional().describe('Written to its stdin; empty polls.'),
   yield_time_ms: yieldArgument(STDIN_YIELD_MS),
-  max_output_tokens: maxOutputArgument,
+  max_output_tokens: maxOutputArgument(),
 });
 
 export const writeStdinTool = defineTool({
@@ -27,6 +27,8 @@ export const writeStdinTool = defineTool({
   description:
     'Write chars to the stdin of a command exec_command left running, or poll it (empty chars): returns its output since, and its exit code once ended.',
   args: WriteStdinArgs,
+  // The budget the schema names is the model's own (128k families keep less of an output).
+  offeredArgs: ({ outputTokens }) => WriteStdinArgs.extend({ max_output_tokens: maxOutputArgument(outputTokens) }),
   effect: 'read',
   requires: 'commands',
   // Without the host's sessions, exec_command runs every command to its end: there is nothing to write to.

@@ -90,6 +90,31 @@ describe('cli: the first request a model is sent (snapshots)', function () {
     }
   });
 
+  it('names each model’s own output budget in max_output_tokens: 5000 for gpt-4o (a 128k window), 10000 for gpt-5.2', async () => {
+    /** `max_output_tokens`' description in each tool that takes it, by tool name. */
+    const budgets = async (model: string) => {
+      const result = await dump(model, workspace);
+      assert.equal(result.code, 0, result.stderr);
+      const body = JSON.parse(result.stdout) as {
+        tools: { name: string; parameters?: { properties?: Record<string, { description?: string }> } }[];
+      };
+      return Object.fromEntries(
+        body.tools.flatMap((tool) => {
+          const described = tool.parameters?.properties?.max_output_tokens?.description;
+          return described === undefined ? [] : [[tool.name, described]];
+        }),
+      );
+    };
+    assert.deepEqual(await budgets('gpt-4o'), {
+      exec_command: 'Tokens of output kept (default 5000).',
+      write_stdin: 'Tokens of output kept (default 5000).',
+    });
+    assert.deepEqual(await budgets('gpt-5.2'), {
+      exec_command: 'Tokens of output kept (default 10000).',
+      write_stdin: 'Tokens of output kept (default 10000).',
+    });
+  });
+
   it('is what Done means for issue 36: effort medium, the environment item, only offered tools named', () => {
     const body = JSON.parse(fs.readFileSync(path.join(SNAPSHOTS, 'first-request-gpt-5.2-codex.json'), 'utf8')) as {
       reasoning: { effort: string };
