@@ -7,13 +7,13 @@ import { modelProfile } from './modelCatalogue';
 import { type PromptWithParts, textOf, userMessage } from './outputItems';
 import { instructionsItem } from './requestBody';
 import { instructionsFollower, isInstructions } from './instructionsFollower';
-import type { AgentEvent } from './events';
 import type { PromptStart } from './promptStart';
 import type { TurnOutcome, TurnRequest } from './sessionTransport';
 import { SteerClient } from './steerClient';
 import { DEFAULT_MAX_TURNS, ProgressWatch } from './progressWatch';
 import { ToolRunner, callsIn } from './toolRunner';
 import { AgentStop, TurnCancelled } from './transportFault';
+import { type DoneEvent, type TaskEnd, endOfError } from './taskEnd';
 import { type TurnTimes, turnMetrics } from './turnMetrics';
 import { editLanded } from './editEnd';
 import { appendNestedInstructions, showOutput } from './turnOutput';
@@ -26,12 +26,9 @@ import type { AgentOptions, RequestChoices } from './agentOptions';
 
 export type { AgentOptions, RequestChoices } from './agentOptions';
 
-export type DoneEvent = Extract<AgentEvent, { type: 'done' }>;
+export type { DoneEvent } from './taskEnd';
 
 export type { PromptWithParts } from './outputItems';
-
-/** How a task ends: its status, the reason said, the code the front ends pick a remedy by. */
-type TaskEnd = [status: DoneEvent['status'], reason: string, code?: string];
 
 export class Agent {
   private turns = 0;
@@ -97,44 +94,41 @@ export class Agent {
   ): Promise<DoneEvent> {
     this.promptStart = start;
     const started = performance.now();
-    const { emit } = this.options;
+    this.running = true;
+    const end = await this.turnsUntilEnd(prompt, signal).catch((error: unknown) =>
+      endOfError(error, this.options.emit),
+    );
+    return this.finish(end, started);
+  }
+
+  /** The prompt into the transcript, then turn after turn until one ends the task or the turn limit does. */
+  private async turnsUntilEnd(prompt: string | PromptWithParts | undefined, signal: AbortSignal): Promise<TaskEnd> {
     const maxTurns = this.options.maxTurns ?? DEFAULT_MAX_TURNS;
     const progress = new ProgressWatch();
-    this.running = true;
-    const finish = (status: DoneEvent['status'], reason: string, code?: string): DoneEvent => {
-      this.running = false;
-      const done: DoneEvent = {
-        type: 'done',
-        status,
-        reason,
-        ...(code === undefined ? {} : { code }),
-        turns: this.turns,
-        toolCalls: this.toolCalls,
-        wallMs: performance.now() - started,
-      };
-      emit(done);
-      return done;
-    };
-    try {
-      await this.settlePending(signal);
-      if (prompt !== undefined) await this.appendPrompt(prompt);
-      const times: TurnTimes = { readyAt: performance.now(), previousEndAt: undefined };
-      for (let turnOfTask = 1; ; turnOfTask++) {
-        if (turnOfTask > maxTurns)
-          return finish('stopped', t('the turn limit ({0}) was reached', maxTurns), 'max_turns');
-        const end = await this.turn(times, signal, progress);
-        if (end) return finish(...end);
-      }
-    } catch (error) {
-      if (error instanceof TurnCancelled) return finish('cancelled', t('cancelled by the user'), 'cancelled');
-      if (error instanceof AgentStop) {
-        emit({ type: 'error', code: error.code, message: error.message });
-        return finish('failed', error.message, error.code);
-      }
-      const message = error instanceof Error ? error.message : String(error);
-      emit({ type: 'error', code: 'internal', message });
-      return finish('failed', t('an internal error: {0}', message), 'internal');
+    await this.settlePending(signal);
+    if (prompt !== undefined) await this.appendPrompt(prompt);
+    const times: TurnTimes = { readyAt: performance.now(), previousEndAt: undefined };
+    for (let turnOfTask = 1; ; turnOfTask++) {
+      if (turnOfTask > maxTurns) return ['stopped', t('the turn limit ({0}) was reached', maxTurns), 'max_turns'];
+      const end = await this.turn(times, signal, progress);
+      if (end) return end;
     }
+  }
+
+  /** The task's `done`, emitted and returned; from now on no steer is taken (`steer` says false). */
+  private finish([status, reason, code]: TaskEnd, started: number): DoneEvent {
+    this.running = false;
+    const done: DoneEvent = {
+      type: 'done',
+      status,
+      reason,
+      ...(code === undefined ? {} : { code }),
+      turns: this.turns,
+      toolCalls: this.toolCalls,
+      wallMs: performance.now() - started,
+    };
+    this.options.emit(done);
+    return done;
   }
 
   /**

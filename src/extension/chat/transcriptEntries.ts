@@ -3,7 +3,11 @@ import {
   type AnyInputItem,
   type AnyMessageContentPart,
   type AnyToolOutputPart,
+  type CallItem,
+  type CustomToolCallOutput,
+  type FunctionCallOutput,
   InputItem,
+  type Message,
   isContextMessage,
 } from '../../protocol';
 import { attachmentOfPart } from '../../agent/attachments';
@@ -59,6 +63,14 @@ function notesBefore(notes: readonly TranscriptNote[], from: number, index: numb
   });
 }
 
+/** What the walk over the items carries: the entries so far, the calls awaiting their answer, the model's turn. */
+interface Walk {
+  readonly entries: ChatEntry[];
+  readonly calls: Map<string, ToolEntry>;
+  readonly tools: ToolRegistry;
+  turn: number;
+}
+
 /**
  * `tools`: the agent's tools, which say how each call summarises (default: the built-in ones); `notes`: what
  * the transcript keeps beside its items (inline edits done beside the chat), each shown where it happened.
@@ -68,82 +80,94 @@ export function transcriptEntries(
   tools: ToolRegistry = BUILTIN_TOOLS,
   notes: readonly TranscriptNote[] = [],
 ): ChatEntry[] {
-  const entries: ChatEntry[] = [];
-  const calls = new Map<string, ToolEntry>();
-  let turn = 0;
+  const walk: Walk = { entries: [], calls: new Map(), tools, turn: 0 };
   items.forEach((raw, index) => {
-    entries.push(...notesBefore(notes, index, index + 1));
+    walk.entries.push(...notesBefore(notes, index, index + 1));
     const parsed = InputItem.safeParse(raw);
-    if (!parsed.success) return;
-    const item = parsed.data;
-    const id = `saved:${index}`;
-    switch (item.type) {
-      case undefined:
-      case 'message': {
-        const text = textOf(item.content);
-        // The project's instructions (AGENTS.md) are a user message the agent added, not a prompt.
-        const prompt = item.role === 'user' && !isContextMessage(raw) ? promptOf(item.content) : undefined;
-        if (prompt && (prompt.text !== '' || prompt.attachments.length > 0)) {
-          entries.push({
-            kind: 'user',
-            id,
-            text: prompt.text,
-            ...(prompt.attachments.length > 0 ? { attachments: prompt.attachments } : {}),
-          });
-        } else if (item.role === 'assistant' && text !== '') {
-          turn++;
-          entries.push({
-            kind: 'assistant',
-            id,
-            text,
-            streaming: false,
-            ...(item.phase === 'commentary' ? { note: true } : {}),
-          });
-        }
-        return;
-      }
-      case 'reasoning': {
-        const text = item.summary.map((part) => part.text).join('\n\n');
-        if (text !== '') entries.push({ kind: 'thinking', id, text, streaming: false });
-        return;
-      }
-      case 'function_call':
-      case 'custom_tool_call': {
-        const input = item.type === 'custom_tool_call' ? item.input : item.arguments;
-        const paths = tools.paths(item.name, input);
-        const entry: ToolEntry = {
-          kind: 'tool',
-          id: item.call_id,
-          turn,
-          name: item.name,
-          summary: tools.summarize(item.name, input),
-          ...(paths.length > 0 ? { paths } : {}),
-          status: 'failed',
-          output: t('No answer was recorded for this call.'),
-        };
-        calls.set(item.call_id, entry);
-        entries.push(entry);
-        return;
-      }
-      case 'compaction':
-        entries.push({
-          kind: 'notice',
-          id,
-          level: 'info',
-          text: t('Context compacted: the model goes on from a summary of what came before.'),
-        });
-        return;
-      case 'function_call_output':
-      case 'custom_tool_call_output': {
-        const entry = calls.get(item.call_id);
-        if (!entry) return;
-        entry.status = 'done';
-        const output = textOf(item.output);
-        entry.output = output.length > 8_000 ? `${output.slice(0, 8_000)}\n…` : output;
-        return;
-      }
-    }
+    if (parsed.success) addItem(walk, parsed.data, raw, `saved:${index}`);
   });
-  entries.push(...notesBefore(notes, items.length, Number.POSITIVE_INFINITY));
-  return entries;
+  walk.entries.push(...notesBefore(notes, items.length, Number.POSITIVE_INFINITY));
+  return walk.entries;
+}
+
+/** One parsed item's entry, if it shows as one; `raw` as saved (it says whether a message is context), `id` its entry's. */
+function addItem(walk: Walk, item: InputItem, raw: AnyInputItem, id: string): void {
+  switch (item.type) {
+    case undefined:
+    case 'message':
+      addMessage(walk, item, isContextMessage(raw), id);
+      return;
+    case 'reasoning': {
+      const text = item.summary.map((part) => part.text).join('\n\n');
+      if (text !== '') walk.entries.push({ kind: 'thinking', id, text, streaming: false });
+      return;
+    }
+    case 'function_call':
+    case 'custom_tool_call':
+      addCall(walk, item);
+      return;
+    case 'compaction':
+      walk.entries.push({
+        kind: 'notice',
+        id,
+        level: 'info',
+        text: t('Context compacted: the model goes on from a summary of what came before.'),
+      });
+      return;
+    case 'function_call_output':
+    case 'custom_tool_call_output':
+      answerCall(walk, item);
+      return;
+  }
+}
+
+/** A prompt's bubble or an answer's text; `context`: the project's instructions (AGENTS.md), which are no prompt. */
+function addMessage(walk: Walk, item: Message, context: boolean, id: string): void {
+  const prompt = item.role === 'user' && !context ? promptOf(item.content) : undefined;
+  if (prompt && (prompt.text !== '' || prompt.attachments.length > 0)) {
+    walk.entries.push({
+      kind: 'user',
+      id,
+      text: prompt.text,
+      ...(prompt.attachments.length > 0 ? { attachments: prompt.attachments } : {}),
+    });
+    return;
+  }
+  const text = textOf(item.content);
+  if (item.role !== 'assistant' || text === '') return;
+  walk.turn++;
+  walk.entries.push({
+    kind: 'assistant',
+    id,
+    text,
+    streaming: false,
+    ...(item.phase === 'commentary' ? { note: true } : {}),
+  });
+}
+
+/** A call's card, failed until its answer comes (a session cut short never answered it). */
+function addCall(walk: Walk, item: CallItem): void {
+  const input = item.type === 'custom_tool_call' ? item.input : item.arguments;
+  const paths = walk.tools.paths(item.name, input);
+  const entry: ToolEntry = {
+    kind: 'tool',
+    id: item.call_id,
+    turn: walk.turn,
+    name: item.name,
+    summary: walk.tools.summarize(item.name, input),
+    ...(paths.length > 0 ? { paths } : {}),
+    status: 'failed',
+    output: t('No answer was recorded for this call.'),
+  };
+  walk.calls.set(item.call_id, entry);
+  walk.entries.push(entry);
+}
+
+/** An answer fills in its call's card (its output cut at 8,000 characters); one for no call shown shows nothing. */
+function answerCall(walk: Walk, item: FunctionCallOutput | CustomToolCallOutput): void {
+  const entry = walk.calls.get(item.call_id);
+  if (!entry) return;
+  entry.status = 'done';
+  const output = textOf(item.output);
+  entry.output = output.length > 8_000 ? `${output.slice(0, 8_000)}\n…` : output;
 }
