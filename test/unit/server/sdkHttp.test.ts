@@ -166,8 +166,9 @@ describe('server over HTTP: the openai SDK as client', () => {
   it('a freeform (custom) tool call streams its input as response.custom_tool_call_input.delta', async () => {
     await harness.server.close();
     harness.server = await startServer({
-      // Slow enough that ~20 tokens cannot all fall due at once.
-      tps: 2_000,
+      // Slow enough that ~20 tokens cannot all fall due at once, even on a loaded machine (at 2,000 tok/s a
+      // 5 ms stall let them come as three deltas).
+      tps: 200,
       prefillUsPerToken: 0,
       scenarios: [
         {
