@@ -17,8 +17,11 @@ export const NO_COMMAND_RULES: CommandRules = { allow: [], deny: [] };
 /** Modes in which nothing but reading happens: a command that does more is declined, never asked about. */
 const READING_MODES: ReadonlySet<ApprovalMode> = new Set<ApprovalMode>(['read-only', 'plan']);
 
-/** What happens to a command before the policy is asked: it runs, it is declined (and why), or the policy decides. */
-export type CommandDecision = { run: true } | { run: false; why: string } | undefined;
+/**
+ * What happens to a command before the policy is asked: it runs, it is declined (and why; `rule`, the user's
+ * deny rule that refused it, where one did rather than the approval mode), or the policy decides.
+ */
+export type CommandDecision = { run: true } | { run: false; why: string; rule?: string } | undefined;
 
 /** The decision for a command judged `verdict` (its line `line`) in `mode` under `rules`. */
 export function decideCommand(
@@ -28,7 +31,7 @@ export function decideCommand(
   rules: CommandRules,
 ): CommandDecision {
   const denied = rules.deny.find((rule) => deniedBy(rule, line, verdict));
-  if (denied !== undefined) return { run: false, why: `the user's rule "deny: ${denied}" refuses it` };
+  if (denied !== undefined) return { run: false, why: `the user's rule "deny: ${denied}" refuses it`, rule: denied };
   if (verdict.reason === undefined) return { run: true };
   if (READING_MODES.has(mode))
     return {

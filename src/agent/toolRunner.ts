@@ -1,3 +1,4 @@
+import { t } from '@vscode/l10n';
 import { type AnyInputItem, CallItem, type InputImage } from '../protocol';
 import {
   BUILTIN_TOOLS,
@@ -6,6 +7,7 @@ import {
   type ToolRegistry,
   type ToolResult,
   runToolCall,
+  translating,
 } from '../tools';
 import type { ApprovalMode, ApprovalPolicy } from './approvals';
 import { type CommandDecision, commandGate } from './commandApproval';
@@ -52,12 +54,35 @@ export function callsIn(items: readonly AnyInputItem[]): CallItem[] {
   });
 }
 
-/** What the model is told of a call that did not run: the user's rule refused it, plan mode, or the user said no. */
-function declinedOutput(name: string, gate: CommandDecision, mode: ApprovalMode | undefined): string {
+/**
+ * A call that did not run: the user's rule or the approval mode refused it, plan mode, or the user said no.
+ * `output` is what the model is told (English); `display`, the person's copy in their language (none in English).
+ */
+function declinedResult(name: string, gate: CommandDecision, mode: ApprovalMode | undefined): ToolResult {
+  const shown = translating() ? declinedDisplay(gate, mode) : undefined;
+  const result = (output: string): ToolResult => ({
+    ok: false,
+    output,
+    ...(shown === undefined ? {} : { display: shown }),
+  });
   if (gate && !gate.run)
-    return `This ${name} call was not run, because ${gate.why}. Nothing was changed. Do not retry it; read another way, or say what you wanted to run.`;
-  if (mode === 'plan') return planModeDeclined(name);
-  return `The user declined this ${name} call; nothing was changed. Do not retry it unless the user asks; say what you wanted to do instead.`;
+    return result(
+      `This ${name} call was not run, because ${gate.why}. Nothing was changed. Do not retry it; read another way, or say what you wanted to run.`,
+    );
+  if (mode === 'plan') return result(planModeDeclined(name));
+  return result(
+    `The user declined this ${name} call; nothing was changed. Do not retry it unless the user asks; say what you wanted to do instead.`,
+  );
+}
+
+/** Why a call did not run, as the person reads it. */
+function declinedDisplay(gate: CommandDecision, mode: ApprovalMode | undefined): string {
+  if (gate && !gate.run)
+    return gate.rule === undefined
+      ? t('Not run: in the {0} approval mode only commands that only read may run, and this one does more.', mode ?? '')
+      : t('Not run: your rule "deny: {0}" refuses it. Nothing was changed.', gate.rule);
+  if (mode === 'plan') return t('Not run: the chat is in plan mode, where nothing is written and no task runs.');
+  return t('You skipped this call; nothing was changed.');
 }
 
 export class ToolRunner {
@@ -122,9 +147,7 @@ export class ToolRunner {
     const start = performance.now();
     timing.approvalMs += start - asked;
     const declined = permission !== true;
-    const { ok, output, edits, display, images }: ToolResult = declined
-      ? { ok: false, output: permission }
-      : await this.execute(call);
+    const { ok, output, edits, display, images }: ToolResult = declined ? permission : await this.execute(call);
     const end = performance.now();
     timing.lastFinishAt = Math.max(timing.lastFinishAt ?? 0, end);
     if (!ok) timing.failed.push(callSignature(call));
@@ -143,8 +166,8 @@ export class ToolRunner {
     return outputItem(call, output, images);
   }
 
-  /** True where the call may run; else what the model is told of it. Reads run; the rest is the gate's or a person's. */
-  private async permission(call: CallItem, input: string): Promise<true | string> {
+  /** True where the call may run; else its answer. Reads run; the rest is the gate's or a person's. */
+  private async permission(call: CallItem, input: string): Promise<true | ToolResult> {
     const effect = this.registry.effect(call.name);
     if (effect === 'read') return true;
     // A command that only reads, or one the user's rules name, is decided before anyone is asked.
@@ -152,7 +175,7 @@ export class ToolRunner {
     const allowed = gate
       ? gate.run
       : await this.approvals.approve({ callId: call.call_id, name: call.name, effect, input });
-    return allowed || declinedOutput(call.name, gate, this.approvals.mode?.());
+    return allowed || declinedResult(call.name, gate, this.approvals.mode?.());
   }
 
   /** Runs an allowed call, marked started first, within the output budget of the model it answers. */

@@ -1,6 +1,6 @@
 import type { AgentEvent, TurnMetrics } from '../agent';
 import { compactTokens, groupedTokens, meterText } from '../protocol/contextMeter';
-import { BUILTIN_TOOLS, type ToolRegistry } from '../tools';
+import { BUILTIN_TOOLS, type ToolRegistry, outputLabel } from '../tools';
 import { t } from './cliL10n';
 import { PlanLines } from './planChecklist';
 import { withCliAdvice } from './stopAdvice';
@@ -52,8 +52,12 @@ function colorDiff(diff: string, color: boolean): string {
 const ESC = '\u001b';
 const CONTROL = new RegExp(`${ESC}\\[[0-?]*[ -/]*[@-~]|${ESC}[@-_]|[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f]`, 'g');
 
-/** A task's label before its own output (a `tail` output): `--- output ---` or `--- last N lines of output ---`. */
+/**
+ * A task's label before its own output (a `tail` output): `--- output ---` or `--- last N lines of output ---`,
+ * or the label of the person's copy in their language (`--- 输出 ---`).
+ */
 const TASK_OUTPUT_LABEL = /^--- (?:output|last \d+ lines of output) ---$/;
+const isOutputLabel = (line: string) => TASK_OUTPUT_LABEL.test(line) || line === outputLabel(false);
 
 /** The diff part of an edit tool's output: from its first `diff --git` line. */
 const diffOf = (output: string) => {
@@ -231,7 +235,7 @@ export class ExecRenderer {
     const mark = event.ok ? paint(color, '32', '✓') : paint(color, '31', '✗');
     this.out.stdout(`  ${mark} ${note} (${ms})\n`);
     const body = event.output.split('\n').slice(isTask || !event.ok ? 1 : 0);
-    const label = isTask ? body.findIndex((line) => TASK_OUTPUT_LABEL.test(line)) : -1;
+    const label = isTask ? body.findIndex(isOutputLabel) : -1;
     this.printOutput(label === -1 ? body : body.slice(label + 1), isTask);
   }
 

@@ -1,6 +1,8 @@
 // The agent's tools: one zod schema and one behaviour each, over the Workspace port only. Each tool's file
 // also says what the rest of the program asks of it; consumers ask the tool set, never name a tool.
 export { ReadLedger } from './readLedger';
+export { translating } from './errorDisplay';
+export { outputLabel } from './runReport';
 export { type ToolCall, runToolCall } from './runToolCall';
 export type {
   ApprovalView,

@@ -1,5 +1,7 @@
+import { t } from '@vscode/l10n';
 import { z } from 'zod';
 import type { TaskRun } from '../workspace';
+import { translating } from './errorDisplay';
 import type { ToolResult } from './tool';
 
 // A run (a task, a shell command): its `timeout_s` argument, and how it is told to the model — one line
@@ -50,12 +52,34 @@ export function runReport(
     : run.exitCode === null
       ? `${what} was killed by a signal after ${seconds} s (no exit code).`
       : `${what} finished with exit code ${run.exitCode} after ${seconds} s.`;
+  const ok = run.exitCode === 0;
+  const shownHead = runHeadDisplay(run, timeoutS, seconds);
   const text = run.output.trimEnd();
-  if (text === '') return { ok: run.exitCode === 0, output: `${head}\n(no output)` };
+  if (text === '') {
+    const output = `${head}\n(no output)`;
+    return shownHead === undefined ? { ok, output } : { ok, output, display: `${shownHead}\n${t('(no output)')}` };
+  }
   const kept = headAndTail(text, budgetTokens * CHARS_PER_TOKEN);
-  const output = `${head}\n--- output ---\n${kept}`;
-  // The person watching sees all that was kept of it; the model, what fits its budget.
-  return { ok: run.exitCode === 0, output, ...(kept === text ? {} : { display: `${head}\n--- output ---\n${text}` }) };
+  const output = `${head}\n${OUTPUT_LABEL}\n${kept}`;
+  // The person watching sees all that was kept of it, in their language; the model, what fits its budget.
+  if (kept === text && shownHead === undefined) return { ok, output };
+  return { ok, output, display: `${shownHead ?? head}\n${outputLabel(false)}\n${text}` };
+}
+
+/** The line between a run's first line and its output, as the model reads it. */
+const OUTPUT_LABEL = '--- output ---';
+
+/** That line as the person reads it (English: the model's); `soFar`: of a command still running. */
+export function outputLabel(soFar: boolean): string {
+  return soFar ? `--- ${t('output so far')} ---` : `--- ${t('output')} ---`;
+}
+
+/** How a run ended, in the person's language (the card and the terminal name the command); English: undefined. */
+function runHeadDisplay(run: TaskRun, timeoutS: number, seconds: string): string | undefined {
+  if (!translating()) return undefined;
+  if (run.timedOut) return t('Timed out after {0} s and was stopped (with every process it started).', timeoutS);
+  if (run.exitCode === null) return t('Killed by a signal after {0} s (no exit code).', seconds);
+  return t('Finished with exit code {0} after {1} s.', run.exitCode, seconds);
 }
 
 /**

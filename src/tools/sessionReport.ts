@@ -1,7 +1,9 @@
+import { t } from '@vscode/l10n';
 import { z } from 'zod';
 import type { CommandProgress } from '../workspace';
 import type { CommandSessions } from './commandSessions';
-import { TOOL_OUTPUT_BUDGET_TOKENS, CHARS_PER_TOKEN, headAndTail, runReport } from './runReport';
+import { translating } from './errorDisplay';
+import { TOOL_OUTPUT_BUDGET_TOKENS, CHARS_PER_TOKEN, headAndTail, outputLabel, runReport } from './runReport';
 import type { ToolResult } from './tool';
 
 // How a command that may run on (exec_command with a session, write_stdin) is told to the model, in the
@@ -44,9 +46,17 @@ export function sessionReport(
   const head =
     `${what} is still running, in the background as session_id ${id}. ` +
     `Poll it or send it input with write_stdin (session_id ${id}; empty chars polls); its timeout_s still stops it.`;
+  // The person is told it runs on in their language; how to poll it is the model's business.
+  const shownHead = translating() ? t('Still running, in the background as session {0}.', id) : undefined;
   const text = progress.output.trimEnd();
-  if (text === '') return { ok: true, output: `${head}\n(no new output)` };
+  if (text === '') {
+    const output = `${head}\n(no new output)`;
+    return shownHead === undefined
+      ? { ok: true, output }
+      : { ok: true, output, display: `${shownHead}\n${t('(no new output)')}` };
+  }
   const kept = headAndTail(text, budget * CHARS_PER_TOKEN);
-  const display = kept === text ? {} : { display: `${head}\n--- output so far ---\n${text}` };
-  return { ok: true, output: `${head}\n--- output so far ---\n${kept}`, ...display };
+  const output = `${head}\n--- output so far ---\n${kept}`;
+  if (kept === text && shownHead === undefined) return { ok: true, output };
+  return { ok: true, output, display: `${shownHead ?? head}\n${outputLabel(true)}\n${text}` };
 }

@@ -1,0 +1,136 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as l10n from '@vscode/l10n';
+import { type AgentEvent, type ApprovalPolicy, Transcript } from '../../../src/agent';
+import { ToolRunner } from '../../../src/agent/toolRunner';
+import { editError } from '../../../src/edit/errors';
+import type { CallItem } from '../../../src/protocol';
+import { type ToolContext, type ToolResult, runToolCall } from '../../../src/tools';
+import { runReport } from '../../../src/tools/runReport';
+import { fromEditError } from '../../../src/tools/toolErrors';
+import { type ToolBench, toolBench } from '../tools/toolHarness';
+import { repoRoot } from '../support/runProcess';
+
+// A failed call as the person watching reads it (the card, the terminal): in their language, made from the
+// error's code and arguments; what the model reads (`output`) is the same English, byte for byte, whatever
+// the language. English has no display copy: the model's words are shown as they are.
+
+const zhCn = JSON.parse(fs.readFileSync(path.join(repoRoot, 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8')) as Record<
+  string,
+  string
+>;
+
+const english = () => l10n.config({ contents: {} });
+const chinese = () => l10n.config({ contents: zhCn });
+
+/** `make` run in English, then in zh-cn: both results. */
+async function inBoth(make: () => Promise<ToolResult> | ToolResult): Promise<{ en: ToolResult; zh: ToolResult }> {
+  english();
+  const en = await make();
+  chinese();
+  try {
+    return { en, zh: await make() };
+  } finally {
+    english();
+  }
+}
+
+/** The bench's context, whose next write finds `rel` changed on disk first (someone saved it meanwhile). */
+function savedMeanwhile(bench: ToolBench, rel: string): ToolContext {
+  const applyPlan = bench.workspace.applyPlan.bind(bench.workspace);
+  return {
+    ...bench.context,
+    workspace: Object.assign(Object.create(bench.workspace) as typeof bench.workspace, {
+      applyPlan: async (...args: Parameters<typeof applyPlan>) => {
+        await bench.write(rel, 'someone else saved this\n');
+        return applyPlan(...args);
+      },
+    }),
+  };
+}
+
+describe('l10n: a failed tool call’s display in zh-cn, its output for the model in English', () => {
+  after(english);
+
+  it('not_found: read_file of a missing file', async () => {
+    const bench = await toolBench({ 'a.txt': 'a\n' });
+    const { en, zh } = await inBoth(() => bench.run('read_file', { path: 'src/missing.ts' }));
+    assert.equal(en.ok, false);
+    assert.equal(en.output, 'src/missing.ts does not exist; find_files can list what does.');
+    assert.equal(en.display, undefined, 'English shows the model’s words');
+    assert.equal(zh.output, en.output, 'the model reads the same English');
+    assert.equal(zh.display, '找不到 src/missing.ts。');
+  });
+
+  it('changed_on_disk: an edit whose file was saved by someone else before it was written', async () => {
+    const run = async () => {
+      const bench = await toolBench({ 'a.txt': 'one\ntwo\n' });
+      await bench.run('read_file', { path: 'a.txt' });
+      const edits = [{ old_string: 'two', new_string: 'three' }];
+      const call = {
+        kind: 'function' as const,
+        name: 'edit_file',
+        arguments: JSON.stringify({ path: 'a.txt', edits }),
+      };
+      return runToolCall(call, savedMeanwhile(bench, 'a.txt'));
+    };
+    const { en, zh } = await inBoth(run);
+    assert.equal(en.ok, false);
+    assert.match(en.output, /^a\.txt changed on disk since it was read; nothing was written\. Read it again\./);
+    assert.equal(zh.output, en.output);
+    assert.equal(zh.display, 'a.txt 在读取后已在磁盘上被更改；未写入任何内容。');
+  });
+
+  it('invalid arguments: the fields named, zod’s words left to the model', async () => {
+    const bench = await toolBench({});
+    const { en, zh } = await inBoth(() => bench.run('read_file', { path: 3 }));
+    assert.match(en.output, /^Invalid arguments for read_file: path: /);
+    assert.equal(zh.output, en.output);
+    assert.equal(zh.display, '模型调用 read_file 时参数无效：path。');
+  });
+
+  it('an edit engine’s refusal names the file and the edit', async () => {
+    const error = editError('no_match', 'edit 1: old_string was not found in a.ts. The closest text is …', {
+      path: 'a.ts',
+      edit: 1,
+    });
+    const { en, zh } = await inBoth(() => fromEditError(error));
+    assert.equal(en.output, `${error.message}\nNothing was changed.`);
+    assert.equal(zh.output, en.output);
+    assert.equal(zh.display, 'a.ts，第 1 处编辑：文件中找不到要替换的文本。\n未做任何更改。');
+  });
+
+  it('a command’s first line: how it ended; its output as it was', async () => {
+    const run = { exitCode: 2, timedOut: false, durationMs: 1234, output: 'boom\n', outputTruncated: false };
+    const { en, zh } = await inBoth(() => runReport('The command', 300, run));
+    assert.equal(en.output, 'The command finished with exit code 2 after 1.2 s.\n--- output ---\nboom');
+    assert.equal(en.display, undefined);
+    assert.equal(zh.output, en.output);
+    assert.equal(zh.display, '已结束，退出代码 2，用时 1.2 秒。\n--- 输出 ---\nboom');
+  });
+
+  it('a declined call: the card reads why in zh-cn, the model is told in English', async () => {
+    const decline: ApprovalPolicy = { approve: () => Promise.resolve(false), mode: () => 'ask' };
+    const call: CallItem = { type: 'function_call', call_id: 'c1', name: 'write_file', arguments: '{"path":"a"}' };
+    const bench = await toolBench({});
+    const runOnce = async () => {
+      const events: AgentEvent[] = [];
+      const transcript = Transcript.create({ id: 't', createdAt: '', workspace: bench.root, model: 'gpt-5.5' });
+      const runner = new ToolRunner(bench.context, decline, transcript, (event) => events.push(event));
+      await runner.runAll(1, [call], new AbortController().signal);
+      const finished = events.find((event) => event.type === 'tool_finished');
+      const answer = transcript.items.at(-1);
+      return {
+        ok: false,
+        output: answer && 'output' in answer ? String(answer.output) : '',
+        display: finished?.type === 'tool_finished' ? finished.output : '',
+      };
+    };
+    const { en, zh } = await inBoth(runOnce);
+    assert.match(en.output, /^The user declined this write_file call; nothing was changed\./);
+    assert.equal(en.display, en.output, 'English: the card shows the model’s words');
+    assert.equal(zh.output, en.output);
+    assert.equal(zh.display, '你跳过了此调用；未做任何更改。');
+  });
+});
