@@ -3,7 +3,7 @@ import { Attachment, Attachments } from './attachments';
 import { ImageFile, MAX_IMAGES } from './images';
 import { DiffHunk, FileOp } from './edits';
 import { QueueAction, QueuedPrompt } from './promptQueue';
-import { SendPrompt } from './sendPrompt';
+import { ResendPrompt, SendPrompt } from './sendPrompt';
 import { Plan } from './plan';
 import { RunningCommand } from './runningCommands';
 
@@ -347,16 +347,8 @@ export const ViewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('shown'), entries: z.int().nonnegative(), sessionId: z.string() }),
   /** Restore on a prompt: the files Loopwire wrote since that message go back to how they were then. */
   z.object({ type: z.literal('restore'), id: z.string() }),
-  /**
-   * Edit and resend: the conversation forks at prompt `id`, sent again as `text`; the old branch stays in
-   * History. `files`: what happens to what Loopwire wrote since (absent: the host asks, `resendAsk`).
-   */
-  z.object({
-    type: z.literal('resend'),
-    id: z.string(),
-    text: z.string().min(1).max(100_000),
-    files: z.enum(['restore', 'keep']).optional(),
-  }),
+  /** Edit and resend: the conversation forks at prompt `id`, sent again as edited (sendPrompt.ts). */
+  ResendPrompt,
   /**
    * A composer picker changed: the setting is written for this workspace. A model without `value` is the
    * picker's Other…: the host asks for its name.

@@ -1,14 +1,25 @@
+import type { Attachment } from '../protocol/attachments';
 import type { ChatEntry, HostMessage, ViewMessage } from '../protocol/chatView';
+import { AttachmentChips } from './attachmentChips';
 import { button, h } from './dom';
+import { ImageIntake } from './imageIntake';
 import { t } from './l10n';
 
 // What a sent prompt offers: Edit, which makes it editable in place and sends it again as a fork of the
 // conversation at that point, and Restore, which puts back the files Loopwire wrote since (its
 // checkpoint). Both wait for a running task to end (hidden while one runs). When files were written since
-// an edited prompt, the host asks first (`resendAsk`) whether they go back or stay.
+// an edited prompt, the host asks first (`resendAsk`) whether they go back or stay. The edited prompt keeps
+// its chips, as the composer shows them (a pasted image as its thumbnail, each with ×; more images paste in):
+// like a first Send, it goes with its text or an image, so a screenshot sent alone is sent again as it is.
 
 type Post = (message: ViewMessage) => void;
 type UserEntry = Extract<ChatEntry, { kind: 'user' }>;
+
+/** What an edited prompt sends: its text, and its chips (none when it had none and has none). */
+type Edited = (text: string) => { text: string; attachments?: Attachment[] };
+
+/** Each prompt being edited, by its editor: what the answer to the host's question sends again. */
+const editing = new WeakMap<HTMLElement, Edited>();
 
 /** The Edit and Restore buttons under a sent prompt. */
 export function promptActions(entry: UserEntry, post: Post): HTMLElement {
@@ -38,12 +49,24 @@ function startEditing(actions: HTMLElement, entry: UserEntry, post: Post): void 
   if (!view || !bubble || view.querySelector('.prompt-editor')) return;
   const box = h('textarea', { class: 'prompt prompt-edit', attrs: { rows: '3', 'aria-label': t('Edit the message') } });
   box.value = entry.text;
+  const chips = new AttachmentChips(() => undefined);
+  chips.add(entry.attachments ?? []);
+  const images = new ImageIntake(
+    (attachments) => chips.add(attachments),
+    () => chips.attachments.filter((attachment) => attachment.kind === 'image').length,
+  );
+  images.listen(box);
+  // The chips go as they stand; a prompt that had some and has none now says so with an empty list.
+  const had = (entry.attachments ?? []).length > 0;
+  const edited: Edited = (text) =>
+    had || chips.attachments.length > 0 ? { text, attachments: [...chips.attachments] } : { text };
   const send = () => {
     const text = box.value.trim();
-    if (text === '') return;
+    // As at the first Send: an image alone is a prompt; chips of files alone are not.
+    if (text === '' && !chips.attachments.some((attachment) => attachment.kind === 'image')) return;
     editor.classList.add('sending');
     box.readOnly = true;
-    post({ type: 'resend', id: entry.id, text });
+    post({ type: 'resend', id: entry.id, ...edited(text) });
   };
   const cancel = () => {
     editor.remove();
@@ -53,6 +76,8 @@ function startEditing(actions: HTMLElement, entry: UserEntry, post: Post): void 
   const editor = h(
     'div',
     { class: 'prompt-editor' },
+    chips.element,
+    images.notice,
     box,
     h(
       'div',
@@ -76,6 +101,7 @@ function startEditing(actions: HTMLElement, entry: UserEntry, post: Post): void 
       cancel();
     }
   });
+  editing.set(editor, edited);
   bubble.hidden = true;
   actions.hidden = true;
   bubble.after(editor);
@@ -89,9 +115,10 @@ export function askResend(message: Extract<HostMessage, { type: 'resendAsk' }>, 
   if (!editor) return;
   editor.classList.remove('sending');
   editor.querySelector('.prompt-resend-ask')?.remove();
+  const edited = editing.get(editor) ?? ((text: string) => ({ text }));
   const answer = (files: 'restore' | 'keep') => () => {
     editor.classList.add('sending');
-    post({ type: 'resend', id: message.id, text: message.text, files });
+    post({ type: 'resend', id: message.id, ...edited(message.text), files });
   };
   const count = message.paths.length;
   const named = message.paths.slice(0, 5).join(', ') + (count > 5 ? t(' and {0} more', count - 5) : '');

@@ -69,15 +69,21 @@ export interface ResendChat {
   send(text: string, attachments: readonly Attachment[]): void;
 }
 
+/** A prompt as edited: its text, its chips as they stand (absent: the prompt's own), the answer about files. */
+export interface EditedPrompt {
+  id: string;
+  text: string;
+  files?: 'restore' | 'keep' | undefined;
+  attachments?: readonly Attachment[] | undefined;
+}
+
 /**
  * Edit and resend: the chat forks at prompt `id`, after asking what happens to the files Loopwire wrote
- * since (`files` is the answer: they go back to how they were, or stay), and `text` is sent in the fork; the
- * old branch stays in History.
+ * since (`files` is the answer: they go back to how they were, or stay), and `text` is sent in the fork with
+ * the edited prompt's attachments (an image alone is a prompt, as at its first Send); the old branch stays in
+ * History.
  */
-export async function resendInFork(
-  { id, text, files }: { id: string; text: string; files: 'restore' | 'keep' | undefined },
-  chat: ResendChat,
-): Promise<void> {
+export async function resendInFork({ id, text, files, attachments }: EditedPrompt, chat: ResendChat): Promise<void> {
   const { transcript } = chat;
   if (!transcript) throw new ReviewRefused(t('That message is not in this chat any more.'));
   const changed = chat.checkpoints.changedSince(id);
@@ -95,5 +101,5 @@ export async function resendInFork(
   await chat.reviews.restore(plan.reviews);
   chat.shown();
   if (restored) await chat.takeBack.show(restored);
-  chat.send(text, plan.attachments);
+  chat.send(text, attachments ?? plan.attachments);
 }

@@ -16,7 +16,8 @@ import { useChatBench } from './chatHarness';
 // the real server over a real socket: the request's user message holds the input_image part and nothing else
 // (no empty input_text); the chat is titled in History by the image's name; the transcript alone shows it
 // again as a bubble with the picture and no text; sent while a task runs, it is queued like any prompt, its
-// chip without text, and runs in its turn.
+// chip without text, and runs in its turn. Edit and resend sends it again as it is, or with words added, in the
+// fork; with its chip taken off, the words alone.
 
 const PATCH = '*** Begin Patch\n*** Add File: a.txt\n+one\n*** End Patch\n';
 const scenario: ScenarioFile = {
@@ -84,6 +85,41 @@ describe('chat panel host: a prompt of an image alone', function () {
       reopened.map((entry) => (entry.kind === 'user' ? [entry.text, entry.attachments] : [])),
       [['', [{ kind: 'image', name: 'image', dataUrl: image.dataUrl }]]],
     );
+  });
+
+  it('Edit and resend: the image alone again as it is, then with words; its chip taken off, the words alone', async () => {
+    const image: Image = { kind: 'image', name: 'image.png', dataUrl: await redPng(12, 12), width: 12, height: 12 };
+    const chat = ui.controller();
+    await chat.ask('', [image]);
+    const prompts = () => chat.model.all.filter((entry) => entry.kind === 'user');
+    const resend = async (message: { text: string; attachments: Attachment[] }) => {
+      const id = prompts()[0]?.id ?? '';
+      const before = chat.sessionId;
+      await chat.receive({ type: 'resend', id, ...message });
+      await eventually(() => chat.sessionId !== before && chat.model.answerSince(0) !== '' && !chat.busy, {
+        message: 'the fork answered',
+      });
+      const [prompt, ...more] = prompts();
+      assert.equal(more.length, 0, 'the fork holds the edited prompt alone');
+      const items = Transcript.load(chat.transcriptFile ?? '').items as { role?: string; content?: unknown }[];
+      return { prompt, sent: items.find((item) => item.role === 'user')?.content };
+    };
+    const imagePart = { type: 'input_image', image_url: image.dataUrl, detail: 'auto' };
+
+    let { prompt, sent } = await resend({ text: '', attachments: [image] });
+    assert.deepEqual(prompt?.kind === 'user' ? [prompt.text, prompt.attachments] : [], ['', [image]]);
+    assert.deepEqual(sent, [imagePart], 'the image again, no empty text');
+
+    ({ prompt, sent } = await resend({ text: 'What is this?', attachments: [image] }));
+    assert.deepEqual(prompt?.kind === 'user' ? [prompt.text, prompt.attachments] : [], ['What is this?', [image]]);
+    assert.deepEqual(sent, [{ type: 'input_text', text: 'What is this?' }, imagePart]);
+
+    ({ prompt, sent } = await resend({ text: 'Describe a square', attachments: [] }));
+    assert.deepEqual(prompt?.kind === 'user' ? [prompt.text, prompt.attachments] : [], [
+      'Describe a square',
+      undefined,
+    ]);
+    assert.equal(JSON.stringify(sent).includes('input_image'), false, 'the image was taken off');
   });
 
   it('an image with a file chip and no text: no empty input_text, both read back as chips', async () => {
