@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { BUILTIN_TOOLS } from '../../src/tools';
@@ -8,7 +8,7 @@ import { importCycles, importGraph, sourceFiles, toolNameLiterals } from './supp
 // Two rules of docs/architecture.md that no lint zone states: a tool's name is known to its own file only
 // (everything else asks the tool set, so a new tool changes no other file), and no file of src imports in a
 // cycle. Each check is first shown to bite on a tree planted in a temporary folder, then run on src. And the
-// developers' guide's size rule: no file of src over 400 lines.
+// developers' guide's size rule: no file of src over 400 lines, nor of the panel's stylesheets or the scripts.
 
 const root = path.resolve(__dirname, '../..');
 const src = path.join(root, 'src');
@@ -24,6 +24,22 @@ function plant(files: Record<string, string>): string {
     writeFileSync(path.join(dir, name), text);
   }
   return dir;
+}
+
+/** The files in `dir` (and its subfolders, if `deep`) whose names end in `ending`, sorted. */
+function filesEndingIn(dir: string, ending: string, deep: boolean): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: deep })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(ending))
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .sort();
+}
+
+/** `file: N lines` (relative to the project) for each of `files` longer than `limit` lines. */
+function longFiles(files: readonly string[], limit: number): string[] {
+  return files
+    .map((file) => ({ file: path.relative(root, file), lines: readFileSync(file, 'utf8').split('\n').length - 1 }))
+    .filter(({ lines }) => lines > limit)
+    .map(({ file, lines }) => `${file}: ${lines} lines`);
 }
 
 describe('structure: tool names stay on the tools, no import cycle, no long file', () => {
@@ -94,10 +110,13 @@ describe('structure: tool names stay on the tools, no import cycle, no long file
   it('no file of src is over 400 lines (a file that grows past it splits by job first)', () => {
     const files = sourceFiles(src);
     assert.ok(files.length > 200, 'the files of src should be read');
-    const long = files
-      .map((file) => ({ file: path.relative(root, file), lines: readFileSync(file, 'utf8').split('\n').length - 1 }))
-      .filter(({ lines }) => lines > 400)
-      .map(({ file, lines }) => `${file}: ${lines} lines`);
-    assert.deepEqual(long, []);
+    assert.deepEqual(longFiles(files, 400), []);
+  });
+
+  it("nor is a stylesheet of the panel's (media/*.css) or a script of scripts/", () => {
+    const styles = filesEndingIn(path.join(root, 'media'), '.css', false);
+    const scripts = filesEndingIn(path.join(root, 'scripts'), '.js', true);
+    assert.ok(styles.length > 5 && scripts.length > 10, `read ${styles.length} stylesheets, ${scripts.length} scripts`);
+    assert.deepEqual(longFiles([...styles, ...scripts], 400), []);
   });
 });

@@ -96,4 +96,29 @@ describe('Loopwire in the VS Code workbench: the panel in Simplified Chinese', f
     await workbench.screenshot('approval-zh-cn', { sidebar: true });
     await workbench.screenshot('window-zh-cn');
   });
+
+  it('a skipped call and a failed one say why in Chinese on their cards; the model was told in English', async () => {
+    // The approval the test before left waiting: Skip, then the task is stopped.
+    const waiting = panel.locator('.entry.tool:has(.tool-card.status-approval)').first();
+    const skippedId = await waiting.getAttribute('data-id');
+    await waiting.locator('.approval button[data-action="skip"]').click();
+    const skipped = panel.locator(`.entry.tool[data-id="${skippedId ?? ''}"] .tool-card.status-declined`);
+    await skipped.waitFor();
+    assert.equal(await skipped.locator('.tool-status').textContent(), '已跳过');
+    assert.equal(await skipped.locator('.tool-output pre').textContent(), '你跳过了此调用；未做任何更改。');
+    const stop = panel.locator('.toolbar button[aria-label="停止"]');
+    if (await stop.isEnabled()) await stop.click();
+    await until('the task stopped', async () => ((await stop.isDisabled()) ? true : undefined), 60_000);
+    // A file that is not there: read_file fails with the Workspace port's not_found.
+    const prompt = panel.locator('textarea.prompt');
+    await prompt.fill('read src/missing.js');
+    await prompt.press('Enter');
+    const failed = panel.locator('.entry.tool .tool-card.status-failed').last();
+    await failed.waitFor({ timeout: 90_000 });
+    assert.equal(await failed.locator('.tool-status').textContent(), '失败');
+    await failed.locator('.tool-output summary').click();
+    assert.equal(await failed.locator('.tool-output pre').textContent(), '找不到 src/missing.js。');
+    await failed.scrollIntoViewIfNeeded();
+    await workbench.screenshot('failed-card-zh-cn', { sidebar: true });
+  });
 });

@@ -5,6 +5,7 @@
 /** The panel's own stylesheets, in order, from the extension's folder (after the codicon font's). */
 export const PANEL_STYLES = [
   'media/chat.css',
+  'media/transcript.css',
   'media/toolCard.css',
   'media/diff.css',
   'media/composerPickers.css',
