@@ -1,5 +1,5 @@
 import { t } from '@vscode/l10n';
-import type { Agent, AgentEvent, DoneEvent, Transcript } from '../../agent';
+import type { Agent, DoneEvent, Transcript } from '../../agent';
 import type { Attachment } from '../../protocol/attachments';
 import { type ChatEntry, type ContextMeter, type HostMessage, ViewMessage } from '../../protocol/chatView';
 import { ChatAttachments } from './chatAttachments';
@@ -17,7 +17,7 @@ import { ChatSaver } from './chatSaver';
 import { snapshotOf } from './chatSnapshot';
 import { ReviewBook } from './reviewBook';
 import { ReviewRefused } from './reviewEdits';
-import { type EditedPrompt, resendInFork } from './chatFork';
+import { resendInFork } from './chatFork';
 import { sessionFile } from './sessionHistory';
 import { sideRoutes } from './sideRoutes';
 import { type ViewRoutes, route } from './viewRoutes';
@@ -25,12 +25,10 @@ import { messageOf } from './messageOf';
 import { onChatEvent } from './chatEvents';
 import { PromptStart } from '../../agent/promptStart';
 
-// The chat panel's host side: one conversation at a time (a transcript on disk, an agent on the window's
-// socket), the model of what the panel shows, the review of what edits wrote, and the answers to what the
-// user clicks. It outlives the webview: a hidden or reloaded panel asks for the state again and a stream in
-// progress goes on. A reloaded window finds the conversation again (chatSnapshot.ts): its cards, its live
-// reviews, and a task cut short offered for Resume. Plain Node, behind `ChatBackend` (chatPort.ts): tested
-// without VS Code.
+// The chat panel's host side: one conversation at a time (a transcript on disk, an agent on the window's socket),
+// the model of what the panel shows, the review of what edits wrote, the answers to what the user clicks. It
+// outlives the webview (a hidden or reloaded panel asks for the state again; a stream goes on); a reloaded window
+// finds it again (chatSnapshot.ts), a task cut short offered for Resume. Plain Node, behind `ChatBackend`.
 
 export type { ChatBackend, ChatOutcome } from './chatPort';
 
@@ -179,7 +177,7 @@ export class ChatController {
     openSession: (message) => this.openSession(message.id),
     shown: (message) => void (this.shown = { entries: message.entries, sessionId: message.sessionId }),
     restore: (message) => this.takeBack.restore(message.id),
-    resend: (message) => this.resend(message),
+    resend: (message) => this.resend(message.id, message.text, message.files),
   };
 
   /** A message from the webview, validated first: anything else is logged and dropped. */
@@ -252,6 +250,11 @@ export class ChatController {
     this.model.dispose();
   }
 
+  /** Settles once a disposed chat's last snapshot is on disk: nothing of it is written after. */
+  closed(): Promise<void> {
+    return this.saver.settled();
+  }
+
   send(message: HostMessage): void {
     this.post?.(message);
   }
@@ -297,7 +300,7 @@ export class ChatController {
           transcript,
           this.approvals.policy(),
           (event) => {
-            if (this.transcript === transcript) this.onEvent(event);
+            if (this.transcript === transcript) onChatEvent(event, this, this.agent?.registry);
           },
           (workspace) => this.checkpoints.wrap(workspace),
         );
@@ -334,15 +337,11 @@ export class ChatController {
     return { ok: end.status === 'completed', status: end.status, text: this.model.answerSince(from) };
   }
 
-  private onEvent(event: AgentEvent): void {
-    onChatEvent(event, this, this.agent?.registry);
-  }
-
-  /** Edit and resend of a prompt (chatFork.ts): the chat forks there and the prompt as edited is sent in the fork. */
-  private resend(edited: EditedPrompt): Promise<void> {
+  /** Edit and resend of prompt `id` (chatFork.ts): the chat forks there and `text` is sent in the fork. */
+  private resend(id: string, text: string, files: 'restore' | 'keep' | undefined): Promise<void> {
     if (this.busy) throw new ReviewRefused(t('A message can be edited once the task has ended: Stop it first.'));
     return resendInFork(
-      { ...edited },
+      { id, text, files },
       {
         transcript: this.transcript,
         entries: this.model.all,

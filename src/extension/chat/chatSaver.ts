@@ -59,4 +59,9 @@ export class ChatSaver {
     this.closed = true;
     clearTimeout(this.timer);
   }
+
+  /** Settles once no write of the folder's snapshots is under way (after `close`, none of this saver's follows). */
+  settled(): Promise<void> {
+    return this.writer.idle();
+  }
 }

@@ -80,6 +80,11 @@ export class SnapshotWriter {
     return this.writing;
   }
 
+  /** Settles once no write is under way (one begun meanwhile included). */
+  async idle(): Promise<void> {
+    while (this.writing) await this.writing;
+  }
+
   /** Writes every newest text now, synchronously, that may not be on disk yet. */
   flush(): void {
     this.flushes++;

@@ -57,6 +57,11 @@ export interface AgentBench {
     transport: SessionTransport;
     transcript: Transcript;
   }>;
+  /**
+   * `teardown` runs after each test, before its server closes and its folder is removed (a chat disposed and
+   * its last writes done): nothing a test left running may write into the folder once it is gone.
+   */
+  beforeRemove(teardown: () => void | Promise<void>): void;
   /** The wire log so far (the server flushes it on close; `restart` and `wire` close it first). */
   wire(): Promise<WireLine[]>;
   /** Stops the server and starts another on the same port (its connection cache and memory store are gone). */
@@ -73,6 +78,8 @@ export function useAgentBench(
   let base = '';
   let port = 0;
   let closed = false;
+  const teardowns: Array<() => void | Promise<void>> = [];
+  bench.beforeRemove = (teardown) => void teardowns.push(teardown);
   const start = async () => {
     bench.server = await startServer({
       tps: 50_000,
@@ -103,6 +110,8 @@ export function useAgentBench(
     await start();
   });
   afterEach(async () => {
+    // Those registered last first: what was built on the bench goes before what it was built on.
+    for (const teardown of [...teardowns].reverse()) await teardown();
     if (!closed) await bench.server.close();
     fs.rmSync(base, { recursive: true, force: true });
   });

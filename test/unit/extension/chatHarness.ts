@@ -141,8 +141,12 @@ export function useChatBench(bench: AgentBench): ChatBench {
     state.remedies = [];
     agentSessions = [];
   });
-  afterEach(() => {
-    for (const chat of chats.splice(0)) chat.dispose();
+  // Before the bench removes the test's folder (mocha would run an afterEach of ours after its own): every
+  // chat's last snapshot is on disk and its tasks over, so that nothing writes into the folder once it is gone.
+  bench.beforeRemove(async () => {
+    const closing = chats.splice(0);
+    for (const chat of closing) chat.dispose();
+    await Promise.all(closing.map((chat) => chat.closed()));
     for (const session of agentSessions) session.close(false);
   });
   return state;
