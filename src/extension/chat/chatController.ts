@@ -7,6 +7,7 @@ import { ChatCheckpoints } from './chatCheckpoints';
 import { ChatApprovals } from './chatApprovals';
 import { ChangedFiles } from './changedFiles';
 import { ChatModel } from './chatModel';
+import { ChatOutbox } from './chatOutbox';
 import { ChatInline } from './inlineEntries';
 import { PromptQueue } from './chatQueue';
 import type { ChatBackend, ChatOutcome } from './chatPort';
@@ -63,6 +64,8 @@ export class ChatController {
   readonly queue: PromptQueue;
   /** Inline edits done beside this chat: their short entries, kept in its transcript (inlineEntries.ts). */
   readonly inline = new ChatInline(() => ({ model: this.model, transcript: this.transcript }));
+  /** Every message to the page, in order; those of a turn's gap wait until the next request is sent. */
+  readonly outbox = new ChatOutbox((message) => void this.post?.(message));
 
   constructor(readonly backend: ChatBackend) {
     this.attachments = new ChatAttachments(
@@ -84,7 +87,7 @@ export class ChatController {
     );
     this.model = new ChatModel(
       (message) => {
-        this.post?.(message);
+        this.outbox.send(message);
         this.saver.soon();
       },
       async (path) => (await (await backend.workspace()).tryReadFile(path))?.text,
@@ -256,7 +259,7 @@ export class ChatController {
   }
 
   send(message: HostMessage): void {
-    this.post?.(message);
+    this.outbox.send(message);
   }
 
   private sendState(): void {

@@ -3,6 +3,7 @@ import type { ToolRegistry } from '../../tools';
 import type { ChatCheckpoints } from './chatCheckpoints';
 import type { ChatModel } from './chatModel';
 import type { PromptQueue } from './chatQueue';
+import type { ChatOutbox } from './chatOutbox';
 import { messageOf } from './messageOf';
 import type { ReviewBook } from './reviewBook';
 
@@ -16,11 +17,18 @@ export interface ChatEventTargets {
   readonly checkpoints: ChatCheckpoints;
   readonly reviews: ReviewBook;
   readonly backend: { log(line: string): void };
+  readonly outbox: ChatOutbox;
 }
+
+/** What streams: shown at once (the user waits for it), and never in a turn's gap. */
+const STREAMED: ReadonlySet<AgentEvent['type']> = new Set(['text_delta', 'reasoning_delta', 'tool_call_delta']);
 
 /** `event` of the agent whose tools are `registry` (undefined: the chat has no agent now). */
 export function onChatEvent(event: AgentEvent, chat: ChatEventTargets, registry: ToolRegistry | undefined): void {
+  // The rest comes between a response and the next request: what it shows goes after that request (chatOutbox.ts).
+  if (!STREAMED.has(event.type)) chat.outbox.hold();
   chat.model.handle(event);
+  if (event.type === 'done') chat.outbox.flush();
   if (event.type === 'steered') chat.queue.delivered(event.text);
   // A command or task may change files too, and is not journaled: the checkpoint says it ran.
   if (event.type === 'tool_started' && registry?.effect(event.name) === 'task')
