@@ -7,7 +7,8 @@ import { type CommandPlace, type CommandVerdict, judgeCommand } from './commandS
 import { TASK_DEFAULT_TIMEOUT_S, timedRun, timeoutArgument } from './runReport';
 import { maxOutputArgument, sessionReport, yieldArgument } from './sessionReport';
 import type { CommandSessions } from './commandSessions';
-import { type ToolResult, defineTool, failure } from './tool';
+import { type ToolResult, defineTool } from './tool';
+import { refusal } from './toolErrors';
 
 // A shell command, as Codex's `exec_command` (the names are a contract: GPT models are trained on them). It
 // runs in the user's shell in a workspace folder, where the user can see it (VS Code: a terminal named
@@ -52,7 +53,9 @@ export const execCommandTool = defineTool({
   async run(args, context) {
     const { workspace } = context;
     if (workspace.capabilities.commands === false)
-      return failure('Shell commands are not available in this workspace.');
+      return refusal('Shell commands are not available in this workspace.', () =>
+        t('Shell commands are not available in this workspace.'),
+      );
     // The line judged safe is the one that runs, rewritten; any other (or one the parser failed on) as approved.
     const { run: line } = await judgeAt(placeOf(workspace, args.workdir), args.cmd).catch(() => ({ run: args.cmd }));
     const what = line === args.cmd ? 'The command' : `The command (run as: ${line})`;

@@ -1,8 +1,10 @@
+import { t } from '@vscode/l10n';
 import { z } from 'zod';
 import { argumentPaths } from './callPaths';
 import { summarizeArgument } from './callSummary';
 import { formatDiagnostic } from './commitPlan';
-import { defineTool, failure, success } from './tool';
+import { defineTool, success } from './tool';
+import { refusal } from './toolErrors';
 
 export const DIAGNOSTICS_MAX = 200;
 
@@ -24,9 +26,10 @@ export const getDiagnosticsTool = defineTool({
   paths: argumentPaths('path'),
   async run(args, { workspace }) {
     if (!workspace.capabilities.diagnostics) {
-      return failure(
+      return refusal(
         'Diagnostics are not available here: this workspace runs without an editor or language service. ' +
           "Run the project's checker instead (list_tasks, then run_task, e.g. a build or lint task).",
+        () => t('Diagnostics are not available here: this workspace runs without an editor or language service.'),
       );
     }
     const all = (await workspace.diagnostics(args.path)).filter(

@@ -1,5 +1,7 @@
+import { t } from '@vscode/l10n';
 import { z } from 'zod';
-import { defineTool, failure, success } from './tool';
+import { defineTool, success } from './tool';
+import { refusal } from './toolErrors';
 
 export const ListTasksArgs = z.object({});
 
@@ -11,7 +13,10 @@ export const listTasksTool = defineTool({
   effect: 'read',
   requires: 'tasks',
   async run(_args, { workspace }) {
-    if (!workspace.capabilities.tasks) return failure('Tasks are not available in this workspace.');
+    if (!workspace.capabilities.tasks)
+      return refusal('Tasks are not available in this workspace.', () =>
+        t('Tasks are not available in this workspace.'),
+      );
     const { tasks, problems } = await workspace.listTasks();
     const notes = problems.map((problem) => `(skipped: ${problem})`).join('\n');
     if (tasks.length === 0)

@@ -1,7 +1,9 @@
+import { t } from '@vscode/l10n';
 import { z } from 'zod';
 import { summarizeArgument } from './callSummary';
 import { timedRun, timeoutArgument } from './runReport';
-import { defineTool, failure } from './tool';
+import { defineTool } from './tool';
+import { refusal } from './toolErrors';
 
 export const RunTaskArgs = z.object({
   label: z.string().min(1).describe('The task\'s label, as list_tasks shows it (e.g. "npm: test").'),
@@ -18,7 +20,10 @@ export const runTaskTool = defineTool({
   outputShape: 'tail',
   summarize: summarizeArgument('label'),
   async run(args, { workspace, outputTokens }) {
-    if (!workspace.capabilities.tasks) return failure('Tasks are not available in this workspace.');
+    if (!workspace.capabilities.tasks)
+      return refusal('Tasks are not available in this workspace.', () =>
+        t('Tasks are not available in this workspace.'),
+      );
     const what = `Task '${args.label}'`;
     return timedRun(what, args.timeout_s, (timeoutMs) => workspace.runTask(args.label, timeoutMs), outputTokens);
   },

@@ -1,6 +1,6 @@
+import { t } from '@vscode/l10n';
 import type { ToolContext, ToolResult } from './tool';
-import { failure } from './tool';
-import { fromThrown, invalidArguments } from './toolErrors';
+import { fromThrown, invalidArguments, refusal } from './toolErrors';
 import type { ToolRegistry } from './toolRegistry';
 import { BUILTIN_TOOLS } from './toolSet';
 
@@ -20,22 +20,30 @@ export async function runToolCall(
   tools: ToolRegistry = BUILTIN_TOOLS,
 ): Promise<ToolResult> {
   const tool = tools.get(call.name);
-  if (!tool) return failure(`There is no tool '${call.name}'. The tools are: ${tools.names.join(', ')}.`);
+  if (!tool)
+    return refusal(`There is no tool '${call.name}'. The tools are: ${tools.names.join(', ')}.`, () =>
+      t('The model called a tool that does not exist: {0}.', call.name),
+    );
   const name = tool.name;
   if (tool.requires === 'writes' && context.workspace.capabilities.writes === false)
-    return failure(
+    return refusal(
       `${name} is not available: this workspace is not trusted, so files cannot be changed. Reading and searching still work.`,
+      () => t('{0} is not available: this workspace is not trusted, so no file is changed.', name),
     );
   let raw: unknown;
   if (call.kind === 'custom') {
-    if (!tool.freeform) return failure(`${name} takes JSON arguments; call it as a function.`);
+    if (!tool.freeform)
+      return refusal(`${name} takes JSON arguments; call it as a function.`, () =>
+        t('The model called {0} with freeform text, where it takes JSON arguments.', name),
+      );
     raw = { input: call.input };
   } else {
     try {
       raw = call.arguments.trim() === '' ? {} : (JSON.parse(call.arguments) as unknown);
     } catch (error) {
-      return failure(
+      return refusal(
         `The arguments of ${name} are not valid JSON (${(error as Error).message}); send one JSON object.`,
+        () => t('The model sent arguments to {0} that are not valid JSON.', name),
       );
     }
   }

@@ -1,7 +1,13 @@
 import type { z } from 'zod';
 import type { EditError } from '../edit';
 import { isWorkspaceError } from '../workspace';
-import { editErrorDisplay, invalidArgumentsDisplay, toolFailedDisplay, workspaceErrorDisplay } from './errorDisplay';
+import {
+  editErrorDisplay,
+  invalidArgumentsDisplay,
+  toolFailedDisplay,
+  translating,
+  workspaceErrorDisplay,
+} from './errorDisplay';
 import type { ToolResult } from './tool';
 
 // Every refusal becomes a message a model can act on: what was wrong, and what to do instead. Each also
@@ -11,6 +17,11 @@ import type { ToolResult } from './tool';
 /** A failure whose `output` is the model's and whose `display` (if any) is the person's. */
 function refused(output: string, display: string | undefined): ToolResult {
   return display === undefined ? { ok: false, output } : { ok: false, output, display };
+}
+
+/** A refusal in the model's words (`output`), and in the person's where a language other than English is in force. */
+export function refusal(output: string, shown: () => string): ToolResult {
+  return refused(output, translating() ? shown() : undefined);
 }
 
 /** Invalid arguments, naming each field (`edits.0.old_string: expected string`). */

@@ -1,7 +1,9 @@
 import * as fs from 'node:fs/promises';
+import { t } from '@vscode/l10n';
 import { z } from 'zod';
 import { ImageError, imagePart } from './imageScale';
-import { defineTool, failure } from './tool';
+import { defineTool } from './tool';
+import { refusal } from './toolErrors';
 
 // Codex's view_image: the model looks at an image in the workspace (a screenshot a test wrote, a design).
 // The answer is the picture itself, an `input_image` part of the call's output, so it is offered only to
@@ -27,13 +29,17 @@ export const viewImageTool = defineTool({
       // The port reads text; an image's bytes are read where the port locates them (a local folder).
       bytes = await fs.readFile(location.absolute);
     } catch (error) {
-      return failure(`Cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
+      const cause = error instanceof Error ? error.message : String(error);
+      return refusal(`Cannot read ${path}: ${cause}`, () => t('Cannot read {0}: {1}', path, cause));
     }
     try {
       const image = await imagePart(bytes);
       return { ok: true, output: `Image ${located} (${bytes.length} bytes), attached below.`, images: [image] };
     } catch (error) {
-      if (error instanceof ImageError) return failure(`Cannot view ${located}: ${error.message}.`);
+      if (error instanceof ImageError)
+        return refusal(`Cannot view ${located}: ${error.message}.`, () =>
+          t('{0} cannot be shown as an image: {1}.', located, error.message),
+        );
       throw error;
     }
   },

@@ -2,7 +2,8 @@ import { t } from '@vscode/l10n';
 import { z } from 'zod';
 import { jsonArguments } from './callSummary';
 import { maxOutputArgument, sessionReport, yieldArgument } from './sessionReport';
-import { defineTool, failure } from './tool';
+import { defineTool } from './tool';
+import { refusal } from './toolErrors';
 
 // Codex's `write_stdin` (its names and schema are a contract: GPT models are trained on them): input for a
 // command exec_command left running in the background, or, with empty `chars`, a poll; the answer is what the
@@ -38,8 +39,9 @@ export const writeStdinTool = defineTool({
   async run(args, { sessions, outputTokens }) {
     const running = sessions?.get(args.session_id);
     if (!sessions || !running)
-      return failure(
+      return refusal(
         `There is no session ${args.session_id}: it ended and was reported, or was never started. Start the command again with exec_command.`,
+        () => t('There is no session {0}: it has ended, or was never started.', args.session_id),
       );
     const chars = args.chars ?? '';
     const wrote = chars === '' || (await running.session.write(chars));
@@ -52,7 +54,13 @@ export const writeStdinTool = defineTool({
       budget: args.max_output_tokens ?? outputTokens,
     });
     if (wrote) return report;
-    return { ...report, output: `Its standard input is closed: nothing was written.\n${report.output}` };
+    const output = `Its standard input is closed: nothing was written.\n${report.output}`;
+    if (report.display === undefined) return { ...report, output };
+    return {
+      ...report,
+      output,
+      display: `${t('Its standard input is closed: nothing was written.')}\n${report.display}`,
+    };
   },
 });
 

@@ -53,8 +53,12 @@ describe('l10n: the CLI follows LANG', () => {
         result.stdout,
         /\n完成：.* · 6 轮 · 5 次工具调用 · .* 个词元 · [\d.]+ s · 客户端开销 [\d.]+ 毫秒\/轮 · 每轮发送 .*\n$/,
       );
-      // The tools' own output is the model's to read: English, as the model was sent it.
-      assert.match(result.stdout, /✓ Task 'npm: test' finished with exit code 0/);
+      // How the task ended is the person's line, in Chinese; the model was sent the tool's English (the session).
+      assert.match(result.stdout, /✓ 已结束，退出代码 0，用时 [\d.]+ 秒。/);
+      const sessions = temp.path('sessions');
+      const files = (await fs.readdir(sessions, { recursive: true })).filter((name) => name.endsWith('.jsonl'));
+      const saved = await Promise.all(files.map((name) => fs.readFile(path.join(sessions, name), 'utf8')));
+      assert.match(saved.join(''), /Task 'npm: test' finished with exit code 0 after [\d.]+ s\./);
     });
   });
 });

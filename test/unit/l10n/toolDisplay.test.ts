@@ -90,6 +90,20 @@ describe('l10n: a failed tool call’s display in zh-cn, its output for the mode
     assert.equal(zh.display, '模型调用 read_file 时参数无效：path。');
   });
 
+  it('the call’s own refusals: a tool that does not exist, arguments that are not JSON', async () => {
+    const bench = await toolBench({});
+    const call = (name: string, args: string) =>
+      runToolCall({ kind: 'function', name, arguments: args }, bench.context);
+    const unknown = await inBoth(() => call('delete_everything', '{}'));
+    assert.match(unknown.en.output, /^There is no tool 'delete_everything'\. The tools are: /);
+    assert.equal(unknown.zh.output, unknown.en.output);
+    assert.equal(unknown.zh.display, '模型调用了不存在的工具：delete_everything。');
+    const notJson = await inBoth(() => call('read_file', '{path:'));
+    assert.match(notJson.en.output, /^The arguments of read_file are not valid JSON \(/);
+    assert.equal(notJson.zh.output, notJson.en.output);
+    assert.equal(notJson.zh.display, '模型发给 read_file 的参数不是有效的 JSON。');
+  });
+
   it('an edit engine’s refusal names the file and the edit', async () => {
     const error = editError('no_match', 'edit 1: old_string was not found in a.ts. The closest text is …', {
       path: 'a.ts',
