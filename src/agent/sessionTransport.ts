@@ -20,6 +20,7 @@ import type { SteerClient } from './steerClient';
 import { SuccessorFollower } from './successorFollower';
 import { AgentStop, type TransportFault, TurnCancelled, describeFault } from './transportFault';
 import { ConnectError, type WsChannel } from './wsChannel';
+import { type Sent, type Totals, outcomeOf } from './turnAttempt';
 import { type Attempt, connectFailed, exchangeWs } from './wsExchange';
 
 // One logical session over rotating sockets. The caller always hands over the whole transcript; this
@@ -107,74 +108,65 @@ export class SessionTransport {
   async run(turn: number, request: TurnRequest, signal: AbortSignal): Promise<TurnOutcome> {
     const lane = request.lane ?? DEFAULT_LANE;
     const emit = request.emit ?? this.opts.emit;
-    let bytesSent = 0;
-    let bytesReceived = 0;
-    let firstSentAt: number | undefined;
+    const totals: Totals = { bytesSent: 0, bytesReceived: 0, firstSentAt: undefined };
     for (let attempt = 1; ; attempt++) {
       if (signal.aborted) throw new TurnCancelled();
       const transport = this.transport;
-      const context = contextOf(request.instructions, request.items);
-      let chain: Chain | undefined;
-      let input = context;
-      let result: Attempt;
-      try {
-        const channel = transport === 'ws' ? await this.readyChannel(request) : undefined;
-        chain = this.chains.usable(lane, context, this.route());
-        if (chain) input = context.slice(chain.itemCount);
-        const body = this.body(request, input, chain?.responseId);
-        request.start?.mark('body');
-        const attempt = channel
-          ? this.exchangeWs(channel, turn, body, request.lane, signal, emit, request.steering)
-          : httpAttempt({
-              endpoint: this.opts.endpoint,
-              turn,
-              body,
-              headers: requestHeaders(this.opts.apiKey, this.opts.headers),
-              signal,
-              idleTimeoutMs: this.opts.idleTimeoutMs,
-              emit,
-              proxy: this.proxy,
-              onCancel: () => this.chains.broken(DEFAULT_LANE),
-            });
-        // Over the socket the body went out before exchangeWs returned; over HTTP it is fetch's now.
-        request.start?.mark('socket');
-        result = await attempt;
-      } catch (error) {
-        if (!(error instanceof ConnectError)) throw error;
-        result = connectFailed(turn, error);
-      }
-      firstSentAt ??= result.sentAt;
-      const { step: answer } = result;
-      if (!(answer.kind === 'fault' && answer.fault.kind === 'connect_failed' && answer.fault.status === undefined))
+      const sent = await this.send(turn, request, lane, signal, emit);
+      const { step, assembler } = sent.result;
+      totals.firstSentAt ??= sent.result.sentAt;
+      totals.bytesSent += sent.result.bytesSent;
+      totals.bytesReceived += sent.result.bytesReceived;
+      if (!(step.kind === 'fault' && step.fault.kind === 'connect_failed' && step.fault.status === undefined))
         this.reached = true;
-      bytesSent += result.bytesSent;
-      bytesReceived += result.bytesReceived;
-      const { step, assembler } = result;
       if (step.kind === 'done') {
         if (transport === 'ws') this.wsFailures = 0;
-        this.completed(lane, request, result, step);
-        const now = performance.now();
-        return {
-          response: step.response,
-          output: step.output,
-          transport,
-          chained: ChainPolicy.chained(chain, context.length, request.items.length),
-          attempts: attempt,
-          itemsSent: input.length,
-          bytesSent,
-          bytesReceived,
-          firstSentAt,
-          sentAt: result.sentAt,
-          firstEventAt: assembler.firstEventAt ?? now,
-          firstDeltaAt: assembler.firstDeltaAt,
-          completedAt: now,
-          ...(result.steered ? { steered: result.steered } : {}),
-        };
+        this.completed(lane, request, sent.result, step);
+        return outcomeOf(sent, step, { transport, attempts: attempt, totals, newItems: request.items.length });
       }
       // Only what was shown needs taking back: a refusal right after `response.created` showed nothing.
       if (assembler.firstDeltaAt !== undefined)
         emit({ type: 'output_discarded', turn, reason: describeFault(step.fault) });
       await this.recover(turn, attempt, lane, transport, step.fault, signal, emit);
+    }
+  }
+
+  /** One attempt at a turn: the context, chained on the lane's last response where it may be, sent and answered. */
+  private async send(
+    turn: number,
+    request: TurnRequest,
+    lane: string,
+    signal: AbortSignal,
+    emit: AgentEventSink,
+  ): Promise<Sent> {
+    const context = contextOf(request.instructions, request.items);
+    let chain: Chain | undefined;
+    let input = context;
+    try {
+      const channel = this.transport === 'ws' ? await this.readyChannel(request) : undefined;
+      chain = this.chains.usable(lane, context, this.route());
+      if (chain) input = context.slice(chain.itemCount);
+      const body = this.body(request, input, chain?.responseId);
+      request.start?.mark('body');
+      const attempt = channel
+        ? this.exchangeWs(channel, turn, body, request.lane, signal, emit, request.steering)
+        : httpAttempt({
+            endpoint: this.opts.endpoint,
+            turn,
+            body,
+            headers: requestHeaders(this.opts.apiKey, this.opts.headers),
+            signal,
+            idleTimeoutMs: this.opts.idleTimeoutMs,
+            emit,
+            proxy: this.proxy,
+            onCancel: () => this.chains.broken(DEFAULT_LANE),
+          });
+      // Over the socket the body went out before exchangeWs returned; over HTTP it is fetch's now.
+      request.start?.mark('socket');
+      return { result: await attempt, chain, context, input };
+    } catch (error) {
+      if (!(error instanceof ConnectError)) throw error;
+      return { result: connectFailed(turn, error), chain, context, input };
     }
   }
 
