@@ -185,6 +185,8 @@ export class WorkspaceSession implements vscode.Disposable {
 
   dispose(): void {
     this.stopCommands();
+    // Before the chat's last save: an inline edit still waiting for Keep or Undo leaves its entry there.
+    this.inlineController?.dispose();
     this.chatController?.dispose();
     for (const disposable of this.disposables) disposable.dispose();
     this.backend.dispose();
@@ -354,7 +356,7 @@ export class WorkspaceSession implements vscode.Disposable {
       commands: this.commandSessions,
     });
     this.chatController = chat;
-    this.prepare();
+    if (!this.inlineController?.disposed) this.prepare(); // not made on the way out, for an inline edit's entry
     this.disposables.push(
       ...reviewInEditor(
         chat,

@@ -81,9 +81,16 @@ export const InlineEntry = z.object({
   title: z.string(),
   /**
    * Every change kept, every one undone, some of each (`kept` says how many were kept), stopped (Escape, or a
-   * new edit of the file while it was written), failed, or no change written.
+   * new edit of the file while it was written), failed, or no change written; or `pending`: the window closed
+   * while changes still waited for Keep or Undo, so they stayed in the file as written (`saved` says whether
+   * the file on disk had them then).
    */
-  outcome: z.enum(['kept', 'undone', 'partly', 'stopped', 'failed', 'unchanged']),
+  outcome: z.enum(['kept', 'undone', 'partly', 'stopped', 'failed', 'unchanged', 'pending']),
+  /**
+   * Only with `pending`: true when the file was saved with the changes when the window closed; false when they
+   * were in the editor only (unsaved: VS Code then kept the buffer for the next start, or asked to save it).
+   */
+  saved: z.boolean().optional(),
   /** The workspace path and 1-based line the title names (the link opens the file there). */
   path: z.string(),
   line: z.int().positive(),

@@ -7,7 +7,7 @@ import { renderMarkdown } from './markdown';
 // An inline edit done in the editor beside this chat (Ctrl+I, the light bulb's Fix with Loopwire): one short
 // line, folded — "Fixed inline in src/cart.js:12" and how it ended — that opens on what was asked, the diff
 // the model wrote and what it said. The path opens the file at that line. Its hunks have no review here:
-// the edit was kept or undone in the editor already.
+// the edit was kept or undone in the editor already (or left in the file, pending, when the window closed).
 
 const OUTCOME_ICONS: Record<InlineEntry['outcome'], string> = {
   kept: 'check',
@@ -16,6 +16,7 @@ const OUTCOME_ICONS: Record<InlineEntry['outcome'], string> = {
   stopped: 'circle-slash',
   failed: 'error',
   unchanged: 'circle-slash',
+  pending: 'clock',
 };
 
 /** How it ended, when in full. */
@@ -26,12 +27,17 @@ const OUTCOME_WORDS: Record<InlineEntry['outcome'], string> = {
   stopped: t('stopped'),
   failed: t('failed'),
   unchanged: t('no change'),
+  pending: t('left pending, unsaved'),
 };
 
-/** How it ended, in a word or three: "kept", "1 of 2 kept", "no change". */
-export function outcomeLabel(entry: Pick<InlineEntry, 'outcome' | 'kept' | 'diff'>): string {
+/**
+ * How it ended, in a word or three: "kept", "1 of 2 kept", "no change"; a fix the window closed on before
+ * Keep or Undo, whether its lines were saved in the file then.
+ */
+export function outcomeLabel(entry: Pick<InlineEntry, 'outcome' | 'kept' | 'diff' | 'saved'>): string {
   const hunks = entry.diff.reduce((sum, file) => sum + file.hunks.length, 0);
   if (entry.outcome === 'partly') return t('{0} of {1} kept', entry.kept, hunks);
+  if (entry.outcome === 'pending' && entry.saved === true) return t('left pending, saved');
   return OUTCOME_WORDS[entry.outcome];
 }
 

@@ -26,6 +26,8 @@ export class InlineController implements vscode.Disposable {
   private readonly marks: InlineMarks;
   private readonly disposables: vscode.Disposable[];
   private lanes = 0;
+  /** The window is going: the edits still shown have left their entries (`dispose`). */
+  disposed = false;
   /** The last run's time from Enter to its first painted line (the API's `inline.lastTiming`). */
   lastTiming: InlineTiming | undefined;
 
@@ -122,7 +124,18 @@ export class InlineController implements vscode.Disposable {
     await vscode.commands.executeCommand('workbench.action.files.revert');
   }
 
+  /**
+   * The window is going: an edit still waiting for Keep or Undo leaves its entry in the chat now, as left
+   * pending (the session calls this before the chat saves for the last time, so the next start shows it).
+   */
   dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const run of this.runs.values()) {
+      const note = run.leave();
+      if (note) this.deps.finished?.(note);
+    }
+    this.runs.clear();
     for (const disposable of this.disposables) disposable.dispose();
   }
 

@@ -6,7 +6,8 @@ import type { InlineRequest } from './inlineRequest';
 // What an inline edit leaves in the chat once it has ended (plain: tested without VS Code): one short line,
 // "Fixed inline in src/cart.js:12" with how it ended, whose card holds what was asked, the hunks the model
 // wrote and what it said. The chat adds it as an entry of its own (chat/inlineEntries.ts); it is no part of
-// the chat's conversation with its model.
+// the chat's conversation with its model. One still waiting for Keep or Undo when the window closes is
+// recorded then, as left pending (InlineRun.leave).
 
 /** An inline entry before the chat gives it an id. */
 export type InlineNote = Omit<InlineEntry, 'id'>;
@@ -24,6 +25,11 @@ export interface InlineEnd {
   decisions: ReadonlyMap<string, HunkDecision>;
   /** What the model said at the end, or why it stopped. */
   note: string;
+  /**
+   * The window closed while hunks still waited for Keep or Undo: they stay in the file as the model wrote
+   * them, no longer marked (the lenses go with the window); `saved`: the file on disk had them then.
+   */
+  left?: { saved: boolean };
 }
 
 /** The line an entry names: a fix's problem's, an edit's cursor's (nothing selected) or first selected line. */
@@ -41,6 +47,7 @@ export function inlineTitle(request: InlineEnd['request']): string {
 function outcomeOf(end: InlineEnd, kept: number): InlineEntry['outcome'] {
   if (end.ended !== 'completed') return end.ended;
   if (end.hunks.length === 0) return 'unchanged';
+  if (end.left && end.hunks.some((hunk) => !end.decisions.has(hunk.id))) return 'pending';
   if (kept === end.hunks.length) return 'kept';
   return kept === 0 ? 'undone' : 'partly';
 }
@@ -49,11 +56,13 @@ function outcomeOf(end: InlineEnd, kept: number): InlineEntry['outcome'] {
 export function inlineNote(end: InlineEnd): InlineNote {
   const { request } = end;
   const kept = end.hunks.filter((hunk) => end.decisions.get(hunk.id) === 'kept').length;
+  const outcome = outcomeOf(end, kept);
   return {
     kind: 'inline',
     action: request.kind,
     title: inlineTitle(request),
-    outcome: outcomeOf(end, kept),
+    outcome,
+    ...(outcome === 'pending' ? { saved: end.left?.saved ?? false } : {}),
     path: request.path,
     line: lineOf(request),
     prompt: request.instruction,

@@ -191,6 +191,26 @@ export class InlineRun {
     });
   }
 
+  /**
+   * The window is closing while the edit waits for Keep or Undo: its entry for the chat, as left pending —
+   * its lines stay in the file as written (nothing can be taken back on the way out), saved or not as the
+   * user left the file. Undefined when nothing waits (a run still writing is stopped with the window).
+   */
+  leave(): InlineNote | undefined {
+    if (this.state !== 'review' || !this.request) return undefined;
+    // What the user did meanwhile (the editor's undo, typing over a hunk) decides those hunks first.
+    this.edit.marks(this.document.getText());
+    this.state = 'over';
+    return inlineNote({
+      request: this.request,
+      ended: 'completed',
+      hunks: this.edit.written,
+      decisions: this.edit.decisions,
+      note: this.summary,
+      left: { saved: !this.document.isDirty },
+    });
+  }
+
   private end(status: string, why: string): void {
     this.ended ??= status === 'completed' ? 'completed' : status === 'cancelled' ? 'stopped' : 'failed';
     if (status !== 'completed') {

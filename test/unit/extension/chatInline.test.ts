@@ -10,7 +10,9 @@ import { useChatBench } from './chatHarness';
 // An inline edit that ended leaves one short entry in the panel's current chat (chat/inlineEntries.ts): shown
 // at once without a state or a focus, kept in the chat's transcript as a note (never an item: the chat's
 // model is not sent it), found again after a reload from the snapshot and, without one, from the transcript,
-// and kept by a new chat that had no transcript yet once its first prompt makes one.
+// and kept by a new chat that had no transcript yet once its first prompt makes one. An edit the window closed
+// on before Keep or Undo comes as the chat goes (WorkspaceSession.dispose: inline first, then the chat's last
+// save): the next start shows it, left pending.
 
 const NOTE: InlineNote = {
   kind: 'inline',
@@ -103,6 +105,30 @@ describe('chat panel host: an inline edit’s entry in the current chat', functi
     await fromTranscript.receive({ type: 'ready' });
     assert.deepEqual(kinds(fromTranscript.model.all), ['user', 'assistant', 'inline', 'user', 'assistant']);
     assert.deepEqual({ ...inlineOf(fromTranscript.model.all), id: '' }, { ...NOTE, id: '' });
+  });
+
+  it('one left pending as the window closes, recorded before the chat’s last save, shows at the next start', async () => {
+    const before = ui.controller();
+    await before.ask('hello');
+    const id = before.sessionId ?? '';
+    // As the window goes: the inline edits leave their entries, then the chat is disposed (its last save).
+    before.inline.add({ ...NOTE, outcome: 'pending', saved: false, kept: 0 });
+    before.dispose();
+
+    const reloaded = ui.controller();
+    await reloaded.receive({ type: 'ready' });
+    const shown = inlineOf(reloaded.model.all);
+    assert.deepEqual([shown?.outcome, shown?.saved, shown?.title], ['pending', false, NOTE.title]);
+    reloaded.dispose();
+
+    // From the transcript alone, too (no snapshot).
+    fs.rmSync(path.join(path.dirname(before.transcriptFile ?? ''), `${id}.chat.json`));
+    const fromTranscript = ui.controller();
+    await fromTranscript.receive({ type: 'ready' });
+    assert.deepEqual(
+      [inlineOf(fromTranscript.model.all)?.outcome, inlineOf(fromTranscript.model.all)?.saved],
+      ['pending', false],
+    );
   });
 
   it('in a new chat, starts no chat: its first prompt’s transcript keeps the entry, before the prompt', async () => {

@@ -7,7 +7,8 @@ import { InlineEntry } from '../../../src/protocol/chatView';
 // The chat's short entry for an inline edit that ended: its title names the file and line (the problem's for a
 // fix, the first asked about for an edit), its outcome follows what became of each hunk the model wrote —
 // Keep and Undo from the lenses, and the editor's own undo or the user's typing over them — and it is a
-// ChatEntry the panel's schema takes.
+// ChatEntry the panel's schema takes. One the window closed on before Keep or Undo is left pending, saved or
+// not as the file was then.
 
 const FILE = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l'].join('\n') + '\n';
 const AFTER = FILE.replace('b\n', 'B\n').replace('k\n', 'K\n');
@@ -85,6 +86,26 @@ describe('inline edit: the entry it leaves in the chat', () => {
     assert.deepEqual(inline.marks(edited), []);
     assert.deepEqual([...inline.decisions.values()], ['undone', 'kept']);
     assert.equal(inlineNote(end(inline)).outcome, 'partly');
+  });
+
+  it('the window closed before Keep or Undo: pending, saved or not, the hunks kept before counted', () => {
+    const { edit: inline } = written();
+    const unsaved = inlineNote({ ...end(inline), left: { saved: false } });
+    assert.deepEqual([unsaved.outcome, unsaved.saved, unsaved.kept], ['pending', false, 0]);
+    assert.equal(unsaved.diff[0]?.hunks.length, 2, 'the diff holds what was left in the file');
+    assert.ok(InlineEntry.safeParse({ ...unsaved, id: 'inline:1' }).success, 'a ChatEntry the panel takes');
+
+    const [first] = inline.written;
+    assert.ok(first);
+    inline.keep(first.id);
+    const saved = inlineNote({ ...end(inline), left: { saved: true } });
+    assert.deepEqual([saved.outcome, saved.saved, saved.kept], ['pending', true, 1]);
+
+    // Every hunk decided before the window closed: it ended as any other, with no `saved`.
+    inline.keep();
+    const decided = inlineNote({ ...end(inline), left: { saved: false } });
+    assert.deepEqual([decided.outcome, decided.saved], ['kept', undefined]);
+    assert.equal(inlineNote(end(written().edit)).saved, undefined, 'only a fix left pending says whether it was saved');
   });
 
   it('stopped, failed and nothing written say so, whatever the hunks', () => {

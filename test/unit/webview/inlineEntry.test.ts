@@ -134,6 +134,19 @@ describe('chat panel in Chromium: an inline edit’s entry', function () {
     assert.deepEqual(await panel.problems(), []);
   });
 
+  it('one the window closed on before Keep or Undo says it was left pending, unsaved or saved', async () => {
+    const panel = await panelWith([
+      { ...FIX, id: 'inline:5', outcome: 'pending', saved: false },
+      { ...EDIT, id: 'inline:6', outcome: 'pending', saved: true },
+    ]);
+    const header = async (id: string) =>
+      (await entry(panel, id).locator('.inline-header').innerText()).replace(/\s+/g, ' ').trim();
+    assert.equal(await header('inline:5'), 'Fixed inline in config/shipping.json:3 left pending, unsaved');
+    assert.equal(await header('inline:6'), 'Edited inline in src/cart.js:10 left pending, saved');
+    await panel.page.screenshot({ path: path.join(ARTIFACTS, 'inline-entry-pending.png') });
+    assert.deepEqual(await panel.problems(), []);
+  });
+
   it('axe finds no critical or serious violation, folded and opened, in dark and light', async () => {
     for (const theme of ['dark', 'light'] as const) {
       const panel = await chromium.open(theme);
