@@ -1,6 +1,7 @@
 import { t } from '@vscode/l10n';
 import { ErrorCode, type ErrorDetails, errorCodeInfo, errorMeaning } from '../protocol';
-import { type TransportFault, TurnCancelled, describeFault } from './transportFault';
+import { faultDisplay } from './faultDisplay';
+import { type TransportFault, TurnCancelled } from './transportFault';
 
 // What to do about a fault, decided from its kind and the API's error code alone (so it can be tested as
 // a table): stop, or resend — at once or after a delay, on the same socket or a new one, chained or with
@@ -71,14 +72,14 @@ export function actionFor(
         return {
           action: 'stop',
           code: 'auth',
-          message: t('The endpoint refused the credentials: {0}', sentence(describeFault(fault))),
+          message: t('The endpoint refused the credentials: {0}', sentence(faultDisplay(fault))),
         };
       if (transport === 'ws' && (status === 426 || status === 404 || status === 405)) {
         if (mode === 'auto') return retry(true, 0, true, true);
         return {
           action: 'stop',
           code: 'websocket_unsupported',
-          message: t('The endpoint does not offer WebSocket mode: {0}', sentence(describeFault(fault))),
+          message: t('The endpoint does not offer WebSocket mode: {0}', sentence(faultDisplay(fault))),
         };
       }
       if (status === 429) return retry(true, fault.retryAfterMs ?? null, false);
@@ -88,10 +89,10 @@ export function actionFor(
       return actionForError(
         { status: undefined, type: undefined, code: fault.code, message: fault.message, param: null },
         undefined,
-        describeFault(fault),
+        faultDisplay(fault),
       );
     case 'api_error':
-      return actionForError(fault.error, fault.retryAfterMs, describeFault(fault));
+      return actionForError(fault.error, fault.retryAfterMs, faultDisplay(fault));
   }
 }
 
