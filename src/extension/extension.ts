@@ -1,4 +1,3 @@
-import './l10nSetup';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -13,26 +12,28 @@ import { KEEP_COMMAND, UNDO_COMMAND, reviewFromEditor } from './review/reviewCom
 import type { EndpointAccess } from './endpointAccess';
 import { endpointCommands } from './endpointCommands';
 import { statusItem } from './statusItem';
-import { taskNotifications } from './taskNotifications';
-import type { ChatActivity } from './chat/chatActivity';
-import type * as SessionModule from './workspaceSession';
+import type * as SessionBundle from './sessionBundle';
 import type { WorkspaceSession } from './workspaceSession';
 
 /**
- * The session lives in its own bundle (dist/session.js, beside this one): required the first time a tool or
- * a task is asked for, so a window that never uses Loopwire never loads it.
+ * The session's bundle (dist/session.js, beside this one): required the first time a tool, a task or an
+ * inline edit is asked for (Node keeps it after that), so a window that never uses Loopwire never loads it.
  */
+function sessionBundle(): typeof SessionBundle {
+  return createRequire(__filename)(path.join(__dirname, 'session.js')) as typeof SessionBundle;
+}
+
 function loadSession(
   context: vscode.ExtensionContext,
   log: vscode.LogOutputChannel,
   status: ReturnType<typeof statusItem>,
   access: EndpointAccess,
-  activity: ChatActivity,
+  chat: ChatViewProvider,
   approvals: ApprovalChoice,
 ): WorkspaceSession {
   const started = performance.now();
-  const load = createRequire(__filename);
-  const { WorkspaceSession: Session } = load(path.join(__dirname, 'session.js')) as typeof SessionModule;
+  const { WorkspaceSession: Session, taskNotifications } = sessionBundle();
+  const activity = taskNotifications(chat, log);
   const session = new Session(context, log, access, activity, approvals);
   log.info(`session loaded in ${(performance.now() - started).toFixed(1)} ms`);
   context.subscriptions.push(
@@ -64,10 +65,10 @@ export function activate(context: vscode.ExtensionContext): LoopwireApi {
     check: () => current().checkEndpoint(),
   });
   const chat = new ChatViewProvider(context.extensionUri, () => current().chat);
-  const activity = taskNotifications(chat, log);
   // The approval mode in force, read by the light bulb and Ctrl+I's context key without loading the session.
   const approvals = new ApprovalChoice(context.workspaceState);
-  const current = () => (session ??= loadSession(context, log, status, endpoints.access, activity, approvals));
+  const current = (): WorkspaceSession =>
+    (session ??= loadSession(context, log, status, endpoints.access, chat, approvals));
   context.subscriptions.push(
     status.item,
     approvals,
@@ -79,7 +80,7 @@ export function activate(context: vscode.ExtensionContext): LoopwireApi {
       FixWithLoopwire.metadata,
     ),
     ...chatCommands(chat, current, () => session),
-    ...inlineCommands(current, () => session),
+    ...inlineCommands(sessionBundle, current, () => session),
     vscode.commands.registerCommand('loopwire.stop', () => session?.chat.stop()),
     vscode.commands.registerCommand('loopwire.chooseApproval', () => current().chooseApproval()),
     // The editor's Keep / Undo lenses (review/editorMarks.ts): they exist only once the chat does.

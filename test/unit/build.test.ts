@@ -55,6 +55,13 @@ describe('build: the manifest and what it points to', () => {
       bundle.length < 64 * 1024,
       `dist/extension.js is ${Math.round(bundle.length / 1024)} KB: what pulled in the session?`,
     );
+    // Nothing configures a copy of @vscode/l10n in this bundle (l10nSetup.ts runs in session.js): one here
+    // would say its strings in English. What activation runs translates with `vscode.l10n`.
+    assert.doesNotMatch(
+      bundle,
+      /expected a string as the first argument to l10n\.t/,
+      '@vscode/l10n is in extension.js',
+    );
   });
 
   for (const [bin, file] of Object.entries(manifest.bin)) {

@@ -1,129 +1,12 @@
 import * as vscode from 'vscode';
-import { selectedLines } from '../selectedLines';
+import type * as SessionBundle from '../sessionBundle';
 import type { WorkspaceSession } from '../workspaceSession';
 import { INLINE_CANCEL, INLINE_KEEP, INLINE_UNDO } from './inlineMarks';
-import { inlineAllowed } from './inlineAllowed';
-import { askInline } from './inlinePrompt';
-import { type InlineProblem, type InlineRequest, linesAround, problemsIn } from './inlineRequest';
 
 // The inline commands, registered at activation: Edit Inline (Ctrl+I / Cmd+I in the editor), Fix with
-// Loopwire (the light bulb's inline fix), and the editor's Keep / Undo / Stop of an inline edit. The
-// session — and with it the agent's code — is loaded by the first of them.
-
-/** Lines sent each side of a problem the light bulb fixes inline. */
-const AROUND_PROBLEM = 2;
-
-const SEVERITY: Record<vscode.DiagnosticSeverity, InlineProblem['severity']> = {
-  [vscode.DiagnosticSeverity.Error]: 'error',
-  [vscode.DiagnosticSeverity.Warning]: 'warning',
-  [vscode.DiagnosticSeverity.Information]: 'info',
-  [vscode.DiagnosticSeverity.Hint]: 'hint',
-};
-
-function problemOf(diagnostic: vscode.Diagnostic): InlineProblem & { endLine: number } {
-  const source = diagnostic.source;
-  return {
-    line: diagnostic.range.start.line + 1,
-    endLine: diagnostic.range.end.line + 1,
-    column: diagnostic.range.start.character + 1,
-    severity: SEVERITY[diagnostic.severity],
-    message: diagnostic.message,
-    ...(source ? { source } : {}),
-  };
-}
-
-/** What an inline request of `kind` on lines `first`..`last` of `document` sends. */
-function requestOf(
-  kind: InlineRequest['kind'],
-  document: vscode.TextDocument,
-  path: string,
-  lines: { first: number; last: number },
-  instruction: string,
-  problem?: InlineProblem,
-): InlineRequest {
-  const text: string[] = [];
-  for (let line = lines.first; line <= lines.last; line++) text.push(document.lineAt(line - 1).text);
-  const problems = problemsIn(vscode.languages.getDiagnostics(document.uri).map(problemOf), lines.first, lines.last);
-  const found = problem && problems.find((p) => p.line === problem.line && p.message === problem.message);
-  return {
-    kind,
-    path,
-    languageId: document.languageId,
-    ...lines,
-    lines: text,
-    instruction,
-    ...(problem ? { problem: found ?? problem } : {}),
-    problems,
-  };
-}
-
-/**
- * Inline edits write the file: not offered where the approval mode lets nothing be written (the light bulb and
- * Ctrl+I follow `loopwire.inlineEditOff`); a command run anyway (before activation set the key) says why. The
- * mode in force is the session's (approvalChoice.ts: a workspace's settings may make it stricter, never looser).
- */
-function allowed(current: () => WorkspaceSession): boolean {
-  const mode = current().approvalMode();
-  if (inlineAllowed(mode)) return true;
-  void vscode.window.showInformationMessage(
-    vscode.l10n.t(
-      "Loopwire's approval mode is {0}: inline edits write the file, so they are off. Ask in the chat instead.",
-      mode,
-    ),
-  );
-  return false;
-}
-
-async function editInline(current: () => WorkspaceSession): Promise<string | undefined> {
-  const editor = vscode.window.activeTextEditor;
-  if (!editor || !allowed(current)) return undefined;
-  const document = editor.document;
-  const lines = editor.selection.isEmpty
-    ? linesAround(editor.selection.active.line, document.lineCount)
-    : selectedLines(editor.selection);
-  const inline = current().inline;
-  // The agent is made and its lane warmed while the user types.
-  const opening = inline.open(document);
-  const where = `${vscode.workspace.asRelativePath(document.uri)}:${lines.first}–${lines.last}`;
-  const answer = await askInline(editor, where, lines.first, lines.last);
-  const run = await opening;
-  if (!run) return undefined;
-  if (!answer) {
-    inline.dismiss(run);
-    return undefined;
-  }
-  const request = requestOf('edit', document, run.path, lines, answer.text);
-  // Nothing selected: the chat's entry names the cursor's line, not the first of the lines around it.
-  const cursor = editor.selection.isEmpty ? { cursor: editor.selection.active.line + 1 } : {};
-  return inline.send(run, { ...request, ...cursor }, answer.at);
-}
-
-async function fixInline(current: () => WorkspaceSession, args: unknown[]): Promise<string | undefined> {
-  const [uri, range, message] = args;
-  if (!(uri instanceof vscode.Uri) || !(range instanceof vscode.Range) || typeof message !== 'string') {
-    void vscode.window.showInformationMessage(
-      vscode.l10n.t('Fix with Loopwire runs from the quick-fix menu of a problem.'),
-    );
-    return undefined;
-  }
-  if (!allowed(current)) return undefined;
-  const sentAt = performance.now();
-  const document = await vscode.workspace.openTextDocument(uri);
-  const inline = current().inline;
-  const run = await inline.open(document);
-  if (!run) return undefined;
-  const lines = {
-    first: Math.max(1, range.start.line + 1 - AROUND_PROBLEM),
-    last: Math.min(document.lineCount, range.end.line + 1 + AROUND_PROBLEM),
-  };
-  const problem: InlineProblem = {
-    line: range.start.line + 1,
-    column: range.start.character + 1,
-    severity: 'error',
-    message,
-  };
-  return inline.send(run, requestOf('fix', document, run.path, lines, message, problem), sentAt);
-}
+// Loopwire (the light bulb's inline fix), and the editor's Keep / Undo / Stop of an inline edit. What they do
+// is in the session's bundle (inlineActions.ts): the session — and with it the agent's code — is loaded by
+// the first of them.
 
 /** The document a lens or key names (`{ uri, hunkId? }`), else the active editor's, and the hunk if any. */
 function targetOf(value: unknown): { uri: string; hunkId?: string } | undefined {
@@ -135,30 +18,27 @@ function targetOf(value: unknown): { uri: string; hunkId?: string } | undefined 
   return active === undefined ? undefined : { uri: active };
 }
 
-async function review(session: WorkspaceSession | undefined, value: unknown, action: 'keep' | 'undo'): Promise<void> {
+function review(
+  bundle: () => typeof SessionBundle,
+  session: WorkspaceSession | undefined,
+  value: unknown,
+  action: 'keep' | 'undo',
+): Promise<void> {
   const target = targetOf(value);
-  if (!session || !target) return;
-  try {
-    await session.inline.review(target.uri, target.hunkId, action);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    void vscode.window.showWarningMessage(
-      action === 'keep'
-        ? vscode.l10n.t('Loopwire could not keep that change: {0}', message)
-        : vscode.l10n.t('Loopwire could not undo that change: {0}', message),
-    );
-  }
+  return session && target ? bundle().reviewInline(session, target, action) : Promise.resolve();
 }
 
+/** `bundle`: dist/session.js, required (once) by the first command run; `current` starts the session, `started` does not. */
 export function inlineCommands(
+  bundle: () => typeof SessionBundle,
   current: () => WorkspaceSession,
   started: () => WorkspaceSession | undefined,
 ): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand('loopwire.editInline', () => editInline(current)),
-    vscode.commands.registerCommand('loopwire.fixInline', (...args: unknown[]) => fixInline(current, args)),
-    vscode.commands.registerCommand(INLINE_KEEP, (target?: unknown) => review(started(), target, 'keep')),
-    vscode.commands.registerCommand(INLINE_UNDO, (target?: unknown) => review(started(), target, 'undo')),
+    vscode.commands.registerCommand('loopwire.editInline', () => bundle().editInline(current)),
+    vscode.commands.registerCommand('loopwire.fixInline', (...args: unknown[]) => bundle().fixInline(current, args)),
+    vscode.commands.registerCommand(INLINE_KEEP, (target?: unknown) => review(bundle, started(), target, 'keep')),
+    vscode.commands.registerCommand(INLINE_UNDO, (target?: unknown) => review(bundle, started(), target, 'undo')),
     vscode.commands.registerCommand(INLINE_CANCEL, (target?: unknown) =>
       started()?.inline.cancel(targetOf(target)?.uri),
     ),
