@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ResponseRequest, decodeJson, parseWire } from '../protocol';
+import { type ResponseObject, ResponseRequest, decodeJson, parseWire } from '../protocol';
 import { type Refusal, refusals } from './apiErrors';
 import { postCompact } from './compactApi';
 import { previousIdOf, readBody } from './httpBody';
@@ -61,12 +61,28 @@ export async function handleHttp(ctx: HttpContext, req: IncomingMessage, res: Se
 }
 
 async function postResponse(ctx: HttpContext, conn: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const read = await readRequest(ctx, conn, req, res);
+  if (read === undefined) return;
+  const headers = { 'x-request-id': newId('req') };
+  const sink = read.request.stream === true ? new SseSink(res, ctx.wireLog, conn, headers) : new JsonSink(res);
+  const outcome = await ctx.service.run(read.request, 'http', sink, { parseMs: read.parseMs });
+  return reply(ctx, conn, res, outcome, sink, headers);
+}
+
+/** The request body, logged and checked; undefined once a refusal has been sent for it. */
+async function readRequest(
+  ctx: HttpContext,
+  conn: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<{ request: ResponseRequest; parseMs: number } | undefined> {
   const read = await readBody(req, ctx.options.limits.maxBodyBytes);
   const type = 'POST /v1/responses';
   if (!read.ok) {
     ctx.wireLog.record({ conn, transport: 'http', dir: 'in', type, bytes: read.bytes, previous_response_id: null });
     res.setHeader('connection', 'close');
-    return sendError(ctx, conn, res, refusals.tooLarge(ctx.options.limits.maxBodyBytes));
+    sendError(ctx, conn, res, refusals.tooLarge(ctx.options.limits.maxBodyBytes));
+    return undefined;
   }
   const body = read.body;
   const started = performance.now();
@@ -81,17 +97,23 @@ async function postResponse(ctx: HttpContext, conn: string, req: IncomingMessage
     previous_response_id: previous,
     ...(json.ok ? ctx.wireLog.bodyOf(json.value) : {}),
   });
-  if (!json.ok) return sendError(ctx, conn, res, refusals.invalidBody(json.error));
-  const parsed = parseWire(ResponseRequest, json.value);
-  if (!parsed.ok) return sendError(ctx, conn, res, refusals.invalidBody(parsed.error));
-  const request = parsed.value;
-  const misuse = httpMisuse(request);
-  if (misuse) return sendError(ctx, conn, res, misuse);
-  const parseMs = performance.now() - started;
-  const headers = { 'x-request-id': newId('req') };
+  const parsed = json.ok ? parseWire(ResponseRequest, json.value) : json;
+  const refusal = parsed.ok ? httpMisuse(parsed.value) : refusals.invalidBody(parsed.error);
+  if (refusal !== undefined) sendError(ctx, conn, res, refusal);
+  return parsed.ok && refusal === undefined
+    ? { request: parsed.value, parseMs: performance.now() - started }
+    : undefined;
+}
 
-  const sink = request.stream === true ? new SseSink(res, ctx.wireLog, conn, headers) : new JsonSink(res);
-  const outcome = await ctx.service.run(request, 'http', sink, { parseMs });
+/** The run's outcome as the HTTP answer: the stream's end, the response as JSON, or the API's error. */
+function reply(
+  ctx: HttpContext,
+  conn: string,
+  res: ServerResponse,
+  outcome: Awaited<ReturnType<HttpContext['service']['run']>>,
+  sink: SseSink | JsonSink,
+  headers: Record<string, string>,
+): void {
   switch (outcome.kind) {
     case 'not_found':
     case 'invalid':
@@ -112,20 +134,22 @@ async function postResponse(ctx: HttpContext, conn: string, req: IncomingMessage
         res.end(sink.corruptBody);
         return;
       }
-      if (outcome.kind === 'failed') {
-        const error = outcome.response.error;
-        return sendError(ctx, conn, res, {
-          status: 500,
-          error: {
-            type: 'server_error',
-            code: error?.code ?? 'server_error',
-            message: error?.message ?? 'failed',
-            param: null,
-          },
-        });
-      }
+      if (outcome.kind === 'failed') return sendError(ctx, conn, res, failedAsError(outcome.response.error));
       return sendJson(ctx, conn, res, 200, outcome.response, 'response', headers);
   }
+}
+
+/** A failed response's error as a non-streaming request gets it: a 500 with the API's error object. */
+function failedAsError(error: ResponseObject['error']): Refusal {
+  return {
+    status: 500,
+    error: {
+      type: 'server_error',
+      code: error?.code ?? 'server_error',
+      message: error?.message ?? 'failed',
+      param: null,
+    },
+  };
 }
 
 /** Fields that belong to WebSocket mode only, features this server does not offer, or a request missing one. */
