@@ -12,7 +12,11 @@ export interface ToolResult {
   output: string;
   /** Images the model is shown after `output` (view_image): the call's output is then a list of parts. */
   images?: InputImage[];
-  /** What the person watching is shown, where it is more than the model is sent (an output cut to a budget). */
+  /**
+   * What the person watching is shown (the card, the terminal), where it differs from what the model is sent:
+   * more of it (an output cut to a budget), or its refusal or first line in the person's language (the model's
+   * `output` stays English; errorDisplay.ts).
+   */
   display?: string;
   /** What an edit tool wrote, file by file: the hunks a reviewer can accept or take back one by one. */
   edits?: EditedFile[];

@@ -1,3 +1,4 @@
+import { t } from '@vscode/l10n';
 import type { AgentEvent } from '../../agent';
 import type { ChatEntry, DiffFile, ToolEntry } from '../../protocol/chatView';
 import type { ToolRegistry } from '../../tools';
@@ -8,12 +9,15 @@ import { reviewFiles } from './reviewFiles';
 // the live diff of an edit beside it), run, then finished with its output and, for an edit, its review.
 // A call streams under its output item's id until its call id is known. Plain Node: tested without VS Code.
 
-/** A tool's answer as shown on its card; the model got all of it. */
+/**
+ * A tool's answer as shown on its card: the event's output, which is the result's display copy where it has one
+ * (in the person's language; the model got its English). The model got all of it.
+ */
 const OUTPUT_SHOWN = 8_000;
 
 const cut = (text: string) =>
   text.length > OUTPUT_SHOWN
-    ? `${text.slice(0, OUTPUT_SHOWN)}\n… (${text.length - OUTPUT_SHOWN} more characters)`
+    ? `${text.slice(0, OUTPUT_SHOWN)}\n${t('… ({0} more characters)', text.length - OUTPUT_SHOWN)}`
     : text;
 
 /** What the cards need of the conversation they stand in (ChatModel). */
