@@ -66,7 +66,6 @@ function hunkView(
 ): HTMLElement {
   const hunk = file.hunks[index] as DiffHunk;
   const state = file.states?.[hunk.id];
-  const path = file.moveTo ?? file.path;
   const skipBefore = sharedContext(file.hunks[index - 1], hunk);
   const next = file.hunks[index + 1];
   // The next hunk shows the lines both share, so this one stops short of them.
@@ -77,32 +76,8 @@ function hunkView(
     'div',
     { class: `hunk-header${skipBefore > 0 ? ' joined' : ''}` },
     h('span', { class: 'hunk-range' }, unifiedHeader(hunk, contextBefore.length, contextAfter.length)),
+    ...hunkControls(entry, file, hunk, post),
   );
-  const act = (action: 'accept' | 'reject') => () =>
-    post({ type: 'hunk', callId: entry.id, path, hunkId: hunk.id, action });
-  const reviewable = file.op !== 'move' && file.op !== 'delete';
-  if (state === 'applied' && reviewable)
-    header.append(
-      h(
-        'span',
-        { class: 'hunk-actions' },
-        button(t('Accept'), act('accept'), { icon: 'check', kind: 'icon', title: t('Keep this change') }),
-        button(t('Reject'), act('reject'), { icon: 'discard', kind: 'icon', title: t('Take this change back') }),
-      ),
-    );
-  else if (state !== undefined && state !== 'applied')
-    header.append(
-      h('span', { class: `hunk-state ${state}`, attrs: { title: STATE_TITLES[state] } }, STATE_LABELS[state]),
-    );
-  // Taken back (by Reject or the editor's Undo): the host writes it again while its lines still fit.
-  if (state === 'rejected' && reviewable)
-    header.append(
-      h(
-        'span',
-        { class: 'hunk-actions' },
-        button(t('Restore'), act('accept'), { icon: 'redo', kind: 'secondary', title: t('Apply this change again') }),
-      ),
-    );
   const start = { old: hunk.oldStart - contextBefore.length, new: hunk.newStart - contextBefore.length };
   const oldAfter = hunk.oldStart + hunk.oldLines.length;
   const newAfter = hunk.newStart + hunk.newLines.length;
@@ -123,6 +98,42 @@ function hunkView(
         .map((draw) => draw()),
     ),
   );
+}
+
+/**
+ * What a hunk's header offers by its review state: Accept and Reject while it stands applied, its state's label
+ * once reviewed, and Restore once taken back (by Reject or the editor's Undo: the host writes it again while
+ * its lines still fit). A move or a deletion is reviewed whole, not by hunk.
+ */
+function hunkControls(entry: ToolEntry, file: DiffFile, hunk: DiffHunk, post: Post): HTMLElement[] {
+  const state = file.states?.[hunk.id];
+  const path = file.moveTo ?? file.path;
+  const act = (action: 'accept' | 'reject') => () =>
+    post({ type: 'hunk', callId: entry.id, path, hunkId: hunk.id, action });
+  const reviewable = file.op !== 'move' && file.op !== 'delete';
+  const controls: HTMLElement[] = [];
+  if (state === 'applied' && reviewable)
+    controls.push(
+      h(
+        'span',
+        { class: 'hunk-actions' },
+        button(t('Accept'), act('accept'), { icon: 'check', kind: 'icon', title: t('Keep this change') }),
+        button(t('Reject'), act('reject'), { icon: 'discard', kind: 'icon', title: t('Take this change back') }),
+      ),
+    );
+  else if (state !== undefined && state !== 'applied')
+    controls.push(
+      h('span', { class: `hunk-state ${state}`, attrs: { title: STATE_TITLES[state] } }, STATE_LABELS[state]),
+    );
+  if (state === 'rejected' && reviewable)
+    controls.push(
+      h(
+        'span',
+        { class: 'hunk-actions' },
+        button(t('Restore'), act('accept'), { icon: 'redo', kind: 'secondary', title: t('Apply this change again') }),
+      ),
+    );
+  return controls;
 }
 
 /** Whether a hunk's change stands as the agent made it: proposed (no review yet), applied or accepted. */
