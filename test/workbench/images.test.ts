@@ -12,7 +12,8 @@ import { ARTIFACTS, type Workbench, until } from './workbench';
 // at twice its size (2800×1800), pasted into the prompt box is a chip with its thumbnail; sent, it reaches the
 // model as an input_image of the prompt's message, scaled in the page to 2048×1317 (read from the embedded
 // backend's wire log, LOOPWIRE_WIRE_LOG with bodies); after Developer: Reload Window the prompt's bubble shows
-// it again, and the next prompt sends it again only with its message. Screenshots in images/.
+// it again, and the next prompt sends it again only with its message. A prompt of an image alone, edited
+// (Edit and resend), shows its chip in the edited prompt and is sent again as it is. Screenshots in images/.
 
 const IMAGES_ARTIFACTS = path.join(ARTIFACTS, 'images');
 const PROMPT = 'What does this screenshot show?';
@@ -150,6 +151,38 @@ describe('Loopwire in the VS Code workbench: an image pasted into the chat', fun
     const images = next.parts.filter((part) => part.type === 'input_image').length;
     const whole = next.parts.some((part) => part.text === PROMPT);
     assert.equal(images, whole ? 1 : 0, `the whole conversation: ${whole}, images: ${images}`);
+    assert.deepEqual(workbench.pageErrors, []);
+  });
+
+  it('Edit and resend of an image alone: its chip comes back in the edited prompt, which sends it again', async () => {
+    const panel = await workbench.panel();
+    const small = await new Jimp({ width: 320, height: 200, color: 0xf14c4cff }).getBuffer('image/png');
+    await panel.evaluate(paste(small.toString('base64')));
+    await panel.locator('.composer .attachment-chip[data-kind="image"]').waitFor({ timeout: 20_000 });
+    /** The last user message of each generating request so far: its parts' types. */
+    const lastPrompts = () =>
+      requests().map((request) => {
+        const users = request.input.filter((item) => item.role === 'user' && Array.isArray(item.content));
+        return ((users.at(-1)?.content ?? []) as Part[]).map((part) => part.type);
+      });
+    const imageAlone = () => lastPrompts().filter((types) => types.join() === 'input_image').length;
+    await send(panel, '');
+    await until('the image alone in the wire log', () => Promise.resolve(imageAlone() === 1 || undefined));
+
+    const prompt = panel.locator('.entry.user').last();
+    await prompt.hover();
+    await prompt.getByRole('button', { name: 'Edit' }).click();
+    const chip = prompt.locator('.prompt-editor .attachment-chip[data-kind="image"]');
+    await chip.waitFor({ timeout: 10_000 });
+    assert.equal(await chip.innerText(), 'image.png (320×200)');
+    assert.equal(await prompt.getByRole('textbox', { name: 'Edit the message' }).inputValue(), '');
+    await workbench.screenshot('edit-image-alone', { sidebar: true });
+    await prompt.getByRole('textbox', { name: 'Edit the message' }).press('Enter');
+    await until('the image alone sent again', () => Promise.resolve(imageAlone() === 2 || undefined), 60_000);
+    // The fork is shown: the edited prompt's box gives way to the prompt sent again, its picture in its bubble.
+    await panel.locator('.prompt-editor').waitFor({ state: 'detached', timeout: 30_000 });
+    await panel.locator('.entry.user').last().locator('.bubble img.attachment-thumb').waitFor({ timeout: 30_000 });
+    await workbench.screenshot('edit-image-alone-sent', { sidebar: true });
     assert.deepEqual(workbench.pageErrors, []);
   });
 
