@@ -18,6 +18,7 @@ import {
 import { SocketKeeper } from './socketKeeper';
 import type { SteerClient } from './steerClient';
 import { SuccessorFollower } from './successorFollower';
+import { faultDisplay } from './faultDisplay';
 import { AgentStop, type TransportFault, TurnCancelled, describeFault } from './transportFault';
 import { ConnectError, type WsChannel } from './wsChannel';
 import { type Sent, type Totals, outcomeOf } from './turnAttempt';
@@ -126,7 +127,7 @@ export class SessionTransport {
       }
       // Only what was shown needs taking back: a refusal right after `response.created` showed nothing.
       if (assembler.firstDeltaAt !== undefined)
-        emit({ type: 'output_discarded', turn, reason: describeFault(step.fault) });
+        emit({ type: 'output_discarded', turn, reason: faultDisplay(step.fault) });
       await this.recover(turn, attempt, lane, transport, step.fault, signal, emit);
     }
   }
@@ -236,12 +237,13 @@ export class SessionTransport {
     emit: AgentEventSink,
   ): Promise<void> {
     const action = actionFor(fault, transport, this.opts.transport, this.reached);
-    const reason = describeFault(fault);
+    // The events' and the stop's reason is the person's (their language); a closing socket's, the log's (English).
+    const reason = faultDisplay(fault);
     if (action.action === 'stop') throw new AgentStop(action.code, action.message);
     if (attempt >= this.opts.maxAttempts)
       throw new AgentStop('retries_exhausted', t('Gave up after {0} attempts; the last: {1}.', attempt, reason));
     this.chains.broken(lane);
-    if (action.newSocket && transport === 'ws') this.sockets.retire(reason);
+    if (action.newSocket && transport === 'ws') this.sockets.retire(describeFault(fault));
     if (transport === 'ws' && action.transportFailure) this.wsFailures++;
     if (
       this.opts.transport === 'auto' &&
