@@ -97,11 +97,26 @@ describe('Loopwire in the VS Code workbench: the panel in Simplified Chinese', f
     await workbench.screenshot('window-zh-cn');
   });
 
-  it('a skipped call and a failed one say why in Chinese on their cards; the model was told in English', async () => {
-    // The approval the test before left waiting: Skip, then the task is stopped.
-    const waiting = panel.locator('.entry.tool:has(.tool-card.status-approval)').first();
-    const skippedId = await waiting.getAttribute('data-id');
-    await waiting.locator('.approval button[data-action="skip"]').click();
+  it('a task’s card, a skipped call and a failed one say how they went in Chinese; the model was told in English', async () => {
+    // The task the test before left waiting: Run. The demo's tests fail at first, so its card ends failed,
+    // its first line the person's (exit code, time), its output the test runner's own.
+    const task = panel.locator('.entry.tool:has(.tool-card.status-approval)').first();
+    const taskId = await task.getAttribute('data-id');
+    await task.locator('.approval button[data-action="allow"]').click();
+    const ran = panel.locator(`.entry.tool[data-id="${taskId ?? ''}"] .tool-card.status-failed`);
+    await ran.waitFor({ timeout: 90_000 });
+    await ran.locator('.tool-output summary').click();
+    assert.match(
+      (await ran.locator('.tool-output pre').textContent()) ?? '',
+      /^已结束，退出代码 1，用时 [\d.]+ 秒。\n--- 输出 ---\n/,
+    );
+    await ran.scrollIntoViewIfNeeded();
+    await workbench.screenshot('task-card-zh-cn', { sidebar: true });
+    // The edit it asks for next: Skip, then the task is stopped.
+    const edit = panel.locator('.entry.tool:has(.tool-card.status-approval)').first();
+    await edit.waitFor({ timeout: 90_000 });
+    const skippedId = await edit.getAttribute('data-id');
+    await edit.locator('.approval button[data-action="skip"]').click();
     const skipped = panel.locator(`.entry.tool[data-id="${skippedId ?? ''}"] .tool-card.status-declined`);
     await skipped.waitFor();
     assert.equal(await skipped.locator('.tool-status').textContent(), '已跳过');
@@ -114,7 +129,11 @@ describe('Loopwire in the VS Code workbench: the panel in Simplified Chinese', f
     await prompt.fill('read src/missing.js');
     await prompt.press('Enter');
     const failed = panel.locator('.entry.tool .tool-card.status-failed').last();
-    await failed.waitFor({ timeout: 90_000 });
+    await until(
+      'the read’s card',
+      async () => ((await failed.textContent())?.includes('src/missing.js') ? true : undefined),
+      90_000,
+    );
     assert.equal(await failed.locator('.tool-status').textContent(), '失败');
     await failed.locator('.tool-output summary').click();
     assert.equal(await failed.locator('.tool-output pre').textContent(), '找不到 src/missing.js。');
