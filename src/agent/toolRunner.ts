@@ -82,7 +82,7 @@ function declinedDisplay(gate: CommandDecision, mode: ApprovalMode | undefined):
       ? t('Not run: in the {0} approval mode only commands that only read may run, and this one does more.', mode ?? '')
       : t('Not run: your rule "deny: {0}" refuses it. Nothing was changed.', gate.rule);
   if (mode === 'plan') return t('Not run: the chat is in plan mode, where nothing is written and no task runs.');
-  return t('You skipped this call; nothing was changed.');
+  return t('Not run: it was not approved. Nothing was changed.');
 }
 
 export class ToolRunner {

@@ -120,7 +120,7 @@ describe('Loopwire in the VS Code workbench: the panel in Simplified Chinese', f
     const skipped = panel.locator(`.entry.tool[data-id="${skippedId ?? ''}"] .tool-card.status-declined`);
     await skipped.waitFor();
     assert.equal(await skipped.locator('.tool-status').textContent(), '已跳过');
-    assert.equal(await skipped.locator('.tool-output pre').textContent(), '你跳过了此调用；未做任何更改。');
+    assert.equal(await skipped.locator('.tool-output pre').textContent(), '未运行：未获批准。未做任何更改。');
     const stop = panel.locator('.toolbar button[aria-label="停止"]');
     if (await stop.isEnabled()) await stop.click();
     await until('the task stopped', async () => ((await stop.isDisabled()) ? true : undefined), 60_000);

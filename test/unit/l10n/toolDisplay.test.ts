@@ -145,6 +145,6 @@ describe('l10n: a failed tool call’s display in zh-cn, its output for the mode
     assert.match(en.output, /^The user declined this write_file call; nothing was changed\./);
     assert.equal(en.display, en.output, 'English: the card shows the model’s words');
     assert.equal(zh.output, en.output);
-    assert.equal(zh.display, '你跳过了此调用；未做任何更改。');
+    assert.equal(zh.display, '未运行：未获批准。未做任何更改。');
   });
 });
