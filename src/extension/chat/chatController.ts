@@ -18,7 +18,7 @@ import { ChatSaver } from './chatSaver';
 import { snapshotOf } from './chatSnapshot';
 import { ReviewBook } from './reviewBook';
 import { ReviewRefused } from './reviewEdits';
-import { resendInFork } from './chatFork';
+import { type EditedPrompt, resendInFork } from './chatFork';
 import { sessionFile } from './sessionHistory';
 import { sideRoutes } from './sideRoutes';
 import { type ViewRoutes, route } from './viewRoutes';
@@ -180,7 +180,7 @@ export class ChatController {
     openSession: (message) => this.openSession(message.id),
     shown: (message) => void (this.shown = { entries: message.entries, sessionId: message.sessionId }),
     restore: (message) => this.takeBack.restore(message.id),
-    resend: (message) => this.resend(message.id, message.text, message.files),
+    resend: (message) => this.resend(message),
   };
 
   /** A message from the webview, validated first: anything else is logged and dropped. */
@@ -340,11 +340,11 @@ export class ChatController {
     return { ok: end.status === 'completed', status: end.status, text: this.model.answerSince(from) };
   }
 
-  /** Edit and resend of prompt `id` (chatFork.ts): the chat forks there and `text` is sent in the fork. */
-  private resend(id: string, text: string, files: 'restore' | 'keep' | undefined): Promise<void> {
+  /** Edit and resend of a prompt (chatFork.ts): the chat forks there and the prompt as edited is sent in the fork. */
+  private resend(edited: EditedPrompt): Promise<void> {
     if (this.busy) throw new ReviewRefused(t('A message can be edited once the task has ended: Stop it first.'));
     return resendInFork(
-      { id, text, files },
+      { ...edited },
       {
         transcript: this.transcript,
         entries: this.model.all,
