@@ -25,7 +25,7 @@ describe('Loopwire in the VS Code workbench: inline fix', function () {
   after(() => delete process.env['LOOPWIRE_WIRE_LOG']);
 
   const bench = useInlineWorkbench(INLINE_ARTIFACTS);
-  const { shot, lines, lens, lensCount, focusInEditor, openFile, goTo, shows, quickFixMenu } = bench;
+  const { shot, lines, lens, noLensLeft, focusInEditor, openFile, goTo, shows, quickFixMenu } = bench;
 
   it('the light bulb fixes config/shipping.json inline, and Undo takes the fix back', async () => {
     const { workbench } = bench;
@@ -41,7 +41,7 @@ describe('Loopwire in the VS Code workbench: inline fix', function () {
     await shot('fix-streamed');
     await lens('Undo').click();
     await shows('5000,,');
-    await until('no lens left', async () => ((await lensCount()) === 0 ? true : undefined));
+    await noLensLeft();
     // The file was saved before the fix and is as it was: no unsaved mark either.
     const tab = workbench.page.locator('.part.editor .tab.active', { hasText: 'shipping.json' });
     await until('the tab without its unsaved mark', async () =>

@@ -17,7 +17,7 @@ const EDIT_ARTIFACTS = path.join(ARTIFACTS, 'inline-edit');
 describe('Loopwire in the VS Code workbench: inline edit (Ctrl+I)', function () {
   this.timeout(180_000);
   const bench = useInlineWorkbench(EDIT_ARTIFACTS);
-  const { shot, lens, lensCount, openFile, goTo, lineTexts, shows, inlinePrompt, loopwireLog } = bench;
+  const { shot, lens, lensCount, noLensLeft, openFile, goTo, lineTexts, shows, inlinePrompt, loopwireLog } = bench;
 
   it('Ctrl+I on a selection with a prompt: one hunk undone, the other kept', async () => {
     const { page } = bench.workbench;
@@ -38,7 +38,7 @@ describe('Loopwire in the VS Code workbench: inline edit (Ctrl+I)', function () 
     await shows('off an amount in cents');
     await until('the lenses of the hunk left', async () => ((await lensCount()) === 2 ? true : undefined));
     await lens('Keep').click();
-    await until('no lens left', async () => ((await lensCount()) === 0 ? true : undefined));
+    await noLensLeft();
     await shows('const discount = (amount * percent) / 100;');
     await shot('edit-kept');
   });
@@ -61,7 +61,7 @@ describe('Loopwire in the VS Code workbench: inline edit (Ctrl+I)', function () 
     assert.equal(await lensCount(), 1, 'the Stop lens while it writes');
     await page.keyboard.press('Escape');
     await shows('// Sum every line', true);
-    await until('no lens left', async () => ((await lensCount()) === 0 ? true : undefined));
+    await noLensLeft();
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     assert.deepEqual(await lineTexts(), before);
     await shot('escape-untouched');
@@ -87,12 +87,12 @@ describe('Loopwire in the VS Code workbench: inline edit (Ctrl+I)', function () 
     };
     await ask();
     await lens('Undo All').click();
-    await until('no lens left', async () => ((await lensCount()) === 0 ? true : undefined));
+    await noLensLeft();
     assert.deepEqual(await lineTexts(), before, 'Undo All: the file as it was');
     await ask();
     await shot('both-hunks');
     await lens('Keep All').click();
-    await until('no lens left', async () => ((await lensCount()) === 0 ? true : undefined));
+    await noLensLeft();
     await shows('(price times quantity)');
     await shows('every line summed, then the discount taken off');
   });
@@ -115,7 +115,7 @@ describe('Loopwire in the VS Code workbench: inline edit (Ctrl+I)', function () 
     await shows('// typed while Loopwire wrote');
     await shot('typed-while-streaming');
     await lens('Undo').click();
-    await until('no lens left', async () => ((await lensCount()) === 0 ? true : undefined));
+    await noLensLeft();
     const expected = [...before];
     expected.splice(expected.indexOf(''), 1, '// typed while Loopwire wrote');
     assert.deepEqual(await lineTexts(), expected.sort(), 'the edit gone, the typing kept');

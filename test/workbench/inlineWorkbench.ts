@@ -122,6 +122,8 @@ export interface InlineWorkbench {
   /** The active editor's code lens titled `title` exactly. */
   lens: (title: string) => Locator;
   lensCount: () => Promise<number>;
+  /** Waits until the edit's lenses are gone (it was kept, undone or stopped). */
+  noLensLeft: () => Promise<unknown>;
   /** Whether the workbench's focus is in an editor (not in the panel's webview, nor anywhere else). */
   focusInEditor: () => Promise<boolean>;
   /** Opens `file` with Quick Open, or, once open, by its tab (Quick Open may still be closing after another quick input). */
@@ -172,6 +174,7 @@ export function useInlineWorkbench(artifacts: string): InlineWorkbench {
         .page.locator(`${editor} .codelens-decoration a`, { hasText: new RegExp(`^${title}$`) })
         .first(),
     lensCount,
+    noLensLeft: () => until('no lens left', async () => ((await lensCount()) === 0 ? true : undefined)),
     focusInEditor: () => wb().page.evaluate<boolean>("document.activeElement?.closest('.part.editor') != null"),
     openFile: (file, expected) => openFile(wb().page, lines, file, expected),
     goTo: (where) => goTo(wb(), where),
