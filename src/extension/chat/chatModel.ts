@@ -360,9 +360,9 @@ export class ChatModel {
     for (const entry of this.entries)
       if (entry.kind === 'tool' && (entry.status === 'streaming' || entry.status === 'approval')) {
         const { ask: _ask, ...rest } = entry;
-        this.replace({ ...rest, status: 'failed', output: 'The task ended before this call ran.' });
+        this.replace({ ...rest, status: 'failed', output: t('The task ended before this call ran.') });
       }
-    if (event.status === 'cancelled') this.notice('info', 'Stopped.');
+    if (event.status === 'cancelled') this.notice('info', t('Stopped.'));
     else if (event.status !== 'completed') this.stopped(event.reason, event.code, true);
     else if (this.banner?.kind !== 'fallback') this.setBanner(null);
   }
