@@ -85,6 +85,16 @@ export class Transcript {
       { icon: 'fold-up' },
     );
     this.olderButton.classList.add('older');
+    // What shows above or below the conversation (the past chats, queued prompts, the plan, a chip) takes its
+    // room from it, and a box that shrinks keeps its scrollTop: a reader at the end would see the end slide out
+    // of view, the buttons of a card waiting for Apply behind the chips. Shrunk, it finds the end again.
+    let height = 0;
+    new ResizeObserver(() => {
+      const shrunk = this.element.clientHeight < height;
+      height = this.element.clientHeight;
+      if (shrunk && this.pinnedAt !== undefined && Math.abs(this.element.scrollTop - this.pinnedAt) < 2)
+        this.scrollToEnd();
+    }).observe(this.element);
   }
 
   /** How many entries the page shows. */

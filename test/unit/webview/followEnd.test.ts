@@ -92,6 +92,33 @@ describe('chat panel in Chromium: following the end', function () {
     assert.ok(box && view && box.y + box.height <= view.height, 'Apply is inside the view');
   });
 
+  it('a reader at the end stays there when prompts queued below the conversation shorten it', async () => {
+    // The chips of queued prompts take room from the conversation, above the composer: the card waiting
+    // for Apply must keep its buttons in view rather than slide behind them.
+    const panel = await conversation(8);
+    panel.post({ type: 'entry', entry: patchCard('approval') });
+    await panel.delivered();
+    panel.post({
+      type: 'queue',
+      items: [
+        { id: 'queued:1', text: 'list tasks' },
+        { id: 'queued:2', text: 'search for TODO' },
+      ],
+    });
+    await panel.delivered();
+    const left = await belowView(panel);
+    assert.ok(left < 2, `${left} px of the conversation below the view`);
+    const [apply, transcript] = await Promise.all([
+      panel.page.locator('.approval button[data-action="allow"]').boundingBox(),
+      panel.page.locator('.transcript').boundingBox(),
+    ]);
+    assert.ok(apply && transcript, 'Apply and the conversation are laid out');
+    assert.ok(
+      apply.y + apply.height <= transcript.y + transcript.height,
+      `Apply (bottom ${apply.y + apply.height}) inside the conversation (bottom ${transcript.y + transcript.height})`,
+    );
+  });
+
   it('a long answer streamed after big cards leaves the reader at its last line', async () => {
     const panel = await conversation(40);
     // A card that grows as it is written, then the answer, a few words a frame.
