@@ -236,6 +236,8 @@ function showHistory(sessions: readonly SessionSummary[]): void {
                 session.title,
                 () => {
                   history.classList.add('hidden');
+                  // The button goes with the list: the focus goes where the user types next, not to nothing.
+                  prompt.focus();
                   post({ type: 'openSession', id: session.id });
                 },
                 { kind: 'secondary', title: `${session.title} — ${new Date(session.createdAt).toLocaleString()}` },

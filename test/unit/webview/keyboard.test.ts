@@ -152,6 +152,26 @@ describe('chat panel in Chromium: by keyboard alone', function () {
     assert.deepEqual(await panel.postedBy(() => panel.page.keyboard.press('Escape')), [{ type: 'stop' }]);
   });
 
+  it('a past chat chosen from the keyboard leaves the focus in the prompt box, not on nothing', async () => {
+    const panel = await chromium.open('dark');
+    panel.postAll(EMPTY_CHAT);
+    await panel.delivered();
+    await panel.page.getByRole('button', { name: 'History', exact: true }).focus();
+    await panel.page.keyboard.press('Enter');
+    panel.post({
+      type: 'history',
+      sessions: [{ id: 's1', title: 'Fix the failing test', createdAt: '2026-01-02T10:00:00.000Z' }],
+    });
+    await panel.delivered();
+    assert.equal(await focused(panel), 'Fix the failing test');
+    // Enter on it: the list closes with the focused button in it; the focus goes where the user types next.
+    assert.deepEqual(await panel.postedBy(() => panel.page.keyboard.press('Enter')), [
+      { type: 'openSession', id: 's1' },
+    ]);
+    assert.equal(await panel.page.getByRole('dialog', { name: 'Past chats' }).isVisible(), false);
+    assert.equal(await focused(panel), 'Ask Loopwire');
+  });
+
   it('in a high-contrast theme, the @ picker outlines the option Enter would pick', async () => {
     const panel = await chromium.open('hc-black');
     panel.postAll(EMPTY_CHAT);
