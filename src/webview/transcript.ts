@@ -67,6 +67,8 @@ export class Transcript {
   private frame = 0;
   /** Where the page last scrolled to the end (undefined: it never did, or the conversation was replaced). */
   private pinnedAt: number | undefined;
+  /** Whether the reader was at the end when the conversation last scrolled. */
+  private atEnd = true;
   private readonly olderButton: HTMLButtonElement;
   private readonly working = h(
     'div',
@@ -87,13 +89,15 @@ export class Transcript {
     this.olderButton.classList.add('older');
     // What shows above or below the conversation (the past chats, queued prompts, the plan, a chip) takes its
     // room from it, and a box that shrinks keeps its scrollTop: a reader at the end would see the end slide out
-    // of view, the buttons of a card waiting for Apply behind the chips. Shrunk, it finds the end again.
+    // of view, the buttons of a card waiting for Apply behind the chips. Whether the reader was at the end is
+    // known from the last scroll (a shrink scrolls nothing; a card that got shorter moved the scroll to the
+    // new end itself); shrunk, the box finds the end again.
+    this.element.addEventListener('scroll', () => (this.atEnd = this.nearBottom()), { passive: true });
     let height = 0;
     new ResizeObserver(() => {
       const shrunk = this.element.clientHeight < height;
       height = this.element.clientHeight;
-      if (shrunk && this.pinnedAt !== undefined && Math.abs(this.element.scrollTop - this.pinnedAt) < 2)
-        this.scrollToEnd();
+      if (shrunk && this.atEnd) this.scrollToEnd();
     }).observe(this.element);
   }
 

@@ -119,6 +119,35 @@ describe('chat panel in Chromium: following the end', function () {
     );
   });
 
+  it('a reader at the end stays there when a card shrinks, then the past chats open above the conversation', async () => {
+    // A card that no longer waits loses its buttons: the conversation is shorter and the browser moves the
+    // scroll up to its new end. Then the past chats take room at the top: the end must stay in view.
+    const panel = await conversation(8);
+    const command: ToolEntry = {
+      kind: 'tool',
+      id: 'call_exec',
+      turn: 1,
+      name: 'exec_command',
+      summary: 'echo new user',
+      status: 'approval',
+      ask: { action: 'Run command `echo new user`', detail: '$ echo new user', effect: 'task' },
+    };
+    panel.post({ type: 'entry', entry: command });
+    await panel.delivered();
+    const { ask: _ask, ...declined } = command;
+    panel.post({ type: 'entry', entry: { ...declined, status: 'declined', output: 'Stopped before it ran.' } });
+    panel.post({ type: 'entry', entry: { kind: 'notice', id: 'notice:stop', level: 'info', text: 'Stopped.' } });
+    await panel.delivered();
+    assert.ok((await belowView(panel)) < 2, 'at the end once stopped');
+    panel.post({
+      type: 'history',
+      sessions: [{ id: 's1', title: 'Fix the failing test', createdAt: '2026-01-02T10:00:00.000Z' }],
+    });
+    await panel.delivered();
+    const left = await belowView(panel);
+    assert.ok(left < 2, `${left} px of the conversation below the view under the past chats`);
+  });
+
   it('a long answer streamed after big cards leaves the reader at its last line', async () => {
     const panel = await conversation(40);
     // A card that grows as it is written, then the answer, a few words a frame.
