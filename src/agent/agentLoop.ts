@@ -187,7 +187,8 @@ export class Agent {
     times.readyAt = performance.now();
     times.previousEndAt = outcome.completedAt + timing.approvalMs;
     if (signal.aborted) throw new TurnCancelled();
-    await this.sendNestedInstructions(turn, calls);
+    const nested = this.sendNestedInstructions(turn, calls);
+    if (nested) await nested; // Most turns have none: no turn of the loop for it.
     const steered = this.deliverSteers(turn);
     const answered = outcome.output.some((item) => (textOf(item) ?? '') !== '');
     if (!progress.record(calls, timing.failed, answered || steered)) return progress.stop();
@@ -221,7 +222,7 @@ export class Agent {
   }
 
   /** The AGENTS.md files below the workspace folder governing where this turn's calls worked, new to the chat. */
-  private sendNestedInstructions(turn: number, calls: readonly CallItem[]): Promise<void> {
+  private sendNestedInstructions(turn: number, calls: readonly CallItem[]): Promise<void> | undefined {
     const { transcript, tools, emit } = this.options;
     const { registry } = this;
     return appendNestedInstructions({ turn, calls, registry, transcript, workspace: tools.workspace, emit });

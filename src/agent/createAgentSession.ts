@@ -7,7 +7,7 @@ import type { AgentEventSink } from './events';
 import { standingInstructions } from './instructions';
 import { type ModelOptions, modelFields } from './modelOptions';
 import { contextPlan } from './contextWindow';
-import { type EnvironmentFacts, environmentText } from './environmentContext';
+import { type EnvironmentFacts, environmentReader } from './environmentContext';
 import { modelProfile } from './modelCatalogue';
 import { type PlanToolSetting, planToolOffered } from './planMode';
 import type { ProjectInstructions } from './projectInstructions';
@@ -105,11 +105,6 @@ export interface AgentSpec {
   emit: AgentEventSink;
 }
 
-/** The environment item's text as it stands: the facts now, the approval mode in force now, today. */
-function environmentReader(facts: () => EnvironmentFacts, approvals: ApprovalPolicy): () => string {
-  return () => environmentText(facts(), approvals.mode?.());
-}
-
 /** One endpoint's session transport (one socket at a time), and the agents that share it. */
 export interface AgentSession {
   readonly transport: SessionTransport;
@@ -191,7 +186,7 @@ function newAgent(transport: SessionTransport, spec: AgentSpec): Agent {
     ...(spec.endAfterEdit ? { endAfterEdit: true } : {}),
     ...(spec.choices ? { choices: choicesReader(spec, spec.choices, built) } : {}),
     ...(spec.projectInstructions ? { projectInstructions: spec.projectInstructions } : {}),
-    ...(spec.environment ? { environment: environmentReader(spec.environment, spec.approvals) } : {}),
+    ...(spec.environment ? { environment: environmentReader(spec.environment, () => spec.approvals.mode?.()) } : {}),
   });
 }
 

@@ -62,6 +62,55 @@ export function environmentText(facts: EnvironmentFacts, mode: ApprovalMode | un
 }
 
 /**
+ * The item's text as it stands, for the facts `facts` gives under the mode `mode` gives, today: built again
+ * only when one of them changed (or the day, or the zone), since it is asked before every request. The same
+ * inputs give the same text, byte for byte.
+ */
+export function environmentReader(
+  facts: () => EnvironmentFacts,
+  mode: () => ApprovalMode | undefined,
+  now: () => number = Date.now,
+): () => string {
+  let last:
+    { facts: EnvironmentFacts; mode: ApprovalMode | undefined; zone: string; day: Day; text: string } | undefined;
+  return () => {
+    const current = facts();
+    const policy = mode();
+    const zone = timeZone();
+    const at = now();
+    if (last && last.mode === policy && last.zone === zone && within(last.day, at) && sameFacts(last.facts, current))
+      return last.text;
+    const date = new Date(at);
+    // A copy: a caller that changes its facts in place must still be seen to have changed them.
+    const kept = { cwd: current.cwd, shell: current.shell, folders: [...current.folders] };
+    last = { facts: kept, mode: policy, zone, day: dayOf(date), text: environmentText(kept, policy, date) };
+    return last.text;
+  };
+}
+
+/** A local day, as the times it starts and ends at (a day of 23 or 25 hours included). */
+interface Day {
+  starts: number;
+  ends: number;
+}
+
+function dayOf(date: Date): Day {
+  const [year, month, day] = [date.getFullYear(), date.getMonth(), date.getDate()];
+  return { starts: new Date(year, month, day).getTime(), ends: new Date(year, month, day + 1).getTime() };
+}
+
+const within = (day: Day, at: number) => at >= day.starts && at < day.ends;
+
+function sameFacts(a: EnvironmentFacts, b: EnvironmentFacts): boolean {
+  return (
+    a.cwd === b.cwd &&
+    a.shell === b.shell &&
+    a.folders.length === b.folders.length &&
+    a.folders.every((folder, i) => folder === b.folders[i])
+  );
+}
+
+/**
  * What the agent calls before each request: appends an item to `transcript` when the text `read` gives
  * differs from the last one there (a resumed session's included), so an unchanged environment costs a string
  * comparison and nothing on the wire.

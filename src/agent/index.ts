@@ -67,7 +67,7 @@ export {
 } from './checkpointRestore';
 export { forkTranscript } from './conversationFork';
 export { journaledWorkspace } from './journaledWorkspace';
-export { type EnvironmentFacts, environmentText, localDate, timeZone } from './environmentContext';
+export { type EnvironmentFacts, environmentReader, environmentText, localDate, timeZone } from './environmentContext';
 export { AgentEvent, type AgentEventSink, type AgentEventType, TransportState, TurnMetrics } from './events';
 export { type InstructionsOptions, standingInstructions } from './instructions';
 export { MODEL_CATALOGUE, type ModelProfile, UNKNOWN_MODEL, modelProfile } from './modelCatalogue';

@@ -26,6 +26,8 @@ export function isNestedInstructions(item: AnyInputItem): boolean {
 export function callFolders(call: CallItem, registry: ToolRegistry): string[] {
   const input = call.type === 'custom_tool_call' ? (call.input ?? '') : (call.arguments ?? '');
   const folders = registry.paths(call.name, input).map((file) => parentOf(file));
+  // Asked after every call: most calls name none of these keys, and the arguments are not parsed again for them.
+  if (!/"(?:include|pattern|workdir)"/.test(input)) return [...new Set(folders.filter((folder) => folder !== ''))];
   const args = jsonObject(input);
   // A search's glob and a command's folder: the paths a tool names itself come from the registry above.
   for (const key of ['include', 'pattern', 'workdir']) {
@@ -37,6 +39,26 @@ export function callFolders(call: CallItem, registry: ToolRegistry): string[] {
 }
 
 /**
+ * The folders among `folders` and those above them (below the workspace folder) whose AGENTS.md may be on
+ * disk and was not sent in this conversation yet (`items`), outermost first: empty on most calls, and then the
+ * agent goes on to its next request without a turn of the loop (nestedInstructionsFor's await).
+ */
+export function nestedCandidates(
+  folders: readonly string[],
+  items: readonly AnyInputItem[],
+  workspace: Workspace,
+): string[] {
+  const scopes = [...new Set(folders.flatMap(ancestors))].sort((a, b) => a.split('/').length - b.split('/').length);
+  // Asked after every call, in the turn gap, and most folders have none: a synchronous stat says so; the
+  // transcript is looked through for what was sent only where there is one. No cache: an AGENTS.md the last
+  // call (or anyone) created is seen at once.
+  const onDisk = scopes.filter((scope) => mayExist(workspace, `${scope}/AGENTS.md`));
+  if (onDisk.length === 0) return onDisk;
+  const sent = new Set(items.filter(isNestedInstructions).map(scopeOf));
+  return onDisk.filter((scope) => !sent.has(scope));
+}
+
+/**
  * The messages of the AGENTS.md files governing `folders` that sit below the workspace folder and were not
  * sent in this conversation yet (`items`), outermost first.
  */
@@ -45,18 +67,16 @@ export async function nestedInstructionsFor(
   items: readonly AnyInputItem[],
   workspace: Workspace,
 ): Promise<AnyInputItem[]> {
-  const sent = new Set(items.filter(isNestedInstructions).map(scopeOf));
-  const scopes = [...new Set(folders.flatMap(ancestors))].sort((a, b) => a.split('/').length - b.split('/').length);
+  return readNested(nestedCandidates(folders, items, workspace), workspace);
+}
+
+/** The messages of the AGENTS.md files of `scopes` (nestedCandidates'), read through the port. */
+export async function readNested(scopes: readonly string[], workspace: Workspace): Promise<AnyInputItem[]> {
   const messages: AnyInputItem[] = [];
   for (const scope of scopes) {
-    if (sent.has(scope)) continue;
-    // Asked after every call, between its output and the next request (the turn gap), and most folders have
-    // none: a synchronous stat says so without a turn of the loop. One that is there is read through the
-    // port, as the tools read it (an editor's unsaved text in VS Code).
-    if (!mayExist(workspace, `${scope}/AGENTS.md`)) continue;
+    // Read through the port, as the tools read it (an editor's unsaved text in VS Code).
     const file = await workspace.tryReadFile(`${scope}/AGENTS.md`).catch(() => undefined);
     if (!file || file.text.trim() === '') continue;
-    sent.add(scope);
     messages.push(nestedMessage(scope, file.text));
   }
   return messages;

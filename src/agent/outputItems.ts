@@ -11,6 +11,9 @@ export interface PromptWithParts {
 
 /** The text of an answer (its output text and refusals), read with the protocol's schema; undefined for any other item. */
 export const textOf = (item: AnyOutputItem): string | undefined => {
+  // Asked of every item of every turn (a call's too): a schema's failed parse builds its error, which costs
+  // more than the answer; only a message can pass it.
+  if (item.type !== 'message') return undefined;
   const message = OutputMessage.safeParse(item);
   if (!message.success) return undefined;
   return message.data.content
@@ -26,6 +29,7 @@ export const textOf = (item: AnyOutputItem): string | undefined => {
 
 /** A message's `phase` (`commentary`, `final_answer`), where the server gave one. */
 export const phaseOf = (item: AnyOutputItem): string | undefined => {
+  if (item.type !== 'message') return undefined;
   const message = OutputMessage.safeParse(item);
   return message.success ? (message.data.phase ?? undefined) : undefined;
 };

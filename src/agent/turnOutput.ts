@@ -2,7 +2,7 @@ import type { AnyOutputItem, CallItem } from '../protocol';
 import type { ToolRegistry } from '../tools';
 import type { Workspace } from '../workspace';
 import type { AgentEventSink } from './events';
-import { callFolders, nestedInstructionsFor, scopeOf } from './nestedInstructions';
+import { callFolders, nestedCandidates, readNested, scopeOf } from './nestedInstructions';
 import { hostedCall, phaseOf, textOf } from './outputItems';
 import type { Transcript } from './transcript';
 
@@ -33,12 +33,21 @@ export interface TurnCalls {
   emit: AgentEventSink;
 }
 
-/** The AGENTS.md files below the workspace folder governing where this turn's calls worked, new to the chat. */
-export async function appendNestedInstructions(turnCalls: TurnCalls): Promise<void> {
-  const { turn, calls, registry, transcript, workspace, emit } = turnCalls;
+/**
+ * The AGENTS.md files below the workspace folder governing where this turn's calls worked, new to the chat;
+ * undefined (nothing to wait for) where there is none, as after most turns.
+ */
+export function appendNestedInstructions(turnCalls: TurnCalls): Promise<void> | undefined {
+  const { calls, registry, transcript, workspace } = turnCalls;
   const folders = calls.flatMap((call) => callFolders(call, registry));
-  if (folders.length === 0) return;
-  const messages = await nestedInstructionsFor(folders, transcript.items, workspace);
+  if (folders.length === 0) return undefined;
+  const scopes = nestedCandidates(folders, transcript.items, workspace);
+  return scopes.length === 0 ? undefined : appendRead(turnCalls, scopes);
+}
+
+async function appendRead(turnCalls: TurnCalls, scopes: readonly string[]): Promise<void> {
+  const { turn, transcript, workspace, emit } = turnCalls;
+  const messages = await readNested(scopes, workspace);
   transcript.append(...messages);
   for (const message of messages)
     emit({

@@ -4,24 +4,35 @@ import { commandShellName } from '../workspace/shared/userShell';
 
 // Where the window's agent works, for the model's `<environment_context>` (src/agent/environmentContext.ts):
 // read before every request, so a folder added to the window or another default terminal profile reaches the
-// model with the next one. The shell's name is worked out again only when the profile's shell or $SHELL
-// changed (finding the account's login shell reads the password database: too slow for every request).
+// model with the next one. The facts are kept between requests and read again only when VS Code says the
+// folders or the default shell changed, or $SHELL did (the shell's name: finding the account's login shell
+// reads the password database, too slow for every request).
 
-let shell: { chosen: string | undefined; env: string | undefined; name: string } | undefined;
-
-/** The name of the shell commands run in, for the profile's `chosen` shell. */
-function shellName(chosen: string | undefined): string {
-  const env = process.env['SHELL'];
-  if (shell === undefined || shell.chosen !== chosen || shell.env !== env)
-    shell = { chosen, env, name: commandShellName(chosen) };
-  return shell.name;
-}
+let facts: { env: string | undefined; facts: EnvironmentFacts } | undefined;
+let watching = false;
 
 /** The window's folders on disk, the first one's as the working folder, and the shell commands run in. */
 export function windowEnvironment(): EnvironmentFacts {
+  watchChanges();
+  const env = process.env['SHELL'];
+  if (facts === undefined || facts.env !== env) facts = { env, facts: readFacts() };
+  return facts.facts;
+}
+
+function readFacts(): EnvironmentFacts {
   const folders = (vscode.workspace.workspaceFolders ?? [])
     .filter((folder) => folder.uri.scheme === 'file')
     .map((folder) => folder.uri.fsPath);
   // The shell `exec_command` runs: VS Code's default terminal profile's, as the VS Code adapter picks it.
-  return { cwd: folders[0] ?? '', folders, shell: shellName(vscode.env.shell || undefined) };
+  return { cwd: folders[0] ?? '', folders, shell: commandShellName(vscode.env.shell || undefined) };
+}
+
+/** Forgets the facts when VS Code changes them: both events come with the new value already in place. */
+function watchChanges(): void {
+  if (watching) return;
+  watching = true;
+  const forget = () => (facts = undefined);
+  // For the extension host's life, as the module's cache is: nothing to dispose before it ends.
+  vscode.workspace.onDidChangeWorkspaceFolders(forget);
+  vscode.env.onDidChangeShell(forget);
 }

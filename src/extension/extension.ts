@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { AgentEvent } from '../agent';
 import type { LoopwireApi } from './api';
 import { ApprovalChoice } from './approvalChoice';
 import { ChatViewProvider } from './chatView';
@@ -36,16 +37,16 @@ function loadSession(
   const activity = taskNotifications(chat, log);
   const session = new Session(context, log, access, activity, approvals);
   log.info(`session loaded in ${(performance.now() - started).toFixed(1)} ms`);
+  // The status bar and the log line go after what the loop does next (its next request on the socket):
+  // nothing waits for them, and a turn's gap is no place for them. In order, in one turn of the loop.
+  const shown = inOrderLater((event: AgentEvent) => {
+    status.update(event);
+    logEvent(log, event);
+  });
   context.subscriptions.push(
     session,
     session.onEvent((event) => {
-      status.update(event);
-      if (event.type === 'turn_finished') {
-        const m = event.metrics;
-        log.info(
-          `turn ${m.turn} over ${m.transport}${m.chained ? ' (chained)' : ''}: overhead ${(m.overheadBeforeMs + (m.overheadAfterMs ?? 0)).toFixed(2)} ms,${m.gapMs === null ? '' : ` gap ${m.gapMs.toFixed(2)} ms,`} first event ${m.timeToFirstEventMs.toFixed(1)} ms, model ${m.modelMs.toFixed(1)} ms, tools ${m.toolMs.toFixed(1)} ms, ${m.bytesSent} B sent, ${m.inputTokens} input tokens (${m.cachedTokens} cached)`,
-        );
-      } else if (event.type === 'error') log.warn(`${event.code}: ${event.message}`);
+      if (SHOWN.has(event.type)) shown(event);
     }),
   );
   return session;
@@ -112,4 +113,30 @@ export function activate(context: vscode.ExtensionContext): LoopwireApi {
 
 export function deactivate(): void {
   // Everything is disposed through context.subscriptions.
+}
+
+/** The events the status bar or the log line tell of. */
+const SHOWN: ReadonlySet<AgentEvent['type']> = new Set(['transport', 'turn_finished', 'compacted', 'error']);
+
+/** `handle` called with each value given, in order, in a later turn of the event loop (setImmediate). */
+function inOrderLater<T>(handle: (value: T) => void): (value: T) => void {
+  let queued: T[] = [];
+  return (value) => {
+    queued.push(value);
+    if (queued.length > 1) return;
+    setImmediate(() => {
+      const values = queued;
+      queued = [];
+      for (const held of values) handle(held);
+    });
+  };
+}
+
+function logEvent(log: vscode.LogOutputChannel, event: AgentEvent): void {
+  if (event.type === 'turn_finished') {
+    const m = event.metrics;
+    log.info(
+      `turn ${m.turn} over ${m.transport}${m.chained ? ' (chained)' : ''}: overhead ${(m.overheadBeforeMs + (m.overheadAfterMs ?? 0)).toFixed(2)} ms,${m.gapMs === null ? '' : ` gap ${m.gapMs.toFixed(2)} ms,`} first event ${m.timeToFirstEventMs.toFixed(1)} ms, model ${m.modelMs.toFixed(1)} ms, tools ${m.toolMs.toFixed(1)} ms, ${m.bytesSent} B sent, ${m.inputTokens} input tokens (${m.cachedTokens} cached)`,
+    );
+  } else if (event.type === 'error') log.warn(`${event.code}: ${event.message}`);
 }

@@ -4,6 +4,7 @@ import {
   type ApprovalPolicy,
   Transcript,
   createAgentSession,
+  environmentReader,
   environmentText,
   localDate,
   timeZone,
@@ -58,6 +59,39 @@ describe('agent: the environment context item', () => {
       else process.env['TZ'] = before;
     }
     assert.equal(timeZone(), Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
+  });
+
+  it('builds its text again only when a fact, the mode, the day or the zone changed, and the same text', () => {
+    const facts = { cwd: '/work/app', shell: 'bash', folders: ['/work/app'] };
+    let mode: ApprovalMode | undefined = 'ask';
+    let at = new Date(2026, 11, 6, 23, 59, 59).getTime();
+    const read = environmentReader(
+      () => facts,
+      () => mode,
+      () => at,
+    );
+    const first = read();
+    assert.equal(first, environmentText(facts, 'ask', new Date(at)), 'byte for byte what environmentText says');
+    assert.equal(read(), first);
+    facts.folders.push('/work/lib'); // changed in place
+    assert.match(read(), /<folder>\/work\/lib<\/folder>/);
+    facts.shell = 'zsh';
+    assert.match(read(), /<shell>zsh<\/shell>/);
+    facts.cwd = '/work/lib';
+    assert.match(read(), /<cwd>\/work\/lib<\/cwd>/);
+    mode = undefined;
+    assert.doesNotMatch(read(), /approval_mode/);
+    at += 1000; // past midnight: the next day
+    assert.match(read(), new RegExp(`<current_date>${localDate(new Date(at))}</current_date>`));
+    assert.equal(read(), environmentText(facts, undefined, new Date(at)));
+    const saved = process.env['TZ'];
+    try {
+      process.env['TZ'] = 'Pacific/Kiritimati';
+      assert.match(read(), /<timezone>Pacific\/Kiritimati<\/timezone>/);
+    } finally {
+      if (saved === undefined) delete process.env['TZ'];
+      else process.env['TZ'] = saved;
+    }
   });
 
   it('is a context item, not a prompt; AGENTS.md messages are context items too', () => {

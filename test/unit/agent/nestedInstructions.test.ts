@@ -2,7 +2,14 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { callFolders, isNestedInstructions, nestedInstructionsFor } from '../../../src/agent/nestedInstructions';
+import {
+  callFolders,
+  isNestedInstructions,
+  nestedCandidates,
+  nestedInstructionsFor,
+} from '../../../src/agent/nestedInstructions';
+import { appendNestedInstructions } from '../../../src/agent/turnOutput';
+import { Transcript } from '../../../src/agent/transcript';
 import { isProjectInstructions } from '../../../src/agent/projectInstructions';
 import type { AnyInputItem, CallItem } from '../../../src/protocol';
 import type { ScenarioFile } from '../../../src/server';
@@ -92,6 +99,36 @@ describe('agent: nested AGENTS.md', () => {
       const found = await nestedInstructionsFor(['src'], [], workspace);
       assert.deepEqual(asked, ['src/AGENTS.md']);
       assert.match(textOf(found[0] as AnyInputItem), /Sources rules\./);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+  it('gives the loop nothing to wait for where no AGENTS.md is new, and sees one created at the next turn', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'loopwire-nested-'));
+    try {
+      await fs.mkdir(path.join(dir, 'src', 'lib'), { recursive: true });
+      const workspace = await NodeWorkspace.open(dir);
+      const transcript = Transcript.create({ id: 'n', createdAt: '', workspace: dir, model: 'gpt-5.5' });
+      const emitted: string[] = [];
+      const turn = (n: number) =>
+        appendNestedInstructions({
+          turn: n,
+          calls: [fn('read_file', { path: 'src/lib/a.ts' })],
+          registry: BUILTIN_TOOLS,
+          transcript,
+          workspace,
+          emit: (event) => emitted.push(event.type),
+        });
+      assert.equal(turn(1), undefined, 'no AGENTS.md: no promise, no turn of the loop');
+      assert.deepEqual(nestedCandidates(['src/lib'], transcript.items, workspace), []);
+      await fs.writeFile(path.join(dir, 'src', 'lib', 'AGENTS.md'), 'Library rules.\n');
+      assert.deepEqual(nestedCandidates(['src/lib'], transcript.items, workspace), ['src/lib'], 'no stale answer');
+      await turn(2);
+      assert.equal(transcript.items.filter(isNestedInstructions).length, 1);
+      assert.deepEqual(emitted, ['notice']);
+      assert.equal(turn(3), undefined, 'sent once: nothing to wait for after');
+      await fs.writeFile(path.join(dir, 'src', 'AGENTS.md'), 'Sources rules.\n');
+      assert.deepEqual(nestedCandidates(['src/lib'], transcript.items, workspace), ['src'], 'the one above, new');
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
     }
