@@ -106,7 +106,16 @@ export const AgentEvent = z.discriminatedUnion('type', [
     callId: z.string(),
     name: z.string(),
     ok: z.boolean(),
+    /**
+     * The call's whole output in the model's words: English in every language (programs match on it), and all
+     * of it where the model was sent its output cut to a budget.
+     */
     output: z.string(),
+    /**
+     * The output as the person reads it, in their language (a refusal, a run's first line), where a language
+     * other than English is in force and it differs from `output`: what the panel and the terminal show.
+     */
+    shown: z.string().optional(),
     durationMs: z.number().nonnegative(),
     /** The user (or policy) declined the call; it did not run. */
     declined: z.boolean().optional(),

@@ -56,14 +56,14 @@ export function callsIn(items: readonly AnyInputItem[]): CallItem[] {
 
 /**
  * A call that did not run: the user's rule or the approval mode refused it, plan mode, or the user said no.
- * `output` is what the model is told (English); `display`, the person's copy in their language (none in English).
+ * `output` is what the model is told (English); `shown`, the person's copy in their language (none in English).
  */
 function declinedResult(name: string, gate: CommandDecision, mode: ApprovalMode | undefined): ToolResult {
   const shown = translating() ? declinedDisplay(gate, mode) : undefined;
   const result = (output: string): ToolResult => ({
     ok: false,
     output,
-    ...(shown === undefined ? {} : { display: shown }),
+    ...(shown === undefined ? {} : { shown }),
   });
   if (gate && !gate.run)
     return result(
@@ -83,6 +83,17 @@ function declinedDisplay(gate: CommandDecision, mode: ApprovalMode | undefined):
       : t('Not run: your rule "deny: {0}" refuses it. Nothing was changed.', gate.rule);
   if (mode === 'plan') return t('Not run: the chat is in plan mode, where nothing is written and no task runs.');
   return t('Not run: it was not approved. Nothing was changed.');
+}
+
+/**
+ * A finished call's output as `tool_finished` carries it: `output`, the whole of it in the model's words
+ * (English in every language: programs reading `loopwire exec --json` match on it), where the model got it
+ * cut to its budget; `shown`, the person's copy in their language, which the panel and the terminal show
+ * instead, only where it differs.
+ */
+function finishedOutput({ output, display, shown }: ToolResult): { output: string; shown?: string } {
+  const whole = display ?? output;
+  return shown === undefined || shown === whole ? { output: whole } : { output: whole, shown };
 }
 
 export class ToolRunner {
@@ -147,7 +158,8 @@ export class ToolRunner {
     const start = performance.now();
     timing.approvalMs += start - asked;
     const declined = permission !== true;
-    const { ok, output, edits, display, images }: ToolResult = declined ? permission : await this.execute(call);
+    const result: ToolResult = declined ? permission : await this.execute(call);
+    const { ok, output, edits, images } = result;
     const end = performance.now();
     timing.lastFinishAt = Math.max(timing.lastFinishAt ?? 0, end);
     if (!ok) timing.failed.push(callSignature(call));
@@ -157,8 +169,7 @@ export class ToolRunner {
       callId: call.call_id,
       name: call.name,
       ok,
-      // The panel and the CLI show the whole output; the model gets `output`, cut to its budget.
-      output: display ?? output,
+      ...finishedOutput(result),
       durationMs: end - start,
       ...(declined ? { declined } : {}),
       ...(edits && edits.length > 0 ? { edits } : {}),

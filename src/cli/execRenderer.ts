@@ -208,7 +208,9 @@ export class ExecRenderer {
 
   private toolFinished(event: Extract<AgentEvent, { type: 'tool_finished' }>): void {
     const { color } = this.out;
-    const first = event.output.split('\n', 1)[0] ?? '';
+    // The person's copy in their language where there is one; `output` is the model's words (--json's).
+    const text = event.shown ?? event.output;
+    const first = text.split('\n', 1)[0] ?? '';
     const ms = `${Math.round(event.durationMs)} ms`;
     const shape = this.tools.outputShape(event.name);
     const isTask = shape === 'tail';
@@ -224,17 +226,17 @@ export class ExecRenderer {
       );
       return;
     }
-    const diff = event.ok && shape === 'diff' ? diffOf(event.output) : undefined;
+    const diff = event.ok && shape === 'diff' ? diffOf(text) : undefined;
     if (diff !== undefined) {
       this.out.stdout(`  ${paint(color, '32', '✓')} ${first} (${ms})\n${colorDiff(diff, color)}\n`);
       return;
     }
-    const lines = event.output.split('\n').filter((line) => line !== '').length;
+    const lines = text.split('\n').filter((line) => line !== '').length;
     // A task's and a failure's first line says how it went; other outputs are shown from their first line.
     const note = isTask || !event.ok ? first : lines === 1 ? t('1 line') : t('{0} lines', lines);
     const mark = event.ok ? paint(color, '32', '✓') : paint(color, '31', '✗');
     this.out.stdout(`  ${mark} ${note} (${ms})\n`);
-    const body = event.output.split('\n').slice(isTask || !event.ok ? 1 : 0);
+    const body = text.split('\n').slice(isTask || !event.ok ? 1 : 0);
     const label = isTask ? body.findIndex(isOutputLabel) : -1;
     this.printOutput(label === -1 ? body : body.slice(label + 1), isTask);
   }

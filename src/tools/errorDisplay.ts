@@ -5,10 +5,10 @@ import type { WorkspaceError, WorkspaceErrorCode } from '../workspace';
 // A refusal as the person watching reads it, in their language: made from the error's code and its
 // arguments (a path, a chunk, an edit, a field), never from its message, which is the model's (English,
 // with advice on which tool to call next). One table per kind of error, so that the ~50 places that throw
-// one need no second text. English has no display copy: the card and the terminal show the model's own
-// words there, which say more.
+// one need no second text. English has no such copy (`ToolResult.shown`): the card and the terminal show the
+// model's own words there, which say more.
 
-/** Whether @vscode/l10n holds a bundle other than English: only then does a result carry a display copy. */
+/** Whether @vscode/l10n holds a bundle other than English: only then does a result carry a `shown` copy. */
 export function translating(): boolean {
   return t('Nothing was changed.') !== 'Nothing was changed.';
 }

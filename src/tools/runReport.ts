@@ -57,13 +57,16 @@ export function runReport(
   const text = run.output.trimEnd();
   if (text === '') {
     const output = `${head}\n(no output)`;
-    return shownHead === undefined ? { ok, output } : { ok, output, display: `${shownHead}\n${t('(no output)')}` };
+    return shownHead === undefined ? { ok, output } : { ok, output, shown: `${shownHead}\n${t('(no output)')}` };
   }
   const kept = headAndTail(text, budgetTokens * CHARS_PER_TOKEN);
-  const output = `${head}\n${OUTPUT_LABEL}\n${kept}`;
-  // The person watching sees all that was kept of it, in their language; the model, what fits its budget.
-  if (kept === text && shownHead === undefined) return { ok, output };
-  return { ok, output, display: `${shownHead ?? head}\n${outputLabel(false)}\n${text}` };
+  // The model gets what fits its budget; the person watching (in their language) and --json get all of it.
+  return {
+    ok,
+    output: `${head}\n${OUTPUT_LABEL}\n${kept}`,
+    ...(kept === text ? {} : { display: `${head}\n${OUTPUT_LABEL}\n${text}` }),
+    ...(shownHead === undefined ? {} : { shown: `${shownHead}\n${outputLabel(false)}\n${text}` }),
+  };
 }
 
 /** The line between a run's first line and its output, as the model reads it. */

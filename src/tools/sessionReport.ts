@@ -53,10 +53,16 @@ export function sessionReport(
     const output = `${head}\n(no new output)`;
     return shownHead === undefined
       ? { ok: true, output }
-      : { ok: true, output, display: `${shownHead}\n${t('(no new output)')}` };
+      : { ok: true, output, shown: `${shownHead}\n${t('(no new output)')}` };
   }
   const kept = headAndTail(text, budget * CHARS_PER_TOKEN);
-  const output = `${head}\n--- output so far ---\n${kept}`;
-  if (kept === text && shownHead === undefined) return { ok: true, output };
-  return { ok: true, output, display: `${shownHead ?? head}\n${outputLabel(true)}\n${text}` };
+  return {
+    ok: true,
+    output: `${head}\n${OUTPUT_SO_FAR}\n${kept}`,
+    ...(kept === text ? {} : { display: `${head}\n${OUTPUT_SO_FAR}\n${text}` }),
+    ...(shownHead === undefined ? {} : { shown: `${shownHead}\n${outputLabel(true)}\n${text}` }),
+  };
 }
+
+/** The line between a running command's first line and its output, as the model reads it. */
+const OUTPUT_SO_FAR = '--- output so far ---';

@@ -13,11 +13,16 @@ export interface ToolResult {
   /** Images the model is shown after `output` (view_image): the call's output is then a list of parts. */
   images?: InputImage[];
   /**
-   * What the person watching is shown (the card, the terminal), where it differs from what the model is sent:
-   * more of it (an output cut to a budget), or its refusal or first line in the person's language (the model's
-   * `output` stays English; errorDisplay.ts).
+   * The whole output in the model's words, where `output` was cut to the model's budget: what a program reading
+   * `loopwire exec --json` gets as `tool_finished.output` (a contract: English in every language).
    */
   display?: string;
+  /**
+   * The whole output as the person watching reads it (the card, the terminal), in their language: its refusal
+   * or first line translated (errorDisplay.ts). Only where a bundle other than English is loaded
+   * (`translating()`); in English the person reads the model's words (`display ?? output`).
+   */
+  shown?: string;
   /** What an edit tool wrote, file by file: the hunks a reviewer can accept or take back one by one. */
   edits?: EditedFile[];
 }

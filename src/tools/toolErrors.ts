@@ -14,9 +14,9 @@ import type { ToolResult } from './tool';
 // carries a copy in the person's language for the card and the terminal (errorDisplay.ts); the model's
 // `output` stays English whatever the language.
 
-/** A failure whose `output` is the model's and whose `display` (if any) is the person's. */
-function refused(output: string, display: string | undefined): ToolResult {
-  return display === undefined ? { ok: false, output } : { ok: false, output, display };
+/** A failure whose `output` is the model's and whose `shown` (if any) is the person's. */
+function refused(output: string, shown: string | undefined): ToolResult {
+  return shown === undefined ? { ok: false, output } : { ok: false, output, shown };
 }
 
 /** A refusal in the model's words (`output`), and in the person's where a language other than English is in force. */

@@ -54,12 +54,14 @@ export const writeStdinTool = defineTool({
       budget: args.max_output_tokens ?? outputTokens,
     });
     if (wrote) return report;
-    const output = `Its standard input is closed: nothing was written.\n${report.output}`;
-    if (report.display === undefined) return { ...report, output };
+    const closed = 'Its standard input is closed: nothing was written.';
     return {
       ...report,
-      output,
-      display: `${t('Its standard input is closed: nothing was written.')}\n${report.display}`,
+      output: `${closed}\n${report.output}`,
+      ...(report.display === undefined ? {} : { display: `${closed}\n${report.display}` }),
+      ...(report.shown === undefined
+        ? {}
+        : { shown: `${t('Its standard input is closed: nothing was written.')}\n${report.shown}` }),
     };
   },
 });

@@ -10,8 +10,8 @@ import { reviewFiles } from './reviewFiles';
 // A call streams under its output item's id until its call id is known. Plain Node: tested without VS Code.
 
 /**
- * A tool's answer as shown on its card: the event's output, which is the result's display copy where it has one
- * (in the person's language; the model got its English). The model got all of it.
+ * A tool's answer as shown on its card: the event's `shown` copy where it has one (in the person's language;
+ * the model got its English), else its `output`. The model got all of it.
  */
 const OUTPUT_SHOWN = 8_000;
 
@@ -127,7 +127,7 @@ export class ToolCards {
       ...rest,
       status: event.declined ? 'declined' : event.ok ? 'done' : 'failed',
       durationMs: event.durationMs,
-      output: cut(event.output),
+      output: cut(event.shown ?? event.output),
       ...(event.edits ? { diff: reviewFiles(event.edits) } : {}),
     });
   }

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { AgentEvent } from '../../../src/agent/events';
 import { bundleFor, cliLocale } from '../../../src/cli/cliL10n';
 import { repoRoot, runProcess } from '../support/runProcess';
 import { useTempWorkspace } from '../support/tempWorkspace';
@@ -59,6 +60,41 @@ describe('l10n: the CLI follows LANG', () => {
       const files = (await fs.readdir(sessions, { recursive: true })).filter((name) => name.endsWith('.jsonl'));
       const saved = await Promise.all(files.map((name) => fs.readFile(path.join(sessions, name), 'utf8')));
       assert.match(saved.join(''), /Task 'npm: test' finished with exit code 0 after [\d.]+ s\./);
+    });
+
+    it('`--json` keeps each tool’s output in the model’s English; the Chinese the person reads is `shown`', async function () {
+      this.timeout(60_000);
+      const dir = temp.path('json-workspace');
+      await fs.cp(path.join(repoRoot, 'demo/workspace'), dir, { recursive: true });
+      const args = ['exec', '--workspace', dir, '--sessions-dir', temp.path('json-sessions'), '--approve', 'all'];
+      const env = { ...process.env, LC_ALL: '', LC_MESSAGES: '', LANG: 'zh_CN.UTF-8' };
+      const bin = path.join(repoRoot, 'dist', 'cli', 'loopwire.js');
+      const result = await runProcess(process.execPath, [bin, ...args, '--json', 'Fix the failing test.'], '', env);
+      assert.equal(result.code, 0, result.stderr + result.stdout);
+      // Every line is an event of the one schema: a program outside this repo reads them.
+      const events = result.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => AgentEvent.parse(JSON.parse(line)));
+      const tasks = events.filter((event) => event.type === 'tool_finished' && event.name === 'run_task');
+      assert.equal(tasks.length, 2, 'the demo runs its tests before the fix and after');
+      for (const task of tasks) {
+        assert.ok(task.type === 'tool_finished');
+        const [head, label, ...rest] = task.output.split('\n');
+        assert.match(head ?? '', /^Task 'npm: test' finished with exit code [01] after [\d.]+ s\.$/);
+        assert.equal(label, '--- output ---');
+        const [shownHead, shownLabel, ...shownRest] = (task.shown ?? '').split('\n');
+        assert.match(shownHead ?? '', /^已结束，退出代码 [01]，用时 [\d.]+ 秒。$/);
+        assert.equal(shownLabel, '--- 输出 ---');
+        assert.deepEqual(shownRest, rest, 'the run’s own output is the same in both');
+      }
+      // A call with nothing to translate carries no `shown`; how the task ended is read from `status` and `code`.
+      const search = events.find((event) => event.type === 'tool_finished' && event.name === 'search_text');
+      assert.ok(search?.type === 'tool_finished' && search.shown === undefined);
+      const done = events.at(-1);
+      assert.ok(done?.type === 'done');
+      assert.equal(done.status, 'completed');
+      assert.equal(done.reason, '模型已作答');
     });
   });
 });
