@@ -10,7 +10,7 @@ import { ChatModel } from './chatModel';
 import { ChatOutbox } from './chatOutbox';
 import { ChatInline } from './inlineEntries';
 import { PromptQueue } from './chatQueue';
-import type { ChatBackend, ChatOutcome } from './chatPort';
+import type { ChatBackend, ChatOutcome, PostToPage } from './chatPort';
 import { readChat, restoreCurrent } from './chatRestore';
 import { implementPlan } from './planImplement';
 import { ChatTakeBack } from './chatTakeBack';
@@ -31,10 +31,7 @@ import { PromptStart } from '../../agent/promptStart';
 // outlives the webview (a hidden or reloaded panel asks for the state again; a stream goes on); a reloaded window
 // finds it again (chatSnapshot.ts), a task cut short offered for Resume. Plain Node, behind `ChatBackend`.
 
-export type { ChatBackend, ChatOutcome } from './chatPort';
-
-/** Sends a message to the page: false (or a promise of false) when it was not delivered (a hidden view). */
-export type PostToPage = (message: HostMessage) => void | boolean | PromiseLike<boolean>;
+export type { ChatBackend, ChatOutcome, PostToPage } from './chatPort';
 
 export class ChatController {
   readonly model: ChatModel;
@@ -63,7 +60,7 @@ export class ChatController {
   /** The prompts sent while a task runs: chips above the composer until their turn (chatQueue.ts). */
   readonly queue: PromptQueue;
   /** Inline edits done beside this chat: their short entries, kept in its transcript (inlineEntries.ts). */
-  readonly inline = new ChatInline(() => ({ model: this.model, transcript: this.transcript }));
+  readonly inline = new ChatInline(() => ({ model: this.model, transcript: this.kept() }));
   /** Every message to the page, in order; those of a turn's gap wait until the next request is sent. */
   readonly outbox = new ChatOutbox((message) => void this.post?.(message));
 
@@ -144,6 +141,15 @@ export class ChatController {
   /** The current conversation's transcript on disk (once it has one). */
   get transcriptFile(): string | undefined {
     return this.transcript?.file;
+  }
+
+  /** The chat's transcript, made at its first prompt or inline entry (a new chat has none: nothing to keep yet). */
+  private kept(): Transcript {
+    if (this.transcript) return this.transcript;
+    this.transcript = this.backend.newTranscript();
+    this.saver.setCurrent(this.transcript.header.id);
+    this.changed();
+    return this.transcript;
   }
 
   private changed(): void {
@@ -286,18 +292,12 @@ export class ChatController {
         if (controller.signal.aborted) return;
         start?.mark('echo');
         from = this.model.all.length;
-        if (!this.transcript) {
-          this.transcript = this.backend.newTranscript();
-          this.saver.setCurrent(this.transcript.header.id);
-          this.inline.started(this.transcript);
-        }
-        this.checkpoints.open(this.transcript.header.id);
-        if (userId !== undefined) this.checkpoints.begin(userId, this.transcript.items.length);
+        const transcript = this.kept();
+        this.checkpoints.open(transcript.header.id);
+        if (userId !== undefined) this.checkpoints.begin(userId, transcript.items.length);
         // Written once the prompt's request is on the socket (a warm one sends without a turn of the loop).
         setImmediate(() => this.saver.now());
-        this.changed();
         start?.mark('journal');
-        const transcript = this.transcript;
         // A conversation left for a new chat may still be winding down: its events are not the new one's.
         this.agent ??= await this.backend.agent(
           transcript,

@@ -1,5 +1,5 @@
 import type { Agent, AgentEvent, ApprovalMode, ApprovalPolicy, ApprovalRequest, Transcript } from '../../agent';
-import type { BackendInfo, Remedy } from '../../protocol/chatView';
+import type { BackendInfo, HostMessage, Remedy } from '../../protocol/chatView';
 import type { RunningCommand } from '../../protocol/runningCommands';
 import type { Workspace } from '../../workspace';
 import type { ChatActivity } from './chatActivity';
@@ -60,6 +60,9 @@ export interface ChatCommands {
   /** Stops one command's process group; settles once it is gone. */
   stop(id: number): Promise<void>;
 }
+
+/** Sends a message to the page: false (or a promise of false) when it was not delivered (a hidden view). */
+export type PostToPage = (message: HostMessage) => void | boolean | PromiseLike<boolean>;
 
 /** How a prompt sent through the chat ended: the answer's text, for callers such as the quick fix. */
 export interface ChatOutcome {

@@ -6,13 +6,15 @@ import type { ChatModel } from './chatModel';
 // once it has ended (inline/inlineNote.ts). The chat's transcript keeps it as a note — beside the
 // conversation, never sent to this chat's model: the inline edit was a chain of its own — and the snapshot
 // with the other entries, so a reloaded window and History show it where it happened. Nothing goes to the
-// page but the entry: it neither starts a chat nor takes the focus. A chat with no transcript yet (a new one)
-// shows it, and its transcript keeps it once the first prompt makes one.
+// page but the entry: it neither starts a task nor takes the focus. A new chat (no prompt yet, so no
+// transcript) gets its transcript with its first entry, as with a first prompt: an entry held in memory only
+// would go with the window, and a chat of fixes alone is one to find again (History titles it by its first
+// fix, sessionHistory.ts); its first prompt, if one comes, goes on in the same transcript.
 
-/** The chat as it is when an entry comes: what it shows, and its transcript once it has one. */
+/** The chat as it is when an entry comes: what it shows, and its transcript (made now for a new chat). */
 export interface InlineChat {
   model: ChatModel;
-  transcript: Transcript | undefined;
+  transcript: Transcript;
 }
 
 export class ChatInline {
@@ -22,12 +24,7 @@ export class ChatInline {
   add(note: Omit<InlineEntry, 'id'>): InlineEntry {
     const { model, transcript } = this.chat();
     const entry = model.addInline(note);
-    transcript?.addNote(entry);
+    transcript.addNote(entry);
     return entry;
-  }
-
-  /** The chat got its transcript (its first prompt): the inline entries it showed before go in first. */
-  started(transcript: Transcript): void {
-    for (const entry of this.chat().model.all) if (entry.kind === 'inline') transcript.addNote(entry, 0);
   }
 }

@@ -47,6 +47,7 @@ export interface ChatBench {
 
 export function useChatBench(bench: AgentBench): ChatBench {
   let agentSessions: AgentSession[] = [];
+  let transcripts = 0;
   const chats: ChatController[] = [];
   const state = {} as ChatBench;
   state.controller = () => {
@@ -86,7 +87,8 @@ export function useChatBench(bench: AgentBench): ChatBench {
         return next;
       },
       newTranscript: () => {
-        const id = `chat-${Date.now()}-${agentSessions.length}`;
+        // Numbered: a chat of inline entries alone gets one with no agent, maybe in the same millisecond as another.
+        const id = `chat-${Date.now()}-${++transcripts}`;
         return Transcript.create(
           { id, createdAt: new Date().toISOString(), workspace: bench.dir, model: state.model ?? 'gpt-5.5' },
           path.join(sessions, `${id}.jsonl`),

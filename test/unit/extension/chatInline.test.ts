@@ -9,10 +9,10 @@ import { useChatBench } from './chatHarness';
 
 // An inline edit that ended leaves one short entry in the panel's current chat (chat/inlineEntries.ts): shown
 // at once without a state or a focus, kept in the chat's transcript as a note (never an item: the chat's
-// model is not sent it), found again after a reload from the snapshot and, without one, from the transcript,
-// and kept by a new chat that had no transcript yet once its first prompt makes one. An edit the window closed
-// on before Keep or Undo comes as the chat goes (WorkspaceSession.dispose: inline first, then the chat's last
-// save): the next start shows it, left pending.
+// model is not sent it), found again after a reload from the snapshot and, without one, from the transcript.
+// An edit the window closed on before Keep or Undo comes as the chat goes (WorkspaceSession.dispose: inline
+// first, then the chat's last save): the next start shows it, left pending. A new chat's entries, before any
+// prompt, are chatInlineNewChat.test.ts'.
 
 const NOTE: InlineNote = {
   kind: 'inline',
@@ -128,24 +128,6 @@ describe('chat panel host: an inline edit’s entry in the current chat', functi
     assert.deepEqual(
       [inlineOf(fromTranscript.model.all)?.outcome, inlineOf(fromTranscript.model.all)?.saved],
       ['pending', false],
-    );
-  });
-
-  it('in a new chat, starts no chat: its first prompt’s transcript keeps the entry, before the prompt', async () => {
-    const chat = ui.controller();
-    chat.newChat();
-    ui.sent.length = 0;
-    chat.inline.add(NOTE);
-    assert.equal(chat.transcriptFile, undefined, 'no transcript made for it');
-    assert.deepEqual(
-      ui.sent.map((message) => message.type),
-      ['entry'],
-    );
-    await chat.ask('hello');
-    assert.deepEqual(kinds(chat.model.all), ['inline', 'user', 'assistant']);
-    assert.deepEqual(
-      Transcript.load(chat.transcriptFile ?? '').notes.map((note) => note.at),
-      [0],
     );
   });
 });
