@@ -158,8 +158,14 @@ function choicesReader(
   built: RequestChoices,
 ): () => RequestChoices {
   let last = { key: '', choices: built };
+  // Asked several times a turn: the same answer as last time (composerChoices keeps its object until a
+  // setting changes, and a new choice is a new object) is the same choices, with no key made of it.
+  let seen: { now: ReturnType<typeof chosen>; model: unknown; modelOptions: unknown } | undefined;
   return () => {
     const now = chosen();
+    if (seen && seen.now === now && seen.model === now.model && seen.modelOptions === now.modelOptions)
+      return last.choices;
+    seen = { now, model: now.model, modelOptions: now.modelOptions };
     const model = now.model ?? spec.model ?? DEFAULT_MODEL;
     const modelOptions = { ...spec.modelOptions, ...now.modelOptions };
     const key = JSON.stringify([model, modelOptions]);
