@@ -8,14 +8,32 @@ import { ARTIFACTS, until } from './workbench';
 // one hunk undone and the other kept from the editor's lenses; Escape while the edit streams leaves the file as
 // it was; Undo All and Keep All of a two-hunk edit; what the user types elsewhere while the edit streams stays
 // through Undo. Each inline edit, once over, is one short entry in the panel's chat ("Edited inline in
-// src/cart.js:10", 1 of 2 kept), there again after a reload. The light bulb's inline fix is inline.test.ts; the
+// src/cart.js:10", 1 of 2 kept): a chat with no prompt, which History lists by its first edit, never sent to
+// the model (the wire log), there again after a reload. The light bulb's inline fix is inline.test.ts; the
 // setup both share is inlineWorkbench.ts. Screenshots go to test-artifacts/workbench/inline-edit/, with the
 // Enter-to-first-line timings the log gave (timings.json).
 
 const EDIT_ARTIFACTS = path.join(ARTIFACTS, 'inline-edit');
+const WIRE_LOG = path.join(EDIT_ARTIFACTS, 'wire.jsonl');
+
+/** What the embedded backend was sent (its wire log, bodies included). */
+function wireLines(): { dir?: string; type: string; body?: { stream_id?: unknown; generate?: unknown } }[] {
+  return (fs.existsSync(WIRE_LOG) ? fs.readFileSync(WIRE_LOG, 'utf8') : '')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map(
+      (line) => JSON.parse(line) as { dir?: string; type: string; body?: { stream_id?: unknown; generate?: unknown } },
+    );
+}
 
 describe('Loopwire in the VS Code workbench: inline edit (Ctrl+I)', function () {
   this.timeout(180_000);
+  before(() => {
+    fs.mkdirSync(EDIT_ARTIFACTS, { recursive: true });
+    fs.rmSync(WIRE_LOG, { force: true });
+    process.env['LOOPWIRE_WIRE_LOG'] = WIRE_LOG;
+  });
+  after(() => delete process.env['LOOPWIRE_WIRE_LOG']);
   const bench = useInlineWorkbench(EDIT_ARTIFACTS);
   const { shot, lens, lensCount, noLensLeft, openFile, goTo, lineTexts, shows, inlinePrompt, loopwireLog } = bench;
 
@@ -121,7 +139,7 @@ describe('Loopwire in the VS Code workbench: inline edit (Ctrl+I)', function () 
     assert.deepEqual(await lineTexts(), expected.sort(), 'the edit gone, the typing kept');
   });
 
-  it('every inline edit is an entry of the chat, and stays after a reload once the chat has a prompt', async () => {
+  it('every inline edit is an entry of the chat, which History lists by its first edit, and they stay after a reload', async () => {
     const { workbench } = bench;
     const panel = await workbench.panel();
     // The light bulb's fixes, between these in one workbench before, are inline.test.ts'.
@@ -140,13 +158,26 @@ describe('Loopwire in the VS Code workbench: inline edit (Ctrl+I)', function () 
       15_000,
     ).catch(async () => assert.fail(`inline entries: ${JSON.stringify(await inlineTitles(panel))}`));
     await workbench.screenshot('chat-entries', { sidebar: true });
-    // A chat is kept, its inline entries with it, once it has a prompt (inline.test.ts' has 'wait for me').
-    await workbench.command('Loopwire: Ask…');
-    const ask = workbench.page.locator('.quick-input-widget', { hasText: 'A task or a question about this workspace' });
-    await ask.waitFor({ timeout: 15_000 });
-    await ask.locator('input').fill('say hello');
-    await workbench.page.keyboard.press('Enter');
-    await panel.locator('.entry.assistant', { hasText: 'Hello from the chat' }).waitFor({ timeout: 60_000 });
+    // The chat never had a prompt: its first edit made its transcript, and History titles it by that edit.
+    await panel.getByRole('button', { name: 'History', exact: true }).click();
+    const rows = panel.locator('.history li button');
+    await rows.first().waitFor({ timeout: 15_000 });
+    const listed = await rows.allInnerTexts();
+    assert.equal(listed.length, 1, `one chat: ${listed.join(' / ')}`);
+    assert.ok(listed[0]?.includes('Edit: take the percent of the amount'), `its title: ${listed[0]}`);
+    await workbench.screenshot('history', { sidebar: true });
+    await workbench.page.keyboard.press('Escape');
+    // Nothing of the chat went to the model: every generating request on the wire is an inline edit's, on its
+    // own lane (the chat's lane has its warm-up at most, which generates nothing).
+    const generating = wireLines().filter(
+      (line) => line.dir === 'in' && line.type === 'response.create' && line.body?.generate !== false,
+    );
+    assert.ok(generating.length >= 5, `the inline edits' requests: ${generating.length}`);
+    assert.deepEqual(
+      generating.filter((line) => line.body?.stream_id === undefined),
+      [],
+      'no request on the chat’s lane',
+    );
 
     await workbench.reload();
     const reloaded = await workbench.panel();
@@ -154,7 +185,7 @@ describe('Loopwire in the VS Code workbench: inline edit (Ctrl+I)', function () 
       'the inline entries after a reload',
       async () => (matches(await inlineTitles(reloaded)) ? true : undefined),
       30_000,
-    );
+    ).catch(async () => assert.fail(`inline entries after a reload: ${JSON.stringify(await inlineTitles(reloaded))}`));
     await workbench.screenshot('chat-entries-reloaded', { sidebar: true });
   });
 

@@ -87,11 +87,6 @@ export const SCENARIOS = {
       ],
     },
     {
-      name: 'chat-hello',
-      match: 'say hello',
-      steps: [{ output: [{ type: 'message', text: 'Hello from the chat beside the inline edits.' }] }],
-    },
-    {
       name: 'chat-waits',
       match: 'wait for me',
       steps: [
