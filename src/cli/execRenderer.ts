@@ -53,11 +53,13 @@ const ESC = '\u001b';
 const CONTROL = new RegExp(`${ESC}\\[[0-?]*[ -/]*[@-~]|${ESC}[@-_]|[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f]`, 'g');
 
 /**
- * A task's label before its own output (a `tail` output): `--- output ---` or `--- last N lines of output ---`,
- * or the label of the person's copy in their language (`--- 输出 ---`).
+ * A task's label before its own output (a `tail` output): `--- output ---`, `--- last N lines of output ---` or,
+ * of a command still running, `--- output so far ---`; or the label of the person's copy in their language
+ * (`--- 输出 ---`, `--- 目前的输出 ---`).
  */
-const TASK_OUTPUT_LABEL = /^--- (?:output|last \d+ lines of output) ---$/;
-const isOutputLabel = (line: string) => TASK_OUTPUT_LABEL.test(line) || line === outputLabel(false);
+const TASK_OUTPUT_LABEL = /^--- (?:output|last \d+ lines of output|output so far) ---$/;
+const isOutputLabel = (line: string) =>
+  TASK_OUTPUT_LABEL.test(line) || line === outputLabel(false) || line === outputLabel(true);
 
 /** The diff part of an edit tool's output: from its first `diff --git` line. */
 const diffOf = (output: string) => {

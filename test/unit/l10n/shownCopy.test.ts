@@ -73,6 +73,25 @@ describe('l10n: the terminal and the card show a call’s `shown` copy, programs
     assert.equal(printed(finished()), `  ✗ ${ENGLISH.split('\n')[0]} (1200 ms)\n    not ok 1 - totals\n`);
   });
 
+  it('a command still running: its label is left out in both languages, as a finished one’s', () => {
+    const running = (output: string, shown?: string): AgentEvent => ({
+      ...finished(shown),
+      name: 'exec_command',
+      ok: true,
+      output,
+    });
+    const english = 'The command is still running, in the background as session_id 3. Poll it …';
+    assert.equal(
+      printed(running(`${english}\n--- output so far ---\nlistening on 8080`)),
+      `  ✓ ${english} (1200 ms)\n    listening on 8080\n`,
+    );
+    const chinese = '仍在运行，在后台作为会话 3。\n--- 目前的输出 ---\nlistening on 8080';
+    assert.equal(
+      printed(running(`${english}\n--- output so far ---\nlistening on 8080`, chinese)),
+      '  ✓ 仍在运行，在后台作为会话 3。 (1200 ms)\n    listening on 8080\n',
+    );
+  });
+
   it('the panel’s card shows `shown`, else `output`', () => {
     assert.equal(cardOutput(finished(CHINESE)), CHINESE);
     assert.equal(cardOutput(finished()), ENGLISH);
