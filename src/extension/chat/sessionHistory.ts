@@ -72,7 +72,7 @@ function summarize(file: string): SessionSummary | undefined {
     inline ??= inlineTitleOf(record);
   }
   if (!header) return undefined;
-  return { id: header.id, title: firstLine(title ?? inline ?? '') || '(no prompt)', createdAt: header.createdAt };
+  return { id: header.id, title: firstLine(title ?? inline ?? '') || t('(no prompt)'), createdAt: header.createdAt };
 }
 
 export function listSessions(dir: string): SessionSummary[] {
