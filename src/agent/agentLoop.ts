@@ -193,7 +193,7 @@ export class Agent {
     const answered = outcome.output.some((item) => (textOf(item) ?? '') !== '');
     if (!progress.record(calls, timing.failed, answered || steered)) return progress.stop();
     if (this.options.endAfterEdit && !steered && editLanded(calls, timing.failed, this.registry))
-      return ['completed', t('the edit was made')];
+      return ['completed', t('the edit was made'), 'edit_made'];
     if (steered || calls.length > 0) return undefined;
     // No call and no answer: the model said nothing. It is asked again, as a response that made no progress.
     if (!answered && outcome.response.status === 'completed') return undefined;
@@ -201,7 +201,7 @@ export class Agent {
       const why = outcome.response.incomplete_details?.reason ?? 'no reason given';
       return ['stopped', t('the response was incomplete ({0})', why), 'incomplete'];
     }
-    return ['completed', t('the model answered')];
+    return ['completed', t('the model answered'), 'answered'];
   }
 
   /**

@@ -163,9 +163,10 @@ export const AgentEvent = z.discriminatedUnion('type', [
   /**
    * The task is over: `completed`, or stopped for `reason` (and resumable from the transcript), in the person's
    * language (@vscode/l10n; the model never reads it, and a program reads `status` and `code`). `code` names
-   * the cause of any other end, so that each front end can add its own remedy to the reason: the stop's code
-   * (`auth`, `unreachable`, `websocket_unsupported`, an API error's such as `model_not_found`), `internal`,
-   * `max_turns`, `incomplete` or `cancelled`.
+   * how a completed task ended (`answered`: the model's answer; `edit_made`: an inline edit's end on its edit)
+   * and the cause of any other end, so that each front end can add its own remedy to the reason: the stop's
+   * code (`auth`, `unreachable`, `websocket_unsupported`, an API error's such as `model_not_found`),
+   * `internal`, `max_turns`, `incomplete` or `cancelled`.
    */
   z.object({
     type: z.literal('done'),

@@ -56,6 +56,7 @@ describe('agent: an inline edit ends on its edit (endAfterEdit)', () => {
     const { agent } = await bench.agent(inline);
     const done = await agent.run('Please fix the comma in config/shipping.json.');
     assert.equal(done.status, 'completed', done.reason);
+    assert.equal(done.code, 'edit_made', 'a program tells this end by its code, whatever the language');
     assert.equal(done.turns, 1);
     assert.equal(bench.read('config/shipping.json'), FIXED);
     assert.equal(generated(), 1, 'one request');
@@ -79,6 +80,7 @@ describe('agent: an inline edit ends on its edit (endAfterEdit)', () => {
     const { agent } = await bench.agent({ lane: 'chat' });
     const done = await agent.run('Please fix the comma in config/shipping.json.');
     assert.equal(done.status, 'completed', done.reason);
+    assert.equal(done.code, 'answered');
     assert.equal(bench.read('config/shipping.json'), FIXED);
     assert.equal(generated(), 2, 'the edit, then the answer');
   });
