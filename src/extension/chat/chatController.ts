@@ -142,7 +142,6 @@ export class ChatController {
   get transcriptFile(): string | undefined {
     return this.transcript?.file;
   }
-
   /** The chat's transcript, made at its first prompt or inline entry (a new chat has none: nothing to keep yet). */
   private kept(): Transcript {
     if (this.transcript) return this.transcript;
@@ -393,6 +392,7 @@ export class ChatController {
     this.saver.now();
     this.saver.flush();
     this.transcript = transcript;
+    this.changed(); // Open Transcript follows the chat shown (new, reopened or restored)
     this.agent = undefined;
     this.model.reset(entries, context);
     this.model.plan.from(transcript?.items ?? []);

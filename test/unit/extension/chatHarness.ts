@@ -41,6 +41,8 @@ export interface ChatBench {
   sessionEvents: AgentEvent[];
   /** The remedies the page asked the window to run (a stop's button). */
   remedies: Remedy[];
+  /** What the chat told the window of its state, in order (the context keys of Stop and Open Transcript). */
+  states: { busy: boolean; hasTranscript: boolean }[];
   /** A controller as a window makes one: a second on the same bench is the window after a reload. */
   controller(): ChatController;
 }
@@ -112,6 +114,7 @@ export function useChatBench(bench: AgentBench): ChatBench {
         state.remedies.push(remedy);
         return Promise.resolve();
       },
+      changed: (changed) => state.states.push(changed),
       backendInfo: () => ({ label: 'built-in offline backend', offline: true }),
       log: (line) => state.logged.push(line),
       ...(state.chatContext ? { context: state.chatContext } : {}),
@@ -141,6 +144,7 @@ export function useChatBench(bench: AgentBench): ChatBench {
     state.steering = undefined;
     state.sessionEvents = [];
     state.remedies = [];
+    state.states = [];
     agentSessions = [];
   });
   // Before the bench removes the test's folder (mocha would run an afterEach of ours after its own): every
