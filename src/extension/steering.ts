@@ -95,6 +95,8 @@ export class WindowSteering implements ChatSteering, vscode.Disposable {
           validateInput: (text) => (text.trim() === '' ? vscode.l10n.t('Name a model.') : undefined),
         })
       )?.trim();
+      // The input box took the focus from the panel: it goes back there (the page puts it on the picker).
+      void vscode.commands.executeCommand('loopwire.chat.focus');
       // Dismissed: the picker shows the model it had.
       if (value === undefined || value === '') return this.sendChoices();
     }

@@ -89,12 +89,18 @@ export class ComposerPickers {
   private readonly effort: Picker;
   private readonly approval: Picker;
   private current: ComposerChoices | undefined;
+  /**
+   * Other… asked the host for a name in VS Code's input box, which took the focus out of the page: its answer
+   * (the choices again, named or dismissed) puts it back on the picker, where a keyboard user left off.
+   */
+  private refocusModel = false;
 
   constructor(post: (message: ViewMessage) => void) {
     this.model = picker(t('Model'), 'sparkle', (value) => {
       if (value === OTHER) {
         // Shown as it was until the host says what was chosen.
         if (this.current) this.model.select.value = this.current.model;
+        this.refocusModel = true;
         post({ type: 'choose', choice: 'model' });
       } else post({ type: 'choose', choice: 'model', value });
     });
@@ -135,5 +141,13 @@ export class ComposerPickers {
     // The mode in force, and why where it is not the user's pick (a workspace's stricter setting).
     if (choices.approvalNote !== undefined) this.approval.select.title += ` (${choices.approvalNote})`;
     this.approval.element.classList.toggle('picker-noted', choices.approvalNote !== undefined);
+    if (this.refocusModel) {
+      this.refocusModel = false;
+      const select = this.model.select;
+      select.focus();
+      // The host gives the panel the focus back on its own time, and the page's focus then starts at its body:
+      // the picker takes it again when the window has it.
+      if (!document.hasFocus()) window.addEventListener('focus', () => select.focus(), { once: true });
+    }
   }
 }

@@ -116,6 +116,37 @@ describe('chat panel in Chromium: the composer’s pickers and the project instr
     assert.equal(await select(panel, 'Model').inputValue(), 'gpt-5.5');
   });
 
+  it('Other… chosen by keyboard: once the host answers, the focus is back on the model picker', async () => {
+    // The host asks for the name in VS Code's own input box, which takes the focus out of the page (its
+    // element blurred); when that box closes, named or dismissed, a keyboard user goes on from the picker.
+    const panel = await panelWith(CHOICES);
+    await select(panel, 'Model').focus();
+    assert.deepEqual(await panel.postedBy(() => panel.page.keyboard.press('End')), [
+      { type: 'choose', choice: 'model' },
+    ]);
+    await panel.page.evaluate(() =>
+      (globalThis as unknown as { document: { activeElement: { blur(): void } } }).document.activeElement.blur(),
+    );
+    panel.post({ type: 'choices', choices: CHOICES });
+    await panel.delivered();
+    assert.equal(
+      await panel.page.evaluate(() =>
+        (
+          globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string | null } } }
+        ).document.activeElement.getAttribute('aria-label'),
+      ),
+      'Model',
+    );
+    // A later change from elsewhere (settings) leaves the focus where it is.
+    await panel.page.getByRole('textbox', { name: 'Ask Loopwire' }).focus();
+    panel.post({ type: 'choices', choices: { ...CHOICES, model: 'gpt-4.1' } });
+    await panel.delivered();
+    assert.equal(
+      await panel.page.evaluate<string | null>(`document.activeElement.getAttribute('aria-label')`),
+      'Ask Loopwire',
+    );
+  });
+
   it('"Using AGENTS.md": a link per file read, each opening its file; none shown without files', async () => {
     const panel = await panelWith(CHOICES, { files: FILES, sent: true, untrusted: false });
     const line = panel.page.locator('.instructions-line');
