@@ -88,7 +88,7 @@ export class SessionTransport {
       this.opts.emit({
         type: 'notice',
         code: 'warmup_failed',
-        message: `The warm-up failed (${(error as Error).message}); the first turn connects again.`,
+        message: t('The warm-up failed ({0}); the first turn connects again.', (error as Error).message),
       });
     }
   }
@@ -342,7 +342,7 @@ export class SessionTransport {
     this.opts.emit({
       type: 'notice',
       code: 'warmup_refused',
-      message: `The warm-up was refused (${reason}); going on without it.`,
+      message: t('The warm-up was refused ({0}); going on without it.', reason),
     });
   }
 
