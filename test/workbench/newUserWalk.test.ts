@@ -1,10 +1,22 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ConsoleMessage, Frame, Locator } from 'playwright-core';
+import type { ConsoleMessage } from 'playwright-core';
 import { Jimp } from 'jimp';
 import { useWorkbench } from './suite';
-import { confirmed, focused, inConversation, loopwireLogPorts, paste, text } from './newUserWalkPage';
+import {
+  confirmed,
+  displayLanguageZhCn,
+  englishWords,
+  focusBackOn,
+  focused,
+  inConversation,
+  loopwireLogPorts,
+  paste,
+  send,
+  text,
+  waitingCard,
+} from './newUserWalkPage';
 import { ARTIFACTS, type Workbench, openInEditor, until } from './workbench';
 
 // A new user's walk through the README, from its top, in the real workbench (code-server in headless
@@ -45,22 +57,6 @@ describe('Loopwire in the VS Code workbench: a new user walks the README', funct
 
   /** A screenshot of the whole window; `name` starts with the step's number. */
   const shot = (name: string) => workbench.screenshot(name);
-
-  async function send(panel: Frame, prompt: string): Promise<void> {
-    const box = panel.locator('textarea.prompt');
-    await box.fill(prompt);
-    await box.press('Enter');
-  }
-
-  /** The first tool card waiting for the user, with its entry. */
-  async function waitingCard(panel: Frame): Promise<{ name: string; card: Locator }> {
-    const waiting = panel.locator('.entry.tool:has(.tool-card.status-approval)').first();
-    await waiting.waitFor({ timeout: 60_000 });
-    const id = (await waiting.getAttribute('data-id')) ?? '';
-    assert.ok(id, 'a tool entry has its id');
-    const card = panel.locator(`.entry[data-id="${id}"]`);
-    return { name: await text(card.locator('.tool-name')), card };
-  }
 
   it('01 the Loopwire view opens on an empty chat that says what to do', async () => {
     const panel = await workbench.panel();
@@ -306,21 +302,7 @@ describe('Loopwire in the VS Code workbench: a new user walks the README', funct
     await until('the model as it was', async () => ((await model.inputValue()) === current ? true : undefined));
     // The box closed, the focus is back on the picker, where the keyboard left off (it had gone to the
     // editor area): the webview's frame has the workbench's focus, and the picker the page's.
-    let where = '';
-    await until(
-      'the focus back on the model picker',
-      async () => {
-        const inPage = await panel.evaluate<string>(focused);
-        const inWorkbench = await page.evaluate<string>(
-          `(() => { const a = document.activeElement; return a ? a.tagName + '.' + a.className : 'none'; })()`,
-        );
-        where = `${inWorkbench} / ${inPage}`;
-        return /^select\|.*\|Model$/.test(inPage) && /^IFRAME/.test(inWorkbench) ? true : undefined;
-      },
-      5_000,
-    ).catch((error: unknown) => {
-      throw new Error(`${String(error)}: the focus is on ${where}`);
-    });
+    await focusBackOn(page, panel, /^select\|.*\|Model$/);
     await shot('07-model-other-dismissed');
   });
 
@@ -395,5 +377,23 @@ describe('Loopwire in the VS Code workbench: a new user walks the README', funct
     );
     assert.deepEqual(heard, []);
     assert.deepEqual(workbench.pageErrors, []);
+  });
+
+  it('11 in zh-cn (a stub language pack), the panel is Chinese; what is still English is listed', async function () {
+    this.timeout(180_000);
+    displayLanguageZhCn(workbench.userData);
+    await workbench.reload();
+    const panel = await workbench.panel();
+    assert.equal(await panel.locator('html').getAttribute('lang'), 'zh-cn');
+    assert.doesNotMatch((await panel.locator('textarea.prompt').getAttribute('placeholder')) ?? '', /Ask Loopwire/);
+    // The host has answered once the pickers show; the chat of before the reload is there again.
+    await panel.locator('.composer-pickers:not(.hidden)').waitFor({ timeout: 30_000 });
+    await panel.locator('.entry.user', { hasText: 'What does this screenshot show?' }).waitFor({ timeout: 20_000 });
+    await shot('11-zh-cn');
+    const left = await panel.evaluate<string[]>(englishWords);
+    fs.writeFileSync(path.join(WALK_ARTIFACTS, 'english-in-zh-cn.json'), `${JSON.stringify(left, null, 2)}\n`);
+    // The toolbar and the composer's controls are Loopwire's own words: none of them in English.
+    for (const name of ['History', 'Stop', 'Send'])
+      assert.equal(await panel.getByRole('button', { name, exact: true }).count(), 0, name);
   });
 });

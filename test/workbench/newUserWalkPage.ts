@@ -1,6 +1,7 @@
+import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Frame, Locator } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import { until } from './until';
 
 // What newUserWalk.test.ts uses to look at the workbench and the panel: text as shown, a pasted PNG, where
@@ -66,4 +67,83 @@ export async function confirmed(select: Locator, value: string): Promise<void> {
 export async function inConversation(panel: Frame, locator: Locator): Promise<boolean> {
   const [box, view] = await Promise.all([locator.boundingBox(), panel.locator('.transcript').boundingBox()]);
   return box !== null && view !== null && box.y >= view.y - 1 && box.y + box.height <= view.y + view.height + 1;
+}
+
+/**
+ * A language pack for zh-cn that translates nothing of VS Code's, and zh-cn as the display language (as
+ * l10n.test.ts does it: code-server makes a language the window's only where a pack for it is installed).
+ */
+export function displayLanguageZhCn(userData: string): void {
+  const translations = path.join(userData, 'stub-language-pack', 'main.i18n.json');
+  fs.mkdirSync(path.dirname(translations), { recursive: true });
+  fs.writeFileSync(translations, JSON.stringify({ version: '1.0.0', contents: {} }));
+  const packs = {
+    'zh-cn': {
+      hash: 'loopwire-test-stub',
+      extensions: [{ extensionIdentifier: { id: 'loopwire-test.stub-zh-cn' }, version: '1.0.0' }],
+      translations: { vscode: translations },
+      label: '中文(简体)',
+    },
+  };
+  fs.writeFileSync(path.join(userData, 'languagepacks.json'), JSON.stringify(packs));
+  fs.writeFileSync(path.join(userData, 'User', 'argv.json'), JSON.stringify({ locale: 'zh-cn' }));
+}
+
+/**
+ * In the panel's page: the panel's own words still in English — shown text, labels, titles and placeholders
+ * with an English word and no Chinese — leaving out what is the user's or the model's (bubbles, answers,
+ * code, file and tool names, model names).
+ */
+export const englishWords = `(() => {
+  const skip = '.bubble, .markdown, .entry.assistant, .thinking, code, pre, .file-name, .tool-name, .tool-summary, ' +
+    '.diff, .picker-model, .queue-text, .history li, .path-link, .context-meter-text';
+  const found = new Set();
+  const english = (s) => s && /[A-Za-z]{3,}/.test(s) && !/[\\u3400-\\u9fff]/.test(s);
+  for (const el of document.body.querySelectorAll('*')) {
+    if (el.closest(skip) || !el.checkVisibility()) continue;
+    for (const name of ['aria-label', 'title', 'placeholder'])
+      if (english(el.getAttribute(name))) found.add(name + ': ' + el.getAttribute(name));
+    for (const node of el.childNodes)
+      if (node.nodeType === 3 && english(node.textContent.trim())) found.add(node.textContent.trim());
+  }
+  return [...found];
+})()`;
+
+/** Types `prompt` in the prompt box and sends it with Enter. */
+export async function send(panel: Frame, prompt: string): Promise<void> {
+  const box = panel.locator('textarea.prompt');
+  await box.fill(prompt);
+  await box.press('Enter');
+}
+
+/** The first tool card waiting for the user, with its entry. */
+export async function waitingCard(panel: Frame): Promise<{ name: string; card: Locator }> {
+  const waiting = panel.locator('.entry.tool:has(.tool-card.status-approval)').first();
+  await waiting.waitFor({ timeout: 60_000 });
+  const id = (await waiting.getAttribute('data-id')) ?? '';
+  assert.ok(id, 'a tool entry has its id');
+  const card = panel.locator(`.entry[data-id="${id}"]`);
+  return { name: await text(card.locator('.tool-name')), card };
+}
+
+/**
+ * Waits until the webview's frame has the workbench's focus and, in the panel's page, the element `inPage`
+ * describes (as `focused` reads it); the error says where the focus is instead.
+ */
+export async function focusBackOn(page: Page, panel: Frame, inPage: RegExp): Promise<void> {
+  let where = '';
+  await until(
+    'the focus back in the panel',
+    async () => {
+      const there = await panel.evaluate<string>(focused);
+      const outside = await page.evaluate<string>(
+        `(() => { const a = document.activeElement; return a ? a.tagName + '.' + a.className : 'none'; })()`,
+      );
+      where = `${outside} / ${there}`;
+      return inPage.test(there) && /^IFRAME/.test(outside) ? true : undefined;
+    },
+    5_000,
+  ).catch((error: unknown) => {
+    throw new Error(`${String(error)}: the focus is on ${where}`);
+  });
 }
