@@ -147,7 +147,8 @@ export function toolCard(entry: ToolEntry, post: Post): HTMLElement {
       h('span', { class: 'tool-name' }, entry.name),
       summaryView(entry, post),
       h('span', { class: 'tool-status' }, status.label),
-      entry.durationMs === undefined
+      // A call that never ran (skipped, or left waiting at Stop) took no time of its own to show.
+      entry.durationMs === undefined || entry.status === 'declined'
         ? undefined
         : h('span', { class: 'tool-duration' }, formatDuration(entry.durationMs)),
     ),
