@@ -13,6 +13,7 @@ import type { ChatSteering, ChooseMessage } from './chat/steeringPort';
 import { APPROVAL_MODES, isApprovalMode } from '../agent/approvals';
 import type { ApprovalChoice } from './approvalChoice';
 import { readSettings } from './settings';
+import { TaskQueue } from './taskQueue';
 
 // The window's side of the composer's pickers and of the project instructions' line (chat/steeringPort.ts).
 //
@@ -57,6 +58,14 @@ export class WindowSteering implements ChatSteering, vscode.Disposable {
   private shown: readonly string[] = [];
   private readonly disposables: vscode.Disposable[] = [];
   private refreshTimer: NodeJS.Timeout | undefined;
+  /**
+   * The pickers' writes, one at a time in the order picked. Two picks in quick succession (Down then Up)
+   * written at once raced in VS Code: its writes to the file are queued, but each then reloads the folder's
+   * settings on its own, and the first's reload could land last, leaving the first pick in force and echoed. Until the last queued write is done no
+   * choices are sent (the page keeps its latest pick); then one answer says what is in force.
+   */
+  private readonly writes = new TaskQueue();
+  private writing = 0;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -64,9 +73,9 @@ export class WindowSteering implements ChatSteering, vscode.Disposable {
   ) {
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (Object.values(SETTING).some((key) => event.affectsConfiguration(`loopwire.${key}`))) this.sendChoices();
+        if (Object.values(SETTING).some((key) => event.affectsConfiguration(`loopwire.${key}`))) this.sendSettled();
       }),
-      approvals.onDidChange(() => this.sendChoices()),
+      approvals.onDidChange(() => this.sendSettled()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.sendInstructions()),
     );
     // A file created, changed or deleted shows in the line at once; the model gets it at the next task.
@@ -87,35 +96,54 @@ export class WindowSteering implements ChatSteering, vscode.Disposable {
   async choose(message: ChooseMessage): Promise<void> {
     let value = message.value;
     if (message.choice === 'model' && value === undefined) {
-      value = (
-        await vscode.window.showInputBox({
-          title: vscode.l10n.t('Loopwire: Model'),
-          prompt: vscode.l10n.t('The model for this workspace, as the endpoint names it'),
-          value: readSettings(firstFolder()).model ?? DEFAULT_MODEL,
-          validateInput: (text) => (text.trim() === '' ? vscode.l10n.t('Name a model.') : undefined),
-        })
-      )?.trim();
-      // The input box took the focus from the panel: it goes back there (the page puts it on the picker).
-      void vscode.commands.executeCommand('loopwire.chat.focus');
+      value = await this.askModel();
       // Dismissed: the picker shows the model it had.
-      if (value === undefined || value === '') return this.sendChoices();
+      if (value === undefined) return this.sendChoices();
     }
     if (value === undefined) return;
     if (message.choice === 'effort' && !ReasoningEffort.safeParse(value).success)
       throw new Error(`${value} is not a reasoning effort (${ReasoningEffort.options.join(', ')}).`);
-    if (message.choice === 'approval') {
-      if (!isApprovalMode(value)) throw new Error(`${value} is not an approval mode (${APPROVAL_MODES.join(', ')}).`);
-      if (value === 'plan') await this.rememberBeforePlan();
-      await this.approvals.choose(value);
-      return this.sendChoices();
+    if (message.choice === 'approval' && !isApprovalMode(value))
+      throw new Error(`${value} is not an approval mode (${APPROVAL_MODES.join(', ')}).`);
+    const { choice } = message;
+    const chosen = value;
+    this.writing++;
+    try {
+      await this.writes.run(() => this.write(choice, chosen));
+    } finally {
+      this.writing--;
+      // The configuration event may send them too; this answers a write that changed nothing or failed.
+      this.sendSettled();
     }
-    if (message.choice === 'model') await this.remember(value);
+  }
+
+  /** Other…: a model's name, asked in VS Code's input box (undefined: dismissed or left empty). */
+  private async askModel(): Promise<string | undefined> {
+    const value = (
+      await vscode.window.showInputBox({
+        title: vscode.l10n.t('Loopwire: Model'),
+        prompt: vscode.l10n.t('The model for this workspace, as the endpoint names it'),
+        value: readSettings(firstFolder()).model ?? DEFAULT_MODEL,
+        validateInput: (text) => (text.trim() === '' ? vscode.l10n.t('Name a model.') : undefined),
+      })
+    )?.trim();
+    // The input box took the focus from the panel: it goes back there (the page puts it on the picker).
+    void vscode.commands.executeCommand('loopwire.chat.focus');
+    return value === '' ? undefined : value;
+  }
+
+  /** Writes one pick (checked by `choose`): the approval mode where it is kept, a model or effort setting. */
+  private async write(choice: ChooseMessage['choice'], value: string): Promise<void> {
+    if (choice === 'approval') {
+      if (!isApprovalMode(value)) return;
+      if (value === 'plan') await this.rememberBeforePlan();
+      return this.approvals.choose(value);
+    }
+    if (choice === 'model') await this.remember(value);
     const target = vscode.workspace.workspaceFolders?.length
       ? vscode.ConfigurationTarget.Workspace
       : vscode.ConfigurationTarget.Global;
-    await vscode.workspace.getConfiguration('loopwire').update(SETTING[message.choice], value, target);
-    // The configuration event sends the new values too; this answers a write that changed nothing.
-    this.sendChoices();
+    await vscode.workspace.getConfiguration('loopwire').update(SETTING[choice], value, target);
   }
 
   async leavePlanMode(): Promise<void> {
@@ -203,6 +231,11 @@ export class WindowSteering implements ChatSteering, vscode.Disposable {
   private refreshSoon(): void {
     clearTimeout(this.refreshTimer);
     this.refreshTimer = setTimeout(() => void this.sendInstructions(), 200);
+  }
+
+  /** The choices, unless a picker's write is still queued (its end sends them). */
+  private sendSettled(): void {
+    if (this.writing === 0) this.sendChoices();
   }
 
   private sendChoices(): void {

@@ -94,6 +94,12 @@ export class ComposerPickers {
    * (the choices again, named or dismissed) puts it back on the picker, where a keyboard user left off.
    */
   private refocusModel = false;
+  /**
+   * Each picker's picks the host has not yet echoed, oldest first. The host writes them in order and echoes
+   * each (its answer and the settings' event), so an echo of an earlier pick can come after a later one
+   * (Down then Up quickly): it is passed over, and the picker keeps the user's latest pick until that is echoed.
+   */
+  private readonly picks: Record<'model' | 'effort' | 'approval', string[]> = { model: [], effort: [], approval: [] };
 
   constructor(post: (message: ViewMessage) => void) {
     this.model = picker(t('Model'), 'sparkle', (value) => {
@@ -102,12 +108,10 @@ export class ComposerPickers {
         if (this.current) this.model.select.value = this.current.model;
         this.refocusModel = true;
         post({ type: 'choose', choice: 'model' });
-      } else post({ type: 'choose', choice: 'model', value });
+      } else this.pick(post, 'model', value);
     });
-    this.effort = picker(t('Reasoning effort'), 'lightbulb', (value) =>
-      post({ type: 'choose', choice: 'effort', value }),
-    );
-    this.approval = picker(t('Approvals'), 'shield', (value) => post({ type: 'choose', choice: 'approval', value }));
+    this.effort = picker(t('Reasoning effort'), 'lightbulb', (value) => this.pick(post, 'effort', value));
+    this.approval = picker(t('Approvals'), 'shield', (value) => this.pick(post, 'approval', value));
     this.element = h(
       'div',
       { class: 'composer-pickers hidden', attrs: { role: 'group', 'aria-label': t('Request settings') } },
@@ -117,7 +121,27 @@ export class ComposerPickers {
     );
   }
 
-  show(choices: ComposerChoices): void {
+  private pick(post: (message: ViewMessage) => void, choice: 'model' | 'effort' | 'approval', value: string): void {
+    this.picks[choice].push(value);
+    post({ type: 'choose', choice, value });
+  }
+
+  /** What a picker shows for the host's `echoed` value: the latest pick while `echoed` is an older one's echo. */
+  private settled(choice: 'model' | 'effort' | 'approval', echoed: string): string {
+    const picks = this.picks[choice];
+    const latest = picks.at(-1);
+    if (latest !== undefined && latest !== echoed && picks.includes(echoed)) return latest;
+    picks.length = 0;
+    return echoed;
+  }
+
+  show(echoed: ComposerChoices): void {
+    const choices: ComposerChoices = {
+      ...echoed,
+      model: this.settled('model', echoed.model),
+      effort: this.settled('effort', echoed.effort),
+      approval: this.settled('approval', echoed.approval) as ApprovalChoice, // a pick is one of the picker's modes
+    };
     this.current = choices;
     this.element.classList.remove('hidden');
     const models = choices.models.includes(choices.model) ? choices.models : [choices.model, ...choices.models];

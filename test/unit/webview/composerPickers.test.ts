@@ -116,6 +116,36 @@ describe('chat panel in Chromium: the composer’s pickers and the project instr
     assert.equal(await select(panel, 'Model').inputValue(), 'gpt-5.5');
   });
 
+  it('Down then Up quickly: the echo of the first pick, come late, does not undo the second', async () => {
+    // Each pick is written by the host and echoed back; the echo of "No reasoning" may come after the user is
+    // back on "Medium (default)", once or twice (the write's answer and the settings' event).
+    const panel = await panelWith(CHOICES);
+    const effort = select(panel, 'Reasoning effort');
+    await effort.focus();
+    assert.deepEqual(
+      await panel.postedBy(async () => {
+        await panel.page.keyboard.press('ArrowDown');
+        await panel.page.keyboard.press('ArrowUp');
+      }),
+      [
+        { type: 'choose', choice: 'effort', value: 'none' },
+        { type: 'choose', choice: 'effort', value: 'default' },
+      ],
+    );
+    for (const echo of ['none', 'none']) {
+      panel.post({ type: 'choices', choices: { ...CHOICES, effort: echo } });
+      await panel.delivered();
+      assert.equal(await effort.inputValue(), 'default');
+    }
+    panel.post({ type: 'choices', choices: CHOICES });
+    await panel.delivered();
+    assert.equal(await effort.inputValue(), 'default');
+    // The picks answered, a change made elsewhere shows again, even to a value picked before.
+    panel.post({ type: 'choices', choices: { ...CHOICES, effort: 'none' } });
+    await panel.delivered();
+    assert.equal(await effort.inputValue(), 'none');
+  });
+
   it('Other… chosen by keyboard: once the host answers, the focus is back on the model picker', async () => {
     // The host asks for the name in VS Code's own input box, which takes the focus out of the page (its
     // element blurred); when that box closes, named or dismissed, a keyboard user goes on from the picker.
