@@ -13,7 +13,7 @@ import type { ChatSteering, ChooseMessage } from './chat/steeringPort';
 import { APPROVAL_MODES, isApprovalMode } from '../agent/approvals';
 import type { ApprovalChoice } from './approvalChoice';
 import { readSettings } from './settings';
-import { TaskQueue } from './taskQueue';
+import { PickerWrites } from './pickerWrites';
 
 // The window's side of the composer's pickers and of the project instructions' line (chat/steeringPort.ts).
 //
@@ -58,14 +58,8 @@ export class WindowSteering implements ChatSteering, vscode.Disposable {
   private shown: readonly string[] = [];
   private readonly disposables: vscode.Disposable[] = [];
   private refreshTimer: NodeJS.Timeout | undefined;
-  /**
-   * The pickers' writes, one at a time in the order picked. Two picks in quick succession (Down then Up)
-   * written at once raced in VS Code: its writes to the file are queued, but each then reloads the folder's
-   * settings on its own, and the first's reload could land last, leaving the first pick in force and echoed. Until the last queued write is done no
-   * choices are sent (the page keeps its latest pick); then one answer says what is in force.
-   */
-  private readonly writes = new TaskQueue();
-  private writing = 0;
+  /** The pickers' writes, in the order picked; the choices are sent when the last is done (pickerWrites.ts). */
+  private readonly writes = new PickerWrites(() => this.sendChoices());
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -105,16 +99,8 @@ export class WindowSteering implements ChatSteering, vscode.Disposable {
       throw new Error(`${value} is not a reasoning effort (${ReasoningEffort.options.join(', ')}).`);
     if (message.choice === 'approval' && !isApprovalMode(value))
       throw new Error(`${value} is not an approval mode (${APPROVAL_MODES.join(', ')}).`);
-    const { choice } = message;
     const chosen = value;
-    this.writing++;
-    try {
-      await this.writes.run(() => this.write(choice, chosen));
-    } finally {
-      this.writing--;
-      // The configuration event may send them too; this answers a write that changed nothing or failed.
-      this.sendSettled();
-    }
+    await this.writes.run(() => this.write(message.choice, chosen));
   }
 
   /** Other…: a model's name, asked in VS Code's input box (undefined: dismissed or left empty). */
@@ -235,7 +221,7 @@ export class WindowSteering implements ChatSteering, vscode.Disposable {
 
   /** The choices, unless a picker's write is still queued (its end sends them). */
   private sendSettled(): void {
-    if (this.writing === 0) this.sendChoices();
+    if (!this.writes.busy) this.sendChoices();
   }
 
   private sendChoices(): void {
