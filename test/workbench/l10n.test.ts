@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
+import { displayLanguageZhCn } from './languagePack';
 import { useWorkbench } from './suite';
 import { ARTIFACTS, type Workbench, until } from './workbench';
 
@@ -20,23 +21,6 @@ import { ARTIFACTS, type Workbench, until } from './workbench';
 
 const L10N_ARTIFACTS = path.join(ARTIFACTS, 'l10n');
 const PROMPT = 'Fix the failing test.';
-
-/** A language pack for zh-cn that translates nothing of VS Code's, and zh-cn as the display language. */
-function displayLanguageZhCn(userData: string): void {
-  const translations = path.join(userData, 'stub-language-pack', 'main.i18n.json');
-  fs.mkdirSync(path.dirname(translations), { recursive: true });
-  fs.writeFileSync(translations, JSON.stringify({ version: '1.0.0', contents: {} }));
-  const packs = {
-    'zh-cn': {
-      hash: 'loopwire-test-stub',
-      extensions: [{ extensionIdentifier: { id: 'loopwire-test.stub-zh-cn' }, version: '1.0.0' }],
-      translations: { vscode: translations },
-      label: '中文(简体)',
-    },
-  };
-  fs.writeFileSync(path.join(userData, 'languagepacks.json'), JSON.stringify(packs));
-  fs.writeFileSync(path.join(userData, 'User', 'argv.json'), JSON.stringify({ locale: 'zh-cn' }));
-}
 
 /** Chromium's fontconfig with the fonts of `dir` added (its own copy of the system's configuration). */
 function withFonts(dir: string): string {

@@ -3,10 +3,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ConsoleMessage } from 'playwright-core';
 import { Jimp } from 'jimp';
+import { displayLanguageZhCn } from './languagePack';
 import { useWorkbench } from './suite';
 import {
   confirmed,
-  displayLanguageZhCn,
   englishWords,
   focusBackOn,
   focused,

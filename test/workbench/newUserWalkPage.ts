@@ -70,26 +70,6 @@ export async function inConversation(panel: Frame, locator: Locator): Promise<bo
 }
 
 /**
- * A language pack for zh-cn that translates nothing of VS Code's, and zh-cn as the display language (as
- * l10n.test.ts does it: code-server makes a language the window's only where a pack for it is installed).
- */
-export function displayLanguageZhCn(userData: string): void {
-  const translations = path.join(userData, 'stub-language-pack', 'main.i18n.json');
-  fs.mkdirSync(path.dirname(translations), { recursive: true });
-  fs.writeFileSync(translations, JSON.stringify({ version: '1.0.0', contents: {} }));
-  const packs = {
-    'zh-cn': {
-      hash: 'loopwire-test-stub',
-      extensions: [{ extensionIdentifier: { id: 'loopwire-test.stub-zh-cn' }, version: '1.0.0' }],
-      translations: { vscode: translations },
-      label: '中文(简体)',
-    },
-  };
-  fs.writeFileSync(path.join(userData, 'languagepacks.json'), JSON.stringify(packs));
-  fs.writeFileSync(path.join(userData, 'User', 'argv.json'), JSON.stringify({ locale: 'zh-cn' }));
-}
-
-/**
  * In the panel's page: the panel's own words still in English — shown text, labels, titles and placeholders
  * with an English word and no Chinese — leaving out what is the user's or the model's (bubbles, answers,
  * code, file and tool names, model names).
