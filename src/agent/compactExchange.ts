@@ -1,6 +1,7 @@
 import { t } from '@vscode/l10n';
 import { type AnyInputItem, CompactedResponse, HttpErrorBody, decodeWire } from '../protocol';
 import { type ProxyRoute, fetchProxyFault, viaProxy } from './proxy';
+import { RedirectRefused, fetchSameOrigin } from './redirectGuard';
 import { AgentStop } from './transportFault';
 
 // `POST /v1/responses/compact`: a context folded into its user messages and one `compaction` item, which the
@@ -24,7 +25,7 @@ export async function compactContext(call: CompactCall): Promise<CompactedRespon
   const url = `${call.endpoint.replace(/\/+$/, '')}/responses/compact`;
   let response: Response;
   try {
-    response = await fetch(url, {
+    response = await fetchSameOrigin(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...call.headers },
       body: JSON.stringify({
@@ -37,6 +38,8 @@ export async function compactContext(call: CompactCall): Promise<CompactedRespon
     });
   } catch (error) {
     if (call.signal.aborted) throw error;
+    if (error instanceof RedirectRefused)
+      throw new AgentStop('redirected', t('The context could not be compacted: {0}', `${error.message}.`));
     const proxied = fetchProxyFault(error, call.proxy);
     if (proxied) throw new AgentStop('proxy', t('The context could not be compacted: {0}', `${proxied.message}.`));
     throw new AgentStop(

@@ -1,12 +1,14 @@
 import { type ErrorDetails, HttpErrorBody, decodeWire } from '../protocol';
 import type { AgentEventSink } from './events';
 import { type ProxyRoute, fetchProxyFault, viaProxy } from './proxy';
+import { RedirectRefused, fetchSameOrigin } from './redirectGuard';
 import { type AssemblerStep, ResponseAssembler } from './responseAssembler';
-import { type TransportFault, TurnCancelled, isUnreachable, serverDelayMs } from './transportFault';
+import { AgentStop, type TransportFault, TurnCancelled, isUnreachable, serverDelayMs } from './transportFault';
 import type { Attempt } from './wsExchange';
 
 // One `POST /v1/responses` with `stream: true`: the SSE events go through the same assembler as WebSocket
-// frames. Errors before the stream are the API's JSON error bodies, with `Retry-After` honoured.
+// frames. Errors before the stream are the API's JSON error bodies, with `Retry-After` honoured. A redirect to
+// another origin is no fault to resend but a stop (redirectGuard.ts): the same endpoint answers it every time.
 
 export interface HttpExchange {
   url: string;
@@ -151,7 +153,7 @@ export async function exchangeHttp(request: HttpExchange, assembler: ResponseAss
   try {
     let response: Response;
     try {
-      response = await fetch(request.url, {
+      response = await fetchSameOrigin(request.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...request.headers },
         body: request.body,
@@ -159,6 +161,8 @@ export async function exchangeHttp(request: HttpExchange, assembler: ResponseAss
         ...viaProxy(request.proxy),
       });
     } catch (error) {
+      if (error instanceof RedirectRefused && !request.signal.aborted)
+        throw new AgentStop('redirected', error.sentence);
       return watch.lost(error, connectFault(error, request.proxy));
     }
     if (!response.ok) return await errorAnswer(response, watch);

@@ -1,6 +1,7 @@
 import { normalizeEndpoint } from '../agent/createAgentSession';
 import { originLabel, endpointOrigin } from '../agent/endpointOrigin';
 import { type ProxyRoute, type ProxySettings, fetchProxyFault, proxyRoute, viaProxy } from '../agent/proxy';
+import { RedirectRefused, fetchSameOrigin } from '../agent/redirectGuard';
 import { requestHeaders } from '../agent/requestBody';
 import { errorCodeInfo } from '../protocol/errorCodes';
 import { t } from '@vscode/l10n';
@@ -31,12 +32,14 @@ export async function checkModels(
     return { ok: false, cause: 'refused', message: (error as Error).message };
   }
   try {
-    response = await fetch(`${base}/models`, {
+    response = await fetchSameOrigin(`${base}/models`, {
       headers: requestHeaders(credentials.apiKey, credentials.headers),
       signal: AbortSignal.timeout(timeoutMs),
       ...viaProxy(proxy),
     });
   } catch (error) {
+    // Another origin's redirect: reached, but the endpoint as set cannot be used with its key.
+    if (error instanceof RedirectRefused) return { ok: false, cause: 'refused', message: error.sentence };
     const proxied = fetchProxyFault(error, proxy);
     if (proxied) return { ok: false, cause: 'unreachable', message: `${capitalized(proxied.message)}.` };
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
