@@ -15,14 +15,15 @@ import tseslint from 'typescript-eslint';
 export const LAYERS = {
   protocol: [],
   edit: [],
-  workspace: ['protocol', 'edit'],
-  tools: ['protocol', 'edit', 'workspace'],
-  agent: ['protocol', 'edit', 'tools', 'workspace'],
-  mcp: ['tools', 'workspace'],
+  sandbox: [],
+  workspace: ['protocol', 'edit', 'sandbox'],
+  tools: ['protocol', 'edit', 'workspace', 'sandbox'],
+  agent: ['protocol', 'edit', 'tools', 'workspace', 'sandbox'],
+  mcp: ['tools', 'workspace', 'sandbox'],
   server: ['protocol'],
   webview: ['protocol'],
-  extension: ['protocol', 'edit', 'tools', 'agent', 'mcp', 'workspace', 'server'],
-  cli: ['protocol', 'edit', 'tools', 'agent', 'mcp', 'workspace', 'server'],
+  extension: ['protocol', 'edit', 'tools', 'agent', 'mcp', 'workspace', 'server', 'sandbox'],
+  cli: ['protocol', 'edit', 'tools', 'agent', 'mcp', 'workspace', 'server', 'sandbox'],
 };
 
 /** The only folders that may import `vscode`. */

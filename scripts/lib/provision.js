@@ -1,5 +1,6 @@
 // What `npm test` needs from the machine before it builds anything: the dependencies from `npm install`,
-// ripgrep (the Node adapter's text search) and Debian's Chromium (the webview tests). It installs the system
+// ripgrep (the Node adapter's text search), Debian's Chromium (the webview tests) and bubblewrap (the OS
+// sandbox commands run in, src/sandbox, whose tests run it for real). It installs the system
 // ones with apt-get where it may (root, or sudo without a password) and otherwise stops at once, naming the
 // command to run. The same steps every time, so a fresh machine and CI take one path.
 'use strict';
@@ -32,7 +33,14 @@ function missingPackages() {
   const missing = [];
   if (!onPath('rg')) missing.push('ripgrep');
   if (!fs.existsSync(CHROMIUM)) missing.push('chromium');
+  // The sandbox looks on PATH and then in /usr/bin (src/sandbox/sandboxSupport.ts).
+  if (!onPath('bwrap') && !fs.existsSync('/usr/bin/bwrap')) missing.push('bubblewrap');
   return missing;
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function listed(names) {
+  return names.length > 2 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names.join(' and ');
 }
 
 /** The npm packages the phases run, as a check that `npm install` has been run here. */
@@ -70,8 +78,8 @@ async function provideSystemPackages(who, logDir) {
   if (!prefix) {
     say(
       onPath('apt-get')
-        ? `${who}: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} missing and this user may not install packages: run \`sudo apt-get update && sudo ${command}\`, then \`npm test\` again.`
-        : `${who}: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} missing: install ripgrep (\`rg\` on PATH) and Chromium at ${CHROMIUM}, then run \`npm test\` again.`,
+        ? `${who}: ${listed(missing)} ${missing.length > 1 ? 'are' : 'is'} missing and this user may not install packages: run \`sudo apt-get update && sudo ${command}\`, then \`npm test\` again.`
+        : `${who}: ${listed(missing)} ${missing.length > 1 ? 'are' : 'is'} missing: install ripgrep (\`rg\` on PATH), Chromium at ${CHROMIUM} and bubblewrap (\`bwrap\` on PATH), then run \`npm test\` again.`,
     );
     return false;
   }

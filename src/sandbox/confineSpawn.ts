@@ -1,0 +1,137 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { bwrapArgs, hiddenMounts } from './bwrapArgs';
+import { hiddenPaths } from './hiddenPaths';
+import { claimMountPoints, releaseMountPoints } from './mountPoints';
+import type { Confinement } from './policy';
+import { type SandboxSupport, sandboxSupport } from './sandboxSupport';
+import { seatbeltArgs } from './seatbeltProfile';
+import { withoutLoopwireKeys, withoutSecrets } from './secrets';
+import { mountPointsOf, planWrites, realRoots } from './writePlan';
+
+export { withoutLoopwireKeys, withoutSecrets } from './secrets';
+
+// A command's spawn, wrapped in the sandbox its confinement asks for. The caller spawns what comes back (with
+// the spec's cwd, in its own process group as always) and calls `cleanup()` once it has exited.
+
+/** A process as it would be spawned. */
+export interface SpawnSpec {
+  file: string;
+  args: readonly string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** The same process, confined: what to spawn instead, and what to do once it has ended. */
+export interface ConfinedSpawn {
+  file: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  /** Removes whatever the confinement left on disk (mount points it had to create); call once it has exited. */
+  cleanup(): void;
+  /** What the confinement could not do as asked (a workspace folder made read-only, and why); empty mostly. */
+  warnings: string[];
+}
+
+/** A confinement asked for where there is no sandbox: the command must not run. */
+export class SandboxUnavailableError extends Error {
+  constructor(
+    readonly reason: string,
+    readonly hint?: string,
+  ) {
+    super(
+      `This command must run in the sandbox, which is not available: ${reason}${hint ? ` To get one: ${hint}.` : ''}`,
+    );
+    this.name = 'SandboxUnavailableError';
+  }
+}
+
+/** The environment inside: no secrets, and the private temporary folder as every temp variable. */
+function sandboxEnv(env: NodeJS.ProcessEnv, tmp: string): NodeJS.ProcessEnv {
+  const clean = withoutSecrets(env);
+  clean['TMPDIR'] = tmp;
+  for (const name of ['TMP', 'TEMP']) if (clean[name] !== undefined) clean[name] = tmp;
+  return clean;
+}
+
+function confineWithBwrap(program: string, spec: SpawnSpec, confinement: Confinement): ConfinedSpawn {
+  const plan = planWrites(confinement);
+  const network = confinement.policy.network;
+  const roots = [...plan.writable, ...plan.readOnly];
+  const hidden = hiddenMounts(hiddenPaths({ env: spec.env, network, extra: confinement.hidden }), roots);
+  // Made before the argv is used and given back after the run; a throw here leaves nothing behind.
+  const claimed = claimMountPoints(mountPointsOf(plan));
+  const args = bwrapArgs({ plan, hidden, network, cwd: spec.cwd, file: spec.file, args: spec.args });
+  return {
+    file: program,
+    args,
+    env: sandboxEnv(spec.env, '/tmp'),
+    cleanup: once(() => releaseMountPoints(claimed)),
+    warnings: plan.warnings,
+  };
+}
+
+function confineWithSeatbelt(program: string, spec: SpawnSpec, confinement: Confinement): ConfinedSpawn {
+  const hostTmp = [fs.realpathSync(os.tmpdir()), '/private/tmp', '/private/var/tmp'];
+  const privateTmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-sandbox-')));
+  const writableRoots = confinement.policy.mode === 'workspace-write' ? realRoots(confinement.roots) : [];
+  const hidden = [
+    ...hiddenPaths({ env: spec.env, network: confinement.policy.network, extra: confinement.hidden }),
+    ...hostTmp,
+  ].flatMap((p) => {
+    try {
+      return [fs.realpathSync(p)];
+    } catch {
+      return [];
+    }
+  });
+  const input = { writableRoots, hidden: [...new Set(hidden)], privateTmp, network: confinement.policy.network };
+  return {
+    file: program,
+    args: seatbeltArgs(input, spec.file, spec.args),
+    env: sandboxEnv(spec.env, privateTmp),
+    cleanup: once(() => fs.rmSync(privateTmp, { recursive: true, force: true })),
+    warnings: [],
+  };
+}
+
+function once(action: () => void): () => void {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    action();
+  };
+}
+
+/** `spec` confined by `confinement` with `support` (what `confineSpawn` does with this machine's). */
+export function confineWith(support: SandboxSupport, spec: SpawnSpec, confinement: Confinement): ConfinedSpawn {
+  if (confinement.policy.mode === 'danger-full-access') {
+    return {
+      file: spec.file,
+      args: [...spec.args],
+      env: withoutLoopwireKeys(spec.env),
+      cleanup: () => undefined,
+      warnings: [],
+    };
+  }
+  if (!support.available) throw new SandboxUnavailableError(support.reason, support.hint);
+  return support.mechanism === 'bwrap'
+    ? confineWithBwrap(support.program, spec, confinement)
+    : confineWithSeatbelt(support.program, spec, confinement);
+}
+
+/**
+ * `spec` confined by `confinement`. danger-full-access returns it as it is, its env without Loopwire's own
+ * keys (the user's other variables stay: an unconfined command can read every file of theirs anyway); any
+ * other policy where `sandboxSupport()` is unavailable throws a SandboxUnavailableError (never runs
+ * unconfined what was meant to be confined).
+ */
+export function confineSpawn(spec: SpawnSpec, confinement: Confinement): ConfinedSpawn {
+  return confineWith(
+    confinement.policy.mode === 'danger-full-access' ? { available: false, reason: '' } : sandboxSupport(),
+    spec,
+    confinement,
+  );
+}

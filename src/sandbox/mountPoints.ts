@@ -1,0 +1,52 @@
+import * as fs from 'node:fs';
+
+// The empty folders made on the host for a run to mount on (a missing `.vscode` kept read-only), counted:
+// two commands confined at once in the same workspace share a mount point, and the folder goes only when
+// the last of them has ended — removed earlier, the other command's mount would go with it and the path
+// would be writable again. Only an empty folder is removed: whatever the user put there meanwhile stays.
+
+const users = new Map<string, number>();
+
+/**
+ * Makes each of `paths` (parents first) that does not exist, and takes a share of each that is already one
+ * of ours. Returns what to give back to `releaseMountPoints` once the run has ended.
+ */
+export function claimMountPoints(paths: readonly string[]): string[] {
+  const claimed: string[] = [];
+  try {
+    for (const p of paths) {
+      const count = users.get(p);
+      if (count !== undefined) {
+        users.set(p, count + 1);
+      } else if (fs.existsSync(p)) {
+        // The user's own folder (made since the plan was drawn): not ours to remove.
+        continue;
+      } else {
+        fs.mkdirSync(p);
+        users.set(p, 1);
+      }
+      claimed.push(p);
+    }
+  } catch (error) {
+    releaseMountPoints(claimed);
+    throw error;
+  }
+  return claimed;
+}
+
+/** Gives back what `claimMountPoints` returned: the last user of a folder removes it, if it is still empty. */
+export function releaseMountPoints(claimed: readonly string[]): void {
+  for (const p of [...claimed].reverse()) {
+    const count = (users.get(p) ?? 1) - 1;
+    if (count > 0) {
+      users.set(p, count);
+      continue;
+    }
+    users.delete(p);
+    try {
+      fs.rmdirSync(p);
+    } catch {
+      // Not empty (something was put there from outside the sandbox), or already gone: leave it.
+    }
+  }
+}
