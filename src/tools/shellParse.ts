@@ -71,16 +71,56 @@ function wasmFile(name: string): string {
 
 /** Reads `line` as bash would, or says what in it is more than plain commands. */
 export async function parseCommandLine(line: string): Promise<ParsedLine> {
+  const odd = oddCharacter(line);
+  if (odd !== undefined)
+    return { ok: false, reason: `a control or space character (U+${hex(odd)}) the shell may read otherwise` };
   const tree = (await parser()).parse(line);
   if (!tree) return { ok: false, reason: describe('ERROR') };
   try {
     if (tree.rootNode.hasError) return { ok: false, reason: describe('ERROR') };
     const commands: ShellWord[][] = [];
-    const reason = collect(tree.rootNode, commands);
+    const reason = collect(tree.rootNode, commands) ?? strayBackslash(line, tree.rootNode);
     return reason === undefined ? { ok: true, commands } : { ok: false, reason };
   } finally {
     tree.delete();
   }
+}
+
+/**
+ * Characters the parser may split a word at where the shell does not (tree-sitter takes `\r`, `\v` and `\f` for
+ * blanks, bash only space, tab and newline), or that no command line needs: control characters other than tab
+ * and newline, and Unicode's other spaces and separators.
+ */
+const UNICODE_SPACE = /[\u00a0\u1680\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff]/u;
+
+function oddCharacter(line: string): string | undefined {
+  for (const char of line) {
+    const code = char.codePointAt(0) ?? 0;
+    if ((code < 0x20 && char !== '\t' && char !== '\n') || (code >= 0x7f && code <= 0x9f) || UNICODE_SPACE.test(char))
+      return char;
+  }
+  return undefined;
+}
+const hex = (char: string) => (char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+
+/** What a backslash escapes inside "…": there it is removed (and a newline with it), elsewhere it stays as text. */
+const DOUBLE_QUOTE_ESCAPES = new Set(['$', '`', '"', '\\', '\n']);
+
+/**
+ * A backslash anywhere but inside '…' (where it is text) or before an ordinary character inside "…" (where it
+ * is text too). Elsewhere the shell joins or escapes what the parser may read otherwise: `-ex\<newline>ec` is two
+ * words to tree-sitter and `-exec` to bash, so a line with one is not plain.
+ */
+function strayBackslash(line: string, root: Node): string | undefined {
+  const text = root.descendantsOfType(['raw_string', 'string_content']).filter((node): node is Node => node !== null);
+  for (let at = line.indexOf('\\'); at !== -1; at = line.indexOf('\\', at + 1)) {
+    const inside = text.find((node) => node.startIndex <= at && at < node.endIndex);
+    const literal =
+      inside?.type === 'raw_string' ||
+      (inside?.type === 'string_content' && !DOUBLE_QUOTE_ESCAPES.has(line[at + 1] ?? '\n'));
+    if (!literal) return 'a backslash outside single quotes (an escape or a line continuation)';
+  }
+  return undefined;
 }
 
 const childrenOf = (node: Node): Node[] => node.children.filter((child): child is Node => child !== null);
@@ -164,11 +204,11 @@ function bareWord(text: string, at: { start: number; end: number }): ShellWord |
   return { ...at, value: text, glob: /[*?[]/.test(text), tilde: /(^|[=:])~/.test(text) };
 }
 
-/** "…" with nothing but text inside; `\$`, `` \` ``, `\"`, `\\` and `\newline` are bash's escapes there. */
+/** "…" with nothing but text inside: a backslash that escapes something has made the line unsure already. */
 function doubleQuoted(node: Node, at: { start: number; end: number }): ShellWord | string {
   let value = '';
   for (const child of childrenOf(node)) {
-    if (child.type === 'string_content') value += child.text.replace(/\\([$`"\\\n])/g, '$1');
+    if (child.type === 'string_content') value += child.text;
     else if (child.type !== '"') return describe(child.type);
   }
   return { ...at, value, glob: false, tilde: false };

@@ -121,6 +121,22 @@ const HOSTILE: readonly string[] = [
   // Globs where a file named like an option could turn one on.
   'cat src/*',
   'rg foo *',
+  // Issue 46: where tree-sitter and the shell read a line differently. bash joins `-ex\<newline>ec` into -exec
+  // (quoted or not: in "…" a backslash-newline goes too), which tree-sitter took for two words or kept.
+  'find . -maxdepth 0 "-ex\\\nec" sh -c "touch /tmp/MARKER; id" ";"',
+  'find . -maxdepth 0 -ex\\\nec sh -c id ";"',
+  'git log "--out\\\nput=o.txt"',
+  'ls\\\n -la',
+  'cat "README\\\n.md"',
+  'rg "a\\$b" src',
+  'rg "a\\\\" src',
+  "rg $'a\\x41' src",
+  // tree-sitter splits words at \r, \v and \f, which bash keeps in a word; no line needs other controls.
+  'find . -ex\rec id ;',
+  'ls a\vb',
+  'ls a\fb',
+  'cat README.md\u00a0x',
+  'cat \u202eREADME.md',
   // Lists and pipelines: one bad part is enough.
   'ls; rm -rf src',
   'ls && npm install',
@@ -165,6 +181,11 @@ const SAFE: readonly string[] = [
   'ls src; pwd',
   'ls src\npwd',
   'rg --files | wc -l',
+  // A backslash inside "…" before an ordinary character is text to the shell too; in '…' always.
+  'rg "a\\.b" src',
+  "rg 'a\\$b' src",
+  'rg "it\'s" src',
+  "rg -e '\\(x' src",
 ];
 
 describe('commandSafety: which commands only read', function () {
@@ -228,12 +249,12 @@ describe('commandSafety: which commands only read', function () {
   });
 
   it("gives each plain command's words, as the program gets them, and which are not safe", async () => {
-    const verdict = await judgeCommand(`npm test -- --grep 'cart total' && rg "a\\$b" src`, place);
+    const verdict = await judgeCommand(`npm test -- --grep 'cart total' && rg 'a$b' "c\\.d" src`, place);
     assert.deepEqual(
       verdict.commands?.map((command) => [command.words, command.reason === undefined]),
       [
         [['npm', 'test', '--', '--grep', 'cart total'], false],
-        [['rg', 'a$b', 'src'], true],
+        [['rg', 'a$b', 'c\\.d', 'src'], true],
       ],
     );
   });
