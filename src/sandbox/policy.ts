@@ -56,4 +56,18 @@ export const CREDENTIAL_STORES = [
   '.config/gh',
   '.docker/config.json',
   '.npmrc',
+  // Where git, package registries, clouds and password managers keep the user's tokens in plain text.
+  '.git-credentials',
+  '.config/git/credentials',
+  '.pypirc',
+  '.cargo/credentials',
+  '.cargo/credentials.toml',
+  '.gem/credentials',
+  '.config/hub',
+  '.kube',
+  '.config/gcloud',
+  '.azure',
+  '.terraform.d/credentials.tfrc.json',
+  '.password-store',
+  '.local/share/keyrings',
 ] as const;

@@ -25,6 +25,11 @@ const SECRET_NAMES: readonly RegExp[] = [
   // An agent socket is a credential: whoever reaches it signs as the user.
   /^SSH_AUTH_SOCK$/i,
   /^GPG_AGENT_INFO$/i,
+  // So is a way back into the editor: VS Code's CLI socket installs extensions, its askpass hands out the
+  // user's git credentials. (The sockets themselves are hidden too; these only point at them.)
+  /^VSCODE_IPC_HOOK/i,
+  /^VSCODE_GIT_(IPC|ASKPASS)/i,
+  /^(GIT|SSH)_ASKPASS$/i,
 ];
 
 function without(env: NodeJS.ProcessEnv, names: readonly RegExp[]): NodeJS.ProcessEnv {

@@ -16,8 +16,10 @@ const spec = { file: 'sh', args: ['-c', 'true'], cwd: '/', env: { PATH: '/usr/bi
 const workspaceWrite = { policy: { mode: 'workspace-write' as const, network: false }, roots: ['/'] };
 
 describe('sandbox: support and the fallback', () => {
+  const given = process.env['LOOPWIRE_SANDBOX'];
   afterEach(() => {
-    delete process.env['LOOPWIRE_SANDBOX'];
+    if (given === undefined) delete process.env['LOOPWIRE_SANDBOX'];
+    else process.env['LOOPWIRE_SANDBOX'] = given;
   });
 
   it('is off, saying so, with LOOPWIRE_SANDBOX=off; and confining then throws', () => {
@@ -90,6 +92,10 @@ describe('sandbox: secrets kept out of a command’s environment', () => {
       DB_PASSWORD: '1',
       GOOGLE_APPLICATION_CREDENTIALS: '1',
       SSH_AUTH_SOCK: '1',
+      VSCODE_IPC_HOOK_CLI: '/run/user/1000/vscode-ipc-1.sock',
+      VSCODE_GIT_IPC_HANDLE: '/run/user/1000/vscode-git-1.sock',
+      GIT_ASKPASS: '/usr/share/code/resources/app/extensions/git/dist/askpass.sh',
+      VSCODE_GIT_ASKPASS_MAIN: '1',
       PATH: '/usr/bin',
       HOME: '/home/me',
       LANG: 'C.UTF-8',
