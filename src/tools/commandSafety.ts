@@ -1,5 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import * as path from 'node:path';
+import { globPaths, onDisk, within } from './pathOnDisk';
 import {
   GIT_DIFFS,
   GIT_DIFFS_TEXTCONV,
@@ -12,11 +13,11 @@ import { type ShellWord, parseCommandLine } from './shellParse';
 
 // Whether a shell command only reads, so that it may run without anyone's approval in every mode (the agent
 // decides, src/agent/commandApproval.ts): every command of its pipelines and lists is a program of
-// readOnlyPrograms.ts with options that only read, naming no path outside the workspace folder (a link
-// inside that leads out counts as outside). A safe git command runs with the repository's own programs turned
-// off — fsmonitor, the pager, external diff and textconv — since a repository's .git/config can name any
-// program for those (`run` is the line that runs). On Windows commands run in cmd.exe, which this does not
-// read: nothing there is safe.
+// readOnlyPrograms.ts with options that only read, naming no path outside the workspace folder (each path
+// walked on disk as the kernel walks it: a link inside that leads out counts as outside), run in a folder of
+// the workspace. A safe git command runs with the repository's own programs turned off — fsmonitor, the
+// pager, external diff and textconv — since a repository's .git/config can name any program for those (`run`
+// is the line that runs). On Windows commands run in cmd.exe, which this does not read: nothing there is safe.
 
 export interface CommandPlace {
   /** The absolute folder the command runs in. */
@@ -47,10 +48,10 @@ export async function judgeCommand(line: string, place: CommandPlace): Promise<C
     return { reason: 'commands run in cmd.exe on Windows, whose syntax is not checked', run: line };
   const parsed = await parseCommandLine(line);
   if (!parsed.ok) return { reason: parsed.reason, run: line };
-  const realRoot = await realpath(place.root).catch(() => place.root);
+  const at = await placeOnDisk(place);
   const commands: JudgedCommand[] = [];
   for (const words of parsed.commands) {
-    const reason = await judgeWords(words, { ...place, realRoot });
+    const reason = at.reason ?? (await judgeWords(words, at));
     commands.push({ words: words.map((word) => word.value), ...(reason === undefined ? {} : { reason }) });
   }
   const reason = commands.find((command) => command.reason !== undefined)?.reason;
@@ -60,6 +61,21 @@ export async function judgeCommand(line: string, place: CommandPlace): Promise<C
 
 interface Place extends CommandPlace {
   realRoot: string;
+  /** The folder it runs in, links resolved. */
+  realCwd: string;
+  /** Why nothing may run unasked in this folder, where that is so. */
+  reason?: string;
+}
+
+/** The place with its links resolved, and whether it is one where commands may run unasked. */
+async function placeOnDisk(place: CommandPlace): Promise<Place> {
+  const realRoot = await realpath(place.root).catch(() => place.root);
+  // A folder that does not exist runs nothing: the command fails to start.
+  const realCwd = await realpath(place.cwd).catch(() => place.cwd);
+  const at = { ...place, realRoot, realCwd };
+  if (!within(place.root, place.cwd) || !within(realRoot, realCwd))
+    return { ...at, reason: 'the folder it runs in is outside the workspace folder (through a link)' };
+  return at;
 }
 
 async function judgeWords(words: readonly ShellWord[], place: Place): Promise<string | undefined> {
@@ -74,10 +90,14 @@ async function judgeWords(words: readonly ShellWord[], place: Place): Promise<st
   if (!rules.globs && args.some((arg) => arg.glob))
     return `an unquoted pattern (*, ?, [) for ${name}: a file named like one of its options could turn that on`;
   if (args.some(matchesParent)) return 'a pattern (.*) that also matches .., the folder above';
+  if (args.some((arg) => arg.glob && arg.value.includes('**')))
+    return 'a ** pattern, which zsh expands through every folder below (and *** through links)';
   const own = rules.check?.(args);
   if (own !== undefined) return own;
-  for (const candidate of pathCandidates(args, rules))
-    if (await leadsOut(candidate, place)) return `the path ${candidate} is outside the workspace folder`;
+  for (const candidate of pathCandidates(args, rules)) {
+    const out = await leadsOut(candidate, place);
+    if (out !== undefined) return out;
+  }
   return undefined;
 }
 
@@ -87,33 +107,50 @@ function deniedOption(value: string, rules: ProgramRules): string | undefined {
   if (value.startsWith('--')) {
     const name = value.split('=', 1)[0] as string;
     if (rules.exactLong?.includes(name)) return undefined;
-    const refused = rules.denyLong?.find((long) => long === name || (name.length > 3 && long.startsWith(name)));
+    const refused = rules.denyLong?.find((long) => long === name || (name.length >= 3 && long.startsWith(name)));
     return refused && name;
   }
   const letter = [...value.slice(1)].find((char) => rules.denyShort?.includes(char));
   return letter && `-${letter}`;
 }
 
-/** Every argument that may name a file: not the pattern or script, nor an option's pattern value. */
-function pathCandidates(args: readonly ShellWord[], rules: ProgramRules): string[] {
-  const candidates: string[] = [];
-  let patternSeen = !rules.patternFirst || args.some((arg) => givesPattern(arg.value, rules));
-  for (let i = 0; i < args.length; i++) {
-    const { value, glob } = args[i] as ShellWord;
-    if (rules.patternOptions?.includes(value)) i++;
-    else if (value.startsWith('--')) candidates.push(value.slice(value.indexOf('=') + 1 || value.length));
-    else if (value.startsWith('-')) candidates.push(value.slice(2));
-    else if (!patternSeen) patternSeen = true;
-    else candidates.push(glob ? globBase(value) : value);
-  }
-  return candidates.filter((candidate) => candidate !== '');
+/** An argument that may name a file, and whether it is an unquoted pattern the shell expands. */
+interface Candidate {
+  text: string;
+  glob: boolean;
 }
 
-/** Whether an option gives the pattern (`-e`, `--files`), so that the first other argument is a path. */
+/**
+ * Every argument that may name a file: not the pattern or script, nor an option's pattern value. A lone `-`
+ * and every word after `--` are operands (`grep -- -x /etc/passwd` reads /etc/passwd, with -x the pattern).
+ */
+function pathCandidates(args: readonly ShellWord[], rules: ProgramRules): Candidate[] {
+  const candidates: Candidate[] = [];
+  let patternSeen = !rules.patternFirst || args.some((arg) => givesPattern(arg.value, rules));
+  let options = true;
+  for (let i = 0; i < args.length; i++) {
+    const { value, glob } = args[i] as ShellWord;
+    const option = options && value.startsWith('-') && value !== '-';
+    if (option && value === '--') options = false;
+    else if (option && rules.patternOptions?.includes(value)) i++;
+    else if (option && value.startsWith('--'))
+      candidates.push({ text: value.slice(value.indexOf('=') + 1 || value.length), glob: false });
+    else if (option) candidates.push({ text: value.slice(2), glob: false });
+    else if (!patternSeen) patternSeen = true;
+    else candidates.push({ text: value, glob });
+  }
+  return candidates.filter((candidate) => candidate.text !== '' && candidate.text !== '-');
+}
+
+/**
+ * Whether an option gives the pattern (`-e`, `--files`, or a prefix GNU takes for one: `--reg=x`), so that the
+ * first other argument is a path. Saying so wrongly only makes more words paths to check.
+ */
 function givesPattern(value: string, rules: ProgramRules): boolean {
   const given = rules.patternFirst;
-  if (!given || !value.startsWith('-')) return false;
-  if (value.startsWith('--')) return given.unless.some((long) => value === long || value.startsWith(`${long}=`));
+  if (!given || !value.startsWith('-') || value === '-' || value === '--') return false;
+  const name = value.split('=', 1)[0] as string;
+  if (value.startsWith('--')) return given.unless.some((long) => long.startsWith(name) && name.length >= 3);
   return [...value.slice(1)].some((char) => given.unlessShort.includes(char));
 }
 
@@ -125,21 +162,24 @@ function globBase(value: string): string {
   return base === '' && value.startsWith('/') ? '/' : base || '.';
 }
 
-const within = (root: string, target: string) => {
-  const relative = path.relative(root, target);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-};
-
 /** A pattern part that starts with a dot (`.*`) can match `..`, which leads up and out of the folder. */
 const matchesParent = (word: ShellWord) =>
   word.glob && word.value.split('/').some((part) => part.startsWith('.') && /[*?[]/.test(part));
 
-async function leadsOut(candidate: string, place: Place): Promise<boolean> {
-  const absolute = path.resolve(place.cwd, candidate);
-  if (!within(place.root, absolute)) return true;
-  // A link inside the folder may name a file outside it; a path that does not exist reads nothing.
-  const real = await realpath(absolute).catch(() => undefined);
-  return real !== undefined && !within(place.realRoot, real);
+/**
+ * Why `candidate` leads out of the workspace, as written or on disk; for a pattern, any name it may stand for
+ * (`ls *` lists what a link among them names).
+ */
+async function leadsOut(candidate: Candidate, place: Place): Promise<string | undefined> {
+  const { text, glob } = candidate;
+  const expanded = glob ? await globPaths(place.realCwd, text) : [];
+  if (expanded === undefined) return `the pattern ${text} stands for more names than are checked`;
+  for (const each of [glob ? globBase(text) : text, ...expanded]) {
+    const out =
+      !within(place.root, path.resolve(place.cwd, each)) || !within(place.realRoot, await onDisk(place.realCwd, each));
+    if (out) return `the path ${each} is outside the workspace folder`;
+  }
+  return undefined;
 }
 
 /** `line` with each git command's repository programs turned off, inserted where its words stand. */

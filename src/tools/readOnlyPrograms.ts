@@ -3,8 +3,8 @@ import type { ShellWord } from './shellParse';
 // The programs a command may run without anyone's approval, and the options that keep them reading: each one
 // known to only read files and print, with every option that runs another program, writes a file or follows
 // a link out of the workspace refused. GNU's and git's parsers take an unambiguous prefix of a long option
-// (`--outp` for `--output`), so a prefix of a refused option is refused too. Whatever this table does not name
-// is not safe; commandSafety.ts applies it and checks the paths.
+// (`--o` for sort's `--output`), so every prefix of a refused option from `--x` on is refused too. Whatever this
+// table does not name is not safe; commandSafety.ts applies it and checks the paths.
 
 export interface ProgramRules {
   /** Long options (and their prefixes) that run a program, write a file or leave the workspace. */
@@ -46,7 +46,8 @@ export const GIT_DENIED_LONG = [
 export const GIT_DENIED_SHORT = 'cO';
 
 export const PROGRAMS: Readonly<Record<string, ProgramRules>> = {
-  ls: { globs: true },
+  // -L lists what the links it meets name (with -R, whole folders outside).
+  ls: { globs: true, denyLong: ['--dereference'], denyShort: 'L' },
   cat: {},
   head: {},
   tail: {},
@@ -59,11 +60,14 @@ export const PROGRAMS: Readonly<Record<string, ProgramRules>> = {
   cut: {},
   tr: {},
   stat: {},
-  du: { denyLong: ['--files0-from'] },
+  // -L follows every link it meets, out of the workspace as readily as in it.
+  du: { denyLong: ['--files0-from', '--dereference'], denyShort: 'L' },
   cmp: {},
-  diff: {},
-  // -C writes a compiled magic file; -z and -Z look inside compressed files (with external programs).
-  file: { denyLong: ['--compile', '--uncompress', '--uncompress-noreport'], denyShort: 'CzZ' },
+  // A recursive diff follows the links it meets into the folders they name.
+  diff: { denyLong: ['--recursive'], denyShort: 'r' },
+  // -C writes a compiled magic file; -z and -Z look inside compressed files (with external programs); -f reads
+  // the names of the files to look at from a file.
+  file: { denyLong: ['--compile', '--uncompress', '--uncompress-noreport', '--files-from'], denyShort: 'CzZf' },
   // -R follows every link it meets (-r only those named), out of the workspace as readily as in it.
   grep: {
     denyLong: ['--dereference-recursive'],
@@ -86,7 +90,8 @@ export const PROGRAMS: Readonly<Record<string, ProgramRules>> = {
     denyLong: ['--output', '--compress-program', '--temporary-directory', '--files0-from'],
     denyShort: 'oT',
   },
-  uniq: { check: (args) => (positionals(args).length > 1 ? 'uniq writes to a second file it is given' : undefined) },
+  // uniq's second operand is the file it writes (`-`, standard input, is an operand too).
+  uniq: { check: (args) => (operands(args).length > 1 ? 'uniq writes to a second file it is given' : undefined) },
   // -o writes a file, -R writes one in each folder, -l follows links.
   tree: { denyShort: 'oRl' },
   git: {
@@ -97,7 +102,13 @@ export const PROGRAMS: Readonly<Record<string, ProgramRules>> = {
   },
 };
 
-const positionals = (args: readonly ShellWord[]) => args.filter((arg) => !arg.value.startsWith('-'));
+/** The words that are no option: `-` (standard input) and everything after `--` included. */
+export function operands(args: readonly ShellWord[]): ShellWord[] {
+  const end = args.findIndex((arg) => arg.value === '--');
+  const before = end === -1 ? args : args.slice(0, end);
+  const options = (arg: ShellWord) => arg.value.startsWith('-') && arg.value !== '-';
+  return [...before.filter((arg) => !options(arg)), ...(end === -1 ? [] : args.slice(end + 1))];
+}
 
 /** find's actions that run a program or write a file, the start points read from a file, and links followed. */
 const FIND_DENIED = new Set([
