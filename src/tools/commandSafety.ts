@@ -1,5 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import * as path from 'node:path';
+import { gitConfigReason, gitDirReason } from './gitDirCheck';
 import { globPaths, onDisk, within } from './pathOnDisk';
 import {
   GIT_DIFFS,
@@ -15,9 +16,11 @@ import { type ShellWord, parseCommandLine } from './shellParse';
 // decides, src/agent/commandApproval.ts): every command of its pipelines and lists is a program of
 // readOnlyPrograms.ts with options that only read, naming no path outside the workspace folder (each path
 // walked on disk as the kernel walks it: a link inside that leads out counts as outside), run in a folder of
-// the workspace. A safe git command runs with the repository's own programs turned off — fsmonitor, the
-// pager, external diff and textconv — since a repository's .git/config can name any program for those (`run`
-// is the line that runs). On Windows commands run in cmd.exe, which this does not read: nothing there is safe.
+// the workspace that is no git directory. A safe git command runs with the repository's own programs turned
+// off — fsmonitor, the pager, hooks, external diff and textconv — since a repository's .git/config can name
+// any program for those (`run` is the line that runs), and not at all where that config names one that cannot
+// be turned off (gitDirCheck.ts). On Windows commands run in cmd.exe, which this does not read: nothing there
+// is safe.
 
 export interface CommandPlace {
   /** The absolute folder the command runs in. */
@@ -65,6 +68,8 @@ interface Place extends CommandPlace {
   realCwd: string;
   /** Why nothing may run unasked in this folder, where that is so. */
   reason?: string;
+  /** The verdict on the repository's config, read once for every git command of the line. */
+  gitConfig?: Promise<string | undefined>;
 }
 
 /** The place with its links resolved, and whether it is one where commands may run unasked. */
@@ -75,7 +80,8 @@ async function placeOnDisk(place: CommandPlace): Promise<Place> {
   const at = { ...place, realRoot, realCwd };
   if (!within(place.root, place.cwd) || !within(realRoot, realCwd))
     return { ...at, reason: 'the folder it runs in is outside the workspace folder (through a link)' };
-  return at;
+  const reason = await gitDirReason(realCwd, realRoot);
+  return reason === undefined ? at : { ...at, reason };
 }
 
 async function judgeWords(words: readonly ShellWord[], place: Place): Promise<string | undefined> {
@@ -98,6 +104,7 @@ async function judgeWords(words: readonly ShellWord[], place: Place): Promise<st
     const out = await leadsOut(candidate, place);
     if (out !== undefined) return out;
   }
+  if (name === 'git') return (place.gitConfig ??= gitConfigReason(place.realCwd));
   return undefined;
 }
 

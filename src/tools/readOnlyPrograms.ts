@@ -30,8 +30,17 @@ export const GIT_READS = new Set(['status', 'diff', 'log', 'show', 'blame', 'gre
 export const GIT_DIFFS = new Set(['diff', 'log', 'show']);
 /** Those that run textconv filters on what they read, without being diffs. */
 export const GIT_DIFFS_TEXTCONV = new Set(['blame', 'grep']);
-/** What a safe git command runs with: a repository's fsmonitor hook, pager and signature program turned off. */
-export const GIT_NEUTRAL_CONFIG = '-c core.fsmonitor=false -c core.pager=cat -c log.showSignature=false';
+/**
+ * What a safe git command runs with, since a repository's config may name a program for each: no fsmonitor hook,
+ * no pager (`pager.<command>` outranks core.pager, hence --no-pager too), no signature check, no hooks (git
+ * status may write the index, which runs post-index-change; --no-optional-locks keeps it from writing), no
+ * transport (a fetch of missing objects), and no git directory but the one found through `.git`.
+ */
+export const GIT_NEUTRAL_CONFIG = [
+  '-c core.fsmonitor=false -c core.pager=cat -c log.showSignature=false',
+  '-c core.hooksPath=/dev/null -c protocol.allow=never -c safe.bareRepository=explicit',
+  '--no-pager --no-optional-locks',
+].join(' ');
 
 /** Options refused in every git subcommand: a file written, a config set, a pager, an external program. */
 export const GIT_DENIED_LONG = [
@@ -162,6 +171,9 @@ function gitCheck(args: readonly ShellWord[]): string | undefined {
   const sub = gitSubcommand(args);
   if (sub === undefined) return 'git with options before its subcommand (-c, -C, --git-dir…)';
   if (!GIT_READS.has(sub.value)) return `git ${sub.value} is not one of the subcommands that only read`;
+  // %G?, %GG, %GS… check a commit's signature with the gpg program (a --pretty name may stand for them too,
+  // but gpg.* in the repository's own config is refused, so that name runs the user's gpg).
+  if (args.some((arg) => arg.value.includes('%G'))) return 'a git format with %G, which runs the signature program';
   return undefined;
 }
 
