@@ -34,8 +34,10 @@ function processOptions(network: boolean): string[] {
     ...(network ? [] : ['--unshare-net']),
     // The sandbox ends with whoever started it, and a kill of bwrap takes its whole tree along.
     '--die-with-parent',
-    // A session of its own: no TIOCSTI into the user's terminal.
-    '--new-session',
+    // No --new-session: it would put the sandbox in a process group of its own, out of reach of the kill
+    // sent to the spawn's group, and bwrap sets --die-with-parent only once its setup is done, so a command
+    // stopped in its first milliseconds would run on for good. The caller's detached spawn gives the same
+    // protection from TIOCSTI (a session without a terminal; the sandbox's /dev has none of the user's).
     // Run as root, bwrap would keep every capability (and with it, umount of the read-only binds).
     '--cap-drop',
     'ALL',

@@ -12,8 +12,10 @@ import { mountPointsOf, planWrites, realRoots } from './writePlan';
 
 export { withoutLoopwireKeys, withoutSecrets } from './secrets';
 
-// A command's spawn, wrapped in the sandbox its confinement asks for. The caller spawns what comes back (with
-// the spec's cwd, in its own process group as always) and calls `cleanup()` once it has exited.
+// A command's spawn, wrapped in the sandbox its confinement asks for. The caller spawns what comes back with
+// the spec's cwd and `detached: true` (on Linux and macOS), as src/workspace/shared/taskSpawn.ts does: its
+// own session, so that no terminal of the user's is the command's (no TIOCSTI), and its own process group,
+// which a signal reaches whole, the sandbox included. It calls `cleanup()` once that has exited.
 
 /** A process as it would be spawned. */
 export interface SpawnSpec {
@@ -23,7 +25,11 @@ export interface SpawnSpec {
   env: NodeJS.ProcessEnv;
 }
 
-/** The same process, confined: what to spawn instead, and what to do once it has ended. */
+/**
+ * The same process, confined: what to spawn instead (detached: see above), and what to do once it has ended.
+ * To stop it, signal its process group, SIGKILL after SIGTERM as for any command: a sandbox stopped while
+ * it was being set up ignores SIGTERM.
+ */
 export interface ConfinedSpawn {
   file: string;
   args: string[];

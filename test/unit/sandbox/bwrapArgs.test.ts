@@ -39,10 +39,12 @@ describe('sandbox: bubblewrap’s arguments', () => {
     assert.ok(at(args, '--chdir', dir) >= 0);
   });
 
-  it('unshares the pid, ipc and (network off) net namespaces, drops capabilities, dies with its parent', () => {
+  it('unshares the pid, ipc and (network off) net namespaces, drops capabilities, dies with its parent, stays in its group', () => {
     const off = bwrapArgs({ plan: noPlan, hidden: [], network: false, cwd: '/', file: 'true', args: [] });
-    for (const flag of ['--unshare-pid', '--unshare-ipc', '--unshare-net', '--die-with-parent', '--new-session'])
+    for (const flag of ['--unshare-pid', '--unshare-ipc', '--unshare-net', '--die-with-parent'])
       assert.ok(off.includes(flag), flag);
+    // A session of its own would take the sandbox out of the process group the caller signals.
+    assert.equal(off.includes('--new-session'), false);
     assert.ok(at(off, '--proc', '/proc') >= 0 && at(off, '--dev', '/dev') >= 0 && at(off, '--cap-drop', 'ALL') >= 0);
     const on = bwrapArgs({ plan: noPlan, hidden: [], network: true, cwd: '/', file: 'true', args: [] });
     assert.equal(on.includes('--unshare-net'), false);

@@ -101,49 +101,72 @@ describe('sandbox (bwrap): what a confined command may see and reach', function 
     }
   });
 
+  /** Starts `script` confined, detached as the adapters start a command; `ready` once it wrote that file. */
+  function startSleeper(marker: string) {
+    const ready = path.join(repo, `${marker}.ready`);
+    const script = `sh -c 'sleep 300; echo ${marker}' & echo > '${ready}'; sleep 300; echo ${marker}`;
+    const confined = confineSpawn(
+      { file: 'sh', args: ['-c', script], cwd: repo, env: process.env },
+      workspaceWrite([repo]),
+    );
+    const child = spawn(confined.file, confined.args, {
+      cwd: repo,
+      env: confined.env,
+      detached: true,
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    const group = (signal: NodeJS.Signals) => {
+      try {
+        process.kill(-(child.pid ?? 0), signal);
+      } catch {
+        // The group is empty already.
+      }
+    };
+    return { confined, exited, group, ready: () => fs.existsSync(ready) };
+  }
+
   for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
     it(`leaves nothing running once its process group is sent ${signal}`, async () => {
       const marker = `loopwire-sleeper-${randomUUID()}`;
-      const confined = confineSpawn(
-        {
-          file: 'sh',
-          args: ['-c', `sh -c 'sleep 300; echo ${marker}' & sleep 300; echo ${marker}`],
-          cwd: repo,
-          env: process.env,
-        },
-        workspaceWrite([repo]),
-      );
-      const child = spawn(confined.file, confined.args, {
-        cwd: repo,
-        env: confined.env,
-        detached: true,
-        stdio: 'ignore',
-      });
-      const exited = new Promise((resolve) => child.on('exit', resolve));
-      await until(() => pgrep(marker).split('\n').filter(Boolean).length >= 2, 10_000, 'the sleepers');
-      process.kill(-(child.pid ?? 0), signal);
-      await exited;
+      const sleeper = startSleeper(marker);
+      await until(sleeper.ready, 10_000, 'the sleepers');
+      sleeper.group(signal);
+      await sleeper.exited;
       await until(() => pgrep(marker) === '', 5000, 'every confined process to end');
-      confined.cleanup();
+      sleeper.confined.cleanup();
     });
   }
 
+  it('leaves nothing running when stopped while the sandbox was still being set up', async () => {
+    // As taskProcess.ts stops a command: SIGTERM to the group, then SIGKILL to it once the process has exited.
+    const marker = `loopwire-early-${randomUUID()}`;
+    const sleeper = startSleeper(marker);
+    sleeper.group('SIGTERM');
+    await sleeper.exited;
+    sleeper.group('SIGKILL');
+    await until(() => pgrep(marker) === '', 5000, 'every confined process to end');
+    sleeper.confined.cleanup();
+  });
+
+  it('has no controlling terminal: none of the user’s terminals can be written into (TIOCSTI)', async () => {
+    const run = await runConfined('ls /dev/pts; exec 3<>/dev/tty && echo HAS-A-TTY', repo, workspaceWrite([repo]));
+    assert.equal(run.output.includes('HAS-A-TTY'), false, run.output);
+    assert.match(run.output, /No such device or address/);
+    assert.match(run.output, /^ptmx$/m, 'a pts of its own, none of the host’s');
+  });
+
   it('ends with whoever started it, even when that one is killed outright', async () => {
     const marker = `loopwire-orphan-${randomUUID()}`;
+    const ready = path.join(repo, `${marker}.ready`);
     const confined = confineSpawn(
-      { file: 'sh', args: ['-c', `sleep 300; echo ${marker}`], cwd: repo, env: process.env },
+      { file: 'sh', args: ['-c', `echo > '${ready}'; sleep 300; echo ${marker}`], cwd: repo, env: process.env },
       workspaceWrite([repo]),
     );
     // A parent that starts the sandbox and is then SIGKILLed, as Loopwire would be if it crashed.
-    const parent = spawn(
-      process.execPath,
-      [
-        '-e',
-        `require('child_process').spawn(${JSON.stringify(confined.file)}, ${JSON.stringify(confined.args)}, { stdio: 'ignore' }); setInterval(() => {}, 1000);`,
-      ],
-      { env: confined.env, cwd: repo, stdio: 'ignore' },
-    );
-    await until(() => pgrep(marker) !== '', 10_000, 'the confined sleeper');
+    const start = `require('child_process').spawn(${JSON.stringify(confined.file)}, ${JSON.stringify(confined.args)}, { stdio: 'ignore' }); setInterval(() => {}, 1000);`;
+    const parent = spawn(process.execPath, ['-e', start], { env: confined.env, cwd: repo, stdio: 'ignore' });
+    await until(() => fs.existsSync(ready), 10_000, 'the confined sleeper');
     parent.kill('SIGKILL');
     await until(() => pgrep(marker) === '', 5000, 'the sleeper to end with its parent');
     confined.cleanup();
