@@ -8,7 +8,7 @@ import type { Confinement } from './policy';
 import { type SandboxSupport, sandboxSupport } from './sandboxSupport';
 import { seatbeltArgs } from './seatbeltProfile';
 import { withoutLoopwireKeys, withoutSecrets } from './secrets';
-import { mountPointsOf, planWrites, realRoots } from './writePlan';
+import { isWithin, mountPointsOf, planWrites, realRoots } from './writePlan';
 
 export { withoutLoopwireKeys, withoutSecrets } from './secrets';
 
@@ -81,13 +81,16 @@ function confineWithBwrap(program: string, spec: SpawnSpec, confinement: Confine
 function confineWithSeatbelt(program: string, spec: SpawnSpec, confinement: Confinement): ConfinedSpawn {
   const hostTmp = [fs.realpathSync(os.tmpdir()), '/private/tmp', '/private/var/tmp'];
   const privateTmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-sandbox-')));
-  const writableRoots = confinement.policy.mode === 'workspace-write' ? realRoots(confinement.roots) : [];
+  const roots = realRoots(confinement.roots);
+  const writableRoots = confinement.policy.mode === 'workspace-write' ? roots : [];
   const hidden = [
     ...hiddenPaths({ env: spec.env, network: confinement.policy.network, extra: confinement.hidden }),
     ...hostTmp,
   ].flatMap((p) => {
     try {
-      return [fs.realpathSync(p)];
+      const real = fs.realpathSync(p);
+      // As on Linux: a path that holds a workspace folder is where the user works, not a store to hide.
+      return roots.some((root) => isWithin(root, real)) ? [] : [real];
     } catch {
       return [];
     }

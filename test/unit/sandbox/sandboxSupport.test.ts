@@ -1,4 +1,7 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import {
   SandboxUnavailableError,
   confineSpawn,
@@ -118,5 +121,28 @@ describe('sandbox: secrets kept out of a command’s environment', () => {
       GH_TOKEN: 'x',
       PATH: '/bin',
     });
+  });
+});
+
+describe('sandbox: confining with Seatbelt (macOS), as far as Linux can tell', () => {
+  it('wraps the command in sandbox-exec with its profile, a private TMPDIR removed after, no key', () => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-seatbelt-')));
+    try {
+      const support = { available: true as const, mechanism: 'seatbelt' as const, program: '/usr/bin/sandbox-exec' };
+      const confined = confineWith(support, { ...spec, cwd: root }, { ...workspaceWrite, roots: [root] });
+      assert.equal(confined.file, '/usr/bin/sandbox-exec');
+      assert.equal(confined.args[0], '-p');
+      assert.ok(confined.args.includes(`WRITABLE_ROOT_0=${root}`));
+      assert.deepEqual(confined.args.slice(-4), ['--', 'sh', '-c', 'true']);
+      const tmp = confined.env['TMPDIR'] ?? '';
+      assert.ok(confined.args.includes(`PRIVATE_TMP=${tmp}`) && fs.statSync(tmp).isDirectory());
+      assert.equal(confined.env['OPENAI_API_KEY'], undefined);
+      // The host's temp folder is hidden, except where the workspace itself lives in it (as here).
+      assert.ok(!confined.args.some((arg) => /^HIDDEN_\d+=/.test(arg) && root.startsWith(arg.split('=')[1] ?? '')));
+      confined.cleanup();
+      assert.equal(fs.existsSync(tmp), false);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });
