@@ -60,13 +60,86 @@ function allowedBy(allow: readonly string[], verdict: CommandVerdict): boolean {
 }
 
 /**
- * A deny rule matches any command of the line; where the line is more than plain commands (a substitution,
- * `sh -c '…'`), any run of its words, so that quoting or nesting a denied command does not hide it.
+ * A deny rule matches a run of words anywhere in a command of the line, or, read from the line's text, anywhere
+ * in the line (a substitution, `sh -c '…'`, `sudo rm`, `xargs rm`), so that quoting, nesting or wrapping a
+ * denied command does not hide it. Its program is matched by base name (`/bin/rm` is `rm`), and git's own
+ * options before the subcommand are skipped (`git -c k=v push` is `git push`).
  */
 function deniedBy(rule: string, line: string, verdict: CommandVerdict): boolean {
-  if (verdict.commands?.some((command) => ruleMatches(rule, command.words))) return true;
-  const words = line.split(/[\s;&|()`'"$<>{}\\]+/).filter(Boolean);
-  return words.some((_, start) => ruleMatches(rule, words.slice(start)));
+  const ruleWords = wordsOf(rule);
+  if (ruleWords.length === 0) return false;
+  const commands = verdict.commands ?? [];
+  const readings = [
+    ...commands.map((command) => command.words),
+    ...commands.map((command) => command.words.flatMap(shellWords)),
+    ...lineReadings(line),
+  ];
+  return readings.some((words) => words.some((_, start) => denyMatchesAt(ruleWords, words, start)));
+}
+
+/** The line's words three ways: as the shell groups quotes, split at quotes and operators, and with quotes removed. */
+function lineReadings(line: string): string[][] {
+  const operators = /[\s;&|()`$<>{}]+/;
+  return [
+    shellWords(line),
+    line.split(/[\s;&|()`'"$<>{}\\]+/).filter(Boolean),
+    line
+      .replace(/['"\\]/g, '')
+      .split(operators)
+      .filter(Boolean),
+  ];
+}
+
+/** `text` split into words as a POSIX shell splits them, quotes and backslashes removed; operators split too. */
+function shellWords(text: string): string[] {
+  const words: string[] = [];
+  let word: string | undefined;
+  let quote: string | undefined;
+  const add = (part: string) => (word = (word ?? '') + part);
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i] as string;
+    if (quote !== undefined && char === quote) quote = undefined;
+    else if (char === '\\' && quote !== "'") add(text[++i] ?? '');
+    else if (quote !== undefined) add(char);
+    else if (char === "'" || char === '"') {
+      quote = char;
+      add('');
+    } else if (!/[\s;&|()`<>{}]/.test(char)) add(char);
+    else if (word !== undefined) {
+      words.push(word);
+      word = undefined;
+    }
+  }
+  if (word !== undefined) words.push(word);
+  return words;
+}
+
+/** A path's last part: how a rule's program is compared with the command's (`/bin/rm`, `./rm` are `rm`). */
+const programName = (word: string) => word.slice(word.lastIndexOf('/') + 1);
+
+/** git's options before its subcommand that take the next word as their value. */
+const GIT_VALUED = new Set([
+  '-c',
+  '-C',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--config-env',
+  '--attr-source',
+  '--super-prefix',
+]);
+
+/** Whether the deny rule's words stand at `start` of `words`. */
+function denyMatchesAt(ruleWords: readonly string[], words: readonly string[], start: number): boolean {
+  const [program, ...rest] = ruleWords as [string, ...string[]];
+  const name = programName(words[start] ?? '');
+  let at = start + 1;
+  let expected = rest;
+  if (program === 'git' && rest.length > 0 && name === `git-${rest[0]}`) expected = rest.slice(1);
+  else if (name !== programName(program)) return false;
+  else if (programName(program) === 'git' && !rest[0]?.startsWith('-'))
+    while (words[at]?.startsWith('-')) at += GIT_VALUED.has(words[at] as string) ? 2 : 1;
+  return expected.every((word, i) => words[at + i] === word);
 }
 
 /** The decision for a tool call before its policy is asked; undefined for a call that is no shell command. */
@@ -93,7 +166,7 @@ export function commandApprovalNote(mode: ApprovalMode, platform: NodeJS.Platfor
         ? 'Shell commands are declined: this session may only read (use the reading tools).'
         : 'Every shell command waits for the user to approve it: prefer the reading tools to explore.';
   const safe =
-    'Shell commands that only read run at once, without approval: rg, grep, find (no -exec or -delete), ls, cat, head, tail, wc, nl, sed -n with line-number p scripts, and git status, diff, log, show, blame, grep and ls-files, alone or joined with |, &&, || or ;, on paths inside the workspace, with no $(…), backquotes, redirection to a file, variables or xargs.';
+    'Shell commands that only read run at once, without approval: rg, grep, find (no -exec or -delete), ls, cat, head, tail, wc, nl, sed -n with line-number p scripts, and git status, diff, log, show, blame, grep and ls-files, alone or joined with |, &&, || or ;, on paths inside the workspace (links resolved), with no $(…), backquotes, backslash escapes outside single quotes, redirection to a file, variables or xargs.';
   if (mode === 'all') return `${safe} Other commands run too, except those the user has denied.`;
   if (READING_MODES.has(mode))
     return `${safe} Every other command is declined: this session may only read, so do not try to change anything.`;

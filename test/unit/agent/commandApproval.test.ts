@@ -59,6 +59,63 @@ describe('command approval: safe commands, modes and the user rules', function (
     assert.match(why && !why.run ? why.why : '', /deny: git push/);
   });
 
+  it('deny matches a program by its base name past wrappers, and git past its own options (issue 46)', async () => {
+    const rules = { allow: [], deny: ['git push', 'rm'] };
+    const denied = [
+      'git -c color.ui=auto push',
+      'git -C . push origin',
+      'git --git-dir=.git --work-tree . push',
+      'git --no-pager -p push',
+      'git -c "x.y=a b" push',
+      '/usr/bin/git push',
+      'git-push',
+      '/bin/rm keep.txt',
+      './rm keep.txt',
+      '\\rm keep.txt',
+      "r''m keep.txt",
+      '"rm" keep.txt',
+      'command rm keep.txt',
+      'env FOO=1 rm keep.txt',
+      'sudo -u root rm keep.txt',
+      'exec rm keep.txt',
+      'nice -n 5 rm keep.txt',
+      'timeout 5 /bin/rm keep.txt',
+      'ls | xargs rm',
+      "sh -c '/bin/rm keep.txt'",
+      'bash -c "git -c a=b push"',
+      'echo $(git -c "x.y=a b" push)',
+      'echo "$(/bin/rm keep.txt)"',
+    ];
+    for (const mode of MODES)
+      for (const line of denied) {
+        const decision = await decide(mode, line, rules);
+        assert.equal(decision?.run, false, `${mode}: ${line}`);
+        assert.match(decision && !decision.run ? decision.why : '', /deny: (git push|rm)/, line);
+      }
+    for (const line of ['git status', 'git log --grep push', 'rg -n push src', 'cat README.md'])
+      assert.deepEqual(await decide('all', line, rules), { run: true }, line);
+    assert.equal(await decide('all', 'git pull', rules), undefined);
+  });
+
+  it('read-only declines the attacks of issue 46, whichever folder they run in', async () => {
+    const bench = await toolBench({ 'keep.txt': 'keep\n' });
+    await bench.write('vendor/cache/HEAD', 'ref: refs/heads/main\n');
+    await bench.write('vendor/cache/config', '[core]\n\tworktree = ../..\n[filter "x"]\n\tclean = id\n');
+    await bench.write('vendor/cache/refs/heads/.keep', '');
+    const readOnly = policyFor('read-only', () => Promise.resolve(true));
+    const call = (cmd: string, workdir?: string) => JSON.stringify({ cmd, ...(workdir ? { workdir } : {}) });
+    const attacks: readonly (readonly [string, string?])[] = [
+      ['find . -maxdepth 0 "-ex\\\nec" sh -c "touch /tmp/MARKER; id" ";"'],
+      ['git log "--out\\\nput=o.txt"'],
+      ['sort --o=out.txt keep.txt'],
+      ['uniq - out.txt'],
+      ['git status --short', 'vendor/cache'],
+    ];
+    for (const [cmd, workdir] of attacks)
+      assert.equal((await commandGate(readOnly, 'exec_command', call(cmd, workdir), bench.workspace))?.run, false, cmd);
+    assert.deepEqual(await commandGate(readOnly, 'exec_command', call('cat keep.txt'), bench.workspace), { run: true });
+  });
+
   it('allow runs a command in ask only, and only where it matches every command of the line', async () => {
     const rules = { allow: ['npm test', 'make'], deny: [] };
     for (const line of ['npm test', 'npm test -- --grep cart', 'npm test 2>&1 | tail -5', 'make && rg foo src'])
