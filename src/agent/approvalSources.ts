@@ -6,8 +6,11 @@ import { type ApprovalMode, isApprovalMode } from './approvals';
 // composer's choice (kept in the workspace's state, where no repository writes) and their user settings.
 // Free of `vscode`, so that the table of cases is a unit test; the extension's side is approvalChoice.ts.
 
-/** How much each mode lets run unasked: a higher rank is stricter. `read-only` and `plan` both decline. */
-const STRICTNESS: Record<ApprovalMode, number> = { all: 0, ask: 1, 'read-only': 2, plan: 2 };
+/**
+ * How much each mode lets run unasked: a higher rank is stricter. `read-only` and `plan` both decline; `auto`
+ * runs without asking what stays in the sandbox, so it is looser than `ask`.
+ */
+const STRICTNESS: Record<ApprovalMode, number> = { all: 0, auto: 1, ask: 2, 'read-only': 3, plan: 3 };
 
 /** Whether `a` lets less run unasked than `b`. */
 export const stricter = (a: ApprovalMode, b: ApprovalMode): boolean => STRICTNESS[a] > STRICTNESS[b];

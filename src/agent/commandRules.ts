@@ -35,9 +35,11 @@ export function withCommandRules(
   keep?: (rule: string) => void,
 ): ApprovalPolicy {
   const mode = policy.mode?.bind(policy);
+  const sandbox = policy.sandbox?.bind(policy);
   return {
     approve: (request) => policy.approve(keep ? { ...request, keepRule: keep } : request),
     ...(mode ? { mode } : {}),
+    ...(sandbox ? { sandbox } : {}),
     commandRules: rules,
   };
 }

@@ -128,6 +128,8 @@ function requestChoices(
     planTool: planToolOffered(spec.planTool, profile.planTool),
     images: profile.images,
     sessions: spec.tools.sessions !== undefined,
+    // Where commands may run in a sandbox, the model may ask to leave it.
+    sandbox: spec.approvals.sandbox !== undefined,
     // The output budget `max_output_tokens` names is the one this model's calls get (ToolRunner's).
     outputTokens: profile.toolOutputTokens,
   });
@@ -143,7 +145,7 @@ function requestChoices(
     instructions: standingInstructions(
       toolSpecs.flatMap((tool) => (typeof tool.name === 'string' ? [tool.name] : [])),
       registry,
-      { parallelCalls: profile.parallelCalls === true },
+      { parallelCalls: profile.parallelCalls === true, sandbox: spec.approvals.sandbox !== undefined },
     ),
   };
 }
@@ -174,6 +176,12 @@ function choicesReader(
   };
 }
 
+/** The environment item's reader: the facts, the approval mode and, where commands may be confined, the sandbox. */
+function environmentOf(facts: NonNullable<AgentSpec['environment']>, approvals: ApprovalPolicy): () => string {
+  const sandbox = approvals.sandbox?.bind(approvals);
+  return environmentReader(facts, () => approvals.mode?.(), Date.now, sandbox ? () => sandbox() ?? 'none' : undefined);
+}
+
 /** An agent of `spec` on the session's `transport`. */
 function newAgent(transport: SessionTransport, spec: AgentSpec): Agent {
   const built = requestChoices(spec, spec.model ?? DEFAULT_MODEL, spec.modelOptions);
@@ -192,7 +200,7 @@ function newAgent(transport: SessionTransport, spec: AgentSpec): Agent {
     ...(spec.endAfterEdit ? { endAfterEdit: true } : {}),
     ...(spec.choices ? { choices: choicesReader(spec, spec.choices, built) } : {}),
     ...(spec.projectInstructions ? { projectInstructions: spec.projectInstructions } : {}),
-    ...(spec.environment ? { environment: environmentReader(spec.environment, () => spec.approvals.mode?.()) } : {}),
+    ...(spec.environment ? { environment: environmentOf(spec.environment, spec.approvals) } : {}),
   });
 }
 

@@ -1,4 +1,5 @@
 import { type AnyInputItem, ENVIRONMENT_CONTEXT_TAG, isEnvironmentContext, userMessageText } from '../protocol';
+import type { SandboxPolicy } from '../sandbox';
 import type { ApprovalMode } from './approvals';
 import type { Transcript } from './transcript';
 
@@ -44,7 +45,18 @@ export function timeZone(): string {
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** The item's text for `facts` under `mode` (undefined: the policy does not say) on the day of `now`. */
-export function environmentText(facts: EnvironmentFacts, mode: ApprovalMode | undefined, now = new Date()): string {
+/**
+ * The sandbox as the item tells it, in Codex's words: `<sandbox_mode>` (danger-full-access where nothing is
+ * confined) and `<network_access>` (restricted or enabled). Absent where the host has no sandbox to speak of.
+ */
+export type SandboxView = SandboxPolicy | 'none' | undefined;
+
+export function environmentText(
+  facts: EnvironmentFacts,
+  mode: ApprovalMode | undefined,
+  now = new Date(),
+  sandbox: SandboxView = undefined,
+): string {
   const line = (tag: string, value: string) => `  <${tag}>${escape(value)}</${tag}>`;
   return [
     `<${ENVIRONMENT_CONTEXT_TAG}>`,
@@ -57,9 +69,26 @@ export function environmentText(facts: EnvironmentFacts, mode: ApprovalMode | un
     ...facts.folders.map((folder) => `  ${line('folder', folder)}`),
     '  </workspace_folders>',
     ...(mode === undefined ? [] : [line('approval_mode', mode)]),
+    ...sandboxLines(sandbox).map(([tag, value]) => line(tag, value)),
     `</${ENVIRONMENT_CONTEXT_TAG}>`,
   ].join('\n');
 }
+
+function sandboxLines(sandbox: SandboxView): [string, string][] {
+  if (sandbox === undefined) return [];
+  if (sandbox === 'none')
+    return [
+      ['sandbox_mode', 'danger-full-access'],
+      ['network_access', 'enabled'],
+    ];
+  return [
+    ['sandbox_mode', sandbox.mode],
+    ['network_access', sandbox.network ? 'enabled' : 'restricted'],
+  ];
+}
+
+const sandboxKey = (sandbox: SandboxView) =>
+  sandbox === undefined || sandbox === 'none' ? String(sandbox) : `${sandbox.mode}/${sandbox.network}`;
 
 /**
  * The item's text as it stands, for the facts `facts` gives under the mode `mode` gives, today: built again
@@ -70,20 +99,23 @@ export function environmentReader(
   facts: () => EnvironmentFacts,
   mode: () => ApprovalMode | undefined,
   now: () => number = Date.now,
+  sandbox: () => SandboxView = () => undefined,
 ): () => string {
-  let last:
-    { facts: EnvironmentFacts; mode: ApprovalMode | undefined; zone: string; day: Day; text: string } | undefined;
+  let last: { facts: EnvironmentFacts; mode: string; zone: string; day: Day; text: string } | undefined;
   return () => {
     const current = facts();
     const policy = mode();
+    const confined = sandbox();
+    const key = `${policy}|${sandboxKey(confined)}`;
     const zone = timeZone();
     const at = now();
-    if (last && last.mode === policy && last.zone === zone && within(last.day, at) && sameFacts(last.facts, current))
+    if (last && last.mode === key && last.zone === zone && within(last.day, at) && sameFacts(last.facts, current))
       return last.text;
     const date = new Date(at);
     // A copy: a caller that changes its facts in place must still be seen to have changed them.
     const kept = { cwd: current.cwd, shell: current.shell, folders: [...current.folders] };
-    last = { facts: kept, mode: policy, zone, day: dayOf(date), text: environmentText(kept, policy, date) };
+    const text = environmentText(kept, policy, date, confined);
+    last = { facts: kept, mode: key, zone, day: dayOf(date), text };
     return last.text;
   };
 }

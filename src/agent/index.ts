@@ -20,9 +20,11 @@ export {
   type ApprovalMode,
   type ApprovalPolicy,
   type ApprovalRequest,
+  type Escalation,
   type ToolEffect,
   approveAll,
   askEach,
+  inProtectedFolder,
   isApprovalMode,
   policyFor,
   readOnly,
@@ -36,6 +38,8 @@ export {
   ruleMatches,
 } from './commandApproval';
 export { joinRules, ruleToOffer, rulesIn, withCommandRules } from './commandRules';
+export { type SandboxChoice, impliedSandbox, sandboxInForce } from './callSandbox';
+export { type CallGate, gateCall } from './callGate';
 export {
   type AgentSession,
   type AgentSessionOptions,

@@ -139,6 +139,23 @@ function approvals(): string {
   ]);
 }
 
+/** Where commands may be confined: what the sandbox allows and how to ask to leave it. */
+function sandbox(roles: Roles): string | undefined {
+  const shell = roles.shell;
+  if (!shell) return undefined;
+  return section('Sandbox', [
+    '- Commands and tasks run in an OS sandbox that the environment context names (`<sandbox_mode>`, `<network_access>`; a later one replaces an earlier one):',
+    '  - `read-only`: they read the workspace and write nothing but a private temporary folder.',
+    '  - `workspace-write`: they may also write in the workspace folders, but not in `.git`, `.vscode` or the agents’ own folders (`.loopwire`, `.agents`, `.claude`, `.codex`, `.github/hooks`), which stay read-only.',
+    '  - `danger-full-access`: nothing is confined.',
+    '  - `<network_access>restricted</network_access>`: no connection leaves the sandbox, to localhost neither, so installing packages, fetching and pushing fail.',
+    '- In the sandbox `/tmp` is private, the user’s credentials (`~/.ssh`, `~/.aws`…) are hidden, no other process is visible and no key is in the environment.',
+    '- In the `auto` approval mode, edits and commands run without asking while they stay in the sandbox; an edit in a protected folder is asked.',
+    `- When the task truly needs what the sandbox refuses (the network, a write outside the workspace or in a protected folder), call ${code(shell)} again with \`sandbox_permissions: "require_escalated"\`, a \`justification\` the user reads as a one-sentence question, and a short \`prefix_rule\` for commands like it. The user may say no: then go on without it. Never look for another way around the sandbox.`,
+    '- A refusal of the sandbox comes back saying so (a read-only file system, a hidden path, an unreachable network): that is no bug of the project.',
+  ]);
+}
+
 function projectInstructions(): string {
   return section('Project instructions (AGENTS.md)', [
     '- A user message headed `# AGENTS.md instructions for FOLDER` carries the project’s own instructions for agents (its AGENTS.md files, and `.github/copilot-instructions.md`). Follow them for every file you change: style, how to test, what to check before you finish.',
@@ -161,6 +178,8 @@ function talking(roles: Roles): string {
 export interface InstructionsOptions {
   /** The model may ask for several calls in one answer (the catalogue's `parallelCalls`). */
   parallelCalls?: boolean;
+  /** Commands may run in an OS sandbox, which the model may ask to leave. */
+  sandbox?: boolean;
 }
 
 /**
@@ -184,6 +203,7 @@ export function standingInstructions(
     usersChanges(roles),
     checking(roles),
     approvals(),
+    options.sandbox === true ? sandbox(roles) : undefined,
     projectInstructions(),
     talking(roles),
   ]

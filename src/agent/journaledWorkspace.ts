@@ -30,7 +30,7 @@ export function journaledWorkspace(workspace: Workspace, journal: CheckpointJour
     searchText: (query) => workspace.searchText(query),
     diagnostics: (path) => workspace.diagnostics(path),
     listTasks: () => workspace.listTasks(),
-    runTask: (label, timeoutMs) => workspace.runTask(label, timeoutMs),
+    runTask: (label, timeoutMs, options) => workspace.runTask(label, timeoutMs, options),
     runCommand: (command, options) => workspace.runCommand(command, options),
     // Only where the adapter has it: its absence is what tells exec_command to run to the end.
     ...(start ? { startCommand: start } : {}),

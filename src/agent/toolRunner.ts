@@ -10,7 +10,9 @@ import {
   translating,
 } from '../tools';
 import type { ApprovalMode, ApprovalPolicy } from './approvals';
-import { type CommandDecision, commandGate } from './commandApproval';
+import type { SandboxPolicy } from '../sandbox';
+import { type CallGate, gateCall } from './callGate';
+import type { CommandDecision } from './commandApproval';
 import type { AgentEventSink } from './events';
 import { planModeDeclined } from './planMode';
 import type { Transcript } from './transcript';
@@ -96,6 +98,11 @@ function finishedOutput({ output, display, shown }: ToolResult): { output: strin
   return shown === undefined || shown === whole ? { output: whole } : { output: whole, shown };
 }
 
+/** A call that may run: the sandbox it runs in (undefined: unconfined). */
+interface Permit {
+  sandbox: SandboxPolicy | undefined;
+}
+
 export class ToolRunner {
   constructor(
     private readonly context: ToolContext,
@@ -137,11 +144,11 @@ export class ToolRunner {
 
   /**
    * The gate's decision. A command it cannot judge (its parser failed to load) is left to the policy, which
-   * asks or declines as before: failing safe, never running what was not judged.
+   * asks or declines as before, in the session's sandbox: failing safe, never running what was not judged.
    */
-  private async commandGate(name: string, input: string): Promise<CommandDecision> {
+  private async gate(name: string, input: string): Promise<CallGate | undefined> {
     try {
-      return await commandGate(this.approvals, name, input, this.context.workspace);
+      return await gateCall(this.approvals, name, input, this.context.workspace);
     } catch {
       return undefined;
     }
@@ -157,8 +164,8 @@ export class ToolRunner {
     // A call's duration is its own run: the wait for a person to approve it is not the tool's time.
     const start = performance.now();
     timing.approvalMs += start - asked;
-    const declined = permission !== true;
-    const result: ToolResult = declined ? permission : await this.execute(call);
+    const declined = !('sandbox' in permission);
+    const result: ToolResult = 'sandbox' in permission ? await this.execute(call, permission.sandbox) : permission;
     const { ok, output, edits, images } = result;
     const end = performance.now();
     timing.lastFinishAt = Math.max(timing.lastFinishAt ?? 0, end);
@@ -177,22 +184,35 @@ export class ToolRunner {
     return outputItem(call, output, images);
   }
 
-  /** True where the call may run; else its answer. Reads run; the rest is the gate's or a person's. */
-  private async permission(call: CallItem, input: string): Promise<true | ToolResult> {
+  /** Where the call may run, the sandbox it runs in; else its answer. Reads run; the rest is the gate's or a person's. */
+  private async permission(call: CallItem, input: string): Promise<Permit | ToolResult> {
     const effect = this.registry.effect(call.name);
-    if (effect === 'read') return true;
-    // A command that only reads, or one the user's rules name, is decided before anyone is asked.
-    const gate = await this.commandGate(call.name, input);
-    const allowed = gate
-      ? gate.run
-      : await this.approvals.approve({ callId: call.call_id, name: call.name, effect, input });
-    return allowed || declinedResult(call.name, gate, this.approvals.mode?.());
+    if (effect === 'read') return { sandbox: this.approvals.sandbox?.() };
+    // A command that only reads, one the user's rules name, or one in the sandbox is decided before anyone is asked.
+    const gate = await this.gate(call.name, input);
+    const mode = this.approvals.mode?.();
+    if (gate && 'run' in gate) return gate.run ? { sandbox: gate.sandbox } : declinedResult(call.name, gate, mode);
+    const paths = effect === 'write' ? this.registry.paths(call.name, input) : [];
+    const allowed = await this.approvals.approve({
+      callId: call.call_id,
+      name: call.name,
+      effect,
+      input,
+      ...(gate?.escalation ? { escalation: gate.escalation } : {}),
+      ...(paths.length > 0 ? { paths } : {}),
+    });
+    if (!allowed) return declinedResult(call.name, undefined, mode);
+    return { sandbox: gate ? gate.sandbox : this.approvals.sandbox?.() };
   }
 
   /** Runs an allowed call, marked started first, within the output budget of the model it answers. */
-  private execute(call: CallItem): Promise<ToolResult> {
+  private execute(call: CallItem, sandbox: SandboxPolicy | undefined): Promise<ToolResult> {
     this.transcript.markStarted(call.call_id, call.name);
-    const context = this.outputTokens ? { ...this.context, outputTokens: this.outputTokens() } : this.context;
+    const context = {
+      ...this.context,
+      ...(this.outputTokens ? { outputTokens: this.outputTokens() } : {}),
+      ...(sandbox ? { sandbox } : {}),
+    };
     return runToolCall(toCall(call), context, this.registry);
   }
 }

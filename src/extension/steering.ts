@@ -44,6 +44,9 @@ const SETTING: Record<Exclude<ChooseMessage['choice'], 'approval'>, string> = {
 
 /** What each approval mode lets run, for the quick pick (as the setting's own descriptions say it). */
 const APPROVAL_DETAILS = (): Record<(typeof APPROVAL_MODES)[number], string> => ({
+  auto: vscode.l10n.t(
+    'Edits, tasks and commands run without asking inside the sandbox; you are asked only to leave it.',
+  ),
   ask: vscode.l10n.t('Ask before each edit, task and command that does more than read.'),
   all: vscode.l10n.t('Edits, tasks and commands run without asking.'),
   'read-only': vscode.l10n.t('Edits, tasks and commands that do more than read are declined.'),

@@ -189,7 +189,7 @@ export const ContextMeter = z.object({
 });
 
 /** The approval modes the composer's picker offers (`loopwire.approval`). */
-export const ApprovalChoice = z.enum(['ask', 'all', 'read-only', 'plan']);
+export const ApprovalChoice = z.enum(['ask', 'all', 'read-only', 'plan', 'auto']);
 
 /**
  * The composer's pickers: each setting's value now (the window's, wherever it was set) and what each offers.

@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import { t } from '@vscode/l10n';
 import { z } from 'zod';
-import type { Workspace } from '../workspace';
+import { type SandboxPolicy, denialNote } from '../sandbox';
+import type { CommandSandbox, Workspace } from '../workspace';
 import { jsonArguments, stringArgument } from './callSummary';
 import { type CommandPlace, type CommandVerdict, judgeCommand } from './commandSafety';
 import { TASK_DEFAULT_TIMEOUT_S, timedRun, timeoutArgument } from './runReport';
@@ -30,7 +31,25 @@ export const ExecCommandArgs = z.object({
   timeout_s: timeoutArgument('command'),
   yield_time_ms: yieldArgument(EXEC_YIELD_MS),
   max_output_tokens: maxOutputArgument(),
+  // Codex's names for asking to leave the sandbox (GPT models are trained on them).
+  sandbox_permissions: z
+    .enum(['use_default', 'require_escalated'])
+    .optional()
+    .describe(
+      '"require_escalated" asks the user to run it outside the sandbox (network, writes outside the workspace); default "use_default".',
+    ),
+  justification: z
+    .string()
+    .optional()
+    .describe('With require_escalated: one question to the user saying why, e.g. "Install the dependencies from npm?"'),
+  prefix_rule: z
+    .array(z.string())
+    .optional()
+    .describe('With require_escalated: a short prefix the user may allow for good, e.g. ["npm", "install"].'),
 });
+
+/** The parameters that ask to leave the sandbox. */
+const ESCALATION = { sandbox_permissions: true, justification: true, prefix_rule: true } as const;
 
 export const execCommandTool = defineTool({
   name: 'exec_command',
@@ -38,7 +57,11 @@ export const execCommandTool = defineTool({
     "Run a shell command in the workspace and return its exit code and output; one still running after yield_time_ms returns its output so far and a session_id (see write_stdin). Past timeout_s it is stopped with everything it started. Prefer the workspace's tasks (run_task) when one does the job.",
   args: ExecCommandArgs,
   // The budget the schema names is the model's own (128k families keep less of an output).
-  offeredArgs: ({ outputTokens }) => ExecCommandArgs.extend({ max_output_tokens: maxOutputArgument(outputTokens) }),
+  // Leaving the sandbox is offered only where there is one to leave.
+  offeredArgs: ({ outputTokens, sandbox }) =>
+    (sandbox ? ExecCommandArgs : ExecCommandArgs.omit(ESCALATION)).extend({
+      max_output_tokens: maxOutputArgument(outputTokens),
+    }),
   effect: 'task',
   requires: 'commands',
   outputShape: 'tail',
@@ -48,7 +71,12 @@ export const execCommandTool = defineTool({
     if (cmd === undefined) return undefined;
     // Shown on the approval card only (the model never reads it), so in the person's language.
     const workdir = stringArgument(input, 'workdir') || t('the workspace root');
-    return { action: t('Run command'), object: cmd, detail: `$ ${cmd}\n${t('(in {0})', workdir)}` };
+    const detail = `$ ${cmd}\n${t('(in {0})', workdir)}`;
+    const escalation = escalationOf(jsonArguments(input));
+    if (!escalation) return { action: t('Run command'), object: cmd, detail };
+    // The model's reason is its own words: shown as it wrote them, marked as the model's.
+    const why = escalation.justification ? `\n${t('The model says: {0}', escalation.justification)}` : '';
+    return { action: t('Run outside the sandbox'), object: cmd, detail: `${detail}${why}` };
   },
   async run(args, context) {
     const { workspace } = context;
@@ -62,16 +90,35 @@ export const execCommandTool = defineTool({
     const { sessions } = context;
     // The call's own budget, else the model's.
     const budget = args.max_output_tokens ?? context.outputTokens;
+    const sandbox = context.sandbox && { policy: context.sandbox };
     const start = workspace.startCommand?.bind(workspace);
-    if (sessions && start) return runInSession({ what, line, args, budget }, start, sessions);
-    return timedRun(
-      what,
-      args.timeout_s,
-      (timeoutMs) => workspace.runCommand(line, { workdir: args.workdir, timeoutMs }),
-      budget,
-    );
+    const result =
+      sessions && start
+        ? await runInSession({ what, line, args, budget, sandbox }, start, sessions)
+        : await timedRun(
+            what,
+            args.timeout_s,
+            (timeoutMs) => workspace.runCommand(line, { workdir: args.workdir, timeoutMs, sandbox }),
+            budget,
+          );
+    return withDenialNote(result, context.sandbox);
   },
 });
+
+/** The model asks to leave the sandbox in these arguments (a call's JSON): its reason and suggested rule. */
+export function escalationOf(args: unknown): { justification?: string; prefixRule?: string } | undefined {
+  const parsed = ExecCommandArgs.pick(ESCALATION).safeParse(args);
+  if (!parsed.success || parsed.data.sandbox_permissions !== 'require_escalated') return undefined;
+  const { justification, prefix_rule: prefix } = parsed.data;
+  const rule = prefix
+    ?.map((word) => word.trim())
+    .filter(Boolean)
+    .join(' ');
+  return {
+    ...(justification?.trim() ? { justification: justification.trim() } : {}),
+    ...(rule ? { prefixRule: rule } : {}),
+  };
+}
 
 /** A call to run as a session: what its report calls it, the line that runs, its arguments, its output budget. */
 interface RunAsSession {
@@ -79,22 +126,30 @@ interface RunAsSession {
   line: string;
   args: z.output<typeof ExecCommandArgs>;
   budget: number | undefined;
+  sandbox: CommandSandbox | undefined;
 }
 
 /** Runs `line` as a session: the answer waits for its end or the yield time, and then it runs on. */
 async function runInSession(
-  { what, line, args, budget }: RunAsSession,
+  { what, line, args, budget, sandbox }: RunAsSession,
   start: NonNullable<Workspace['startCommand']>,
   sessions: CommandSessions,
 ): Promise<ToolResult> {
   const timeoutS = args.timeout_s ?? TASK_DEFAULT_TIMEOUT_S;
   const startedAt = performance.now();
-  const session = await start(line, { workdir: args.workdir, timeoutMs: timeoutS * 1000 });
+  const session = await start(line, { workdir: args.workdir, timeoutMs: timeoutS * 1000, sandbox });
   const first = await session.read(args.yield_time_ms ?? EXEC_YIELD_MS);
   // Over before the yield time: no session to speak of, the answer is today's.
   if (first.end) return sessionReport(what, 0, { progress: first, timeoutS, sessions, budget });
   const id = sessions.add({ session, command: args.cmd, timeoutS, startedAt });
   return sessionReport(what, id, { progress: first, timeoutS, sessions, budget });
+}
+
+/** A failed confined command's result, with what the sandbox refused where its output shows it. */
+function withDenialNote(result: ToolResult, policy: SandboxPolicy | undefined): ToolResult {
+  if (!policy || result.ok) return result;
+  const note = denialNote(result.output, policy);
+  return note === undefined ? result : { ...result, output: `${result.output}\n\n${note}` };
 }
 
 /** A call of this tool's command line, the root of the folder it runs in and whether it only reads. */
@@ -103,6 +158,8 @@ export interface JudgedCall {
   /** Undefined where the folder is not known (a workdir outside the workspace). */
   root: string | undefined;
   verdict: CommandVerdict;
+  /** Where the model asks to run it outside the sandbox. */
+  escalation?: { justification?: string; prefixRule?: string };
 }
 
 /** The command a call of this tool runs, judged; undefined for another tool's call or arguments unread. */
@@ -115,7 +172,13 @@ export async function judgeCommandCall(
   const args = ExecCommandArgs.safeParse(jsonArguments(input));
   if (!args.success) return undefined;
   const place = placeOf(workspace, args.data.workdir);
-  return { line: args.data.cmd, root: place?.root, verdict: await judgeAt(place, args.data.cmd) };
+  const escalation = escalationOf(args.data);
+  return {
+    line: args.data.cmd,
+    root: place?.root,
+    verdict: await judgeAt(place, args.data.cmd),
+    ...(escalation ? { escalation } : {}),
+  };
 }
 
 /**

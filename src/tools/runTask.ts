@@ -19,12 +19,18 @@ export const runTaskTool = defineTool({
   requires: 'tasks',
   outputShape: 'tail',
   summarize: summarizeArgument('label'),
-  async run(args, { workspace, outputTokens }) {
+  async run(args, { workspace, outputTokens, sandbox }) {
     if (!workspace.capabilities.tasks)
       return refusal('Tasks are not available in this workspace.', () =>
         t('Tasks are not available in this workspace.'),
       );
     const what = `Task '${args.label}'`;
-    return timedRun(what, args.timeout_s, (timeoutMs) => workspace.runTask(args.label, timeoutMs), outputTokens);
+    const options = { sandbox: sandbox && { policy: sandbox } };
+    return timedRun(
+      what,
+      args.timeout_s,
+      (timeoutMs) => workspace.runTask(args.label, timeoutMs, options),
+      outputTokens,
+    );
   },
 });

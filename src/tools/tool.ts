@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { EditedFile, InputImage } from '../protocol';
 import type { Plan } from '../protocol/plan';
+import type { SandboxPolicy } from '../sandbox';
 import type { Workspace } from '../workspace';
 import type { CommandSessions } from './commandSessions';
 import type { ReadLedger } from './readLedger';
@@ -44,12 +45,16 @@ export interface ToolContext {
    * the model the call answers); a call's own `max_output_tokens` wins. Absent: Codex's 10,000.
    */
   outputTokens?: number;
+  /** The OS sandbox this call's commands and tasks run in (the agent decides per call); absent: unconfined. */
+  sandbox?: SandboxPolicy | undefined;
 }
 
 /** What the model a request goes to makes of the tools' defaults, named in the schemas it is offered. */
 export interface OfferedDefaults {
   /** Tokens of a command's output kept in one result (the model catalogue's `toolOutputTokens`). */
   outputTokens: number;
+  /** Whether commands run in an OS sandbox, so that the model may ask to leave it. */
+  sandbox?: boolean;
 }
 
 /** What a call does to the user's machine: reads run at once (side by side); writes and tasks are the approval policy's to allow. */

@@ -54,6 +54,8 @@ export interface ToolOffer {
    * `toolOutputTokens`, named in `max_output_tokens`' description. Default: TOOL_OUTPUT_BUDGET_TOKENS.
    */
   outputTokens?: number;
+  /** Commands run in an OS sandbox: exec_command offers the parameters that ask to leave it. Default: false. */
+  sandbox?: boolean;
 }
 
 /** The editing styles by what the model writes: a patch (apply_patch) or exact replacements (edit_file). */
@@ -189,7 +191,10 @@ export class ToolRegistry {
       sessions: offer.sessions ?? false,
       images: offer.images ?? false,
     };
-    const defaults: OfferedDefaults = { outputTokens: offer.outputTokens ?? TOOL_OUTPUT_BUDGET_TOKENS };
+    const defaults: OfferedDefaults = {
+      outputTokens: offer.outputTokens ?? TOOL_OUTPUT_BUDGET_TOKENS,
+      sandbox: offer.sandbox ?? false,
+    };
     const tools = this.available(offer.capabilities ? { capabilities: offer.capabilities } : {}).filter(
       (tool) => (tool.editStyle === undefined || tool.editStyle === style) && (!tool.optIn || optedIn[tool.optIn]),
     );

@@ -40,6 +40,7 @@ function effortLabel(effort: string, defaultEffort: string | undefined): string 
 }
 
 const APPROVAL_LABELS: Record<ApprovalChoice, { label: string; title: string }> = {
+  auto: { label: t('Auto'), title: t('Edits, tasks and commands run in the sandbox without asking') },
   ask: { label: t('Ask'), title: t('Ask before each edit and task') },
   all: { label: t('Run all'), title: t('Edits and tasks run without asking') },
   'read-only': { label: t('Read-only'), title: t('Edits and tasks are declined; reads and searches run') },

@@ -137,23 +137,25 @@ export class MultiRootWorkspace implements Port.Workspace {
     };
   }
 
-  async runTask(label: string, timeoutMs: number): Promise<Port.TaskRun> {
+  async runTask(label: string, timeoutMs: number, given: Port.TaskOptions = {}): Promise<Port.TaskRun> {
+    const options = { sandbox: this.everyFolder(given.sandbox) };
     const scoped = /^(.*) \(([^()]+)\)$/.exec(label);
     const named = scoped ? this.byName.get(scoped[2] ?? '') : undefined;
-    if (scoped && named) return named.runTask(scoped[1] ?? '', timeoutMs);
+    if (scoped && named) return named.runTask(scoped[1] ?? '', timeoutMs, options);
     for (const root of this.roots) {
       const { tasks } = await root.workspace.listTasks();
-      if (tasks.some((task) => task.label === label)) return root.workspace.runTask(label, timeoutMs);
+      if (tasks.some((task) => task.label === label)) return root.workspace.runTask(label, timeoutMs, options);
     }
-    return (this.roots[0] as NamedRoot).workspace.runTask(label, timeoutMs);
+    return (this.roots[0] as NamedRoot).workspace.runTask(label, timeoutMs, options);
   }
 
   /** In the folder `workdir` names (`folder/sub`), or the first folder's root. */
   runCommand(command: string, options: Port.CommandOptions): Promise<Port.TaskRun> {
+    const sandbox = this.everyFolder(options.sandbox);
     if (options.workdir === undefined || options.workdir.replace(/^\.\/?/, '') === '')
-      return (this.roots[0] as NamedRoot).workspace.runCommand(command, { timeoutMs: options.timeoutMs });
+      return (this.roots[0] as NamedRoot).workspace.runCommand(command, { timeoutMs: options.timeoutMs, sandbox });
     const [root, rest] = this.split(options.workdir);
-    return root.workspace.runCommand(command, { ...options, workdir: rest });
+    return root.workspace.runCommand(command, { ...options, workdir: rest, sandbox });
   }
 
   /** As `runCommand`, where the folder's adapter can start a session. */
@@ -164,7 +166,13 @@ export class MultiRootWorkspace implements Port.Workspace {
         : this.split(options.workdir);
     if (!root.workspace.startCommand)
       throw new WorkspaceError('io_error', `The folder ${root.name} cannot run a command in the background.`);
-    return root.workspace.startCommand(command, { timeoutMs: options.timeoutMs, workdir: rest });
+    const sandbox = this.everyFolder(options.sandbox);
+    return root.workspace.startCommand(command, { timeoutMs: options.timeoutMs, workdir: rest, sandbox });
+  }
+
+  /** A sandbox that lets a command write in every folder of the workspace, not only the one it runs in. */
+  private everyFolder(sandbox: Port.CommandSandbox | undefined): Port.CommandSandbox | undefined {
+    return sandbox && { ...sandbox, roots: this.roots.map((root) => root.workspace.locate('.loopwire-root').root) };
   }
 
   private split(path: string): [NamedRoot, string] {

@@ -1,4 +1,5 @@
 import type { EditPlan } from '../edit';
+import type { SandboxPolicy } from '../sandbox';
 
 // The Workspace port (docs/architecture.md): everything the tools do to the user's code goes through this
 // interface. Two adapters implement it — `node/` (files and processes: the CLI and the tests) and `vscode/`
@@ -102,6 +103,22 @@ export interface CommandOptions {
   /** A workspace path of a folder; undefined: the workspace's root (the first folder's, in multi-root). */
   workdir?: string | undefined;
   timeoutMs: number;
+  /** The OS sandbox it runs in (docs/security.md); absent: unconfined, as a command the user typed. */
+  sandbox?: CommandSandbox | undefined;
+}
+
+/**
+ * How a command or task is confined: the policy, and the absolute folders it may write in workspace-write
+ * (absent: the folder it runs in; a multi-root workspace names all of its folders).
+ */
+export interface CommandSandbox {
+  policy: SandboxPolicy;
+  roots?: readonly string[];
+}
+
+/** A task's run: its sandbox, as a command's. */
+export interface TaskOptions {
+  sandbox?: CommandSandbox | undefined;
 }
 
 /** How a command started with `startCommand` ended. */
@@ -187,8 +204,8 @@ export interface Workspace {
   /** Current diagnostics, of one file or all. Empty when `capabilities.diagnostics` is false. */
   diagnostics(path?: string): Promise<Diagnostic[]>;
   listTasks(): Promise<TaskList>;
-  /** Runs a task to its end, or stops its whole process tree after `timeoutMs`. */
-  runTask(label: string, timeoutMs: number): Promise<TaskRun>;
+  /** Runs a task to its end, or stops its whole process tree after `timeoutMs`; confined as `options` say. */
+  runTask(label: string, timeoutMs: number, options?: TaskOptions): Promise<TaskRun>;
   /**
    * Runs `command` in the user's shell in `workdir` (a workspace folder path; the root by default), with
    * nothing on its standard input, to its end, or stops its whole process tree after `timeoutMs`.

@@ -100,8 +100,8 @@ export class NodeWorkspace implements Port.Workspace {
     return this.disk.listTasks();
   }
 
-  runTask(label: string, timeoutMs: number): Promise<Port.TaskRun> {
-    return this.disk.runTask(label, timeoutMs);
+  runTask(label: string, timeoutMs: number, options?: Port.TaskOptions): Promise<Port.TaskRun> {
+    return this.disk.runTask(label, timeoutMs, options);
   }
 
   /** A child process of the user's shell, in its own process group (a timeout stops all it started). */

@@ -1,9 +1,9 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { CommandEnd, CommandProgress, CommandSession } from '../workspace';
 import { OutputTail } from './outputTail';
 import type { TaskSpec } from './taskDiscovery';
 import { KILL_GRACE_MS, killTree } from './taskProcess';
-import { userShell } from './userShell';
+import { spawnTask } from './taskSpawn';
 
 // A shell command that runs on in the background (the port's `startCommand`): a child process in its own
 // group, as a task is run, but with a pipe to its standard input, so that the agent can answer a prompt or
@@ -16,14 +16,9 @@ export function startTaskSession(
   onOutput?: (chunk: Buffer) => void,
 ): CommandSession {
   if (task.run.kind !== 'shell') throw new Error('Only a shell command runs as a session.');
-  const shell = task.run.shell ?? userShell().shell;
-  const child = spawn(shell, [...(task.run.shellArgs ?? userShell().shellArgs), task.run.line], {
-    cwd: task.cwd,
-    env: { ...process.env, ...task.env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-    detached: process.platform !== 'win32',
-  });
-  return new ProcessSession(child, shell, timeoutMs, onOutput);
+  const spawned = spawnTask(task, ['pipe', 'pipe', 'pipe']);
+  const child = spawned.child as ChildProcessWithoutNullStreams;
+  return new ProcessSession(child, spawned.program, timeoutMs, onOutput, () => spawned.cleanup());
 }
 
 class ProcessSession implements CommandSession {
@@ -42,6 +37,8 @@ class ProcessSession implements CommandSession {
     shell: string,
     timeoutMs: number,
     onOutput?: (chunk: Buffer) => void,
+    /** Once it has exited: what its sandbox left on disk goes. */
+    private readonly cleanup: () => void = () => undefined,
   ) {
     const take = (chunk: Buffer) => {
       this.pending.push(chunk);
@@ -118,6 +115,7 @@ class ProcessSession implements CommandSession {
     for (const timer of this.timers) clearTimeout(timer);
     if (this.stopped && this.child.pid !== undefined) killTree(this.child.pid, 'SIGKILL');
     this.child.stdin.destroy();
+    this.cleanup();
     this.child.stdout.destroy();
     this.child.stderr.destroy();
   }

@@ -2,11 +2,14 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { hashText } from '../../edit';
 import { globMatcher } from '../glob';
+import type { Confinement } from '../../sandbox';
 import type {
   CommandOptions,
+  CommandSandbox,
   CommandSession,
   FoundFiles,
   TaskList,
+  TaskOptions,
   TaskRun,
   TextMatches,
   TextQuery,
@@ -134,7 +137,7 @@ export class DiskFolder {
     return { tasks: tasks.map(({ label, detail }) => ({ label, detail })), problems };
   }
 
-  async runTask(label: string, timeoutMs: number): Promise<TaskRun> {
+  async runTask(label: string, timeoutMs: number, options: TaskOptions = {}): Promise<TaskRun> {
     const { tasks } = await discoverTasks(this.root);
     const byLabel = new Map(tasks.map((task) => [task.label, task]));
     const order = runOrder(label, byLabel);
@@ -142,7 +145,8 @@ export class DiskFolder {
     let last: TaskRun | undefined;
     let output = '';
     for (const task of order) {
-      last = await this.taskRunner(task, Math.max(1, deadline - Date.now()));
+      const confinement = confinementOf(options.sandbox, this.root);
+      last = await this.taskRunner({ ...task, confinement }, Math.max(1, deadline - Date.now()));
       output += order.length > 1 ? `> ${task.label}\n${last.output}` : last.output;
       if (last.exitCode !== 0) break;
     }
@@ -171,8 +175,16 @@ export class DiskFolder {
         `${where.path === '' ? 'The workspace root' : where.path} is not a folder; workdir names a folder of the workspace.`,
         where.path,
       );
-    return commandTask(command, where.real, this.commandShell());
+    return {
+      ...commandTask(command, where.real, this.commandShell()),
+      confinement: confinementOf(options.sandbox, this.root),
+    };
   }
+}
+
+/** The confinement a sandbox asks for, writing in `root` unless it names its folders (multi-root: all of them). */
+function confinementOf(sandbox: CommandSandbox | undefined, root: string): Confinement | undefined {
+  return sandbox && { policy: sandbox.policy, roots: sandbox.roots ?? [root] };
 }
 
 /** A shell command as a task to run: in `cwd`, in the user's shell (or the one `chosen`). */

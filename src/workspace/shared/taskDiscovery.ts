@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { z } from 'zod';
+import type { Confinement } from '../../sandbox';
 import type { TaskInfo } from '../workspace';
 import { listFiles } from './gitignoreFilter';
 import { readJsonc } from './jsonc';
@@ -48,6 +49,8 @@ export interface TaskSpec extends TaskInfo {
   env: Record<string, string>;
   /** Labels of the tasks that run first, in order. */
   dependsOn: string[];
+  /** The OS sandbox its process runs in; absent: unconfined. */
+  confinement?: Confinement | undefined;
 }
 
 export interface Discovered {

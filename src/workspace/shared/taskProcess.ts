@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import type { TaskRun } from '../workspace';
 import { OutputTail, finishedRun } from './outputTail';
 import type { TaskSpec } from './taskDiscovery';
-import { userShell } from './userShell';
+import { type SpawnedTask, spawnTask } from './taskSpawn';
 
 // Runs one task as VS Code would (a shell for shell tasks, the executable itself for process tasks) in its
 // own process group, so that a timeout stops everything it started, not only the shell.
@@ -26,19 +25,18 @@ export function runTaskProcess(
   onOutput?: (chunk: Buffer) => void,
 ): Promise<TaskRun> {
   const started = Date.now();
-  const [file, args] =
-    task.run.kind === 'process'
-      ? [task.run.file, task.run.args]
-      : // A shell task that names no shell runs in the user's, as VS Code runs it in the default one.
-        [task.run.shell ?? userShell().shell, [...(task.run.shellArgs ?? userShell().shellArgs), task.run.line]];
   return new Promise((resolve) => {
     const tail = new OutputTail();
-    const child = spawn(file, args, {
-      cwd: task.cwd,
-      env: { ...process.env, ...task.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: process.platform !== 'win32',
-    });
+    let spawned: SpawnedTask;
+    try {
+      spawned = spawnTask(task, ['ignore', 'pipe', 'pipe']);
+    } catch (error) {
+      // The sandbox it was to run in is not here: it does not run at all.
+      tail.push(Buffer.from(`${error instanceof Error ? error.message : String(error)}\n`));
+      resolve(finishedRun(tail, null, false, started));
+      return;
+    }
+    const { child, program: file } = spawned;
     let timedOut = false;
     let settled = false;
     const timers: NodeJS.Timeout[] = [];
@@ -49,8 +47,8 @@ export function runTaskProcess(
       // Whatever of a stopped task's tree outlived SIGTERM goes now.
       if (timedOut && child.pid !== undefined) killTree(child.pid, 'SIGKILL');
       // A background process the task left behind may hold the pipes open; the task itself is over.
-      child.stdout.destroy();
-      child.stderr.destroy();
+      child.stdout?.destroy();
+      child.stderr?.destroy();
       if (failure !== undefined) tail.push(Buffer.from(failure));
       resolve(finishedRun(tail, exitCode, timedOut, started));
     };
@@ -58,8 +56,8 @@ export function runTaskProcess(
       tail.push(chunk);
       onOutput?.(chunk);
     };
-    child.stdout.on('data', take);
-    child.stderr.on('data', take);
+    child.stdout?.on('data', take);
+    child.stderr?.on('data', take);
     child.on('error', (error) => finish(null, `could not start ${file}: ${error.message}\n`));
     child.on('exit', (code) => {
       // Let the pipes drain what was already written, briefly.

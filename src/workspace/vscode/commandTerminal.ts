@@ -25,9 +25,9 @@ import {
 //   SIGKILL), and the terminal is disposed if the shell does not come back. Idle terminals are reused (as
 //   many as commands run at once; `cd` first where the shell is elsewhere); one the user is running
 //   something in is left alone.
-// - A pseudoterminal otherwise (VS Code 1.90–1.92, other shells, shell integration turned off or not started
-//   within a few seconds): the command runs as a child process in its own group (runTaskProcess, as tasks
-//   do) and the terminal shows what it prints.
+// - A pseudoterminal otherwise (a command confined by the OS sandbox, VS Code 1.90–1.92, other shells, shell
+//   integration turned off or not started within a few seconds): the command runs as a child process in its
+//   own group (runTaskProcess, as tasks do) and the terminal shows what it prints.
 
 export const COMMAND_TERMINAL_NAME = 'Loopwire';
 
@@ -91,7 +91,8 @@ class CommandTerminals {
   }
 
   async run(spec: TaskSpec, timeoutMs: number, options: CommandTerminalOptions): Promise<TaskRun> {
-    const api = options.shellIntegration === false ? undefined : shellIntegrationApi();
+    // A confined command is a child this window spawns inside the sandbox: never typed into a user's shell.
+    const api = options.shellIntegration === false || spec.confinement ? undefined : shellIntegrationApi();
     const shell = spec.run.kind === 'shell' ? spec.run.shell : undefined;
     if (api && shell !== undefined && spec.run.kind === 'shell' && integratesShell(shell)) {
       this.track(api);

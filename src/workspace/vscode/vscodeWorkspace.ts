@@ -214,10 +214,10 @@ export class VscodeWorkspace implements Port.Workspace {
     return this.disk.listTasks();
   }
 
-  runTask(label: string, timeoutMs: number): Promise<Port.TaskRun> {
+  runTask(label: string, timeoutMs: number, options?: Port.TaskOptions): Promise<Port.TaskRun> {
     if (!this.capabilities.tasks)
       throw new WorkspaceError('untrusted', 'This workspace is not trusted: Loopwire does not run its tasks.');
-    return this.disk.runTask(label, timeoutMs);
+    return this.disk.runTask(label, timeoutMs, options);
   }
 
   runCommand(command: string, options: Port.CommandOptions): Promise<Port.TaskRun> {

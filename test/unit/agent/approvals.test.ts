@@ -11,8 +11,8 @@ import {
 describe('approval modes', () => {
   const request: ApprovalRequest = { callId: 'c1', name: 'some_tool', effect: 'write', input: '{}' };
 
-  it('are ask, all, read-only and plan, and nothing else', () => {
-    assert.deepEqual(APPROVAL_MODES, ['ask', 'all', 'read-only', 'plan']);
+  it('are ask, all, read-only, plan and auto, and nothing else', () => {
+    assert.deepEqual(APPROVAL_MODES, ['ask', 'all', 'read-only', 'plan', 'auto']);
     for (const mode of APPROVAL_MODES) assert.ok(isApprovalMode(mode));
     for (const other of ['none', 'ALL', '', undefined, 1]) assert.ok(!isApprovalMode(other));
   });

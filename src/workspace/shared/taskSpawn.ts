@@ -1,0 +1,44 @@
+import { type ChildProcess, type StdioOptions, spawn } from 'node:child_process';
+import { confineSpawn } from '../../sandbox';
+import type { TaskSpec } from './taskDiscovery';
+import { userShell } from './userShell';
+
+// The one place a task's or a command's process is started: the program and its arguments (a shell for a
+// shell task, the executable itself for a process task), in its own process group (so that a timeout stops
+// everything it started, not only the shell), and, where the task carries a confinement, inside the OS
+// sandbox (src/sandbox) — never unconfined when it was meant to be confined: an unavailable sandbox throws.
+
+/** A started task: its process, and what to call once it has exited (the sandbox's mount points go). */
+export interface SpawnedTask {
+  child: ChildProcess;
+  /** What was started: the program the task names, not the sandbox's. */
+  program: string;
+  cleanup(): void;
+}
+
+/** Starts `task` with `stdio`. Throws where its confinement cannot be had. */
+export function spawnTask(task: TaskSpec, stdio: StdioOptions): SpawnedTask {
+  const [file, args] =
+    task.run.kind === 'process'
+      ? [task.run.file, task.run.args]
+      : // A shell task that names no shell runs in the user's, as VS Code runs it in the default one.
+        [task.run.shell ?? userShell().shell, [...(task.run.shellArgs ?? userShell().shellArgs), task.run.line]];
+  const env = { ...process.env, ...task.env };
+  const confined = task.confinement
+    ? confineSpawn({ file, args, cwd: task.cwd, env }, task.confinement)
+    : { file, args, env, cleanup: () => undefined };
+  const child = spawn(confined.file, confined.args, {
+    cwd: task.cwd,
+    env: confined.env,
+    stdio,
+    detached: process.platform !== 'win32',
+  });
+  let cleaned = false;
+  const cleanup = () => {
+    if (cleaned) return;
+    cleaned = true;
+    confined.cleanup();
+  };
+  child.once('close', cleanup);
+  return { child, program: file, cleanup };
+}
