@@ -23,6 +23,7 @@ export type SandboxSupport =
 /** Only this one: a sandbox-exec found on PATH could be anyone's. */
 export const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
 const PROBE_TIMEOUT_MS = 5000;
+const TIMED_OUT = 'ETIMEDOUT';
 const INSTALL_BUBBLEWRAP = 'install bubblewrap (`apt install bubblewrap`, `dnf install bubblewrap`)';
 
 const cache = new Map<NodeJS.Platform, SandboxSupport>();
@@ -112,7 +113,8 @@ export function sandboxSupport(platform: NodeJS.Platform = process.platform): Sa
   let support = cache.get(platform);
   if (!support) {
     support = probe(platform);
-    cache.set(platform, support);
+    // A probe that ran out of time says only that the machine was busy: the next call asks again.
+    if (support.available || !support.reason.includes(TIMED_OUT)) cache.set(platform, support);
   }
   return support;
 }
