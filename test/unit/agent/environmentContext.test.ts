@@ -61,6 +61,38 @@ describe('agent: the environment context item', () => {
     assert.equal(timeZone(), Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
   });
 
+  it('says the sandbox in Codex’s words where commands may be confined, and nothing of it where not', () => {
+    const now = new Date(2026, 11, 6, 23, 30);
+    const lines = (sandbox: Parameters<typeof environmentText>[3]) =>
+      environmentText(FACTS, 'auto', now, sandbox)
+        .split('\n')
+        .filter((line) => /sandbox_mode|network_access/.test(line));
+    assert.deepEqual(lines({ mode: 'workspace-write', network: false }), [
+      '  <sandbox_mode>workspace-write</sandbox_mode>',
+      '  <network_access>restricted</network_access>',
+    ]);
+    assert.deepEqual(lines({ mode: 'read-only', network: true }), [
+      '  <sandbox_mode>read-only</sandbox_mode>',
+      '  <network_access>enabled</network_access>',
+    ]);
+    assert.deepEqual(lines('none'), [
+      '  <sandbox_mode>danger-full-access</sandbox_mode>',
+      '  <network_access>enabled</network_access>',
+    ]);
+    assert.deepEqual(lines(undefined), [], 'no sandbox to speak of: the item claims none');
+    // The reader builds it again when the sandbox changes, as when the mode does.
+    let sandbox: Parameters<typeof environmentText>[3] = { mode: 'workspace-write', network: false };
+    const read = environmentReader(
+      () => FACTS,
+      () => 'auto',
+      () => now.getTime(),
+      () => sandbox,
+    );
+    assert.match(read(), /<network_access>restricted/);
+    sandbox = { mode: 'workspace-write', network: true };
+    assert.match(read(), /<network_access>enabled/);
+  });
+
   it('builds its text again only when a fact, the mode, the day or the zone changed, and the same text', () => {
     const facts = { cwd: '/work/app', shell: 'bash', folders: ['/work/app'] };
     let mode: ApprovalMode | undefined = 'ask';

@@ -71,4 +71,22 @@ describe('agent: the standing instructions', () => {
     const text = standingInstructions([...offered('gpt-5.2'), 'mcp__docs__search']);
     assert.match(text, /MCP servers \(`mcp__docs__search`\)/);
   });
+
+  it('explain the sandbox and how to ask to leave it only where commands may be confined', () => {
+    const tools = offered('gpt-5.2-codex', CLI);
+    assert.doesNotMatch(standingInstructions(tools), /sandbox/i);
+    const text = standingInstructions(tools, BUILTIN_TOOLS, { sandbox: true });
+    for (const word of [
+      /<sandbox_mode>/,
+      /workspace-write/,
+      /require_escalated/,
+      /justification/,
+      /prefix_rule/,
+      /`auto`/,
+    ])
+      assert.match(text, word);
+    const shell = tools.find((name) => BUILTIN_TOOLS.get(name)?.requires === 'commands') ?? '';
+    assert.ok(shell !== '' && text.includes(`call \`${shell}\` again`), 'names the shell tool offered');
+    assert.doesNotMatch(standingInstructions(offered('gpt-5.2-codex', { ...CLI, commands: false })), /sandbox/i);
+  });
 });
