@@ -3,6 +3,7 @@ import {
   APPROVAL_MODES,
   type ApprovalRequest,
   approveAll,
+  inProtectedFolder,
   isApprovalMode,
   policyFor,
   readOnly,
@@ -33,5 +34,42 @@ describe('approval modes', () => {
     assert.equal(await policy.approve(request), true);
     assert.equal(await policy.approve({ ...request, callId: 'c2' }), false);
     assert.deepEqual(asked, ['c1', 'c2']);
+  });
+
+  it('auto: runs what stays in the sandbox; asks to leave it, to edit a protected folder, or where nothing confines', async () => {
+    const asked: string[] = [];
+    const ask = (r: ApprovalRequest) => {
+      asked.push(r.callId);
+      return Promise.resolve(false);
+    };
+    const sandbox = () => ({ mode: 'workspace-write' as const, network: false });
+    const policy = policyFor('auto', ask, undefined, sandbox);
+    assert.equal(policy.mode?.(), 'auto');
+    assert.deepEqual(policy.sandbox?.(), sandbox());
+    assert.equal(await policy.approve({ ...request, paths: ['src/a.ts'] }), true);
+    assert.equal(await policy.approve({ ...request, effect: 'task' }), true);
+    for (const path of ['.git/hooks/pre-commit', 'pkg/.vscode/settings.json', '.github/hooks/a.json', '.codex/x'])
+      assert.equal(await policy.approve({ ...request, callId: path, paths: ['src/a.ts', path] }), false, path);
+    assert.equal(
+      await policy.approve({ ...request, callId: 'escalated', escalation: { justification: 'why' } }),
+      false,
+    );
+    // No sandbox in force: auto confines nothing, so it asks as ask does.
+    assert.equal(
+      await policyFor('auto', ask, undefined, () => undefined).approve({ ...request, callId: 'bare' }),
+      false,
+    );
+    assert.equal(await policyFor('auto', ask).approve({ ...request, callId: 'none' }), false);
+    assert.deepEqual(asked, [
+      '.git/hooks/pre-commit',
+      'pkg/.vscode/settings.json',
+      '.github/hooks/a.json',
+      '.codex/x',
+      'escalated',
+      'bare',
+      'none',
+    ]);
+    assert.equal(inProtectedFolder('.github/workflows/ci.yml'), false);
+    assert.equal(inProtectedFolder('docs/.gitignore'), false);
   });
 });
