@@ -2,13 +2,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { bwrapArgs, hiddenMounts } from './bwrapArgs';
-import { hiddenPaths } from './hiddenPaths';
+import { hiddenPaths, homeFolders } from './hiddenPaths';
 import { claimMountPoints, releaseMountPoints } from './mountPoints';
 import type { Confinement } from './policy';
 import { type SandboxSupport, sandboxSupport } from './sandboxSupport';
 import { seatbeltArgs } from './seatbeltProfile';
 import { withoutLoopwireKeys, withoutSecrets } from './secrets';
-import { isWithin, mountPointsOf, planWrites, realRoots } from './writePlan';
+import { isWithin, mountPointsOf, planWrites, realRoots, unwritableRoot } from './writePlan';
 
 export { withoutLoopwireKeys, withoutSecrets } from './secrets';
 
@@ -62,7 +62,7 @@ function sandboxEnv(env: NodeJS.ProcessEnv, tmp: string): NodeJS.ProcessEnv {
 }
 
 function confineWithBwrap(program: string, spec: SpawnSpec, confinement: Confinement): ConfinedSpawn {
-  const plan = planWrites(confinement);
+  const plan = planWrites(confinement, homeFolders(spec.env));
   const network = confinement.policy.network;
   const roots = [...plan.writable, ...plan.readOnly];
   const hidden = hiddenMounts(hiddenPaths({ env: spec.env, network, extra: confinement.hidden }), roots);
@@ -82,7 +82,16 @@ function confineWithSeatbelt(program: string, spec: SpawnSpec, confinement: Conf
   const hostTmp = [fs.realpathSync(os.tmpdir()), '/private/tmp', '/private/var/tmp'];
   const privateTmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-sandbox-')));
   const roots = realRoots(confinement.roots);
-  const writableRoots = confinement.policy.mode === 'workspace-write' ? roots : [];
+  const homes = homeFolders(spec.env);
+  const warnings: string[] = [];
+  const writableRoots =
+    confinement.policy.mode !== 'workspace-write'
+      ? []
+      : roots.filter((root) => {
+          const why = unwritableRoot(root, homes);
+          if (why !== undefined) warnings.push(why);
+          return why === undefined;
+        });
   const hidden = [
     ...hiddenPaths({ env: spec.env, network: confinement.policy.network, extra: confinement.hidden }),
     ...hostTmp,
@@ -101,7 +110,7 @@ function confineWithSeatbelt(program: string, spec: SpawnSpec, confinement: Conf
     args: seatbeltArgs(input, spec.file, spec.args),
     env: sandboxEnv(spec.env, privateTmp),
     cleanup: once(() => fs.rmSync(privateTmp, { recursive: true, force: true })),
-    warnings: [],
+    warnings,
   };
 }
 

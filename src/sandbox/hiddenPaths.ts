@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { CREDENTIAL_STORES } from './policy';
@@ -46,12 +47,25 @@ export interface HiddenPathsOptions {
   extra?: readonly string[];
 }
 
-/** The home folders whose credential stores are hidden: this process's user's, and the command's HOME. */
+/**
+ * The home folders whose credential stores are hidden: this process's user's, and the command's HOME.
+ * Symlinks resolved where they exist, since a mount lands on the real path.
+ */
 export function homeFolders(env: NodeJS.ProcessEnv): string[] {
   const homes = [os.homedir()];
   const given = env['HOME'];
   if (given && path.isAbsolute(given)) homes.push(given);
-  return [...new Set(homes.map((home) => path.resolve(home)))];
+  return [
+    ...new Set(
+      homes.map((home) => {
+        try {
+          return fs.realpathSync(home);
+        } catch {
+          return path.resolve(home);
+        }
+      }),
+    ),
+  ];
 }
 
 function stateFolders(env: NodeJS.ProcessEnv): string[] {

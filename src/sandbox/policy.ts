@@ -70,4 +70,6 @@ export const CREDENTIAL_STORES = [
   '.terraform.d/credentials.tfrc.json',
   '.password-store',
   '.local/share/keyrings',
+  // The display's key: with it, a command could type into the user's other windows.
+  '.Xauthority',
 ] as const;

@@ -74,8 +74,19 @@ function protectOne(root: string, rel: string): RootProtection {
   return result;
 }
 
-/** The plan for `confinement`, from what is on disk now. */
-export function planWrites(confinement: Confinement): WritePlan {
+/**
+ * Why `root` cannot be written in workspace-write, if it cannot: it holds a home folder, whose shell startup
+ * files and user services a command would rewrite to run outside the sandbox at the next login.
+ */
+export function unwritableRoot(root: string, homes: readonly string[]): string | undefined {
+  const home = homes.find((h) => isWithin(h, root));
+  return home === undefined
+    ? undefined
+    : `${root} holds the home folder ${home}, whose startup files would run outside the sandbox, so it is read-only for this command.`;
+}
+
+/** The plan for `confinement`, from what is on disk now; `homes` (real paths) are never made writable. */
+export function planWrites(confinement: Confinement, homes: readonly string[] = []): WritePlan {
   const roots = realRoots(confinement.roots);
   const plan: WritePlan = { writable: [], readOnly: [], pinned: [], protectedPaths: [], warnings: [] };
   if (confinement.policy.mode !== 'workspace-write') {
@@ -83,6 +94,12 @@ export function planWrites(confinement: Confinement): WritePlan {
     return plan;
   }
   for (const root of roots) {
+    const holdsHome = unwritableRoot(root, homes);
+    if (holdsHome !== undefined) {
+      plan.readOnly.push(root);
+      plan.warnings.push(holdsHome);
+      continue;
+    }
     const protections = PROTECTED_FOLDERS.map((rel) => protectOne(root, rel));
     const symlink = protections.find((p) => p.symlink !== undefined)?.symlink;
     if (symlink !== undefined) {

@@ -90,6 +90,17 @@ describe('sandbox: bubblewrap’s arguments', () => {
     assert.match(plan.warnings[0] ?? '', /\.claude is a symbolic link/);
   });
 
+  it('never makes writable a root that holds a home folder (its startup files run outside)', () => {
+    const home = path.join(dir, 'home/me');
+    fs.mkdirSync(home, { recursive: true });
+    const confinement = { policy: { mode: 'workspace-write' as const, network: false }, roots: [dir, home] };
+    const plan = planWrites(confinement, [home]);
+    assert.deepEqual(plan.writable, []);
+    assert.deepEqual(plan.readOnly, [dir, home]);
+    assert.match(plan.warnings.join('\n'), /holds the home folder .*read-only for this command/);
+    assert.deepEqual(planWrites(confinement, ['/somewhere/else']).writable, [dir, home]);
+  });
+
   it('binds every root read-only in read-only, nothing pinned or protected', () => {
     const plan = planWrites({ policy: { mode: 'read-only', network: false }, roots: [dir, path.join(dir, 'missing')] });
     assert.deepEqual(plan, { ...noPlan, readOnly: [dir] });

