@@ -79,7 +79,8 @@ function confineWithBwrap(program: string, spec: SpawnSpec, confinement: Confine
 }
 
 function confineWithSeatbelt(program: string, spec: SpawnSpec, confinement: Confinement): ConfinedSpawn {
-  const hostTmp = [fs.realpathSync(os.tmpdir()), '/private/tmp', '/private/var/tmp'];
+  // The host's temporary folders, as on Linux: the user's own (TMPDIR) and /tmp.
+  const hostTmp = [fs.realpathSync(os.tmpdir()), '/private/tmp'];
   const privateTmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-sandbox-')));
   const roots = realRoots(confinement.roots);
   const homes = homeFolders(spec.env);
