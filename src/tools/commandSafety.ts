@@ -104,7 +104,7 @@ async function judgeWords(words: readonly ShellWord[], place: Place): Promise<st
     const out = await leadsOut(candidate, place);
     if (out !== undefined) return out;
   }
-  if (name === 'git') return (place.gitConfig ??= gitConfigReason(place.realCwd));
+  if (name === 'git') return (place.gitConfig ??= gitConfigReason(place.realCwd, place.realRoot));
   return undefined;
 }
 
@@ -181,6 +181,9 @@ async function leadsOut(candidate: Candidate, place: Place): Promise<string | un
   const { text, glob } = candidate;
   const expanded = glob ? await globPaths(place.realCwd, text) : [];
   if (expanded === undefined) return `the pattern ${text} stands for more names than are checked`;
+  // A file named `-RL` turns `ls *` into `ls -RL …`, which follows every link.
+  const option = expanded.find((each) => each.startsWith('-'));
+  if (option !== undefined) return `the pattern ${text} matches ${option}, which the program would take for an option`;
   for (const each of [glob ? globBase(text) : text, ...expanded]) {
     const out =
       !within(place.root, path.resolve(place.cwd, each)) || !within(place.realRoot, await onDisk(place.realCwd, each));

@@ -1,4 +1,4 @@
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readFile, readdir, realpath, stat } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { within } from './pathOnDisk';
@@ -59,25 +59,46 @@ export async function gitDirReason(realCwd: string, realRoot: string): Promise<s
   return undefined;
 }
 
-/** The git directory git finds from `realCwd`: the first `.git` up the tree (a folder, or a file naming one). */
-async function findGitDir(realCwd: string): Promise<string | undefined> {
+/**
+ * The git directory git finds from `realCwd`: the first `.git` up the tree (a folder, or a file naming one);
+ * or why it may not be used: a `.git` file in the workspace names a git directory outside it (another of the
+ * user's repositories, whose history git would print) that is no worktree of it, as a worktree's names its
+ * `.git` file back.
+ */
+async function findGitDir(
+  realCwd: string,
+  realRoot: string,
+): Promise<{ gitDir: string } | { reason: string } | undefined> {
   for (let dir = realCwd; ; dir = path.dirname(dir)) {
     const dotGit = path.join(dir, '.git');
     const found = await kind(dotGit);
-    if (found === 'dir') return dotGit;
+    if (found === 'dir') return { gitDir: dotGit };
     if (found === 'file') {
-      const named = /^gitdir: *(.+?)\s*$/m.exec(await readFile(dotGit, 'utf8').catch(() => ''))?.[1];
-      return named === undefined ? undefined : path.resolve(dir, named);
+      const gitDir = await named(dotGit, dir);
+      if (gitDir === undefined) return undefined;
+      if (!within(realRoot, dir) || within(realRoot, gitDir)) return { gitDir };
+      const back = await named(path.join(gitDir, 'gitdir'), gitDir);
+      return back === dotGit
+        ? { gitDir }
+        : { reason: `${path.relative(realRoot, dotGit)} names ${gitDir}, a git directory outside the workspace` };
     }
     if (dir === path.dirname(dir)) return undefined;
   }
 }
 
+/** The path a `.git` file (`gitdir: …`) or a worktree's `gitdir` file names, links resolved. */
+async function named(file: string, from: string): Promise<string | undefined> {
+  const text = (await readFile(file, 'utf8').catch(() => '')).trim();
+  const target = text.replace(/^gitdir: */, '');
+  return target === '' ? undefined : realpath(path.resolve(from, target)).catch(() => path.resolve(from, target));
+}
+
 /** Why a git command run in `realCwd` is not read-only, by its repository's config; undefined if it is. */
-export async function gitConfigReason(realCwd: string): Promise<string | undefined> {
-  const gitDir = await findGitDir(realCwd);
-  if (gitDir === undefined) return undefined;
-  const queue = await repositoryConfigs(gitDir);
+export async function gitConfigReason(realCwd: string, realRoot: string): Promise<string | undefined> {
+  const found = await findGitDir(realCwd, realRoot);
+  if (found === undefined) return undefined;
+  if ('reason' in found) return found.reason;
+  const queue = await repositoryConfigs(found.gitDir);
   const seen = new Set<string>();
   while (queue.length > 0) {
     const file = queue.shift() as string;

@@ -322,6 +322,16 @@ describe('commandSafety: which commands only read', function () {
     assert.equal((await judgeCommand('rg foo', at('src'))).reason, undefined);
   });
 
+  it('a pattern that matches a name starting with - is refused: a file -RL turns ls * into ls -RL', async () => {
+    const dir = path.join(place.root, 'dashed');
+    await fs.mkdir(path.join(dir, 'inner'), { recursive: true });
+    await fs.writeFile(path.join(dir, '-RL'), '');
+    const here = { ...place, cwd: dir };
+    assert.match((await judgeCommand('ls *', here)).reason ?? '', /matches -RL/);
+    assert.match((await judgeCommand('ls -- -*', here)).reason ?? '', /matches -RL/);
+    assert.equal((await judgeCommand('ls ./* i*', here)).reason, undefined);
+  });
+
   it('on Windows (cmd.exe) nothing is safe', async () => {
     const verdict = await judgeCommand('git status', { ...place, platform: 'win32' });
     assert.match(verdict.reason ?? '', /cmd\.exe/);

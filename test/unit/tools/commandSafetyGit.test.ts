@@ -89,6 +89,23 @@ describe('commandSafety: git under its repository config', function () {
     assert.match((await judgeCommand('git log -1', place)).reason ?? '', /filter\.clean/);
   });
 
+  it("a .git file naming a git directory outside the workspace is refused, unless it is that one's worktree", async () => {
+    const bench = await toolBench({ 'a.txt': 'one\n' });
+    const main = path.join(bench.outside, 'main');
+    await fs.mkdir(main);
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: main, stdio: 'pipe' });
+    git('init', '-q');
+    git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'start');
+    git('worktree', 'add', '-q', path.join(bench.root, 'wt'));
+    await bench.write('fake/.git', `gitdir: ${path.join(main, '.git')}\n`);
+    await bench.write('borrowed/.git', `gitdir: ${path.join(main, '.git/worktrees/wt')}\n`);
+    const judge = (folder: string, root = bench.root) =>
+      judgeCommand('git log -p', { cwd: path.join(bench.root, folder), root, platform: 'linux' });
+    assert.match((await judge('fake')).reason ?? '', /fake\/\.git names .*outside the workspace/);
+    assert.match((await judge('borrowed')).reason ?? '', /outside the workspace/);
+    assert.equal((await judge('wt', path.join(bench.root, 'wt'))).reason, undefined, 'a real worktree');
+  });
+
   it('a real filter runs on git diff even with the run line: such a repository is refused (the test bites)', async () => {
     const bench = await toolBench({ 'a.txt': 'one\n' });
     const marker = path.join(bench.outside, 'filtered');
