@@ -68,7 +68,10 @@ function confineWithBwrap(program: string, spec: SpawnSpec, confinement: Confine
   const hidden = hiddenMounts(hiddenPaths({ env: spec.env, network, extra: confinement.hidden }), roots);
   // Made before the argv is used and given back after the run; a throw here leaves nothing behind.
   const claimed = claimMountPoints(mountPointsOf(plan));
-  const args = bwrapArgs({ plan, hidden, network, cwd: spec.cwd, file: spec.file, args: spec.args });
+  // What could not be made, the command cannot make either: nothing to mount there.
+  const exists = (p: string) => fs.existsSync(p);
+  const mounted = { ...plan, pinned: plan.pinned.filter(exists), protectedPaths: plan.protectedPaths.filter(exists) };
+  const args = bwrapArgs({ plan: mounted, hidden, network, cwd: spec.cwd, file: spec.file, args: spec.args });
   return {
     file: program,
     args,

@@ -8,6 +8,21 @@ import * as fs from 'node:fs';
 const users = new Map<string, number>();
 
 /**
+ * Makes the folder `p`; false where this user may not (a workspace it cannot write, a read-only disk, a
+ * parent that could not be made): the command, as this user without any capability, could not either.
+ */
+function makeFolder(p: string): boolean {
+  try {
+    fs.mkdirSync(p);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    if (['EACCES', 'EPERM', 'EROFS', 'ENOENT', 'ENOTDIR'].includes(code)) return false;
+    throw error;
+  }
+}
+
+/**
  * Makes each of `paths` (parents first) that does not exist, and takes a share of each that is already one
  * of ours. Returns what to give back to `releaseMountPoints` once the run has ended.
  */
@@ -21,9 +36,10 @@ export function claimMountPoints(paths: readonly string[]): string[] {
       } else if (fs.existsSync(p)) {
         // The user's own folder (made since the plan was drawn): not ours to remove.
         continue;
-      } else {
-        fs.mkdirSync(p);
+      } else if (makeFolder(p)) {
         users.set(p, 1);
+      } else {
+        continue;
       }
       claimed.push(p);
     }

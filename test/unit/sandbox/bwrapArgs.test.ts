@@ -75,6 +75,12 @@ describe('sandbox: bubblewrap’s arguments', () => {
     assert.ok(fs.existsSync(path.join(dir, '.vscode/settings.json')));
   });
 
+  it('makes no mount point where this user may not make one (nor could the command)', () => {
+    fs.writeFileSync(path.join(dir, 'file'), '');
+    assert.deepEqual(claimMountPoints([path.join(dir, 'file/.vscode'), path.join(dir, 'gone/.vscode')]), []);
+    assert.deepEqual(fs.readdirSync(dir), ['file']);
+  });
+
   it('pins a file where a nested protected path would need a folder', () => {
     fs.writeFileSync(path.join(dir, '.github'), 'not a folder');
     const plan = planWrites({ policy: { mode: 'workspace-write', network: false }, roots: [dir] });
