@@ -18,7 +18,9 @@ export function startTaskSession(
   if (task.run.kind !== 'shell') throw new Error('Only a shell command runs as a session.');
   const spawned = spawnTask(task, ['pipe', 'pipe', 'pipe']);
   const child = spawned.child as ChildProcessWithoutNullStreams;
-  return new ProcessSession(child, spawned.program, timeoutMs, onOutput, () => spawned.cleanup());
+  const session = new ProcessSession(child, spawned.program, timeoutMs, onOutput, () => spawned.cleanup());
+  for (const warning of spawned.warnings) session.note(`(sandbox) ${warning}\n`);
+  return session;
 }
 
 class ProcessSession implements CommandSession {
@@ -73,6 +75,11 @@ class ProcessSession implements CommandSession {
         void this.stop();
       }, timeoutMs),
     );
+  }
+
+  /** A line of Loopwire's own before the command's output (what the sandbox changed for this run). */
+  note(text: string): void {
+    this.pending.push(Buffer.from(text));
   }
 
   get pid(): number | undefined {

@@ -37,6 +37,7 @@ export function runTaskProcess(
       return;
     }
     const { child, program: file } = spawned;
+    for (const warning of spawned.warnings) tail.push(Buffer.from(`(sandbox) ${warning}\n`));
     let timedOut = false;
     let settled = false;
     const timers: NodeJS.Timeout[] = [];

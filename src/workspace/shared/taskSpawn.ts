@@ -14,6 +14,8 @@ export interface SpawnedTask {
   /** What was started: the program the task names, not the sandbox's. */
   program: string;
   cleanup(): void;
+  /** What the sandbox changed for this run (a folder it had to make read-only, and why): said before the output. */
+  warnings: readonly string[];
 }
 
 /** Starts `task` with `stdio`. Throws where its confinement cannot be had. */
@@ -26,7 +28,7 @@ export function spawnTask(task: TaskSpec, stdio: StdioOptions): SpawnedTask {
   const env = { ...process.env, ...task.env };
   const confined = task.confinement
     ? confineSpawn({ file, args, cwd: task.cwd, env }, task.confinement)
-    : { file, args, env, cleanup: () => undefined };
+    : { file, args, env, cleanup: () => undefined, warnings: [] as string[] };
   const child = spawn(confined.file, confined.args, {
     cwd: task.cwd,
     env: confined.env,
@@ -39,6 +41,8 @@ export function spawnTask(task: TaskSpec, stdio: StdioOptions): SpawnedTask {
     cleaned = true;
     confined.cleanup();
   };
+  // A spawn that failed ('error') may never 'close'; the mount points go either way.
   child.once('close', cleanup);
-  return { child, program: file, cleanup };
+  child.once('error', cleanup);
+  return { child, program: file, cleanup, warnings: confined.warnings ?? [] };
 }
