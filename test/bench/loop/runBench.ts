@@ -6,7 +6,8 @@
 // Node's own (../startup/startupBench.ts). `--network wan` runs the comparison through a user's line (a round
 // trip and an uplink rate, netemProxy.ts), `--network both` that and loopback side by side in one run.
 // `--history DIR [--history DIR …] [--commits N] [--cli-every K]` replays real commits of git directories
-// through apply_patch (../history/historyBench.ts).
+// through apply_patch (../history/historyBench.ts). `--sandbox` times commands plain and in the OS sandbox
+// (../sandbox/sandboxBench.ts).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -23,6 +24,7 @@ import { renderReport } from './htmlReport';
 import { runPanelBench } from '../panel/panelBench';
 import { runStartupBench } from '../startup/startupBench';
 import { runHistoryBench } from '../history/historyBench';
+import { runSandboxBench } from '../sandbox/sandboxBench';
 import { runLongBench } from './longBench';
 import { startServerProcess } from './serverProcess';
 import { MODULE_BYTES, benchScenarios, scalingPrompt, taskPrompt, writeWorkspace } from './workload';
@@ -34,6 +36,7 @@ const { values: flags } = parseArgs({
     long: { type: 'boolean' },
     panel: { type: 'boolean' },
     startup: { type: 'boolean' },
+    sandbox: { type: 'boolean' },
     profile: { type: 'boolean' },
     trace: { type: 'boolean' },
     heap: { type: 'boolean' },
@@ -371,7 +374,9 @@ function printTable(results: BenchResults): void {
         })
       : flags.long
         ? runLongBench({ quick, json: flags.json })
-        : main()
+        : flags.sandbox
+          ? runSandboxBench({ quick, json: flags.json })
+          : main()
 ).catch((error: unknown) => {
   console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
   process.exit(1);
