@@ -1,60 +1,40 @@
 import type { Scenario } from './scenarioFile';
 
-// What the scripted model says to a prompt no scenario matches. Someone who typed a prompt of their own
-// needs two things: prompts it does understand (the scenarios' `example`s) and how to teach it theirs, in
-// the front end they are using (a flag of loopwire-server or of loopwire exec, a VS Code setting).
+// What the scripted model says to a prompt no scenario matches. The one who reads it is most often a new user who
+// typed a prompt of their own on the offline backend: they need to learn, in a few words, that this model only
+// plays the demo's tasks and how to choose a real one, in whichever front end they use (a flag of loopwire exec,
+// a command of VS Code). A list of the prompts it does answer was too long for an inline edit's notification and
+// buried that point: the list is in docs/backend.md. A scenario author still learns how to add one (`hint`).
 
 /** How to add a scenario when the front end does not say: the standalone server's flag. */
 export const DEFAULT_SCENARIO_HINT = 'start loopwire-server with --scenario FILE';
 
-/** Examples offered at most. */
-const MAX_EXAMPLES = 8;
-/** Examples up to this length come first: a short prompt is easier to try than a generated one. */
-const SHORT_EXAMPLE = 60;
+/** What it says of the prompt. */
+const NO_MATCH_SAYS = 'no scenario matches this prompt';
+
+/** The answer's first words, by which a front end tells it from a model's answer (isNoMatchAnswer). */
+export const NO_MATCH_OPENING = "Loopwire's offline model";
+
+/** The most the answer may take: it must fit a notification and read at a glance. */
+export const NO_MATCH_MAX = 300;
 
 /**
- * The no-match answer: how many scenarios are loaded, a few of their example prompts (scenarios without one
- * are named instead when none has one), and `hint`, an imperative clause that follows "write a scenario file
- * and …" (e.g. "add --scenario FILE to loopwire exec").
+ * The no-match answer: the offline model knows only the demo's tasks (or has no scenario at all), a real model is
+ * chosen with `--endpoint URL` or Loopwire: Select Endpoint…, and `hint`, an imperative clause that follows
+ * "write a scenario file and …" (e.g. "add --scenario FILE to loopwire exec"). A hint that would take the
+ * answer past NO_MATCH_MAX is left out.
  */
 export function noMatchAnswer(scenarios: readonly Scenario[], hint = DEFAULT_SCENARIO_HINT): string {
-  const lines = ['loopwire-server: no scenario matches this prompt.'];
-  if (scenarios.length === 0) {
-    lines.push('Its scripted model answers only prompts that a scenario\'s "match" fits, and none is loaded.');
-  } else {
-    const loaded = `${scenarios.length} scenario(s) loaded`;
-    const examples = examplePrompts(scenarios);
-    if (examples.length > 0) {
-      lines.push(`Its scripted model answers only prompts that a scenario's "match" fits (${loaded}), such as:`);
-      lines.push(...examples.map((example) => `- ${codeSpan(example)}`));
-      // A blank line ends the list: in markdown (the chat panel) a line right after it joins its last item.
-      lines.push('');
-    } else {
-      const names = scenarios.slice(0, MAX_EXAMPLES).map((scenario) => `'${scenario.name}'`);
-      const more = scenarios.length > MAX_EXAMPLES ? ', …' : '';
-      lines.push(
-        `Its scripted model answers only prompts that a scenario's "match" fits (${loaded}: ${names.join(', ')}${more}).`,
-      );
-    }
-  }
-  lines.push(`To answer other prompts, write a scenario file and ${hint}.`);
-  return lines.join('\n');
+  const knows = scenarios.length === 0 ? 'has no scenario loaded' : "knows only the demo's tasks";
+  const answer = [
+    `${NO_MATCH_OPENING} ${knows}: ${NO_MATCH_SAYS}.`,
+    'For a real model, choose an endpoint: `--endpoint URL` (loopwire exec) or Loopwire: Select Endpoint… (VS Code).',
+  ].join(' ');
+  const teach = ` To teach it this prompt, write a scenario file and ${hint}.`;
+  return answer.length + teach.length <= NO_MATCH_MAX ? answer + teach : answer;
 }
 
-/** Up to MAX_EXAMPLES distinct examples, short ones first, each group in load order (the first file's first). */
-function examplePrompts(scenarios: readonly Scenario[]): string[] {
-  const all = [...new Set(scenarios.flatMap((scenario) => (scenario.example ? [oneLine(scenario.example)] : [])))];
-  const short = all.filter((example) => example.length <= SHORT_EXAMPLE);
-  const long = all.filter((example) => example.length > SHORT_EXAMPLE);
-  return [...short, ...long].slice(0, MAX_EXAMPLES);
-}
-
-/** An example on one line, so that it stays one item of the list. */
-const oneLine = (text: string) => text.replace(/\s*\n\s*/g, ' ');
-
-/** Markdown code span of `text` as typed: fenced by a longer run of backticks than any inside it. */
-function codeSpan(text: string): string {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(longest + 1);
-  return longest === 0 ? `${fence}${text}${fence}` : `${fence} ${text} ${fence}`;
+/** Whether `text` is the answer to a prompt no scenario matched (an inline edit shows it as a short notice). */
+export function isNoMatchAnswer(text: string): boolean {
+  return text.startsWith(NO_MATCH_OPENING) && text.includes(NO_MATCH_SAYS);
 }

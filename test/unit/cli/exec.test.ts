@@ -145,7 +145,7 @@ describe('cli: loopwire exec', () => {
     }
   });
 
-  it('a prompt no scenario matches: the answer offers prompts that work and says to add --scenario FILE to loopwire exec', async () => {
+  it('a prompt no scenario matches: a short answer that names --endpoint and says to add --scenario FILE to loopwire exec, exit 0', async () => {
     const mine = path.join(base, 'mine.json');
     await fs.writeFile(
       mine,
@@ -162,22 +162,13 @@ describe('cli: loopwire exec', () => {
     );
     const result = await exec('--scenario', mine, 'write me a sonnet');
     assert.equal(result.code, 0, result.stderr);
-    // The run's header, then the answer.
+    // The run's header, then the answer: short, no list of prompts (docs/backend.md has it), then done.
     assert.match(
       result.stdout,
-      /^loopwire exec: gpt-\S+ on the embedded backend .*\nloopwire-server: no scenario matches this prompt\.\n/,
+      /^loopwire exec: gpt-\S+ on the embedded backend .*\nLoopwire's offline model knows only the demo's tasks: no scenario matches this prompt\. For a real model, choose an endpoint: `--endpoint URL` \(loopwire exec\)/,
     );
-    assert.match(
-      result.stdout,
-      new RegExp(
-        `\\(${DEFAULT_SCENARIOS.scenarios.length + 1} scenario\\(s\\) loaded\\), such as:\\n- \`deploy to staging\`\\n- \`Fix the failing test\\.\`\\n`,
-      ),
-    );
-    assert.match(result.stdout, /\n- `find \*\*\/\*\.test\.js`\n/);
-    assert.match(
-      result.stdout,
-      /\nTo answer other prompts, write a scenario file and add --scenario FILE to loopwire exec\.\ndone: /,
-    );
+    assert.ok(!result.stdout.includes('deploy to staging'), result.stdout);
+    assert.match(result.stdout, / write a scenario file and add --scenario FILE to loopwire exec\.\ndone: /);
   });
 
   it('resumes a kept session with --resume, sending its whole context first', async () => {
@@ -242,7 +233,7 @@ describe('cli: loopwire exec', () => {
     const cases: Array<[string[], RegExp]> = [
       [[], /no prompt/],
       [['--transport', 'carrier-pigeon', 'x'], /--transport must be ws, http or auto/],
-      [['--approve', 'maybe', 'x'], /--approve must be all, read-only, ask or plan/],
+      [['--approve', 'maybe', 'x'], /--approve must be auto, ask, all, read-only or plan/],
       [['--endpoint', 'localhost:1234', 'x'], /--endpoint must be a URL/],
       [['--max-turns', '0', 'x'], /--max-turns must be a positive integer/],
       [['--frobnicate', 'x'], /frobnicate/],

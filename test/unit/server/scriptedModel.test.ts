@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import type { AnyInputItem, OutputItem } from '../../../src/protocol';
 import { ScenarioFileError, parseScenarioFile } from '../../../src/server';
 import type { ScenarioItem } from '../../../src/server/scenarioFile';
+import { NO_MATCH_MAX, isNoMatchAnswer } from '../../../src/server/noMatchAnswer';
 import { ScriptedModel, locateStep } from '../../../src/server/scriptedModel';
 import { ECHO_SCENARIO } from './support/harness';
 
@@ -230,52 +231,37 @@ describe('scripted model: the answer to a prompt no scenario matches', () => {
     return item.content.map((part) => (part.type === 'output_text' ? part.text : '')).join('');
   };
 
-  it("offers the loaded scenarios' examples, short ones first, the first file's first, at most 8", () => {
-    const long = `Fix this problem in a/very/long/path/to/config.json at line 3, column 28: ${'x'.repeat(40)}`;
-    const model = new ScriptedModel([
-      { scenarios: [scenario('mine', '^deploy', 'deploy to staging'), scenario('long', '^fix this', long)] },
-      {
-        scenarios: [
-          scenario('quiet', '^quiet'),
-          ...Array.from({ length: 9 }, (_, i) => scenario(`s${i}`, `^say ${i}$`, `say ${i}`)),
-          scenario('ticks', '^run `', 'run `npm test`'),
-        ],
-      },
-    ]);
+  it('is short: the offline model knows only the demo, how to choose a real one, how to add a scenario', () => {
+    const model = new ScriptedModel([{ scenarios: [scenario('mine', '^deploy', 'deploy to staging')] }]);
     const text = answer(model);
-    assert.match(text, /^loopwire-server: no scenario matches this prompt\.\n/);
-    assert.match(text, /\(13 scenario\(s\) loaded\), such as:\n/);
-    const offered = text.split('\n').filter((line) => line.startsWith('- '));
-    assert.deepEqual(offered, ['- `deploy to staging`', ...Array.from({ length: 7 }, (_, i) => `- \`say ${i}\``)]);
-    assert.ok(!text.includes('quiet'), 'a scenario without an example is not offered');
+    assert.ok(text.length <= NO_MATCH_MAX, `${text.length} characters`);
+    assert.match(text, /^Loopwire's offline model knows only the demo's tasks: no scenario matches this prompt\. /);
+    assert.match(text, /`--endpoint URL` \(loopwire exec\) or Loopwire: Select Endpoint… \(VS Code\)\./);
+    assert.ok(!text.includes('deploy to staging'), 'no list of examples: docs/backend.md has it');
+    assert.match(text, / write a scenario file and start loopwire-server with --scenario FILE\.$/);
+    assert.ok(isNoMatchAnswer(text));
+    assert.ok(!isNoMatchAnswer('Removed the doubled comma.'));
+  });
+
+  it('says so when no scenario is loaded', () => {
     assert.match(
-      text,
-      /\nTo answer other prompts, write a scenario file and start loopwire-server with --scenario FILE\.$/,
+      answer(new ScriptedModel([])),
+      /^Loopwire's offline model has no scenario loaded: no scenario matches/,
     );
-    // Every offered example really is answered by its scenario.
-    for (const line of offered) assert.notEqual(model.respond([user(line.slice(3, -1))]).trace, 'no match');
   });
 
-  it('an example with backticks is quoted so that it stays as typed', () => {
-    const text = answer(new ScriptedModel([{ scenarios: [scenario('ticks', '^run `', 'run `npm test`')] }]));
-    assert.ok(text.includes('\n- `` run `npm test` ``\n'), text);
-  });
-
-  it('names the scenarios when none has an example, and says so when none is loaded', () => {
-    const names = answer(new ScriptedModel([{ scenarios: [scenario('alpha', '^a$'), scenario('beta', '^b$')] }]));
-    assert.match(names, /\(2 scenario\(s\) loaded: 'alpha', 'beta'\)\./);
-    const none = answer(new ScriptedModel([]));
-    assert.match(none, /and none is loaded\./);
-  });
-
-  it('ends with how to add a scenario in the front end that started it', () => {
-    const model = new ScriptedModel(
-      [{ scenarios: [scenario('a', '^a$', 'a')] }],
+  it("ends with how to add a scenario in the front end that started it, each front end's within 300 characters", () => {
+    for (const hint of [
       'add --scenario FILE to loopwire exec',
-    );
-    assert.match(
-      answer(model),
-      /\nTo answer other prompts, write a scenario file and add --scenario FILE to loopwire exec\.$/,
-    );
+      'start loopwire-server with --scenario FILE',
+      'add it to the `loopwire.scenarioFiles` setting',
+    ]) {
+      const text = answer(new ScriptedModel([{ scenarios: [scenario('a', '^a$', 'a')] }], hint));
+      assert.ok(text.endsWith(` write a scenario file and ${hint}.`), text);
+      assert.ok(text.length <= NO_MATCH_MAX, `${text.length} characters with ${hint}`);
+    }
+    // A hint too long to fit is left out rather than the answer let grow.
+    const long = answer(new ScriptedModel([], 'x'.repeat(300)));
+    assert.ok(long.length <= NO_MATCH_MAX && long.endsWith('(VS Code).'), long);
   });
 });

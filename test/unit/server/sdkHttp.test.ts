@@ -88,7 +88,10 @@ describe('server over HTTP: the openai SDK as client', () => {
 
   it('a prompt no scenario matches gets a short honest answer, not an error', async () => {
     const response = await client().responses.create({ model: 'm', input: 'write me a sonnet' });
-    assert.match(response.output_text, /^loopwire-server: no scenario matches this prompt/);
+    assert.match(
+      response.output_text,
+      /^Loopwire's offline model knows only the demo's tasks: no scenario matches this prompt/,
+    );
   });
 
   it('an unknown previous_response_id is a 400 with the §3.3 error body; the SDK raises BadRequestError', async () => {
