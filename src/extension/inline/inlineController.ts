@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
+import { isNoMatchAnswer } from '../../server/noMatchAnswer';
 import type { Workspace } from '../../workspace';
 import { type InlineAgentSource, InlineRun, type InlineTiming } from './inlineRun';
 import { InlineMarks } from './inlineMarks';
 import type { InlineNote } from './inlineNote';
 import type { InlineRequest } from './inlineRequest';
+import { showOfflineNotice } from './offlineNotice';
 
 // The window's inline edits (Ctrl+I's prompt and the light bulb's Fix with Loopwire), one per document at a
 // time, each on a lane of its own of the window's socket (`inline-N`), so that they run beside the chat's
@@ -82,9 +84,12 @@ export class InlineController implements vscode.Disposable {
     await run.idle();
     if (run.state === 'over') await this.restoreSaved(run);
     this.lastTiming = run.timing() ?? this.lastTiming;
-    // Why nothing was written (no change, a failure); not after Escape, which the user pressed themselves.
-    if (run.state === 'over' && run.edit.undecided === 0 && run.summary !== '' && !run.stopped)
-      void vscode.window.showInformationMessage(`Loopwire: ${run.summary}`);
+    // Why nothing was written (no change, a failure); not after Escape, which the user pressed themselves. The
+    // offline model's answer to a prompt it has no scenario for is shown as its remedy (offlineNotice.ts).
+    if (run.state === 'over' && run.edit.undecided === 0 && run.summary !== '' && !run.stopped) {
+      if (isNoMatchAnswer(run.summary)) void showOfflineNotice();
+      else void vscode.window.showInformationMessage(`Loopwire: ${run.summary}`);
+    }
     return run.summary;
   }
 

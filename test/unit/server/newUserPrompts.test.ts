@@ -2,7 +2,10 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_SCENARIOS } from '../../../src/server';
-import { NO_MATCH_MAX } from '../../../src/server/noMatchAnswer';
+import { inlinePrompt } from '../../../src/extension/inline/inlineRequest';
+import { inlineTools } from '../../../src/extension/inline/inlineWorkspace';
+import { NO_MATCH_MAX, isNoMatchAnswer } from '../../../src/server/noMatchAnswer';
+import { BUILTIN_TOOLS } from '../../../src/tools';
 import { eventsOf, useAgentBench } from '../agent/agentHarness';
 import { repoRoot } from '../support/runProcess';
 
@@ -97,9 +100,12 @@ describe('default scenarios: every prompt a new user is shown', function () {
 
   let plays = 0;
   /** Runs `prompt` to its end, an agent of its own: the calls made (name, whether it worked) and the last message. */
-  async function play(prompt: string) {
+  async function play(prompt: string, inline = false) {
     // A lane of its own gives each agent of a test its own transcript file.
-    const { agent } = await bench.agent({ lane: `play-${++plays}` });
+    const lane = `${inline ? 'inline' : 'play'}-${++plays}`;
+    const { agent } = await bench.agent(
+      inline ? { lane, registry: inlineTools(BUILTIN_TOOLS), endAfterEdit: true } : { lane },
+    );
     const from = bench.events.length;
     const done = await agent.run(prompt);
     assert.equal(done.status, 'completed', done.reason);
@@ -160,5 +166,22 @@ describe('default scenarios: every prompt a new user is shown', function () {
     assert.match(answer, /offline model knows only the demo's tasks/);
     assert.match(answer, /`--endpoint URL`/);
     assert.match(answer, /Loopwire: Select Endpoint…/);
+  });
+
+  it('an inline edit it has no scenario for ends with that answer, which the editor tells from an edit', async () => {
+    const request = {
+      kind: 'edit' as const,
+      path: 'src/cart.js',
+      languageId: 'javascript',
+      first: 10,
+      last: 16,
+      lines: (DEMO_FILES['src/cart.js'] ?? '').split('\n').slice(9, 16),
+      instruction: 'take the percent of the amount',
+      problems: [],
+    };
+    const { calls, answer } = await play(inlinePrompt(request), true);
+    assert.deepEqual(calls, []);
+    assert.ok(isNoMatchAnswer(answer), answer);
+    assert.equal(bench.read('src/cart.js'), DEMO_FILES['src/cart.js'], 'nothing written');
   });
 });
