@@ -8,6 +8,7 @@ import {
   newSessionId,
   policyFor,
 } from '../agent';
+import type { SandboxPolicy } from '../sandbox';
 import { CommandSessions, ReadLedger } from '../tools';
 import type { NodeWorkspace } from '../workspace/node/nodeWorkspace';
 import { commandShellName } from '../workspace/shared/userShell';
@@ -33,6 +34,8 @@ export interface DumpSetup {
   context: { window?: number | undefined; compactAt?: number | undefined };
   workspace: NodeWorkspace;
   approve: ApprovalMode;
+  /** The sandbox commands would run in (execSandbox.ts's sandboxReader); absent where the machine has none. */
+  sandbox: (() => SandboxPolicy | undefined) | undefined;
   prompt: string | PromptWithParts;
 }
 
@@ -58,8 +61,8 @@ export async function dumpRequest(setup: DumpSetup, io: CliIo): Promise<ExitCode
     }),
     // As `loopwire exec` runs it: with sessions, so the request offers what reaches them (write_stdin).
     tools: { workspace, reads: new ReadLedger(), sessions: new CommandSessions() },
-    // Nothing runs: the mode is what the environment item says.
-    approvals: policyFor(setup.approve, () => Promise.resolve(false)),
+    // Nothing runs: the mode and the sandbox are what the environment item and exec_command's parameters say.
+    approvals: policyFor(setup.approve, () => Promise.resolve(false), undefined, setup.sandbox),
     context: setup.context,
     projectInstructions: () => findProjectInstructions([workspace.root]),
     environment: () => ({ cwd: workspace.root, shell: commandShellName(), folders: [workspace.root] }),

@@ -11,6 +11,7 @@ import { dumpRequest } from './dumpRequest';
 import { EXEC_NAME, type ExecOptions, execOptions, sessionsDir, usageError } from './execOptions';
 import { execHeader } from './execRenderer';
 import { type ExecExtras, type ExecRun, runExec } from './execRun';
+import { noSandboxNotice, sandboxLabel, sandboxReader } from './execSandbox';
 import { promptFlagParts } from './fileFlags';
 import { mcpServersOf, terminalConsent } from './mcpSetup';
 
@@ -20,7 +21,7 @@ export type { ExecExtras } from './execRun';
 type Parts = (InputText | InputImage)[];
 
 export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras = {}): Promise<ExitCode> {
-  const options = execOptions(argv, io);
+  const options = execOptions(argv, io, extras.host);
   if (typeof options === 'number') return options;
   const opened = await openWorkspace(options, io);
   if (typeof opened === 'number') return opened;
@@ -38,6 +39,9 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
     !flags.json && !process.env.NO_COLOR && (Boolean(process.env.FORCE_COLOR) || process.stdout.isTTY === true);
   // Said before the backend loads and the socket opens: the run has started, and with what.
   if (!flags.json) io.stdout(header(options, workspace, color));
+  // Said once, on stderr (never in --json's stream): a run that would confine its commands and cannot.
+  const notice = noSandboxNotice(options.approve, options.sandbox, options.approveDefaulted);
+  if (notice !== undefined) io.stderr(notice);
   const loaded = await loadBackendAndTranscript(options, workspace, io);
   if (typeof loaded === 'number') return loaded;
   const run: ExecRun = { options, workspace, prompt, mcpConfig, color, ...loaded };
@@ -78,12 +82,17 @@ function dumpFor(
   if (prompt === undefined) return usageError(io, '--dump-request prints the request for a prompt: give one');
   const { endpoint, model, context, approve } = options;
   const { modelOptions, headers } = options.request;
-  return dumpRequest({ endpoint, model, modelOptions, headers, context, workspace, approve, prompt }, io);
+  // The sandbox as a real run has it: the model is offered the way out of it, and told of it.
+  const sandbox = sandboxReader(approve, options.sandbox);
+  const setup = { endpoint, model, modelOptions, headers, context, workspace, approve, prompt, sandbox };
+  return dumpRequest(setup, io);
 }
 
 function header(options: ExecOptions, workspace: NodeWorkspace, color: boolean): string {
   const { model, endpoint, transport, approve, flags } = options;
-  return execHeader({ model, endpoint, transport, approve, workspace: workspace.root, resume: flags.resume, color });
+  const sandbox = sandboxLabel(approve, options.sandbox);
+  const root = workspace.root;
+  return execHeader({ model, endpoint, transport, approve, sandbox, workspace: root, resume: flags.resume, color });
 }
 
 /** The bundled backend with its scenarios (only to run it), and the transcript, new or resumed. */

@@ -21,12 +21,20 @@ export interface RenderTarget {
   verbose?: boolean;
   /** The tools the agent runs, asked how a call summarises and shows (default: the built-in ones). */
   tools?: ToolRegistry;
+  /** Whether a call was declined because there was no terminal to ask on (`--approve auto` unattended). */
+  noTerminal?: (callId: string) => boolean;
 }
 
 /** Lines of a tool's output shown under its line without --verbose. */
 export const OUTPUT_PREVIEW_LINES = 6;
 /** Characters of one output line shown without --verbose (a minified file is one very long line). */
 const PREVIEW_LINE_CHARS = 200;
+
+/**
+ * The words of a call `--approve auto` declined for want of a terminal to ask on (execApprovals.ts): in
+ * English in every language, since scripts match on them (docs/cli.md).
+ */
+export const NO_TERMINAL = 'declined: no terminal';
 
 const paint = (on: boolean, code: string, text: string) => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
 
@@ -99,6 +107,8 @@ export function execHeader(run: {
   endpoint: string;
   transport: string;
   approve: string;
+  /** The sandbox commands run in, as sandboxLabel names it (execSandbox.ts). */
+  sandbox: string;
   workspace: string;
   resume: string | undefined;
   color: boolean;
@@ -106,12 +116,13 @@ export function execHeader(run: {
   const backend = run.endpoint === 'embedded' ? t('the embedded backend') : run.endpoint;
   const what = run.resume === undefined ? 'loopwire exec' : t('loopwire exec, resuming {0}', run.resume);
   const line = t(
-    '{0}: {1} on {2} (transport {3}), approvals {4}, in {5}',
+    '{0}: {1} on {2} (transport {3}), approvals {4}, sandbox {5}, in {6}',
     what,
     run.model,
     backend,
     run.transport,
     run.approve,
+    run.sandbox,
     run.workspace,
   );
   return `${paint(run.color, '2', line)}\n`;
@@ -218,7 +229,10 @@ export class ExecRenderer {
     const isTask = shape === 'tail';
     if (event.declined) {
       this.declined++;
-      this.out.stdout(`  ${paint(color, '31', t('✗ declined'))} ${first} (${ms})\n`);
+      const why = this.out.noTerminal?.(event.callId)
+        ? `✗ ${NO_TERMINAL} — ${t('it needs a yes, and there is no terminal to ask on')}`
+        : `${t('✗ declined')} ${first}`;
+      this.out.stdout(`  ${paint(color, '31', why)} (${ms})\n`);
       return;
     }
     const checklist = this.plans.finished(event.callId, event.ok, color);

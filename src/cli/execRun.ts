@@ -8,7 +8,6 @@ import {
   contextWindowFor,
   createAgentSession,
   findProjectInstructions,
-  policyFor,
 } from '../agent';
 import type { McpConfig } from '../mcp/mcpConfig';
 import type * as Server from '../server';
@@ -17,15 +16,15 @@ import { CommandSessions, ReadLedger, type ToolRegistry } from '../tools';
 import type { NodeWorkspace } from '../workspace/node/nodeWorkspace';
 import { commandShellName } from '../workspace/shared/userShell';
 import { type CliIo, ExitCode } from './cliIo';
-import { cliCommandRules } from './commandRulesFile';
+import { type Unanswered, execApprovals } from './execApprovals';
 import { EXEC_NAME, type ExecFlags, type ExecOptions } from './execOptions';
-import { ExecRenderer } from './execRenderer';
+import type { ExecHost } from './execSandbox';
+import { ExecRenderer, NO_TERMINAL } from './execRenderer';
 import { onExitSignals } from './exitSignals';
 import { projectInstructionsLine } from './instructionsLine';
 import { type ExecTools, startExecTools } from './mcpSetup';
 import { sessionLine } from './sessionLines';
 import { failureLine } from './stopAdvice';
-import { terminalAsk } from './terminalQuestion';
 import { type Steering, terminalSteering } from './terminalSteering';
 import { t } from './cliL10n';
 
@@ -35,6 +34,8 @@ const SCENARIO_HINT = 'add --scenario FILE to loopwire exec';
 export interface ExecExtras {
   /** Say where the session is kept (not for a demo whose folder is removed afterwards). */
   announceSession?: boolean;
+  /** The terminal and the sandbox support to assume (tests); default: this process's. */
+  host?: ExecHost;
 }
 
 /** All a run needs, prepared by execCommand. */
@@ -49,11 +50,26 @@ export interface ExecRun {
   transcript: Transcript;
 }
 
-/** How the agent's events are printed: JSON Lines with --json, else for people, by the renderer. */
-function eventPrinter(flags: ExecFlags, out: CliIo, color: boolean, tools: ToolRegistry): (event: AgentEvent) => void {
-  if (flags.json) return (event) => out.stdout(`${JSON.stringify(event)}\n`);
+/**
+ * How the agent's events are printed: JSON Lines with --json, else for people, by the renderer. A call
+ * declined for want of a terminal is said as such: on its line, or on stderr beside --json's stream.
+ */
+function eventPrinter(
+  flags: ExecFlags,
+  out: CliIo,
+  color: boolean,
+  tools: ToolRegistry,
+  unanswered: Unanswered,
+): (event: AgentEvent) => void {
+  if (flags.json)
+    return (event) => {
+      out.stdout(`${JSON.stringify(event)}\n`);
+      if (event.type === 'tool_finished' && event.declined && unanswered.has(event.callId))
+        out.stderr(`(${event.name} ${NO_TERMINAL})\n`);
+    };
   const verbose = flags.verbose === true;
-  const renderer = new ExecRenderer({ stdout: out.stdout, stderr: out.stderr, color, verbose, tools });
+  const noTerminal = (callId: string) => unanswered.has(callId);
+  const renderer = new ExecRenderer({ stdout: out.stdout, stderr: out.stderr, color, verbose, tools, noTerminal });
   return (event) => renderer.handle(event);
 }
 
@@ -89,9 +105,11 @@ export async function runExec(run: ExecRun, io: CliIo, extras: ExecExtras): Prom
     const steering = terminalSteering(io, run.color);
     say = steering.io.stderr;
     // One printer for the session's events and the agent's: the renderer keeps what it has shown.
-    const emit = eventPrinter(run.options.flags, steering.io, run.color, tools.registry);
+    const unanswered: Unanswered = new Set();
+    const emit = eventPrinter(run.options.flags, steering.io, run.color, tools.registry, unanswered);
     session = openSession(run, emit, server);
-    const agent = await startAgent(run, { steering, emit, session, registry: tools.registry, sessions });
+    const parts = { steering, emit, session, registry: tools.registry, sessions, unanswered };
+    const agent = await startAgent(run, parts);
     const done = await steering.run(agent, run.prompt, controller.signal);
     const { flags } = run.options;
     if (!flags.json && run.transcript.file && extras.announceSession !== false)
@@ -139,6 +157,7 @@ async function startAgent(
     session: AgentSession;
     registry: ToolRegistry;
     sessions: CommandSessions;
+    unanswered: Unanswered;
   },
 ) {
   const { options, workspace } = run;
@@ -149,11 +168,13 @@ async function startAgent(
     transcript: run.transcript,
     tools: { workspace, reads: new ReadLedger(), sessions: parts.sessions },
     registry,
-    approvals: policyFor(
-      options.approve,
-      steering.asking(terminalAsk((request) => registry.summarize(request.name, request.input))),
-      cliCommandRules(),
-    ),
+    approvals: execApprovals({
+      options,
+      workspace,
+      registry,
+      asking: (ask) => steering.asking(ask),
+      unanswered: parts.unanswered,
+    }),
     maxTurns: options.maxTurns,
     context: options.context,
     // AGENTS.md and the like, read as the extension reads them (projectInstructions.ts), said on stderr.

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as prettier from 'prettier';
 import { execCommand } from '../../../src/cli/execCommand';
+import type { ExecHost } from '../../../src/cli/execSandbox';
 
 // What a real model is told, pinned: the first request `loopwire exec --dump-request` prints — instructions,
 // tools, context items and fields — for a Codex model, a GPT-5.x model and a model the catalogue does not
@@ -11,16 +12,31 @@ import { execCommand } from '../../../src/cli/execCommand';
 // and shows up as a reviewed diff of the snapshot. What differs by machine and day (the folder, the date,
 // the zone, the shell, the OS, the session id) is replaced by a placeholder first.
 //
+// The machine's sandbox is given, not probed, so that the snapshots are the same everywhere: the three
+// models' requests where commands cannot be confined (no escalation parameters, no <sandbox_mode>), and
+// a Codex model's in `auto` where they can (first-request-gpt-5.2-codex-auto.json).
+//
 // To accept a change: UPDATE_SNAPSHOTS=1 npx mocha test/unit/cli/firstRequest.test.ts, then read the diff.
 
 const SNAPSHOTS = path.join(__dirname, 'snapshots');
 const MODELS = ['gpt-5.2-codex', 'gpt-5.2', 'some-model'];
+
+const NO_SANDBOX: ExecHost = {
+  stdinTerminal: false,
+  stderrTerminal: false,
+  support: () => ({ available: false, reason: 'No sandbox in this test.' }),
+};
+const BWRAP: ExecHost = {
+  ...NO_SANDBOX,
+  support: () => ({ available: true, mechanism: 'bwrap', program: '/usr/bin/bwrap' }),
+};
 
 /** `--dump-request`'s stdout for `model` on `workspace`, with the exit code and stderr. */
 async function dump(
   model: string,
   workspace: string,
   extra: string[] = [],
+  host: ExecHost = NO_SANDBOX,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
@@ -29,8 +45,9 @@ async function dump(
     stderr: (text: string) => void (stderr += text),
     readStdin: () => Promise.resolve(''),
   };
-  const args = ['--dump-request', '--workspace', workspace, '--model', model, '--approve', 'ask'];
-  const code = await execCommand([...args, ...extra, 'Fix the failing test.'], io);
+  const args = ['--dump-request', '--workspace', workspace, '--model', model];
+  const approve = extra.includes('--approve') ? [] : ['--approve', 'ask'];
+  const code = await execCommand([...args, ...approve, ...extra, 'Fix the failing test.'], io, { host });
   return { code, stdout, stderr };
 }
 
@@ -59,20 +76,26 @@ describe('cli: the first request a model is sent (snapshots)', function () {
   });
   after(() => fs.rmSync(workspace, { recursive: true, force: true }));
 
+  /** The dump of `model` against its snapshot `name` (written first with UPDATE_SNAPSHOTS=1). */
+  async function assertPinned(name: string, model: string, extra: string[] = [], host?: ExecHost) {
+    const result = await dump(model, workspace, extra, host);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stdout.split('\n').length, 2, 'one line of JSON on stdout, nothing else');
+    const body = normalized(result.stdout, workspace);
+    const file = path.join(SNAPSHOTS, `first-request-${name}.json`);
+    if (process.env.UPDATE_SNAPSHOTS === '1') {
+      fs.mkdirSync(SNAPSHOTS, { recursive: true });
+      fs.writeFileSync(file, await prettier.format(JSON.stringify(body), { parser: 'json', printWidth: 120 }));
+    }
+    const pinned = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
+    assert.deepEqual(body, pinned, `${path.basename(file)} differs: UPDATE_SNAPSHOTS=1 to accept, then review`);
+  }
+
   for (const model of MODELS)
-    it(`${model}: instructions, tools, context items and fields as pinned`, async () => {
-      const result = await dump(model, workspace);
-      assert.equal(result.code, 0, result.stderr);
-      assert.equal(result.stdout.split('\n').length, 2, 'one line of JSON on stdout, nothing else');
-      const body = normalized(result.stdout, workspace);
-      const file = path.join(SNAPSHOTS, `first-request-${model}.json`);
-      if (process.env.UPDATE_SNAPSHOTS === '1') {
-        fs.mkdirSync(SNAPSHOTS, { recursive: true });
-        fs.writeFileSync(file, await prettier.format(JSON.stringify(body), { parser: 'json', printWidth: 120 }));
-      }
-      const pinned = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
-      assert.deepEqual(body, pinned, `${path.basename(file)} differs: UPDATE_SNAPSHOTS=1 to accept, then review`);
-    });
+    it(`${model}: instructions, tools, context items and fields as pinned`, () => assertPinned(model, model));
+
+  it('gpt-5.2-codex in auto where commands are confined: the sandbox, its way out and its instructions, as pinned', () =>
+    assertPinned('gpt-5.2-codex-auto', 'gpt-5.2-codex', ['--approve', 'auto'], BWRAP));
 
   it('contacts no endpoint and needs no key: --endpoint names one where nothing listens', async () => {
     const key = process.env.OPENAI_API_KEY;
