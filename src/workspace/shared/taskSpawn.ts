@@ -26,6 +26,10 @@ export function spawnTask(task: TaskSpec, stdio: StdioOptions): SpawnedTask {
       : // A shell task that names no shell runs in the user's, as VS Code runs it in the default one.
         [task.run.shell ?? userShell().shell, [...(task.run.shellArgs ?? userShell().shellArgs), task.run.line]];
   const env = { ...process.env, ...task.env };
+  // Debian's bash reads ~/.bashrc when its standard input is a socket (Node's pipes are) and it believes it
+  // is the first shell (SHLVL unset or 0, as under a service or a desktop launcher): seconds per command
+  // where the rc starts pyenv or nvm. One level up, as in the user's own terminal, it does not.
+  if (!env['SHLVL'] || env['SHLVL'] === '0') env['SHLVL'] = '1';
   const confined = task.confinement
     ? confineSpawn({ file, args, cwd: task.cwd, env }, task.confinement)
     : { file, args, env, cleanup: () => undefined, warnings: [] as string[] };

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { bwrapArgs, hiddenMounts } from '../../../src/sandbox/bwrapArgs';
 import { hiddenPaths } from '../../../src/sandbox/hiddenPaths';
-import { claimMountPoints, releaseMountPoints } from '../../../src/sandbox/mountPoints';
+import { claimMountPoints, releaseMountPoints, removeLingeringMountPoints } from '../../../src/sandbox/mountPoints';
 import { type WritePlan, mountPointsOf, planWrites } from '../../../src/sandbox/writePlan';
 
 // bubblewrap's argv, and the plan it is built from, without running bwrap: the order of the mounts is the
@@ -65,6 +65,12 @@ describe('sandbox: bubblewrap’s arguments', () => {
     releaseMountPoints(claimed);
     assert.ok(fs.existsSync(path.join(dir, '.vscode')), 'still in use by the second run');
     releaseMountPoints(again);
+    // Unused, they linger for the next command of a burst, which takes them again rather than making them anew.
+    assert.ok(fs.existsSync(path.join(dir, '.vscode')), 'lingers after its last run');
+    const next = claimMountPoints(points);
+    assert.deepEqual(next, claimed, 'a lingering mount point is taken again');
+    releaseMountPoints(next);
+    removeLingeringMountPoints();
     assert.deepEqual(fs.readdirSync(dir), ['.github']);
   });
 
