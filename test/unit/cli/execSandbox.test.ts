@@ -38,7 +38,7 @@ describe('cli: loopwire exec confines its commands (bwrap)', function () {
   const temp = useTempWorkspace({ 'README.md': '# a project\n' }, { prefix: 'exec-sandbox' });
   const made: string[] = [];
   // The environment the bin runs in: the sandbox on, whatever the caller's LOOPWIRE_SANDBOX says.
-  const env = { ...process.env, XDG_CONFIG_HOME: '' };
+  const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: '' };
   delete env.LOOPWIRE_SANDBOX;
 
   before(function () {

@@ -91,7 +91,7 @@ describe('cli: loopwire exec --approve auto, --sandbox and --allow-network', () 
   });
 
   it('the sandbox in force is the mode’s own unless --sandbox names another; none where the machine has none', () => {
-    const reader = (argv: string[], support = BWRAP) => {
+    const reader = (argv: string[], support: SandboxSupport = BWRAP) => {
       const parsed = options(argv, host(false, support));
       return sandboxReader(parsed.approve, parsed.sandbox);
     };
