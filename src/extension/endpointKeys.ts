@@ -1,4 +1,5 @@
 import { OPENAI_ORIGIN, endpointOrigin } from '../agent/endpointOrigin';
+import { keyHeaderFor } from './keyHeader';
 
 // The API keys the user gave, each for one endpoint origin (endpointOrigin.ts), in VS Code's secret storage:
 // a request carries only the key stored for its own origin — or, for api.openai.com alone, `OPENAI_API_KEY`
@@ -14,8 +15,8 @@ export interface SecretSlots {
 }
 
 /**
- * A key and the header that carries it: `authorization` (sent as `Bearer KEY`, OpenAI's way) or a
- * gateway's own (`api-key`, Azure OpenAI's: the key as it is).
+ * A key and the header that carries it: `authorization` (sent as `Bearer KEY`, OpenAI's way) or another, the
+ * key as it is (`api-key`, Azure's, or a gateway's own). The endpoint's origin chooses (keyHeader.ts).
  */
 export interface EndpointKey {
   header: string;
@@ -86,7 +87,8 @@ export class EndpointKeys {
 
   /**
    * The key of the single slot moves, once, to the origin the user's own settings name (api.openai.com when
-   * they name none), unless that origin has a key of its own; the slot is emptied either way.
+   * they name none), in the header that origin takes (keyHeader.ts), unless that origin has a key of its own;
+   * the slot is emptied either way.
    */
   private migrate(): Promise<void> {
     this.migrated ??= (async () => {
@@ -94,7 +96,7 @@ export class EndpointKeys {
       if (!legacy) return;
       const origin = endpointOrigin(this.options.legacyEndpoint() ?? '') ?? OPENAI_ORIGIN;
       if ((await this.secrets.get(slotOf(origin))) === undefined)
-        await this.secrets.store(slotOf(origin), JSON.stringify({ header: 'authorization', value: legacy }));
+        await this.secrets.store(slotOf(origin), JSON.stringify({ header: keyHeaderFor(origin), value: legacy }));
       await this.secrets.delete(LEGACY_SLOT);
       this.options.log?.(`The API key set before keys were kept per endpoint is now ${origin}'s only.`);
     })();
