@@ -26,6 +26,11 @@ export interface ApprovalSources {
   folder?: unknown;
   /** A looser workspace value the user allowed for this workspace (kept in its state), keyed on the value. */
   allowed?: unknown;
+  /**
+   * The mode where no one chose one: `auto` where this machine's OS sandbox works, `ask` where it does not
+   * (the extension asks src/sandbox). Anything else, or absent: `ask`.
+   */
+  fallback?: unknown;
 }
 
 /** Where the mode in force comes from: the composer, the user's settings, the default, or the workspace's. */
@@ -48,7 +53,8 @@ function strictest(values: readonly unknown[]): ApprovalMode | undefined {
 
 /**
  * The mode in force: the user's (the composer's choice ?? a workspace value they allowed ?? their setting ??
- * `ask`), unless the workspace's value is stricter. A looser workspace value not allowed is `ignored`.
+ * the fallback ?? `ask`), unless the workspace's value is stricter. A looser workspace value not allowed is
+ * `ignored`.
  */
 export function resolveApproval(sources: ApprovalSources): ResolvedApproval {
   const repository = strictest([sources.workspace, sources.folder]);
@@ -59,7 +65,7 @@ export function resolveApproval(sources: ApprovalSources): ResolvedApproval {
       ? { mode: repository, source: 'workspace' }
       : isApprovalMode(sources.user)
         ? { mode: sources.user, source: 'user' }
-        : { mode: 'ask', source: 'default' };
+        : { mode: isApprovalMode(sources.fallback) ? sources.fallback : 'ask', source: 'default' };
   if (repository === undefined) return own;
   if (stricter(repository, own.mode)) return { mode: repository, source: 'workspace' };
   // As strict (`plan` beside `read-only`): the user's stands, and nothing was loosened.
