@@ -6,6 +6,9 @@ import { QueueAction, QueuedPrompt } from './promptQueue';
 import { ResendPrompt, SendPrompt } from './sendPrompt';
 import { Plan } from './plan';
 import { RunningCommand } from './runningCommands';
+import { ComposerChoices } from './composerChoices';
+
+export { ApprovalChoice, ComposerChoices } from './composerChoices';
 
 // The chat panel's messages, both directions: the extension host keeps the conversation and sends the
 // webview what to show; the webview sends back what the user did. Each side validates what it receives.
@@ -58,6 +61,10 @@ export const ApprovalAsk = z.object({
   effect: z.enum(['write', 'task']),
   /** A shell command's allow rule that "Always allow … in this workspace" keeps (`npm test`), where one fits. */
   rule: z.string().optional(),
+  /** The model asks to run a command outside the sandbox: the card offers it once, its rule, or Decline. */
+  escalation: z.boolean().optional(),
+  /** Why, in the model's own words (its `justification`), shown apart from what will run. */
+  reason: z.string().optional(),
 });
 
 /**
@@ -186,32 +193,6 @@ export const ContextMeter = z.object({
   tokens: z.int().nonnegative(),
   /** The model's input window. */
   window: z.int().positive(),
-});
-
-/** The approval modes the composer's picker offers (`loopwire.approval`). */
-export const ApprovalChoice = z.enum(['ask', 'all', 'read-only', 'plan', 'auto']);
-
-/**
- * The composer's pickers: each setting's value now (the window's, wherever it was set) and what each offers.
- * The host sends the lists, so the page knows no model names of its own.
- */
-export const ComposerChoices = z.object({
-  model: z.string(),
-  /** The default model, the current one and those picked lately; the picker adds Other…. */
-  models: z.array(z.string()),
-  /** `loopwire.reasoningEffort`: `default` is the model catalogue's effort for the model. */
-  effort: z.string(),
-  efforts: z.array(z.string()),
-  /** What `default` sends for the current model (`medium`), so the picker can name it; absent: none. */
-  defaultEffort: z.string().optional(),
-  approval: ApprovalChoice,
-  /**
-   * Why the approval mode in force is not the user's own pick: the workspace's settings set a stricter one, or
-   * a looser one that is not followed (src/extension/approvalChoice.ts). Absent: it is the user's.
-   */
-  approvalNote: z.string().optional(),
-  /** False: the model does not take images, as the model catalogue knows it (an image chip says so). */
-  images: z.boolean().optional(),
 });
 
 /** The project's instruction files (AGENTS.md…) and whether the model gets them: the line above the composer. */
@@ -389,8 +370,6 @@ export type InlineEntry = z.infer<typeof InlineEntry>;
 export type Banner = z.infer<typeof Banner>;
 export type Remedy = z.infer<typeof Remedy>;
 export type SessionSummary = z.infer<typeof SessionSummary>;
-export type ApprovalChoice = z.infer<typeof ApprovalChoice>;
-export type ComposerChoices = z.infer<typeof ComposerChoices>;
 export type InstructionsInfo = z.infer<typeof InstructionsInfo>;
 export type ContextMatch = z.infer<typeof ContextMatch>;
 export type HostMessage = z.infer<typeof HostMessage>;

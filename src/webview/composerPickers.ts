@@ -136,6 +136,18 @@ export class ComposerPickers {
     return echoed;
   }
 
+  /**
+   * No OS sandbox on this machine: Auto would confine nothing, so it cannot be picked; it stays in the list,
+   * saying why in its label and title (selected still, where it is the mode in force: it then asks as Ask).
+   */
+  private autoUnavailable(why: string): void {
+    const auto = [...this.approval.select.options].find((option) => option.value === 'auto');
+    if (!auto) return;
+    auto.disabled = true;
+    auto.textContent = t('Auto (no sandbox here)');
+    auto.title = why;
+  }
+
   show(echoed: ComposerChoices): void {
     const choices: ComposerChoices = {
       ...echoed,
@@ -163,6 +175,7 @@ export class ComposerPickers {
       ),
       choices.approval,
     );
+    if (choices.noSandbox !== undefined) this.autoUnavailable(choices.noSandbox);
     // The mode in force, and why where it is not the user's pick (a workspace's stricter setting).
     if (choices.approvalNote !== undefined) this.approval.select.title += ` (${choices.approvalNote})`;
     this.approval.element.classList.toggle('picker-noted', choices.approvalNote !== undefined);

@@ -82,22 +82,26 @@ function actionButton(
 
 /**
  * What the call will do and the buttons to let it: Allow, Allow for this chat (when it says), Always allow the
- * command's rule in this workspace (when it has one), Skip.
+ * command's rule in this workspace (when it has one), Skip. A command the model asks to run outside the
+ * sandbox reads Allow once / Always allow its rule / Decline, with the model's reason apart from what runs:
+ * "for this chat" never lets a command leave the sandbox.
  */
 function approvalView(entry: ToolEntry, post: Post): HTMLElement {
   const { ask } = entry;
   const callId = entry.id;
+  const escalation = ask?.escalation === true;
+  const allowLabel = escalation ? t('Allow once') : ask ? ALLOW_LABEL[ask.effect] : t('Apply');
   const buttons = h(
     'div',
     { class: 'approval-buttons' },
     actionButton(
       'allow',
-      button(ask ? ALLOW_LABEL[ask.effect] : t('Apply'), () => post({ type: 'approval', callId, allow: true }), {
+      button(allowLabel, () => post({ type: 'approval', callId, allow: true }), {
         icon: ask?.effect === 'task' ? 'play' : 'check',
         kind: 'primary',
       }),
     ),
-    ask
+    ask && !escalation
       ? actionButton(
           'allow-chat',
           button(ALLOW_CHAT_LABEL[ask.effect], () => post({ type: 'approval', callId, allow: true, forChat: true }), {
@@ -117,7 +121,9 @@ function approvalView(entry: ToolEntry, post: Post): HTMLElement {
       : undefined,
     actionButton(
       'skip',
-      button(t('Skip'), () => post({ type: 'approval', callId, allow: false }), { icon: 'close' }),
+      button(escalation ? t('Decline') : t('Skip'), () => post({ type: 'approval', callId, allow: false }), {
+        icon: 'close',
+      }),
     ),
   );
   return h(
@@ -128,6 +134,10 @@ function approvalView(entry: ToolEntry, post: Post): HTMLElement {
     },
     ask ? h('div', { class: 'approval-action' }, ...actionText(ask.action)) : undefined,
     ask?.detail ? h('pre', { class: 'approval-detail' }, h('code', {}, ask.detail)) : undefined,
+    // The model's words, as text: marked as its own, never read as markup.
+    ask?.reason
+      ? h('div', { class: 'approval-action approval-reason' }, t('The model says: {0}', ask.reason))
+      : undefined,
     buttons,
   );
 }

@@ -123,7 +123,13 @@ describe('chat panel in Chromium: the plan above the composer', function () {
     await panel.delivered();
     const approvals = panel.page.getByRole('combobox', { name: 'Approvals', exact: true });
     assert.equal(await approvals.inputValue(), 'plan');
-    assert.deepEqual(await approvals.locator('option').allTextContents(), ['Ask', 'Run all', 'Read-only', 'Plan']);
+    assert.deepEqual(await approvals.locator('option').allTextContents(), [
+      'Auto',
+      'Ask',
+      'Run all',
+      'Read-only',
+      'Plan',
+    ]);
     const implement = panel.page.getByRole('button', { name: 'Implement' });
     assert.equal(await implement.isVisible(), true);
     const [bar, composer] = await Promise.all([
