@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { shellWord } from '../../../src/mcp/mcpConsent';
 import { sandboxSupport } from '../../../src/sandbox';
@@ -65,7 +66,9 @@ describe('cli: loopwire exec on a terminal asks to leave the sandbox', function 
   this.timeout(60_000);
   const temp = useTempWorkspace({ 'README.md': '# a project\n' }, { prefix: 'exec-escalation' });
   const made: string[] = [];
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', XDG_CONFIG_HOME: '' };
+  // No command rule of the user's (a config folder that does not exist): every escalation is asked.
+  const noConfig = path.join(os.tmpdir(), 'loopwire-no-config');
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', XDG_CONFIG_HOME: noConfig };
   delete env.FORCE_COLOR;
   delete env.LOOPWIRE_SANDBOX;
   afterEach(() => {

@@ -37,8 +37,9 @@ describe('cli: loopwire exec confines its commands (bwrap)', function () {
   this.timeout(60_000);
   const temp = useTempWorkspace({ 'README.md': '# a project\n' }, { prefix: 'exec-sandbox' });
   const made: string[] = [];
-  // The environment the bin runs in: the sandbox on, whatever the caller's LOOPWIRE_SANDBOX says.
-  const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: '' };
+  // The environment the bin runs in: the sandbox on, whatever the caller's LOOPWIRE_SANDBOX says, and a config
+  // folder that does not exist, so that no command rule of the user's allows or denies anything here.
+  const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: path.join(os.tmpdir(), 'loopwire-no-config') };
   delete env.LOOPWIRE_SANDBOX;
 
   before(function () {
