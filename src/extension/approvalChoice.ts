@@ -4,7 +4,8 @@ import { ApprovalCache, type ApprovalSources, type ResolvedApproval, stricter } 
 
 // The window's approval mode, as every reader takes it (the chat, the API's tasks, inline edits, plan mode):
 // the user's choice in the composer, kept in the workspace's state where a repository cannot write it, else
-// the user's own `loopwire.approval`, else `ask`. A workspace's value (a cloned repository's
+// the user's own `loopwire.approval`, else the default: `auto` where this machine's OS sandbox works, `ask`
+// where it does not (said by the session, which probes the sandbox: activation does not). A workspace's value (a cloned repository's
 // .vscode/settings.json) may only make it stricter: a looser one is not followed, and the user is told once
 // per workspace and value, with a way to allow it for this workspace behind a modal yes
 // (src/agent/approvalSources.ts has the rules and their table of cases).
@@ -27,6 +28,12 @@ export class ApprovalChoice implements vscode.Disposable {
   private readonly told = new Set<ApprovalMode>();
   /** The mode in force, read once until a source changes: every call of a task asks for it. */
   private readonly cache = new ApprovalCache(() => this.sources());
+  /**
+   * The mode where nothing is set. `ask` until the session says (setFallback): finding whether the sandbox
+   * works runs bwrap, which activation must not wait for, and before a session only the light bulb and
+   * Ctrl+I's key read the mode, which treat `ask` and `auto` alike.
+   */
+  private fallback: () => ApprovalMode = () => 'ask';
 
   constructor(private readonly state: vscode.Memento) {
     this.disposables.push(
@@ -73,6 +80,12 @@ export class ApprovalChoice implements vscode.Disposable {
     if (resolved.source === 'workspace' && stricter(resolved.mode, mode)) await this.offerRemoval(resolved.mode, mode);
   }
 
+  /** The mode where nothing is set, from now on (read when a source changes, as the others are). */
+  setFallback(fallback: () => ApprovalMode): void {
+    this.fallback = fallback;
+    this.invalidated();
+  }
+
   dispose(): void {
     for (const disposable of this.disposables) disposable.dispose();
   }
@@ -98,6 +111,7 @@ export class ApprovalChoice implements vscode.Disposable {
       workspace: inspected?.workspaceValue,
       folder: inspected?.workspaceFolderValue,
       allowed: folderOpen ? this.state.get<unknown>(ALLOWED_KEY) : undefined,
+      fallback: this.fallback(),
     };
   }
 

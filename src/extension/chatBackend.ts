@@ -4,6 +4,7 @@ import type { BackendInfo, Remedy } from '../protocol/chatView';
 import type { Workspace } from '../workspace';
 import type { ChatBackend } from './chat/chatController';
 import { modalAsk } from './approvalPrompt';
+import { machineSandbox } from './windowSandbox';
 import { BeforeDocuments } from './review/beforeSide';
 import { readSettings } from './settings';
 import type { TaskQueue } from './taskQueue';
@@ -40,6 +41,7 @@ export function windowChatBackend(window: WindowChat, subscriptions: vscode.Disp
     stopCommands: () => window.stopCommands?.(),
     sessionsDir: window.sessionsDir,
     approvalMode: () => window.approvalMode(),
+    sandbox: machineSandbox,
     askElsewhere: (request) => modalAsk()(request),
     openDiff: async (file, text, title) => {
       const right = vscode.Uri.file((await window.workspace()).locate(file).absolute);

@@ -14,6 +14,7 @@ import { APPROVAL_MODES, isApprovalMode } from '../agent/approvals';
 import type { ApprovalChoice } from './approvalChoice';
 import { readSettings } from './settings';
 import { PickerWrites } from './pickerWrites';
+import { noSandboxText } from './windowSandbox';
 
 // The window's side of the composer's pickers and of the project instructions' line (chat/steeringPort.ts).
 //
@@ -35,6 +36,8 @@ const RECENT_MODELS_KEY = 'loopwire.recentModels';
 const RECENT_MODELS = 5;
 /** Workspace state: the approval mode before plan mode was picked, which Implement goes back to. */
 const BEFORE_PLAN_KEY = 'loopwire.approvalBeforePlan';
+/** Global state: why this machine has no sandbox, as the user was told it (told again only for another reason). */
+const NO_SANDBOX_TOLD_KEY = 'loopwire.noSandboxTold';
 
 /** The settings the model and effort pickers write (the approval picker's choice is approvalChoice.ts'). */
 const SETTING: Record<Exclude<ChooseMessage['choice'], 'approval'>, string> = {
@@ -88,6 +91,18 @@ export class WindowSteering implements ChatSteering, vscode.Disposable {
   refresh(): void {
     this.sendChoices();
     void this.sendInstructions();
+    this.tellNoSandbox();
+  }
+
+  /**
+   * Where no sandbox works, the panel's first showing says so once on this machine (per reason): why, and how
+   * to get one. The picker's Auto says it too, for as long as it lasts.
+   */
+  private tellNoSandbox(): void {
+    const text = noSandboxText();
+    if (text === undefined || this.context.globalState.get<unknown>(NO_SANDBOX_TOLD_KEY) === text) return;
+    void this.context.globalState.update(NO_SANDBOX_TOLD_KEY, text);
+    void vscode.window.showInformationMessage(text);
   }
 
   async choose(message: ChooseMessage): Promise<void> {
@@ -102,6 +117,12 @@ export class WindowSteering implements ChatSteering, vscode.Disposable {
       throw new Error(`${value} is not a reasoning effort (${ReasoningEffort.options.join(', ')}).`);
     if (message.choice === 'approval' && !isApprovalMode(value))
       throw new Error(`${value} is not an approval mode (${APPROVAL_MODES.join(', ')}).`);
+    // Auto without a sandbox would ask about everything while its name says it confines: not offered, not taken.
+    const noSandbox = message.choice === 'approval' && value === 'auto' ? noSandboxText() : undefined;
+    if (noSandbox !== undefined) {
+      this.sendChoices(); // the picker shows the mode in force again
+      throw new Error(noSandbox);
+    }
     const chosen = value;
     await this.writes.run(() => this.write(message.choice, chosen));
   }
@@ -149,7 +170,9 @@ export class WindowSteering implements ChatSteering, vscode.Disposable {
     const { mode, source } = this.approvals.current();
     const inForce =
       source === 'workspace' ? vscode.l10n.t("in force: set by this workspace's settings") : vscode.l10n.t('in force');
-    const items = APPROVAL_MODES.map((value) => ({
+    // Auto is offered only where it confines something.
+    const offered = APPROVAL_MODES.filter((value) => value !== 'auto' || noSandboxText() === undefined);
+    const items = offered.map((value) => ({
       label: value,
       description: value === mode ? inForce : undefined,
       detail: APPROVAL_DETAILS()[value],
@@ -248,8 +271,18 @@ export class WindowSteering implements ChatSteering, vscode.Disposable {
     };
   }
 
+  /** The approval picker's mode in force and its note; Auto's title where this machine has no sandbox. */
+  private approval(): Pick<ComposerChoices, 'approval' | 'approvalNote' | 'noSandbox'> {
+    const noSandbox = noSandboxText();
+    const own = this.approvalInForce();
+    // Auto in force with nothing to confine in (the user's setting, another machine's pick): it asks as Ask does.
+    const note =
+      own.approval === 'auto' && noSandbox !== undefined ? (own.approvalNote ?? noSandbox) : own.approvalNote;
+    return { ...own, ...(note === undefined ? {} : { approvalNote: note }), ...(noSandbox ? { noSandbox } : {}) };
+  }
+
   /** The mode in force for the approval picker, and a word where it is not the user's own pick. */
-  private approval(): Pick<ComposerChoices, 'approval' | 'approvalNote'> {
+  private approvalInForce(): Pick<ComposerChoices, 'approval' | 'approvalNote'> {
     const { mode, source, ignored } = this.approvals.current();
     const note =
       source === 'workspace'

@@ -25,6 +25,7 @@ import {
 import { ApprovalChoice } from './approvalChoice';
 import { windowApprovals } from './approvalPrompt';
 import { windowEnvironment } from './environmentFacts';
+import { defaultApproval } from './windowSandbox';
 import { commandRulesFor, keepAllowRule } from './commandRulesSetting';
 import { WindowTools } from './externalTools';
 import type { ChatActivity } from './chat/chatActivity';
@@ -109,9 +110,9 @@ export class WorkspaceSession implements vscode.Disposable {
     this.backend = new SessionBackend(access, log, this.queue, (event) => this.emit(event));
     this.tools = new WindowTools(log, context.workspaceState);
     this.approvals = approvals ?? new ApprovalChoice(context.workspaceState);
+    this.approvals.setFallback(defaultApproval);
     this.steering = new WindowSteering(context, this.approvals);
-    this.disposables.push(this.tools, this.steering);
-    if (!approvals) this.disposables.push(this.approvals);
+    this.disposables.push(this.tools, this.steering, ...(approvals ? [] : [this.approvals]));
   }
 
   /** Every agent event of the session (the chat panel and the status bar listen here). */
@@ -221,8 +222,7 @@ export class WorkspaceSession implements vscode.Disposable {
   }
 
   private sessionsDir(): string {
-    const storage = this.context.storageUri ?? this.context.globalStorageUri;
-    return path.join(storage.fsPath, 'sessions');
+    return path.join((this.context.storageUri ?? this.context.globalStorageUri).fsPath, 'sessions');
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { ApprovalRequest } from '../../agent';
 import { t } from '@vscode/l10n';
 import type { ApprovalAsk, DiffFile } from '../../protocol/chatView';
-import { BUILTIN_TOOLS, type ToolRegistry } from '../../tools';
+import { type ApprovalView, BUILTIN_TOOLS, type ToolRegistry } from '../../tools';
 import type { TaskInfo, Workspace } from '../../workspace';
 
 // What an approval card says before a call runs: the action in words ("Run task `npm: test` — `node
@@ -42,6 +42,7 @@ export function approvalAsk(
 ): ApprovalAsk {
   // What the tool itself says a person must see (a shell command's exact line and folder) comes first.
   const view = tools.approval(request.name, request.input);
+  if (view && request.escalation) return escalationAsk(request, view);
   if (view) return { action: `${view.action} ${code(view.object)}`, detail: view.detail, effect: request.effect };
   if (request.effect === 'task') {
     const label = summary === '' ? request.name : summary;
@@ -74,6 +75,26 @@ export function approvalAsk(
         }
       : {}),
     effect: 'write',
+  };
+}
+
+/** The longest reason of the model's a card shows: a question, not an essay. */
+const MAX_REASON = 600;
+
+/**
+ * A command the model asks to run outside the sandbox: what runs, and apart from it the model's reason, in its
+ * own words (the tool's detail ends with it: it is taken off there so that it is shown once).
+ */
+function escalationAsk(request: ApprovalRequest, view: ApprovalView): ApprovalAsk {
+  const reason = request.escalation?.justification?.trim();
+  const said = reason ? `\n${t('The model says: {0}', reason)}` : '';
+  const detail = said !== '' && view.detail.endsWith(said) ? view.detail.slice(0, -said.length) : view.detail;
+  return {
+    action: `${view.action} ${code(view.object)}`,
+    detail,
+    effect: request.effect,
+    escalation: true,
+    ...(reason ? { reason: reason.length > MAX_REASON ? `${reason.slice(0, MAX_REASON)}…` : reason } : {}),
   };
 }
 

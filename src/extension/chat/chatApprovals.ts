@@ -1,13 +1,17 @@
 import { type ApprovalMode, type ApprovalPolicy, type ApprovalRequest, policyFor, ruleToOffer } from '../../agent';
 import { judgeCommandCall } from '../../tools';
 import type { Workspace } from '../../workspace';
+import type { SandboxFor } from '../windowSandbox';
 import { approvalAsk, taskNamed } from './approvalAsk';
 import type { WaitingCall } from './chatActivity';
 import type { ChatModel } from './chatModel';
+import { escalationRule } from './escalationRule';
 
 // The chat's approvals: a call that asks shows Allow / Skip on its card and waits for the answer; "for this
 // chat" allows every call of that effect from then on, those already waiting included. The approval mode is
-// read at each call, so one picked in the composer applies from the next call on. Plain Node.
+// read at each call, so one picked in the composer applies from the next call on. A command the model asks to
+// run outside the sandbox is asked each time (Allow once, Always allow its rule, Decline): "for this chat"
+// lets calls run in the sandbox unasked, never out of it. Plain Node.
 
 type Effect = ApprovalRequest['effect'];
 
@@ -15,6 +19,8 @@ export interface ApprovalsContext {
   model: ChatModel;
   workspace: () => Promise<Workspace>;
   approvalMode: () => ApprovalMode;
+  /** This machine's sandbox for the chat's commands; absent: none (tests, or no sandbox here). */
+  sandbox?: SandboxFor | undefined;
   /** Whether the panel can show the question; where it cannot, the host asks elsewhere (a notification). */
   panelShown: () => boolean;
   askElsewhere: (request: ApprovalRequest) => Promise<boolean>;
@@ -27,7 +33,13 @@ export interface ApprovalsContext {
 export class ChatApprovals {
   private readonly waiting = new Map<
     string,
-    { resolve: (allow: boolean) => void; effect: Effect; keep: (() => void) | undefined; action: string }
+    {
+      resolve: (allow: boolean) => void;
+      effect: Effect;
+      keep: (() => void) | undefined;
+      action: string;
+      escalation: boolean;
+    }
   >();
   /** Effects the user allowed for the whole chat. */
   private readonly allowedEffects = new Set<Effect>();
@@ -38,7 +50,8 @@ export class ChatApprovals {
   policy(): ApprovalPolicy {
     const { model } = this.context;
     const askUser = async (request: ApprovalRequest): Promise<boolean> => {
-      if (this.allowedEffects.has(request.effect)) return true;
+      const escalation = request.escalation !== undefined;
+      if (this.allowedEffects.has(request.effect) && !escalation) return true;
       if (!this.context.panelShown()) return this.context.askElsewhere(request);
       const entry = model.tool(request.callId);
       const task =
@@ -47,28 +60,33 @@ export class ChatApprovals {
       const rule = await this.ruleFor(request);
       const keep = rule === undefined ? undefined : () => request.keepRule?.(rule);
       return new Promise<boolean>((resolve) => {
-        this.waiting.set(request.callId, { resolve, effect: request.effect, keep, action: ask.action });
+        this.waiting.set(request.callId, { resolve, effect: request.effect, keep, action: ask.action, escalation });
         model.asking(request.callId, rule === undefined ? ask : { ...ask, rule });
         this.waitingChanged();
       });
     };
+    const mode = () => this.context.approvalMode();
+    const sandbox = this.context.sandbox?.(mode);
     return {
-      approve: (request) => policyFor(this.context.approvalMode(), askUser).approve(request),
+      approve: (request) => policyFor(mode(), askUser, undefined, sandbox).approve(request),
       // Commands that only read run without asking, whichever mode is picked (src/agent/commandApproval.ts).
-      mode: () => this.context.approvalMode(),
+      mode,
+      ...(sandbox ? { sandbox } : {}),
     };
   }
 
   /**
    * The allow rule the card may offer for a shell command ("Always allow `npm test` in this workspace"), where
-   * the policy can keep one; a failure to judge the command offers none.
+   * the policy can keep one (for a command asked to leave the sandbox, the model's rule where it fits); a
+   * failure to judge the command offers none.
    */
   private async ruleFor(request: ApprovalRequest): Promise<string | undefined> {
     if (!request.keepRule) return undefined;
     const judged = await judgeCommandCall(request.name, request.input, await this.context.workspace()).catch(
       () => undefined,
     );
-    return ruleToOffer(judged?.verdict.commands);
+    const commands = judged?.verdict.commands;
+    return request.escalation ? escalationRule(request.escalation.prefixRule, commands) : ruleToOffer(commands);
   }
 
   /**
@@ -83,10 +101,11 @@ export class ChatApprovals {
     this.context.model.answered(callId, allow ? 'running' : 'declined');
     asked.resolve(allow);
     if (allow && always) asked.keep?.();
-    if (!allow || !forChat) return;
+    if (!allow || !forChat || asked.escalation) return;
     this.allowedEffects.add(asked.effect);
     this.context.onAllowed();
-    for (const [other, { effect }] of [...this.waiting]) if (effect === asked.effect) this.answer(other, true, false);
+    for (const [other, { effect, escalation }] of [...this.waiting])
+      if (effect === asked.effect && !escalation) this.answer(other, true, false);
   }
 
   /** Every call waiting is declined (Stop). */

@@ -67,10 +67,7 @@ export class ChatController {
   constructor(readonly backend: ChatBackend) {
     this.attachments = new ChatAttachments(
       backend.context,
-      async (message) => {
-        if (!this.post) return false;
-        return (await this.post(message)) !== false;
-      },
+      async (message) => this.post !== undefined && (await this.post(message)) !== false,
       (text) => this.model.notice('warning', text),
     );
     this.checkpoints = new ChatCheckpoints(backend.sessionsDir, (line) => backend.log(line));
@@ -95,6 +92,7 @@ export class ChatController {
       model: this.model,
       workspace: () => backend.workspace(),
       approvalMode: () => backend.approvalMode(),
+      sandbox: backend.sandbox,
       panelShown: () => this.post !== undefined,
       askElsewhere: (request) => backend.askElsewhere(request),
       onAllowed: () => this.saver.now(),

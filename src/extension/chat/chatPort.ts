@@ -2,6 +2,7 @@ import type { Agent, AgentEvent, ApprovalMode, ApprovalPolicy, ApprovalRequest, 
 import type { BackendInfo, HostMessage, Remedy } from '../../protocol/chatView';
 import type { RunningCommand } from '../../protocol/runningCommands';
 import type { Workspace } from '../../workspace';
+import type { SandboxFor } from '../windowSandbox';
 import type { ChatActivity } from './chatActivity';
 import type { ChatContext } from './contextPort';
 import type { ChatSteering } from './steeringPort';
@@ -28,6 +29,8 @@ export interface ChatBackend {
   /** Where transcripts are kept. */
   sessionsDir: string;
   approvalMode(): ApprovalMode;
+  /** This machine's sandbox for the chat's commands (windowSandbox.ts); absent: none (or tests). */
+  sandbox?: SandboxFor;
   /** Asked when no panel is there to show Apply / Skip. */
   askElsewhere(request: ApprovalRequest): Promise<boolean>;
   /** Shows `before` against the file as it is now (VS Code's diff editor, keeping focus). */

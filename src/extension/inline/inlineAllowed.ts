@@ -1,7 +1,7 @@
 import type { ApprovalMode } from '../../agent/approvals';
 
 // Whether inline edits are offered, from the approval mode in force. The streamed edit is its own approval
-// (Keep / Undo) in `ask` and `all`; in `read-only` and `plan` nothing may be written, so the light bulb
+// (Keep / Undo) in `ask`, `auto` and `all`; in `read-only` and `plan` nothing may be written, so the light bulb
 // offers only Fix in Chat and Ctrl+I is not bound. Free of `vscode`: the table is a unit test.
 
 /**
