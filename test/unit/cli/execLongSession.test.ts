@@ -12,7 +12,11 @@ import { useTempWorkspace } from '../support/tempWorkspace';
 // context_length_exceeded; a run stopped after a compaction resumes. Output at 100k tokens/s, no prefill.
 
 const bin = path.join(repoRoot, 'dist/cli/loopwire.js');
-const loopwire = (args: string[]) => runProcess(process.execPath, [bin, ...args]);
+// The window's arithmetic is pinned with the request a machine without a sandbox sends: where commands can be
+// confined, the Sandbox instructions and exec_command's escalation parameters add a few hundred tokens, and
+// the window would fill a turn sooner there than here.
+const loopwire = (args: string[]) =>
+  runProcess(process.execPath, [bin, ...args], '', { ...process.env, LOOPWIRE_SANDBOX: 'off' });
 
 const READS = 30;
 const WINDOW = 40_000;
