@@ -63,7 +63,9 @@ describe('approval mode: a workspace may make it stricter, never looser', functi
     };
     await writeFixture('approval/scenario.json', JSON.stringify(SCENARIO));
     await config().update('scenarioFiles', ['approval/scenario.json'], vscode.ConfigurationTarget.Workspace);
-    await config().update('approval', undefined, vscode.ConfigurationTarget.Global);
+    // The user's own mode is ask (where a sandbox works the default would be auto, which runs a command
+    // unasked in the sandbox: the repository's all must be refused against the user's choice either way).
+    await config().update('approval', 'ask', vscode.ConfigurationTarget.Global);
     // What a cloned repository's .vscode/settings.json says.
     await config().update('approval', 'all', vscode.ConfigurationTarget.Workspace);
   });
@@ -72,6 +74,7 @@ describe('approval mode: a workspace may make it stricter, never looser', functi
     window.showWarningMessage = showWarningMessage;
     window.showQuickPick = showQuickPick;
     await config().update('approval', undefined, vscode.ConfigurationTarget.Workspace);
+    await config().update('approval', undefined, vscode.ConfigurationTarget.Global);
     await config().update('scenarioFiles', undefined, vscode.ConfigurationTarget.Workspace);
     await fs.rm(path.join(fixture(), 'approval'), { recursive: true, force: true });
   });
@@ -119,7 +122,7 @@ describe('approval mode: a workspace may make it stricter, never looser', functi
     await choose('all');
     const inspected = config().inspect('approval');
     assert.equal(inspected?.workspaceValue, undefined, 'nothing written to .vscode/settings.json');
-    assert.equal(inspected?.globalValue, undefined, "nor to the user's settings");
+    assert.equal(inspected?.globalValue, 'ask', "nor to the user's settings");
     const before = asks().length;
     assert.equal((await api.agent.run('approval: write ran')).ok, true);
     assert.equal(asks().length, before, 'the pick runs it unasked');

@@ -50,6 +50,8 @@ describe("multi-root: a .code-workspace's approval mode loosens nothing", functi
     scenarios = config().inspect('scenarioFiles')?.workspaceValue;
     // Relative scenario files are the first folder's (api).
     await config().update('scenarioFiles', ['approval.json', 'scenario.json'], vscode.ConfigurationTarget.Workspace);
+    // The user's own mode: ask (the default would be auto where a sandbox works, which runs unasked inside it).
+    await config().update('approval', 'ask', vscode.ConfigurationTarget.Global);
     // The .code-workspace file's, and the web folder's own file's (a folder may not set a window setting).
     await config().update('approval', 'all', vscode.ConfigurationTarget.Workspace);
     webBefore = await fs.readFile(webSettings(), 'utf8');
@@ -60,6 +62,7 @@ describe("multi-root: a .code-workspace's approval mode loosens nothing", functi
     window.showWarningMessage = showWarningMessage;
     if (webBefore !== '') await fs.writeFile(webSettings(), webBefore);
     await config().update('approval', undefined, vscode.ConfigurationTarget.Workspace);
+    await config().update('approval', undefined, vscode.ConfigurationTarget.Global);
     await config().update('scenarioFiles', scenarios, vscode.ConfigurationTarget.Workspace);
     await fs.rm(path.join(folder('api').uri.fsPath, 'approval.json'), { force: true });
   });
