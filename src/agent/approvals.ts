@@ -57,9 +57,15 @@ export interface Escalation {
   prefixRule?: string;
 }
 
+/**
+ * An answer to an approval: true runs the call, false is the user's no; a refusal says why no one said yes
+ * (no terminal to ask on), so that the model is told the truth rather than that the user declined.
+ */
+export type ApprovalAnswer = boolean | { refused: string };
+
 export interface ApprovalPolicy {
   /** Resolves true to run the call. Only asked about writes and tasks. */
-  approve(request: ApprovalRequest): Promise<boolean>;
+  approve(request: ApprovalRequest): Promise<ApprovalAnswer>;
   /**
    * The mode in force, read at each call: a command that only reads runs without asking in every mode, and
    * one that does more is declined in `read-only` (src/agent/commandApproval.ts). Absent: every command is
@@ -80,7 +86,7 @@ export const approveAll: ApprovalPolicy = { approve: () => Promise.resolve(true)
 export const readOnly: ApprovalPolicy = { approve: () => Promise.resolve(false), mode: () => 'read-only' };
 
 /** Asks someone (a terminal prompt, a UI card) about each write or task. */
-export function askEach(ask: (request: ApprovalRequest) => Promise<boolean>): ApprovalPolicy {
+export function askEach(ask: (request: ApprovalRequest) => Promise<ApprovalAnswer>): ApprovalPolicy {
   return { approve: ask, mode: () => 'ask' };
 }
 
@@ -90,7 +96,7 @@ export function askEach(ask: (request: ApprovalRequest) => Promise<boolean>): Ap
  */
 export function policyFor(
   mode: ApprovalMode,
-  ask: (request: ApprovalRequest) => Promise<boolean>,
+  ask: (request: ApprovalRequest) => Promise<ApprovalAnswer>,
   rules?: (root: string) => CommandRules,
   sandbox?: () => SandboxPolicy | undefined,
 ): ApprovalPolicy {
@@ -127,7 +133,7 @@ export function inProtectedFolder(path: string): boolean {
  * sandbox in force (none here, or full access chosen) nothing is confined, so every call is asked, as in `ask`.
  */
 function askOutsideSandbox(
-  ask: (request: ApprovalRequest) => Promise<boolean>,
+  ask: (request: ApprovalRequest) => Promise<ApprovalAnswer>,
   sandbox: (() => SandboxPolicy | undefined) | undefined,
 ): ApprovalPolicy {
   return {

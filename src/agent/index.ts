@@ -17,6 +17,7 @@ export { gitChanges } from './gitChanges';
 export { DEFAULT_MAX_TURNS, NO_PROGRESS_LIMIT } from './progressWatch';
 export {
   APPROVAL_MODES,
+  type ApprovalAnswer,
   type ApprovalMode,
   type ApprovalPolicy,
   type ApprovalRequest,

@@ -60,7 +60,19 @@ export function callsIn(items: readonly AnyInputItem[]): CallItem[] {
  * A call that did not run: the user's rule or the approval mode refused it, plan mode, or the user said no.
  * `output` is what the model is told (English); `shown`, the person's copy in their language (none in English).
  */
-function declinedResult(name: string, gate: CommandDecision, mode: ApprovalMode | undefined): ToolResult {
+function declinedResult(
+  name: string,
+  gate: CommandDecision | { refused: string },
+  mode: ApprovalMode | undefined,
+): ToolResult {
+  if (gate && 'refused' in gate)
+    return {
+      ok: false,
+      output: `This ${name} call was not run: it needs the user's yes, and ${gate.refused}. Nothing was changed. Do not retry it; go on without it, or say in your answer what you needed to run and why.`,
+      ...(translating()
+        ? { shown: t('Not run: it needs your yes, and no one could be asked. Nothing was changed.') }
+        : {}),
+    };
   const shown = translating() ? declinedDisplay(gate, mode) : undefined;
   const result = (output: string): ToolResult => ({
     ok: false,
@@ -193,7 +205,7 @@ export class ToolRunner {
     const mode = this.approvals.mode?.();
     if (gate && 'run' in gate) return gate.run ? { sandbox: gate.sandbox } : declinedResult(call.name, gate, mode);
     const paths = effect === 'write' ? this.registry.paths(call.name, input) : [];
-    const allowed = await this.approvals.approve({
+    const answer = await this.approvals.approve({
       callId: call.call_id,
       name: call.name,
       effect,
@@ -201,7 +213,7 @@ export class ToolRunner {
       ...(gate?.escalation ? { escalation: gate.escalation } : {}),
       ...(paths.length > 0 ? { paths } : {}),
     });
-    if (!allowed) return declinedResult(call.name, undefined, mode);
+    if (answer !== true) return declinedResult(call.name, answer === false ? undefined : answer, mode);
     return { sandbox: gate ? gate.sandbox : this.approvals.sandbox?.() };
   }
 

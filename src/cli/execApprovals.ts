@@ -39,7 +39,7 @@ export function execApprovals(parts: ExecApprovalParts): ApprovalPolicy {
     ? parts.asking(terminalAsk(describe, (request) => escalationRule(request, parts.workspace)))
     : (request: ApprovalRequest) => {
         parts.unanswered.add(request.callId);
-        return Promise.resolve(false);
+        return Promise.resolve({ refused: 'there is no terminal to ask on (loopwire exec without one)' });
       };
   const policy = policyFor(options.approve, ask, undefined, sandboxReader(options.approve, options.sandbox));
   return withCommandRules(policy, rules.rules, rules.allow);

@@ -125,10 +125,13 @@ describe('cli: loopwire exec confines its commands (bwrap)', function () {
     assert.match(text.stdout, /▸ exec_command touch \S+\n {2}✗ declined: no terminal — /);
     assert.match(text.stdout, /\ndone: the model answered · 2 turns · 1 tool call · 1 call declined · /);
     assert.ok(!fs.existsSync(target), `${target} was written`);
-    // What the model read: the call was declined (the transcript holds the output it was sent).
+    // What the model read: not that the user said no, but that no one could be asked (the transcript holds it).
     const [session] = fs.readdirSync(temp.path('sessions')).sort();
     const transcript = fs.readFileSync(path.join(temp.path('sessions'), session ?? ''), 'utf8');
-    assert.match(transcript, /"output":"The user declined this exec_command call; nothing was changed\./);
+    assert.match(
+      transcript,
+      /"output":"This exec_command call was not run: it needs the user's yes, and there is no terminal to ask on/,
+    );
 
     const json = await exec([call(escalation)], ['--approve', 'auto', '--json']);
     const declined = finishedByCommand(json.stdout).get(escalation.cmd);
