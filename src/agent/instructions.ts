@@ -148,7 +148,7 @@ function sandbox(roles: Roles): string | undefined {
     '  - `read-only`: they read the workspace and write nothing but a private temporary folder.',
     '  - `workspace-write`: they may also write in the workspace folders, but not in `.git`, `.vscode` or the agents’ own folders (`.loopwire`, `.agents`, `.claude`, `.codex`, `.github/hooks`), which stay read-only.',
     '  - `danger-full-access`: nothing is confined.',
-    '  - `<network_access>restricted</network_access>`: no connection leaves the sandbox, to localhost neither, so installing packages, fetching and pushing fail.',
+    '  - `<network_access>restricted</network_access>`: no connection leaves the sandbox, not even to localhost, so installing packages, fetching and pushing fail.',
     '- In the sandbox `/tmp` is private, the user’s credentials (`~/.ssh`, `~/.aws`…) are hidden, no other process is visible and no key is in the environment.',
     '- In the `auto` approval mode, edits and commands run without asking while they stay in the sandbox; an edit in a protected folder is asked.',
     `- When the task truly needs what the sandbox refuses (the network, a write outside the workspace or in a protected folder), call ${code(shell)} again with \`sandbox_permissions: "require_escalated"\`, a \`justification\` the user reads as a one-sentence question, and a short \`prefix_rule\` for commands like it. The user may say no: then go on without it. Never look for another way around the sandbox.`,
