@@ -48,7 +48,10 @@ describe('l10n: the CLI follows LANG', () => {
       const bin = path.join(repoRoot, 'dist', 'cli', 'loopwire.js');
       const result = await runProcess(process.execPath, [bin, ...args, 'Fix the failing test.'], '', env);
       assert.equal(result.code, 0, result.stderr + result.stdout);
-      assert.match(result.stdout, /^loopwire exec：gpt-[\d.]+，后端 内置后端（传输 auto），审批 all，沙箱 [^，]+，目录 /m);
+      assert.match(
+        result.stdout,
+        /^loopwire exec：gpt-[\d.]+，后端 内置后端（传输 auto），审批 all，沙箱 [^，]+，目录 /m,
+      );
       assert.match(result.stdout, /… \d+ 行（--verbose 显示全部）|… 前面还有 \d+ 行（--verbose 显示全部）/);
       assert.match(
         result.stdout,
