@@ -15,6 +15,12 @@ import { ARTIFACTS, type Workbench, until } from './workbench';
 
 const COMMAND_ARTIFACTS = path.join(ARTIFACTS, 'commands');
 
+/**
+ * Each command's `sleep` has its own length, so that its processes can be found on the host: a command runs in
+ * the OS sandbox (docs/security.md), where `$$` is a pid of its own PID namespace, not the host's.
+ */
+const SLEEPS: Record<string, string> = { 'one.pid': '30.1', 'two.pid': '30.2', 'three.pid': '30.3' };
+
 const serve = (name: string, pidFile: string) => ({
   name,
   match: `^${name}$`,
@@ -24,7 +30,7 @@ const serve = (name: string, pidFile: string) => ({
         {
           type: 'function_call',
           name: 'exec_command',
-          arguments: { cmd: `echo $$ > ${pidFile}; echo serving; sleep 30`, yield_time_ms: 500 },
+          arguments: { cmd: `echo $$ > ${pidFile}; echo serving; sleep ${SLEEPS[pidFile]}`, yield_time_ms: 500 },
         },
       ],
     },
@@ -42,7 +48,7 @@ const SERVE_AND_THINK = {
         {
           type: 'function_call',
           name: 'exec_command',
-          arguments: { cmd: 'echo $$ > three.pid; sleep 30', yield_time_ms: 500 },
+          arguments: { cmd: `echo $$ > three.pid; sleep ${SLEEPS['three.pid']}`, yield_time_ms: 500 },
         },
       ],
     },
@@ -58,12 +64,26 @@ const SCENARIOS = {
 };
 
 /** Running, not a zombie waiting for a reaper. */
-const alive = (pid: number) => {
+const running = (pid: string) => {
   try {
     return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return false;
   }
+};
+
+/** Some process of the command whose pid file is `pidFile` still runs on the host (its shell, its sleep). */
+const alive = (pidFile: string) => {
+  const length = SLEEPS[pidFile] ?? '';
+  return fs.readdirSync('/proc').some((pid) => {
+    if (!/^\d+$/.test(pid)) return false;
+    try {
+      const words = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      return words.some((word) => word === length || word.endsWith(`sleep ${length}`)) && running(pid);
+    } catch {
+      return false;
+    }
+  });
 };
 
 describe('Loopwire in the VS Code workbench: the commands running in the background', function () {
@@ -89,7 +109,7 @@ describe('Loopwire in the VS Code workbench: the commands running in the backgro
     },
   });
 
-  async function serveFrom(panel: Frame, prompt: string): Promise<number> {
+  async function serveFrom(panel: Frame, prompt: string): Promise<string> {
     const box = panel.locator('textarea.prompt');
     await box.fill(prompt);
     await box.press('Enter');
@@ -101,13 +121,10 @@ describe('Loopwire in the VS Code workbench: the commands running in the backgro
     await panel
       .locator('.entry.assistant:not(.streaming)', { hasText: `${prompt}: it runs on in the background.` })
       .waitFor({ timeout: 60_000 });
-    const file = path.join(workbench.workspace, prompt === 'serve one' ? 'one.pid' : 'two.pid');
+    const name = prompt === 'serve one' ? 'one.pid' : 'two.pid';
+    const file = path.join(workbench.workspace, name);
     return until('the command’s pid', () =>
-      Promise.resolve(
-        fs.existsSync(file) && /^\d+\n$/.test(fs.readFileSync(file, 'utf8'))
-          ? Number(fs.readFileSync(file, 'utf8'))
-          : undefined,
-      ),
+      Promise.resolve(fs.existsSync(file) && /^\d+\n$/.test(fs.readFileSync(file, 'utf8')) ? name : undefined),
     );
   }
 
@@ -119,7 +136,7 @@ describe('Loopwire in the VS Code workbench: the commands running in the backgro
     await list.waitFor({ timeout: 15_000 });
     const row = list.locator('.command-row');
     assert.equal(await row.count(), 1);
-    assert.match(await row.locator('.command-line').innerText(), /^echo \$\$ > one\.pid; echo serving; sleep 30$/);
+    assert.match(await row.locator('.command-line').innerText(), /^echo \$\$ > one\.pid; echo serving; sleep 30\.1$/);
     assert.ok(alive(pid), 'it runs');
     // The time goes on: a second later it says more than before.
     const before = await row.locator('.command-time').innerText();
@@ -148,12 +165,9 @@ describe('Loopwire in the VS Code workbench: the commands running in the backgro
     await list.waitFor({ timeout: 15_000 });
     const file = path.join(workbench.workspace, 'three.pid');
     const pid = await until('the command’s pid', () =>
-      Promise.resolve(
-        fs.existsSync(file) && /^\d+\n$/.test(fs.readFileSync(file, 'utf8'))
-          ? Number(fs.readFileSync(file, 'utf8'))
-          : undefined,
-      ),
+      Promise.resolve(fs.existsSync(file) && /^\d+\n$/.test(fs.readFileSync(file, 'utf8')) ? 'three.pid' : undefined),
     );
+    assert.ok(alive(pid), 'it runs');
     await panel.getByRole('toolbar', { name: 'Chat' }).getByRole('button', { name: 'Stop' }).click();
     await until('the list gone', async () => ((await list.isVisible()) ? undefined : true), 15_000);
     await until('the command gone', () => Promise.resolve(alive(pid) ? undefined : true), 10_000);
