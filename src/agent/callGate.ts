@@ -2,7 +2,7 @@ import type { SandboxPolicy } from '../sandbox';
 import { judgeCommandCall } from '../tools';
 import type { Workspace } from '../workspace';
 import type { ApprovalPolicy, Escalation } from './approvals';
-import { type CommandDecision, NO_COMMAND_RULES, decideCommand, ruleMatches } from './commandApproval';
+import { type CommandDecision, NO_COMMAND_RULES, allowedBy, decideCommand } from './commandApproval';
 import { readingSandbox } from './callSandbox';
 
 // What happens to a shell command before anyone is asked, and which sandbox it runs in (docs/security.md).
@@ -38,15 +38,11 @@ export async function gateCall(
   if (mode === 'read-only' || mode === 'plan') return { run: true, sandbox: readingSandbox(base) };
   if (mode === 'all') return { run: true, sandbox: base };
   // Asking to leave a sandbox means something only where there is one.
-  if (judged.escalation && base) {
-    const commands = judged.verdict.commands;
-    const allowed =
-      commands !== undefined &&
-      commands.every((command) => rules.allow.some((rule) => ruleMatches(rule, command.words)));
-    return allowed
+  // The user's allow rules (the prefixes allowed for good) let it out unasked, as they let a command run in `ask`.
+  if (judged.escalation && base)
+    return allowedBy(rules.allow, judged.verdict)
       ? { run: true, sandbox: undefined }
       : { ask: true, sandbox: undefined, escalation: judged.escalation };
-  }
   if (mode === 'auto' && base) return { run: true, sandbox: base };
   if (decision?.run) return { run: true, sandbox: judged.verdict.reason === undefined ? readingSandbox(base) : base };
   return { ask: true, sandbox: base };

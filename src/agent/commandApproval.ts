@@ -51,7 +51,7 @@ export function ruleMatches(rule: string, words: readonly string[]): boolean {
 }
 
 /** Every command of the line is safe or begins with an allowed rule's words; a line not plain never is. */
-function allowedBy(allow: readonly string[], verdict: CommandVerdict): boolean {
+export function allowedBy(allow: readonly string[], verdict: CommandVerdict): boolean {
   const commands = verdict.commands;
   return (
     commands !== undefined &&
