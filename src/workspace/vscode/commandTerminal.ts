@@ -46,6 +46,8 @@ export interface CommandTerminalOptions {
 
 /** A new terminal whose shell integration has not started by then is disposed. */
 const LATE_INTEGRATION_MS = 30_000;
+/** New terminals of a shell that may fail to start their integration before its commands keep to the pseudoterminal. */
+const SHELL_TRIES = 3;
 /** After a timeout's SIGKILL, how long the shell gets to report the end before its terminal is disposed. */
 const END_AFTER_STOP_MS = 1500;
 /** After the end of a command, how long its output stream gets to deliver what is left. */
@@ -78,6 +80,8 @@ class CommandTerminals {
   private readonly slots: Slot[] = [];
   /** Shells whose integration did not start in time: their commands use the pseudoterminal until one does. */
   private readonly noIntegration = new Set<string>();
+  /** How many new terminals of each shell never started their integration. */
+  private readonly failedShells = new Map<string, number>();
   /** Shell executions running in each terminal (ours and the user's). */
   private readonly running = new Map<vscode.Terminal, number>();
   private tracking = false;
@@ -181,11 +185,16 @@ class CommandTerminals {
     this.slots.push(slot);
     if (await this.integrationStarts(api, terminal, waitMs)) return slot;
     // Not now: this command and the next ones use the pseudoterminal. If it starts later after all, the
-    // terminal is there for the next command (idle); if it never does, the terminal goes.
+    // terminal is there for the next command (idle); if it never does, the terminal goes, and a later command
+    // tries a new shell (a window busy starting may do better then), up to SHELL_TRIES times in all.
     this.noIntegration.add(shell);
     slot.busy = false;
     void this.integrationStarts(api, terminal, LATE_INTEGRATION_MS).then((late) => {
-      if (!late) terminal.dispose();
+      if (late) return;
+      terminal.dispose();
+      const failed = (this.failedShells.get(shell) ?? 0) + 1;
+      this.failedShells.set(shell, failed);
+      if (failed < SHELL_TRIES) this.noIntegration.delete(shell);
     });
     return undefined;
   }

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ReadLedger, runToolCall } from '../../../src/tools';
 import { COMMAND_TERMINAL_NAME, type CommandPath } from '../../../src/workspace/vscode/commandTerminal';
-import { shellIntegrationApi } from '../../../src/workspace/vscode/shellIntegration';
+import { type ShellIntegrationApi, shellIntegrationApi } from '../../../src/workspace/vscode/shellIntegration';
 import { VscodeWorkspace } from '../../../src/workspace/vscode/vscodeWorkspace';
 import { eventually, fixture, writeFixture } from './support';
 
@@ -18,6 +18,24 @@ const alive = async (pid: number) => {
   const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
   return stat !== undefined && !/^\d+ \(.*\) Z/.test(stat);
 };
+
+/** Whether a plain bash terminal (not Loopwire's) starts its shell integration within `waitMs`. */
+async function integrationStarts(api: ShellIntegrationApi, waitMs: number): Promise<boolean> {
+  const terminal = vscode.window.createTerminal({ name: 'integration probe', shellPath: 'bash', isTransient: true });
+  let listener: vscode.Disposable | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await new Promise<boolean>((resolve) => {
+      listener = api.onDidChangeTerminalShellIntegration((event) => event.terminal === terminal && resolve(true));
+      timer = setTimeout(() => resolve(false), waitMs);
+      if (api.integration(terminal)) resolve(true);
+    });
+  } finally {
+    listener?.dispose();
+    clearTimeout(timer);
+    terminal.dispose();
+  }
+}
 
 for (const mode of ['auto', 'pseudoterminal'] as const) {
   describe(`exec_command in a VS Code terminal (${mode === 'auto' ? 'shell integration where it starts' : 'pseudoterminal, forced'})`, function () {
@@ -119,12 +137,19 @@ for (const mode of ['auto', 'pseudoterminal'] as const) {
       it('runs by shell integration where this VS Code has the API and bash starts it', async function () {
         const api = shellIntegrationApi();
         if (!api) this.skip();
-        this.timeout(90_000);
-        // A loaded machine may take a while to start a new shell's integration; it is the way, not the
-        // wait, that is asserted here. An earlier test's terminal (3 s wait) may have started too late on
-        // such a machine (CI did: the first terminal of a window also starts VS Code's pty host); until that
-        // terminal's integration starts (it has 30 s), commands take the pseudoterminal and no new shell is
-        // tried. Once it does, commands run in it, and keep doing so.
+        this.timeout(180_000);
+        // Whether bash starts VS Code's shell integration in this host at all, apart from Loopwire: a plain
+        // terminal of its own. Where it does not within a minute (a CI host once never did), the way
+        // cannot be shown here; the fallback is tested below.
+        const probe = await integrationStarts(api, 60_000);
+        if (!probe) {
+          console.log('    (bash started no shell integration in a plain terminal within 60 s here)');
+          this.skip();
+        }
+        // It is the way, not the wait, that is asserted. An earlier test's terminal (3 s wait) may have started
+        // too late on a loaded machine; until it starts (it has 30 s), commands take the pseudoterminal, and
+        // where it never does, a later command tries a new shell (20 s wait here). Once one starts, commands
+        // run in it, and keep doing so.
         const run = await bench(20_000);
         await eventually(
           async () => {
@@ -132,7 +157,7 @@ for (const mode of ['auto', 'pseudoterminal'] as const) {
             await run({ cmd: 'true' });
             return paths[0] === 'shell-integration';
           },
-          { timeoutMs: 45_000, intervalMs: 500, message: 'a command run by shell integration' },
+          { timeoutMs: 90_000, intervalMs: 500, message: 'a command run by shell integration' },
         );
         paths.length = 0;
         await run({ cmd: 'true' });
