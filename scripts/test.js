@@ -1,14 +1,17 @@
 // `npm test`: everything a change must pass, from a fresh clone. First what the machine must provide (the
 // dependencies, ripgrep, Chromium, a VS Code to test in), installed where it may be and otherwise named in
 // one line before anything is built; then typecheck and lint side by side, the format check, the bundles,
-// every unit test (Chromium included) and the extension-host suite. Each phase ends with one line and its
-// time; the tests' own output goes to test-artifacts/*.log and is shown when something fails. The counts
-// are kept in test-artifacts/test-summary.json for CI's summary line.
-// Usage: npm test [-- --verbose]   (--verbose streams every phase's output as it comes)
+// every unit test (Chromium included; two files at a time, one per core), the extension-host suite and the
+// workbench's. Each phase ends with one line and its time; the tests' own output goes to test-artifacts/*.log
+// and is shown when something fails. The run ends with a table of the phases' times and the slowest test
+// files, also in test-artifacts/test-phases.json (and in FILE with --json FILE). The counts are kept in
+// test-artifacts/test-summary.json for CI's summary line.
+// Usage: npm test [-- --verbose] [-- --json FILE]   (--verbose streams every phase's output as it comes)
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
 const { formatDuration, runScript, say } = require('./lib/phases');
+const { jsonTarget, phaseTable, slowestFiles, writePhaseReport } = require('./lib/phaseTable');
 const { missingNodeModules, provideSystemPackages, root } = require('./lib/provision');
 const { testVscode } = require('./lib/testVscode');
 const { checkPhases, bundlePhase, mochaPhase } = require('./lib/testPhases');
@@ -17,6 +20,32 @@ const who = 'npm test';
 const artifacts = path.join(root, 'test-artifacts');
 const verbose = process.argv.includes('--verbose');
 const started = Date.now();
+/** The phases run so far, `{ name, ms, tests }`, for the closing table. */
+const phases = [];
+/** Where each mocha phase's per-file times go (scripts/lib/fileTimes.js). */
+const fileTimes = (name) => path.join(artifacts, `file-times-${name}.jsonl`);
+const mocha = require.resolve('mocha/bin/mocha.js', { paths: [root] });
+const none = { passing: 0, failing: 0, pending: 0 };
+
+/** Runs `fn` as the phase `name` of the table; `tests(result)` counts its tests. */
+async function timed(name, fn, tests = () => 0) {
+  const at = Date.now();
+  const result = await fn();
+  phases.push({ name, ms: Date.now() - at, tests: tests(result) });
+  return result;
+}
+
+const counted = (result) => result.counts.passing + result.counts.failing + result.counts.pending;
+
+/** A mocha phase whose files' times are kept, as a row of the table. */
+function timedMocha(name, { args, env = process.env, log }) {
+  fs.rmSync(fileTimes(name), { force: true });
+  return timed(
+    name,
+    () => mochaPhase({ name, args, env: { ...env, LOOPWIRE_FILE_TIMES: fileTimes(name) }, log }),
+    counted,
+  );
+}
 
 async function main() {
   const missing = missingNodeModules();
@@ -25,24 +54,29 @@ async function main() {
     return 1;
   }
   fs.mkdirSync(artifacts, { recursive: true });
-  if (!(await provideSystemPackages(who, artifacts))) return 1;
-  const vscode = await testVscode(who, artifacts);
+  const vscode = await timed('provision', async () => {
+    if (!(await provideSystemPackages(who, artifacts))) return undefined;
+    return testVscode(who, artifacts);
+  });
   if (!vscode) return 1;
   say(`${who}: testing in VS Code from ${vscode.from}`);
 
-  if (!(await checkPhases({ verbose }))) return 1;
-  if (!(await bundlePhase({ tests: true }))) return 1;
+  if (!(await timed('typecheck, lint, format', () => checkPhases({ verbose })))) return 1;
+  if (!(await timed('bundle', () => bundlePhase({ tests: true })))) return 1;
+  return runSuites(vscode);
+}
 
-  const unit = await mochaPhase({
-    name: 'unit',
-    args: [require.resolve('mocha/bin/mocha.js', { paths: [root] }), 'test/unit/**/*.test.ts'],
+/** The unit, extension-host and workbench suites, in that order, each stopping the run where it fails. */
+async function runSuites(vscode) {
+  const unit = await timedMocha('unit', {
+    // Two files at a time: most of a unit file's time is waiting on sockets, processes and Chromium.
+    args: [mocha, '--parallel', '--jobs', '2', ...fileTimesHook(), 'test/unit/**/*.test.ts'],
     log: verbose ? undefined : path.join(artifacts, 'unit.log'),
   });
   writeSummary({ unit: unit.counts });
   if (!unit.ok) return 1;
 
-  const host = await mochaPhase({
-    name: 'host',
+  const host = await timedMocha('host', {
     args: [path.join(root, 'dist-test', 'integration', 'runTests.js')],
     env: { ...process.env, VSCODE_EXECUTABLE: vscode.executable },
     // The host's own chatter (its failed network lookups, with stack traces) stays in the log.
@@ -52,12 +86,10 @@ async function main() {
   if (!host.ok) return 1;
 
   // The chat panel in the real workbench (code-server, driven through Chromium): only the shared host has one.
-  const none = { passing: 0, failing: 0, pending: 0 };
   let workbench = { ok: true, counts: none };
   if (vscode.workbench)
-    workbench = await mochaPhase({
-      name: 'workbench',
-      args: [require.resolve('mocha/bin/mocha.js', { paths: [root] }), 'test/workbench/*.test.ts'],
+    workbench = await timedMocha('workbench', {
+      args: [mocha, ...fileTimesHook(), 'test/workbench/*.test.ts'],
       log: verbose ? undefined : path.join(artifacts, 'workbench.log'),
     });
   else say(`${who}: the workbench suite needs code-server from ../shared/vscode-host; it was not run.`);
@@ -74,6 +106,9 @@ async function main() {
   return 0;
 }
 
+/** mocha's arguments that load the per-file timer. */
+const fileTimesHook = () => ['--require', path.join(__dirname, 'lib', 'fileTimes.js')];
+
 /** The counts so far, for CI's summary line (and for anyone who wants them without reading logs). */
 function writeSummary(counts) {
   fs.writeFileSync(
@@ -82,8 +117,20 @@ function writeSummary(counts) {
   );
 }
 
+/** The closing table, on the console and in the JSON files, whether the run passed or not. */
+function report() {
+  const slowest = slowestFiles(['unit', 'host', 'workbench'].map(fileTimes));
+  for (const line of phaseTable(phases, slowest)) say(line);
+  writePhaseReport(path.join(artifacts, 'test-phases.json'), phases, slowest);
+  const target = jsonTarget(process.argv.slice(2), process.env.INIT_CWD ?? process.cwd());
+  if (target) writePhaseReport(target, phases, slowest);
+}
+
 runScript(async () => {
+  // A bad --json is said before anything runs, not after twenty minutes.
+  jsonTarget(process.argv.slice(2), process.env.INIT_CWD ?? process.cwd());
   const code = await main();
+  if (phases.length > 0) report();
   if (code !== 0) say(`${who}: failed after ${formatDuration(Date.now() - started)}`);
   return code;
 });

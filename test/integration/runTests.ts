@@ -68,6 +68,8 @@ async function runWindow(window: 'folder' | 'two-folders', copy: () => Copied): 
         // The activation test checks that this copy, not the checkout, is the one the host loaded.
         ...(extensionPath ? { LOOPWIRE_EXTENSION_PATH: path.resolve(extensionPath) } : {}),
         ...(process.env.LOOPWIRE_GREP ? { LOOPWIRE_GREP: process.env.LOOPWIRE_GREP } : {}),
+        // npm test's per-file times (scripts/lib/fileTimes.js), for its slowest-files list.
+        ...(process.env.LOOPWIRE_FILE_TIMES ? { LOOPWIRE_FILE_TIMES: process.env.LOOPWIRE_FILE_TIMES } : {}),
       },
     });
     passed = true;

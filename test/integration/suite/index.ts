@@ -17,6 +17,13 @@ function testFiles(dir: string): string[] {
     .sort();
 }
 
+/** npm test's per-file timer (scripts/lib/fileTimes.js, plain CommonJS beside the bundle's checkout). */
+function fileTimesHooks(): Mocha.RootHookObject {
+  const file = path.resolve(__dirname, '..', '..', '..', 'scripts', 'lib', 'fileTimes.js');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a script of the checkout, not bundled
+  return (require(file) as { mochaHooks: Mocha.RootHookObject }).mochaHooks;
+}
+
 /** Runs the suite; rejects when a test fails, which makes the host exit non-zero. */
 export async function run(): Promise<void> {
   // LOOPWIRE_GREP narrows a run to the tests whose titles match (for working on one of them).
@@ -28,6 +35,7 @@ export async function run(): Promise<void> {
     (file) => (path.relative(__dirname, file).split(path.sep)[0] === 'twoFolders') === twoFolders,
   );
   if (files.length === 0) throw new Error(`no *.test.js files under ${__dirname}: run \`node esbuild.js --tests\``);
+  if (process.env.LOOPWIRE_FILE_TIMES) mocha.rootHooks(fileTimesHooks());
   for (const file of files) mocha.addFile(file);
   await mocha.loadFilesAsync();
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
