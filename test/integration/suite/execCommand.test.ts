@@ -7,17 +7,12 @@ import { COMMAND_TERMINAL_NAME, type CommandPath } from '../../../src/workspace/
 import { type ShellIntegrationApi, shellIntegrationApi } from '../../../src/workspace/vscode/shellIntegration';
 import { VscodeWorkspace } from '../../../src/workspace/vscode/vscodeWorkspace';
 import { eventually, fixture, writeFixture } from './support';
+import { alive } from '../../unit/support/processAlive';
 
 // exec_command through the VS Code adapter in the real host: commands run in a terminal named Loopwire, by
 // shell integration where this VS Code and its shell start it, else (and when forced) in a pseudoterminal
 // running a child process. Both ways report the exit code and output, run in workdir, give the command end
 // of file on stdin, and stop its whole process tree at the timeout.
-
-/** Whether `pid` still runs (a zombie waiting for its reaper does not). */
-const alive = async (pid: number) => {
-  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
-  return stat !== undefined && !/^\d+ \(.*\) Z/.test(stat);
-};
 
 /** Whether a plain bash terminal (not Loopwire's) starts its shell integration within `waitMs`. */
 async function integrationStarts(api: ShellIntegrationApi, waitMs: number): Promise<boolean> {

@@ -8,15 +8,11 @@ import { HostMessage } from '../../../src/protocol/chatView';
 import type { RunningCommand } from '../../../src/protocol/runningCommands';
 import { CommandSessions } from '../../../src/tools';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
+import { alive } from '../support/processAlive';
 
 // The panel's list of commands running in the background, host side: the page's watchCommands gets the list
 // now and at each change, its stopCommand ends that command's process group, on the window's own registry
 // (the CommandSessions the chat's exec_command calls fill) and a real command on the Node adapter.
-
-const alive = async (pid: number) => {
-  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
-  return stat !== undefined && !/^\d+ \(.*\) Z/.test(stat);
-};
 
 const unused = () => {
   throw new Error('not used by this test');

@@ -4,16 +4,11 @@ import * as path from 'node:path';
 import type { RunningCommand } from '../../../src/protocol/runningCommands';
 import { CommandSessions, type SessionEvent } from '../../../src/tools';
 import { toolBench } from './toolHarness';
+import { alive } from '../support/processAlive';
 
 // exec_command and write_stdin as Codex's unified exec, on the Node adapter: a command still running at its
 // yield time goes on in the background with a session id, write_stdin writes to it and polls it, and the
 // host's stopAll leaves nothing of it running.
-
-/** Running, not a zombie waiting for a reaper (containers often have none). */
-const alive = async (pid: number) => {
-  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
-  return stat !== undefined && !/^\d+ \(.*\) Z/.test(stat);
-};
 
 async function sessionBench(files: Record<string, string> = {}) {
   const bench = await toolBench(files);

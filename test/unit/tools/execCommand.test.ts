@@ -3,15 +3,10 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { runToolCall } from '../../../src/tools';
 import { toolBench } from './toolHarness';
+import { alive } from '../support/processAlive';
 
 // exec_command in the Node adapter: the user's shell, in a workspace folder, no input, the exit code and the
 // tail of the output as run_task gives them, and a timeout that stops everything the command started.
-
-/** Running, not a zombie waiting for a reaper (containers often have none). */
-const alive = async (pid: number) => {
-  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
-  return stat !== undefined && !/^\d+ \(.*\) Z/.test(stat);
-};
 
 describe('exec_command (Node adapter)', function () {
   this.timeout(20_000);

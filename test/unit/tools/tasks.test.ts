@@ -2,15 +2,10 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { toolBench } from './toolHarness';
+import { alive } from '../support/processAlive';
 
 const tasksJson = (tasks: unknown[]) =>
   `// VS Code's tasks.json is JSON with comments and trailing commas\n${JSON.stringify({ version: '2.0.0', tasks }, null, 2).replace(/\n\s*\]/, ',\n]')}`;
-
-/** Running, not a zombie waiting for a reaper (containers often have none). */
-const alive = async (pid: number) => {
-  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
-  return stat !== undefined && !/^\d+ \(.*\) Z/.test(stat);
-};
 
 describe('list_tasks and run_task (Node adapter)', () => {
   it('lists tasks.json tasks, then npm scripts of every package.json, as VS Code names them', async () => {
