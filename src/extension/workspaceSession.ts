@@ -386,7 +386,8 @@ export class WorkspaceSession implements vscode.Disposable {
       workspace: () => this.adapter(),
       log: this.log,
       // The panel's chat gets a short entry (made if the panel never showed; not revealed nor focused).
-      finished: (note) => void this.chat.inline.add(note),
+      finished: (note) => this.chat.inline.add(note).id,
+      updated: (id, note) => this.chat.inline.update(id, note),
     });
     this.inlineController = inline;
     this.disposables.push(inline);

@@ -165,6 +165,13 @@ export class ChatModel {
     return entry;
   }
 
+  /** An inline entry of this chat says another outcome (the editor's undo or redo); false when it is not here. */
+  updateInline(entry: InlineEntry): boolean {
+    if (this.byId.get(entry.id)?.kind !== 'inline') return false;
+    this.replace(entry);
+    return true;
+  }
+
   setBanner(banner: Banner | null): void {
     this.banner = banner;
     this.post({ type: 'banner', banner });

@@ -27,4 +27,14 @@ export class ChatInline {
     transcript.addNote(entry);
     return entry;
   }
+
+  /**
+   * The editor's undo or redo changed an ended edit's outcome: its entry `id` says it now, where the chat shown
+   * has it (kept again in the transcript: the last note of an id is the one read back).
+   */
+  update(id: string, note: Omit<InlineEntry, 'id'>): void {
+    const { model, transcript } = this.chat();
+    const entry: InlineEntry = { ...note, id };
+    if (model.updateInline(entry)) transcript.addNote(entry);
+  }
 }

@@ -63,6 +63,23 @@ function notesBefore(notes: readonly TranscriptNote[], from: number, index: numb
   });
 }
 
+/**
+ * An inline entry kept again with a new outcome (the editor's undo or redo, inline/inlineController.ts) is
+ * one entry: where it was first, as it was last said.
+ */
+function latestNotes(notes: readonly TranscriptNote[]): TranscriptNote[] {
+  const last = new Map<unknown, TranscriptNote['note']>();
+  for (const { note } of notes) if (typeof note['id'] === 'string') last.set(note['id'], note);
+  const seen = new Set<unknown>();
+  return notes.flatMap(({ at, note }) => {
+    const id = note['id'];
+    if (typeof id !== 'string') return [{ at, note }];
+    if (seen.has(id)) return [];
+    seen.add(id);
+    return [{ at, note: last.get(id) ?? note }];
+  });
+}
+
 /** What the walk over the items carries: the entries so far, the calls awaiting their answer, the model's turn. */
 interface Walk {
   readonly entries: ChatEntry[];
@@ -78,8 +95,9 @@ interface Walk {
 export function transcriptEntries(
   items: readonly AnyInputItem[],
   tools: ToolRegistry = BUILTIN_TOOLS,
-  notes: readonly TranscriptNote[] = [],
+  kept: readonly TranscriptNote[] = [],
 ): ChatEntry[] {
+  const notes = latestNotes(kept);
   const walk: Walk = { entries: [], calls: new Map(), tools, turn: 0 };
   items.forEach((raw, index) => {
     walk.entries.push(...notesBefore(notes, index, index + 1));

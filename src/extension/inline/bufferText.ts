@@ -18,16 +18,53 @@ export function differingSpan(before: string, after: string): { start: number; e
   return { start, end: before.length - tail, text: after.slice(start, after.length - tail) };
 }
 
-/** Makes `document`'s text `after`; false when the editor refused the edit. */
-export async function writeText(document: vscode.TextDocument, after: string): Promise<boolean> {
+/**
+ * Where the editor's undo stack is cut around a write: `before` closes the undo step before it (the user's own
+ * typing stays a step of its own), `after` closes the write's (the next write starts a step of its own). A
+ * write with neither joins the step still open, so that a streamed edit is one step of the editor's undo.
+ */
+export interface UndoStops {
+  before: boolean;
+  after: boolean;
+}
+
+/**
+ * Makes `document`'s text `after`; false when the editor refused the edit (made on a version the user has typed
+ * past). Through a visible editor of the document, whose edits set the undo stops; else (no editor shows the
+ * document) one `WorkspaceEdit`, a step of its own.
+ */
+export async function writeText(
+  document: vscode.TextDocument,
+  after: string,
+  stops: UndoStops = { before: true, after: true },
+): Promise<boolean> {
   const before = document.getText();
   if (before === after) return true;
   const span = differingSpan(before, after);
+  const range = new vscode.Range(document.positionAt(span.start), document.positionAt(span.end));
+  const editor = vscode.window.visibleTextEditors.find((shown) => shown.document === document);
+  if (editor) {
+    try {
+      return await editor.edit((edit) => edit.replace(range, span.text), {
+        undoStopBefore: stops.before,
+        undoStopAfter: stops.after,
+      });
+    } catch {
+      // The editor closed meanwhile: the workspace edit below writes the document as well.
+    }
+  }
   const edit = new vscode.WorkspaceEdit();
-  edit.replace(
-    document.uri,
-    new vscode.Range(document.positionAt(span.start), document.positionAt(span.end)),
-    span.text,
-  );
+  edit.replace(document.uri, range, span.text);
   return vscode.workspace.applyEdit(edit);
+}
+
+/** Closes the undo step a streamed edit left open (an edit of nothing, with a stop after it). */
+export async function closeUndoStep(document: vscode.TextDocument): Promise<void> {
+  const editor = vscode.window.visibleTextEditors.find((shown) => shown.document === document);
+  await editor
+    ?.edit(() => undefined, { undoStopBefore: false, undoStopAfter: true })
+    .then(
+      () => undefined,
+      () => undefined,
+    );
 }

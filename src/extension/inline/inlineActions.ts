@@ -127,11 +127,11 @@ export async function fixInline(current: () => WorkspaceSession, args: unknown[]
 /** Keep or Undo of an inline edit's hunk (or all of the document's), from its lens or key. */
 export async function reviewInline(
   session: WorkspaceSession,
-  target: { uri: string; hunkId?: string },
+  target: { uri: string; hunkId?: string; run?: string },
   action: 'keep' | 'undo',
 ): Promise<void> {
   try {
-    await session.inline.review(target.uri, target.hunkId, action);
+    await session.inline.review(target.uri, target.hunkId, action, target.run);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     void vscode.window.showWarningMessage(

@@ -8,11 +8,19 @@ import { INLINE_CANCEL, INLINE_KEEP, INLINE_UNDO } from './inlineMarks';
 // is in the session's bundle (inlineActions.ts): the session — and with it the agent's code — is loaded by
 // the first of them.
 
-/** The document a lens or key names (`{ uri, hunkId? }`), else the active editor's, and the hunk if any. */
-function targetOf(value: unknown): { uri: string; hunkId?: string } | undefined {
+/**
+ * The document a lens or key names (`{ uri, hunkId?, run? }`), else the active editor's, and the hunk and the
+ * edit (a lens's) if any.
+ */
+function targetOf(value: unknown): { uri: string; hunkId?: string; run?: string } | undefined {
   if (typeof value === 'object' && value !== null) {
-    const { uri, hunkId } = value as Record<string, unknown>;
-    if (typeof uri === 'string') return typeof hunkId === 'string' ? { uri, hunkId } : { uri };
+    const { uri, hunkId, run } = value as Record<string, unknown>;
+    if (typeof uri === 'string')
+      return {
+        uri,
+        ...(typeof hunkId === 'string' ? { hunkId } : {}),
+        ...(typeof run === 'string' ? { run } : {}),
+      };
   }
   const active = vscode.window.activeTextEditor?.document.uri.toString();
   return active === undefined ? undefined : { uri: active };

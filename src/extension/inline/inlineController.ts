@@ -19,12 +19,21 @@ export interface InlineDeps {
   agent: InlineAgentSource;
   workspace: () => Promise<Workspace>;
   log: vscode.LogOutputChannel;
-  /** An edit sent and now over (kept, undone, stopped): its short entry, for the chat (inlineNote.ts). */
-  finished?: (note: InlineNote) => void;
+  /** An edit sent and now over (kept, undone, stopped): its short entry, for the chat (inlineNote.ts); its id. */
+  finished?: (note: InlineNote) => string | undefined;
+  /** The editor's undo or redo changed an ended edit's outcome: its entry `id` says it now. */
+  updated?: (id: string, note: InlineNote) => void;
 }
+
+/** Ended edits still followed, so that the editor's undo and redo of them reach their lenses and entries. */
+const PAST_RUNS = 20;
 
 export class InlineController implements vscode.Disposable {
   private readonly runs = new Map<string, InlineRun>();
+  /** Ended edits, newest last: an undo or redo may bring one back to review or change its outcome. */
+  private past: InlineRun[] = [];
+  /** What each run's entry last said, so that an entry is written again only when it changed. */
+  private readonly recorded = new WeakMap<InlineRun, string>();
   private readonly marks: InlineMarks;
   private readonly disposables: vscode.Disposable[];
   private lanes = 0;
@@ -36,17 +45,13 @@ export class InlineController implements vscode.Disposable {
   constructor(private readonly deps: InlineDeps) {
     this.marks = new InlineMarks(() =>
       [...this.runs.values()].map((run) => ({
+        id: run.id,
         document: run.document,
         running: run.state === 'running',
         marks: () => run.edit.marks(run.document.getText()),
       })),
     );
-    this.disposables = [
-      this.marks,
-      vscode.workspace.onDidChangeTextDocument((event) => {
-        if (this.runs.has(event.document.uri.toString())) this.marks.refresh();
-      }),
-    ];
+    this.disposables = [this.marks, vscode.workspace.onDidChangeTextDocument((event) => this.documentChanged(event))];
   }
 
   /**
@@ -108,13 +113,22 @@ export class InlineController implements vscode.Disposable {
     await this.restoreSaved(run);
   }
 
-  /** Keep or Undo from a lens: one hunk, or the whole edit when no hunk is named. */
-  async review(uri: string, hunkId: string | undefined, action: 'keep' | 'undo'): Promise<void> {
-    const run = this.runs.get(uri);
+  /**
+   * Keep or Undo from a lens: one hunk, or the whole edit when no hunk is named. `runId`: the edit the lens was
+   * drawn for; a stale lens of an edit since ended does nothing (never acts on a later edit of the file).
+   */
+  async review(uri: string, hunkId: string | undefined, action: 'keep' | 'undo', runId?: string): Promise<void> {
+    const run = this.inReview(uri, runId);
     if (!run) return;
     if (action === 'keep') run.keep(hunkId);
     else await run.undo(hunkId);
     if (run.state === 'over') await this.restoreSaved(run);
+  }
+
+  /** The edit of `uri` waiting for Keep or Undo, if it is the run `runId` (when named). */
+  private inReview(uri: string, runId: string | undefined): InlineRun | undefined {
+    const run = this.runs.get(uri);
+    return run?.state === 'review' && (runId === undefined || run.id === runId) ? run : undefined;
   }
 
   /**
@@ -144,15 +158,49 @@ export class InlineController implements vscode.Disposable {
     for (const disposable of this.disposables) disposable.dispose();
   }
 
+  /**
+   * A document changed: the edits on it (running, in review, or ended and followed) read what became of their
+   * hunks, at once, so that an edit taken back by Ctrl+Z has its entry now and its lenses go now.
+   */
+  private documentChanged(event: vscode.TextDocumentChangeEvent): void {
+    const key = event.document.uri.toString();
+    const current = this.runs.get(key);
+    const past = this.past.filter((run) => run.document === event.document && run !== current);
+    if (!current && past.length === 0) return;
+    const undoRedo = event.reason !== undefined;
+    let changed = false;
+    for (const run of [...(current ? [current] : []), ...past.reverse()])
+      changed = run.documentChanged(undoRedo) || changed;
+    // The lenses move with the text anyway; their titles change only with a run's state (changed() draws them).
+    if (!changed) this.marks.refresh();
+  }
+
   private changed(run: InlineRun): void {
-    if (run.state === 'over' && this.runs.get(run.document.uri.toString()) === run) {
-      this.runs.delete(run.document.uri.toString());
-      // Once per run: it has left the map. A prompt closed unsent has no note.
-      const note = run.note();
-      if (note) this.deps.finished?.(note);
+    const key = run.document.uri.toString();
+    if (run.state === 'over') {
+      if (this.runs.get(key) === run) this.runs.delete(key);
+      this.record(run);
+    } else if (run.state === 'review' && this.runs.get(key) !== run) {
+      // Brought back by the editor's undo or redo: its lenses again, unless another edit of the file is shown.
+      const shown = this.runs.get(key);
+      if (shown && shown.state !== 'over') run.keep();
+      else this.runs.set(key, run);
     }
     this.marks.refresh();
     void this.setRunning();
+  }
+
+  /** The chat's entry for an ended run: made once, then updated when its outcome changes. */
+  private record(run: InlineRun): void {
+    // A prompt closed unsent has no note.
+    const note = run.note();
+    if (!note) return;
+    const said = JSON.stringify(note);
+    if (this.recorded.get(run) === said) return;
+    this.recorded.set(run, said);
+    if (run.entryId === undefined) run.entryId = this.deps.finished?.(note);
+    else this.deps.updated?.(run.entryId, note);
+    this.past = [...this.past.filter((earlier) => earlier !== run), run].slice(-PAST_RUNS);
   }
 
   private setRunning(): Thenable<unknown> {

@@ -178,37 +178,52 @@ export class InlineEdit {
   }
 
   /**
-   * The hunks shown in `buffer`: the written ones still standing (one the user took back or rewrote is no
-   * longer the agent's, and drops out), then the call being written.
+   * Reads what became of each written hunk from `buffer` (after any change of the document). A waiting hunk
+   * taken back by the editor's undo is undone, one the user worked on since is kept (what they made of it
+   * stays). `undoRedo`: the change was the editor's Undo or Redo, which may bring a hunk taken back (by the
+   * Undo lens or an earlier undo) back into the file: it waits for Keep or Undo again. True when a hunk's
+   * state changed.
    */
+  reconcile(buffer: string, undoRedo: boolean): boolean {
+    const waiting: Hunk[] = [];
+    let changed = false;
+    for (const hunk of this.all) {
+      const side = hunkStanding(hunk, buffer).side;
+      const was = this.decided.get(hunk.id);
+      const waits = this.waiting.includes(hunk);
+      if (side === 'new' && (waits || (undoRedo && was !== 'kept'))) {
+        waiting.push(hunk);
+        changed ||= !waits;
+        this.decided.delete(hunk.id);
+      } else if (side === 'old' && (waits || undoRedo)) {
+        changed ||= waits || was !== 'undone';
+        this.decided.set(hunk.id, 'undone');
+      } else if (waits) {
+        changed = true;
+        this.decided.set(hunk.id, 'kept');
+      }
+    }
+    this.waiting = waiting;
+    return changed;
+  }
+
+  /** The hunks shown in `buffer`: the written ones waiting for Keep or Undo, then the call being written. */
   marks(buffer: string): InlineMark[] {
     const marks: InlineMark[] = [];
-    this.waiting = this.waiting.filter((hunk) => {
+    for (const hunk of this.waiting) {
       const standing = hunkStanding(hunk, buffer);
-      // Taken back by the editor's own undo, or worked on by the user since (what they made of it stays).
-      if (standing.side !== 'new') this.decided.set(hunk.id, standing.side === 'old' ? 'undone' : 'kept');
-      if (standing.side !== 'new') return false;
-      marks.push({
-        hunkId: hunk.id,
-        line: standing.line,
-        added: hunk.newLines.length,
-        removed: hunk.oldLines,
-        pending: false,
-      });
-      return true;
-    });
+      if (standing.side === 'new') marks.push(this.mark(hunk, standing.line, false));
+    }
     for (const hunk of this.stream?.hunks ?? []) {
       const standing = hunkStanding(hunk, buffer);
-      if (standing.side === 'new')
-        marks.push({
-          hunkId: hunk.id,
-          line: standing.line,
-          added: hunk.newLines.length,
-          removed: hunk.oldLines,
-          pending: true,
-        });
+      if (standing.side === 'new') marks.push(this.mark(hunk, standing.line, true));
     }
     return marks;
+  }
+
+  /** The call being written is dropped as it stands: the editor's undo has taken its lines out already. */
+  drop(): void {
+    this.stream = undefined;
   }
 
   /** Keeps hunk `id`, or every written hunk. */
@@ -241,6 +256,10 @@ export class InlineEdit {
       this.decided.set(hunk.id, 'undone');
     }
     return { ok: true, text };
+  }
+
+  private mark(hunk: Hunk, line: number, pending: boolean): InlineMark {
+    return { hunkId: hunk.id, line, added: hunk.newLines.length, removed: hunk.oldLines, pending };
   }
 
   /** The hunks of the stream's input so far for this file, under every name the call gives it. */

@@ -12,14 +12,17 @@ export const INLINE_KEEP = 'loopwire.inline.keep';
 export const INLINE_UNDO = 'loopwire.inline.undo';
 export const INLINE_CANCEL = 'loopwire.inline.cancel';
 
-/** What a lens names: the document and a hunk, or no hunk for the whole edit. */
+/** What a lens names: the document and a hunk, or no hunk for the whole edit; the edit it was drawn for. */
 export interface InlineTarget {
   uri: string;
   hunkId?: string;
+  run?: string;
 }
 
 /** One document's inline edit, as the marks read it. */
 export interface MarkedEdit {
+  /** The edit's run (its lane), which its lenses name. */
+  readonly id: string;
   readonly document: vscode.TextDocument;
   /** The model is still writing (its lens stops it). */
   readonly running: boolean;
@@ -74,20 +77,21 @@ export class InlineMarks implements vscode.CodeLensProvider, vscode.Disposable {
     const edit = this.edits().find((candidate) => candidate.document === document);
     if (!edit) return [];
     const uri = document.uri.toString();
+    const run = edit.id;
     const marks = edit.marks();
     const top = Math.min(document.lineCount - 1, Math.max(0, marks[0]?.line ?? 0));
     if (edit.running) return [lens(top, 'Loopwire is editing… Stop (Escape)', INLINE_CANCEL, { uri }, 'Stop and undo')];
     const lenses: vscode.CodeLens[] = [];
     if (marks.length > 1)
       lenses.push(
-        lens(top, 'Keep All', INLINE_KEEP, { uri }, 'Keep every change of this inline edit'),
-        lens(top, 'Undo All', INLINE_UNDO, { uri }, 'Take this inline edit back'),
+        lens(top, 'Keep All', INLINE_KEEP, { uri, run }, 'Keep every change of this inline edit'),
+        lens(top, 'Undo All', INLINE_UNDO, { uri, run }, 'Take this inline edit back'),
       );
     for (const mark of marks) {
       const line = placement({ ...mark, callId: '', path: '' }, document.lineCount).lens;
       lenses.push(
-        lens(line, 'Keep', INLINE_KEEP, { uri, hunkId: mark.hunkId }, 'Keep this change by Loopwire'),
-        lens(line, 'Undo', INLINE_UNDO, { uri, hunkId: mark.hunkId }, 'Take this change by Loopwire back'),
+        lens(line, 'Keep', INLINE_KEEP, { uri, run, hunkId: mark.hunkId }, 'Keep this change by Loopwire'),
+        lens(line, 'Undo', INLINE_UNDO, { uri, run, hunkId: mark.hunkId }, 'Take this change by Loopwire back'),
       );
     }
     return lenses;

@@ -4,8 +4,9 @@ import type { Agent, AgentEvent, Transcript } from '../../agent';
 import type { FilePlan } from '../../edit';
 import { liveDiffKind } from '../../tools';
 import { type Workspace, WorkspaceError } from '../../workspace';
-import { writeText } from './bufferText';
+import { closeUndoStep, writeText } from './bufferText';
 import { InlineEdit } from './inlineEdit';
+import { type InlineTiming, type TimingMarks, timingLine, timingOf } from './inlineTiming';
 import { type InlineEnd, type InlineNote, inlineNote } from './inlineNote';
 import { type InlineRequest, inlinePrompt } from './inlineRequest';
 import { InlineWorkspace } from './inlineWorkspace';
@@ -13,7 +14,8 @@ import { InlineWorkspace } from './inlineWorkspace';
 // One inline request on one open document: its agent is made (and its lane's socket warmed) as soon as the
 // prompt opens, so that Enter only sends; the edit calls the model writes stream into the buffer through
 // InlineEdit, each step queued behind the last so that the editor sees them in order; the tool's write is
-// the last step. Escape stops the agent and takes everything back.
+// the last step. Escape stops the agent and takes everything back. The steps are one step of the editor's
+// undo (bufferText.ts): one Ctrl+Z takes the whole edit back, never to a state the model was still writing.
 
 /**
  * Makes an inline request's agent: its own lane and transcript on the window's socket, its tools over `tools`;
@@ -27,23 +29,18 @@ export type InlineAgentSource = (
   file: vscode.Uri,
 ) => Promise<{ agent: Agent; transcript: Transcript }>;
 
+export type { InlineTiming } from './inlineTiming';
+
 export type InlineState = 'ready' | 'running' | 'review' | 'over';
+
+/**
+ * How a write cuts the editor's undo stack: `stream`, a step of the edit being written (joins the undo step
+ * the run has open); `close`, its last (the step is closed after it); `own`, a step of its own (Undo lens).
+ */
+type UndoStep = 'stream' | 'close' | 'own';
 
 /** Times a step is made again when the user's typing beat it to the editor. */
 const CARRY_ATTEMPTS = 5;
-
-/** Where the time from Enter to the first painted line went (the log says it; the workbench test reads it). */
-export interface InlineTiming {
-  /** Enter to the agent ready (made and warmed while the prompt was typed, or now). */
-  agentMs: number;
-  /** Then to the first delta of an edit call (the request, the model's first tokens). */
-  firstDeltaMs: number;
-  /** Then to the first preview that changes the file (the model writing up to its first changed line). */
-  previewMs: number;
-  /** Then to the editor holding it (the buffer's edit, a round trip to the window). */
-  paintMs: number;
-  totalMs: number;
-}
 
 export class InlineRun {
   readonly edit: InlineEdit;
@@ -67,7 +64,17 @@ export class InlineRun {
   /** The call whose tool runs now (the write is its). */
   private running: string | undefined;
   private sentAt = 0;
-  private marks: { agentAt?: number; deltaAt?: number; previewAt?: number; paintAt?: number } = {};
+  /** The run's undo step is open in the editor (streamed writes not yet closed by a last one). */
+  private stepOpen = false;
+  /** The run has written into the document. */
+  private wrote = false;
+  /** The editor's undo took the edit back while it was written: nothing more is written. */
+  private dropped = false;
+  /** The chat entry made for this edit, updated when the editor's undo or redo changes its outcome. */
+  entryId: string | undefined;
+  /** The run's lenses name it, so that a stale lens never acts on a later edit of the same file. */
+  readonly id: string;
+  private marks: TimingMarks = {};
 
   constructor(
     readonly document: vscode.TextDocument,
@@ -78,6 +85,7 @@ export class InlineRun {
     private readonly changed: () => void,
     private readonly log: vscode.LogOutputChannel,
   ) {
+    this.id = lane;
     this.startText = document.getText();
     this.startDirty = document.isDirty;
     this.edit = new InlineEdit((name) => name.replace(/^\.\//, '') === path);
@@ -110,6 +118,9 @@ export class InlineRun {
     this.marks.agentAt = performance.now();
     const done = await agent.run(inlinePrompt(request), this.stop.signal);
     await this.queue;
+    // A call that ended without writing (its preview taken out) leaves the undo step open: closed now.
+    if (this.stepOpen) await this.serial(() => closeUndoStep(this.document));
+    this.stepOpen = false;
     if (done.status !== 'completed') return this.end(done.status, done.reason);
     this.end('completed', this.summary);
   }
@@ -143,16 +154,43 @@ export class InlineRun {
 
   /** Undoes hunk `id`, or all of it; throws a message the user can act on when the lines changed since. */
   undo(id?: string): Promise<void> {
+    // While it is written (Escape), the take-back closes the run's undo step: Ctrl+Z after finds nothing of it.
+    const step: UndoStep = this.state === 'running' ? 'close' : 'own';
     return this.serial(async () => {
       let refused: string | undefined;
       await this.carry((buffer) => {
         const result = this.edit.undo(buffer, id);
         refused = result.ok ? undefined : result.message;
         return result.ok ? result.text : undefined;
-      });
+      }, step);
       if (refused !== undefined) throw new Error(refused);
       this.settle();
     });
+  }
+
+  /**
+   * The document changed (`undoRedo`: by the editor's Undo or Redo). While the edit is written, an undo that
+   * took its lines back stops it there: nothing more is written, so undo never leaves the model's partial text
+   * beside the user's. Once written, each hunk's state is read again, and the run goes back to review when
+   * the editor brought a hunk back (or is over when none waits). True when the run changed.
+   */
+  documentChanged(undoRedo: boolean): boolean {
+    if (this.state === 'running') {
+      if (!undoRedo || !this.wrote || this.dropped) return false;
+      this.dropped = true;
+      this.stepOpen = false;
+      this.ended ??= 'stopped';
+      this.edit.drop();
+      this.stop.abort();
+      this.state = 'over';
+      this.changed();
+      return true;
+    }
+    if (this.state === 'ready' || this.ended !== 'completed') return false;
+    if (!this.edit.reconcile(this.document.getText(), undoRedo)) return false;
+    this.state = this.edit.undecided > 0 ? 'review' : 'over';
+    this.changed();
+    return true;
   }
 
   /** Resolves once every step queued so far is done. */
@@ -162,16 +200,7 @@ export class InlineRun {
 
   /** When the run's time to the first painted line is known. */
   timing(): InlineTiming | undefined {
-    const { agentAt, deltaAt, previewAt, paintAt } = this.marks;
-    if (agentAt === undefined || deltaAt === undefined || previewAt === undefined || paintAt === undefined)
-      return undefined;
-    return {
-      agentMs: agentAt - this.sentAt,
-      firstDeltaMs: deltaAt - agentAt,
-      previewMs: previewAt - deltaAt,
-      paintMs: paintAt - previewAt,
-      totalMs: paintAt - this.sentAt,
-    };
+    return timingOf(this.marks, this.sentAt);
   }
 
   /** Stopped by the user (Escape, Stop, or a new edit of the file while this one was written). */
@@ -199,7 +228,7 @@ export class InlineRun {
   leave(): InlineNote | undefined {
     if (this.state !== 'review' || !this.request) return undefined;
     // What the user did meanwhile (the editor's undo, typing over a hunk) decides those hunks first.
-    this.edit.marks(this.document.getText());
+    this.edit.reconcile(this.document.getText(), false);
     this.state = 'over';
     return inlineNote({
       request: this.request,
@@ -217,12 +246,8 @@ export class InlineRun {
       this.summary = why;
       void this.undo().catch(() => undefined);
     }
-    const timing = this.timing();
     this.log.info(
-      `inline ${this.path}: ${status}${why ? ` (${why.split('\n')[0] ?? ''})` : ''}` +
-        (timing
-          ? `; first line painted ${timing.totalMs.toFixed(1)} ms after Enter: agent ${timing.agentMs.toFixed(1)} ms, first edit delta ${timing.firstDeltaMs.toFixed(1)} ms, first changed line written ${timing.previewMs.toFixed(1)} ms, painted ${timing.paintMs.toFixed(1)} ms`
-          : ''),
+      `inline ${this.path}: ${status}${why ? ` (${why.split('\n')[0] ?? ''})` : ''}${timingLine(this.timing())}`,
     );
     this.settle(status === 'completed' ? 'review' : 'over');
   }
@@ -246,7 +271,7 @@ export class InlineRun {
         const kind = liveDiffKind(event.name);
         this.call = id;
         this.pending = '';
-        if (kind) void this.serial(() => this.carry((buffer) => this.edit.begin(id, kind, buffer)));
+        if (kind) void this.serial(() => this.carry((buffer) => this.edit.begin(id, kind, buffer), 'stream'));
       }
       this.pending += event.delta;
       this.flush();
@@ -256,7 +281,7 @@ export class InlineRun {
     if (event.type === 'tool_finished' && liveDiffKind(event.name) !== undefined) {
       if (this.call === event.callId) this.call = undefined;
       void this.serial(async () => {
-        await this.carry((buffer) => this.edit.abandon(buffer, event.callId));
+        await this.carry((buffer) => this.edit.abandon(buffer, event.callId), 'stream');
         this.changed();
       });
     }
@@ -276,7 +301,7 @@ export class InlineRun {
         delta = '';
         if (next !== undefined) this.marks.previewAt ??= performance.now();
         return next;
-      });
+      }, 'stream');
       if (shown === 'written') this.marks.paintAt ??= performance.now();
       if (shown !== 'unchanged') this.changed();
     });
@@ -298,11 +323,12 @@ export class InlineRun {
     return this.serial(async () => {
       this.pending = '';
       let stale = false;
+      if (this.dropped) throw new WorkspaceError('io_error', `The user undid the edit of ${this.path}.`, this.path);
       const written = await this.carry((buffer) => {
         const next = this.edit.commit(this.running ?? '', buffer, plan.before ?? '', plan.after ?? '', plan.hunks);
         stale = next === undefined;
         return next;
-      });
+      }, 'close');
       if (stale)
         throw new WorkspaceError('changed_on_disk', `${this.path} changed while the edit was written: read it again.`);
       this.marks.previewAt ??= performance.now();
@@ -321,12 +347,21 @@ export class InlineRun {
    * is made again on the buffer as it is then. Without this, a refused preview left the edit believing the
    * buffer showed it, and the preview could no longer be taken out (a line of the user's file lost).
    */
-  private async carry(step: (buffer: string) => string | undefined): Promise<'written' | 'unchanged' | 'refused'> {
+  private async carry(
+    step: (buffer: string) => string | undefined,
+    undo: UndoStep,
+  ): Promise<'written' | 'unchanged' | 'refused'> {
     for (let attempt = 1; attempt <= CARRY_ATTEMPTS; attempt++) {
+      if (this.dropped) return 'unchanged';
       const saved = this.edit.save();
       const text = step(this.document.getText());
       if (text === undefined) return 'unchanged';
-      if (await writeText(this.document, text)) return 'written';
+      const stops = { before: undo === 'own' || !this.stepOpen, after: undo !== 'stream' };
+      if (await writeText(this.document, text, stops)) {
+        this.wrote = true;
+        this.stepOpen = !stops.after;
+        return 'written';
+      }
       this.edit.restore(saved);
     }
     return 'refused';

@@ -83,9 +83,27 @@ describe('inline edit: the entry it leaves in the chat', () => {
     const { edit: inline, buffer } = written();
     // The editor's undo on the first hunk's line, the user's own words over the second's.
     const edited = buffer.replace('B\n', 'b\n').replace('K\n', 'K, and more\n');
+    assert.ok(inline.reconcile(edited, false));
     assert.deepEqual(inline.marks(edited), []);
     assert.deepEqual([...inline.decisions.values()], ['undone', 'kept']);
     assert.equal(inlineNote(end(inline)).outcome, 'partly');
+  });
+
+  it('the editor’s undo and redo of the whole edit: undone, then waiting again, then kept', () => {
+    const { edit: inline, buffer } = written();
+    const before = buffer.replace('B\n', 'b\n').replace('K\n', 'k\n');
+    assert.ok(inline.reconcile(before, true));
+    assert.deepEqual([inlineNote(end(inline)).outcome, inline.undecided], ['undone', 0]);
+    // Redo: the hunks are back, each waits for Keep or Undo again.
+    assert.ok(inline.reconcile(buffer, true));
+    assert.equal(inline.undecided, 2);
+    assert.equal(inline.marks(buffer).length, 2);
+    inline.keep();
+    assert.equal(inlineNote(end(inline)).outcome, 'kept');
+    // Typing elsewhere does not undo a kept edit; the editor's undo of it does.
+    assert.equal(inline.reconcile(`${buffer}typed\n`, false), false);
+    assert.ok(inline.reconcile(before, true));
+    assert.equal(inlineNote(end(inline)).outcome, 'undone');
   });
 
   it('the window closed before Keep or Undo: pending, saved or not, the hunks kept before counted', () => {

@@ -1,0 +1,174 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { noteWhen, noted, pageNow } from './inlineLensProbe';
+import { inlineTitles, useInlineWorkbench } from './inlineWorkbench';
+import { ARTIFACTS, until } from './workbench';
+
+// The editor's own undo and redo of an inline edit (issue 47, items 1 and 2), in the real workbench: one Ctrl+Z
+// after an edit takes all of it back, the file byte for byte as it was (its tab no longer unsaved), and Ctrl+Shift+Z
+// brings it back with its lenses; the Undo lens and Undo All are undone by Ctrl+Z as well, the lenses following;
+// Ctrl+Z while the model writes stops it with nothing of it left; the light bulb's fix is one Ctrl+Z too. The
+// chat's entry says each outcome at once, one entry per edit. The time from an edit's last line to its lenses,
+// and from a Keep or Undo click to the lenses after it, is noted in the page (inlineLensProbe.ts) and written
+// to lens-timings.json. Screenshots in test-artifacts/workbench/inline-undo/.
+
+const UNDO_ARTIFACTS = path.join(ARTIFACTS, 'inline-undo');
+const ALL = ['Keep All', 'Undo All', 'Keep', 'Undo', 'Keep', 'Undo'];
+
+describe('Loopwire in the VS Code workbench: an inline edit and the editor’s undo', function () {
+  this.timeout(180_000);
+  const bench = useInlineWorkbench(UNDO_ARTIFACTS);
+  const { shot, lens, lensCount, noLensLeft, openFile, goTo, lineTexts, shows, inlinePrompt, loopwireLog } = bench;
+  const timings: Record<string, number> = {};
+
+  const page = () => bench.workbench.page;
+  const press = async (keys: string) => {
+    if (!(await bench.focusInEditor())) await bench.lines().click();
+    await page().keyboard.press(keys);
+  };
+  /** The active tab has no unsaved mark: the buffer is the text on disk, byte for byte (VS Code's own check). */
+  const saved = (file: string) => {
+    const tab = page().locator('.part.editor .tab.active', { hasText: file });
+    return until(`${file} without its unsaved mark`, async () =>
+      (await tab.getAttribute('class'))?.split(' ').includes('dirty') ? undefined : true,
+    );
+  };
+  const sameLines = (before: string[], what: string) =>
+    until(what, async () => (JSON.stringify(await lineTexts()) === JSON.stringify(before) ? true : undefined));
+  const entries = (expected: string[]) =>
+    until(`the chat's entries: ${expected.join(' / ')}`, async () => {
+      const found = await inlineTitles(await bench.workbench.panel());
+      return JSON.stringify(found) === JSON.stringify(expected) ? true : undefined;
+    }).catch(async () => assert.fail(`entries: ${JSON.stringify(await inlineTitles(await bench.workbench.panel()))}`));
+  /** Clicks lens `title` and notes how long the lenses took to be `after`. */
+  const clickLens = async (title: string, after: string[], name: string) => {
+    await noteWhen(page(), name, { lenses: after });
+    const at = await pageNow(page());
+    await lens(title).click();
+    const shown = await until(`the lenses after ${title}`, () => noted(page(), name));
+    timings[name] = Math.round(shown - at);
+  };
+
+  before(() => fs.mkdirSync(UNDO_ARTIFACTS, { recursive: true }));
+
+  it('one Ctrl+Z takes the whole edit back, byte for byte; Ctrl+Shift+Z brings it back with its lenses', async () => {
+    await openFile('src/cart.js', 'applyDiscount');
+    const before = await lineTexts();
+    await goTo('10');
+    for (let i = 0; i < 7; i++) await page().keyboard.press('Shift+ArrowDown');
+    await inlinePrompt();
+    await page().locator('.quick-input-widget input').fill('take the percent of the amount');
+    // The moment the edit's last line is in the editor, and the moment its lenses are.
+    await noteWhen(page(), 'edit-end', { text: 'return roundCents(amount - discount);' });
+    await noteWhen(page(), 'edit-lenses', { lenses: ALL });
+    await page().keyboard.press('Enter');
+    await lens('Keep All').waitFor({ timeout: 60_000 });
+    const end = await until('the edit’s end noted', () => noted(page(), 'edit-end'));
+    const lenses = await until('its lenses noted', () => noted(page(), 'edit-lenses'));
+    timings['cold: last line to lenses'] = Math.round(lenses - end);
+    await shot('edit-done');
+
+    await press('Control+z');
+    await noLensLeft();
+    await sameLines(before, 'the file as before the edit');
+    await shows('/** Takes `percent` percent (0 to 100) off an amount in cents. */');
+    await saved('cart.js');
+    await entries(['Edited inline in src/cart.js:10 undone']);
+    await shot('ctrl-z-once');
+
+    await press('Control+Shift+z');
+    await lens('Keep All').waitFor({ timeout: 15_000 });
+    await shows('const discount = (amount * percent) / 100;');
+    assert.equal(await lensCount(), ALL.length, 'Keep All, Undo All and each hunk’s Keep and Undo again');
+    await shot('redone');
+    await lens('Keep All').click();
+    await noLensLeft();
+    await entries(['Edited inline in src/cart.js:10 kept']);
+  });
+
+  it('Undo All and the Undo lens are undone by Ctrl+Z, the lenses following; then one Ctrl+Z takes the edit back', async () => {
+    await openFile('src/cart.js', 'cartTotal');
+    const before = await lineTexts();
+    await goTo('5');
+    for (let i = 0; i < 14; i++) await page().keyboard.press('Shift+ArrowDown');
+    await inlinePrompt();
+    await page().locator('.quick-input-widget input').fill('say what each function returns');
+    await noteWhen(page(), 'warm-end', { text: 'every line summed, then the discount taken off' });
+    await noteWhen(page(), 'warm-lenses', { lenses: ALL });
+    await page().keyboard.press('Enter');
+    await lens('Undo All').waitFor({ timeout: 60_000 });
+    const end = await until('the edit’s end noted', () => noted(page(), 'warm-end'));
+    timings['warm: last line to lenses'] = Math.round(
+      (await until('lenses', () => noted(page(), 'warm-lenses'))) - end,
+    );
+
+    await clickLens('Undo All', [], 'Undo All: click to lenses gone');
+    await sameLines(before, 'the file as before, after Undo All');
+    await entries(['Edited inline in src/cart.js:10 kept', 'Edited inline in src/cart.js:5 undone']);
+    await press('Control+z');
+    await lens('Undo All').waitFor({ timeout: 15_000 });
+    await shows('(price times quantity)');
+    await shot('undo-all-undone');
+
+    await clickLens('Undo', ['Keep', 'Undo'], 'Undo: click to the other hunk’s lenses');
+    await shows('(price times quantity)', true);
+    await press('Control+z');
+    await lens('Keep All').waitFor({ timeout: 15_000 });
+    await shows('(price times quantity)');
+    assert.equal(await lensCount(), ALL.length, 'the hunk brought back waits again');
+    await shot('undo-lens-undone');
+
+    await press('Control+z');
+    await noLensLeft();
+    await sameLines(before, 'the file as before the edit');
+    await entries(['Edited inline in src/cart.js:10 kept', 'Edited inline in src/cart.js:5 undone']);
+    await shot('edit-undone-again');
+    // The first edit, kept, is still in the file.
+    await shows('const discount = (amount * percent) / 100;');
+  });
+
+  it('Ctrl+Z while the model writes stops it, and nothing of it stays', async () => {
+    await openFile('src/cart.js', 'cartTotal');
+    const before = await lineTexts();
+    await goTo('20');
+    await inlinePrompt();
+    await page().locator('.quick-input-widget input').fill('rewrite cartTotal slowly');
+    await page().keyboard.press('Enter');
+    await shows('// Sum every line', false, 60_000);
+    await shot('streaming');
+    await press('Control+z');
+    await shows('// Sum every line', true);
+    await until('the run stopped', () => (/inline src\/cart\.js: cancelled/.test(loopwireLog()) ? true : undefined));
+    await noLensLeft();
+    await sameLines(before, 'the file as before the edit');
+    await entries([
+      'Edited inline in src/cart.js:10 kept',
+      'Edited inline in src/cart.js:5 undone',
+      'Edited inline in src/cart.js:20 stopped',
+    ]);
+    await shot('ctrl-z-mid-stream');
+  });
+
+  it('the light bulb’s fix of config/shipping.json is one Ctrl+Z', async () => {
+    await bench.quickFixMenu();
+    const before = await lineTexts();
+    await page().locator('.action-widget .monaco-list-row', { hasText: 'Fix with Loopwire' }).first().click();
+    await lens('Undo').waitFor({ timeout: 60_000 });
+    await shows('"freeShippingFrom": 5000,');
+    await press('Control+z');
+    await noLensLeft();
+    await shows('"freeShippingFrom": 5000,,');
+    await sameLines(before, 'config/shipping.json as before the fix');
+    await saved('shipping.json');
+    await shot('fix-ctrl-z');
+    const titles = await inlineTitles(await bench.workbench.panel());
+    assert.ok(titles.includes('Fixed inline in config/shipping.json:3 undone'), titles.join(' / '));
+    await bench.workbench.screenshot('chat-entries', { sidebar: true });
+  });
+
+  after(() => {
+    fs.writeFileSync(path.join(UNDO_ARTIFACTS, 'lens-timings.json'), `${JSON.stringify(timings, null, 2)}\n`);
+    for (const [what, ms] of Object.entries(timings)) console.log(`      ${what}: ${ms} ms`);
+  });
+});
