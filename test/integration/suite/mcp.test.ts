@@ -83,7 +83,7 @@ describe('MCP servers in the extension host', function () {
     await fs.rm(touched(), { force: true });
   });
 
-  it('starts no server of .vscode/mcp.json before the yes, and asks only once in a window after a no', async () => {
+  it('starts no server of .vscode/mcp.json before the yes, and asks only once in a window after a no', async function () {
     await writeMcpJson('declined');
     const api = await loopwire();
     const asked = await answeringMcp(undefined, async (asked) => {
@@ -93,8 +93,9 @@ describe('MCP servers in the extension host', function () {
       return asked;
     });
     await assert.rejects(fs.access(touched()), 'no server ran, so nothing was touched');
-    // Beside a .vsix the host refused the modal (a no too), unseen by the spy.
-    if (!spiesReachTheExtension()) return;
+    // Beside a .vsix the host refused the modal (a no too), unseen by the spy: the question's checks are
+    // skipped, out loud (the test shows as pending there), not passed.
+    if (!spiesReachTheExtension()) this.skip();
     assert.equal(asked.length, 1, `asked once, the no kept for the window (${asked.join(' | ')})`);
     assert.match(asked[0] ?? '', /^Start the MCP server 'echo' that .*\.vscode\/mcp\.json names\?\n/);
     assert.ok(asked[0]?.includes(`runs ${process.execPath} ${ECHO_SERVER} (in ${fixture()}`), asked[0]);
