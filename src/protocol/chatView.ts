@@ -149,6 +149,10 @@ export const ChatEntry = z.discriminatedUnion('kind', [
     paths: z.array(z.string()).optional(),
     status: ToolStatus,
     durationMs: z.number().nonnegative().optional(),
+    /** The command the call left running in the background (exec_command past its yield time), until it ends. */
+    session: z.int().positive().optional(),
+    /** How that command ended: its exit code (null: stopped, or by a signal), and whether its timeout stopped it. */
+    exit: z.object({ code: z.int().nullable(), timedOut: z.boolean() }).optional(),
     /** The tool's answer, cut for display. */
     output: z.string().optional(),
     /** The live diff while streaming, the proposed one while asking, the review once applied. */

@@ -51,3 +51,4 @@ export { type CommandPlace, type CommandVerdict, type JudgedCommand, judgeComman
 export { type JudgedCall, judgeCommandCall } from './execCommand';
 export { CommandSessions, type SessionEvent } from './commandSessions';
 export { TOOL_OUTPUT_BUDGET_TOKENS } from './runReport';
+export { backgroundSessionOf } from './sessionReport';

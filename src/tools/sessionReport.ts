@@ -64,5 +64,17 @@ export function sessionReport(
   };
 }
 
+/**
+ * The session an exec_command call's output says the command goes on in (the first line `sessionReport` wrote
+ * for it, in the model's words: English in every language); undefined for any other output, write_stdin's
+ * polls included. How the panel's card of the call knows to say it still runs.
+ */
+export function backgroundSessionOf(output: string): number | undefined {
+  const id = /^The command(?: \(run as: [\s\S]*?\))? is still running, in the background as session_id (\d+)\. /.exec(
+    output,
+  )?.[1];
+  return id === undefined ? undefined : Number(id);
+}
+
 /** The line between a running command's first line and its output, as the model reads it. */
 const OUTPUT_SO_FAR = '--- output so far ---';

@@ -1,22 +1,14 @@
 import type { ViewMessage } from '../protocol/chatView';
 import type { RunningCommand } from '../protocol/runningCommands';
+import { formatRunning, runningFor, setCommandClocks, tickCardClocks } from './commandClock';
 import { button, h } from './dom';
 import { t } from './l10n';
 
 // The commands the chat left running in the background (exec_command past its yield time: a dev server, a
 // watcher), above the composer: one compact row each with the command, how long it has run, and Stop, which
 // ends its whole process group. The host sends the whole list at each change; the times tick here, counted
-// from what the host said on the page's own clock. Hidden while none runs, and no timer runs then.
-
-/** `12 s`, `3 min 05 s`, `1 h 02 min`: short, and the width steady while it ticks. */
-export function formatRunning(ms: number): string {
-  const seconds = Math.floor(ms / 1000);
-  if (seconds < 60) return `${seconds} s`;
-  const minutes = Math.floor(seconds / 60);
-  const pad = (value: number) => String(value).padStart(2, '0');
-  if (minutes < 60) return `${minutes} min ${pad(seconds % 60)} s`;
-  return `${Math.floor(minutes / 60)} h ${pad(minutes % 60)} min`;
-}
+// from what the host said on the page's own clock (commandClock.ts), as do the cards of the calls that left
+// them running. Hidden while none runs, and no timer runs then.
 
 export class CommandList {
   readonly element = h('div', {
@@ -27,8 +19,8 @@ export class CommandList {
       title: t('Commands running in the background'),
     },
   });
-  /** Each row's time and when (performance.now()) it had run the host's runningMs. */
-  private clocks: { label: HTMLElement; runningMs: number; at: number }[] = [];
+  /** Each row's time, by its command's id. */
+  private clocks: { label: HTMLElement; id: number }[] = [];
   private timer: ReturnType<typeof setInterval> | undefined;
   /** Stop clicked for these: their rows say so until the host's list drops them. */
   private readonly stopping = new Set<number>();
@@ -36,10 +28,10 @@ export class CommandList {
   constructor(private readonly post: (message: ViewMessage) => void) {}
 
   show(commands: readonly RunningCommand[]): void {
-    const at = performance.now();
+    setCommandClocks(commands, performance.now());
     for (const id of this.stopping) if (!commands.some((command) => command.id === id)) this.stopping.delete(id);
     this.clocks = [];
-    this.element.replaceChildren(...commands.map((command) => this.row(command, at)));
+    this.element.replaceChildren(...commands.map((command) => this.row(command)));
     this.element.classList.toggle('hidden', commands.length === 0);
     this.tick();
     if (commands.length === 0 && this.timer !== undefined) {
@@ -48,9 +40,9 @@ export class CommandList {
     } else if (commands.length > 0) this.timer ??= setInterval(() => this.tick(), 1000);
   }
 
-  private row(command: RunningCommand, at: number): HTMLElement {
+  private row(command: RunningCommand): HTMLElement {
     const label = h('span', { class: 'command-time' });
-    this.clocks.push({ label, runningMs: command.runningMs, at });
+    this.clocks.push({ label, id: command.id });
     const stopping = this.stopping.has(command.id);
     const stop = button(t('Stop command'), () => this.stop(command.id, stop), {
       icon: 'debug-stop',
@@ -80,7 +72,7 @@ export class CommandList {
   }
 
   private tick(): void {
-    const now = performance.now();
-    for (const clock of this.clocks) clock.label.textContent = formatRunning(clock.runningMs + now - clock.at);
+    for (const clock of this.clocks) clock.label.textContent = formatRunning(runningFor(clock.id) ?? 0);
+    tickCardClocks();
   }
 }

@@ -1,5 +1,6 @@
 import type { ApprovalAsk, ToolEntry, ToolStatus } from '../protocol/chatView';
 import { type Post, diffView } from './diffView';
+import { cardClock } from './commandClock';
 import { button, formatDuration, h } from './dom';
 import { type PathLink, findPathLinks, summaryLinks } from './pathLinks';
 import { t } from './l10n';
@@ -142,13 +143,32 @@ function approvalView(entry: ToolEntry, post: Post): HTMLElement {
   );
 }
 
+/** The status's word; for a command that ran on in the background, how it ended. */
+function statusLabel(entry: ToolEntry): string {
+  const { exit } = entry;
+  if (!exit) return STATUS[entry.status].label;
+  if (exit.timedOut) return t('timed out');
+  return exit.code === null ? t('stopped') : t('exit code {0}', exit.code);
+}
+
+/**
+ * How long the call took; for a command still running in the background, its time ticking (commandClock.ts).
+ * A call that never ran (skipped, or left waiting at Stop) took no time of its own to show.
+ */
+function durationView(entry: ToolEntry): HTMLElement | undefined {
+  if (entry.status === 'running' && entry.session !== undefined)
+    return cardClock(entry.session, h('span', { class: 'tool-duration' }));
+  if (entry.durationMs === undefined || entry.status === 'declined') return undefined;
+  return h('span', { class: 'tool-duration' }, formatDuration(entry.durationMs));
+}
+
 export function toolCard(entry: ToolEntry, post: Post): HTMLElement {
   const status = STATUS[entry.status];
   const card = h(
     'article',
     {
       class: `tool-card status-${entry.status}`,
-      attrs: { 'aria-label': `${entry.name} ${entry.summary}, ${status.label}` },
+      attrs: { 'aria-label': `${entry.name} ${entry.summary}, ${statusLabel(entry)}` },
     },
     h(
       'header',
@@ -156,11 +176,8 @@ export function toolCard(entry: ToolEntry, post: Post): HTMLElement {
       h('span', { class: `codicon codicon-${status.icon}`, attrs: { 'aria-hidden': 'true' } }),
       h('span', { class: 'tool-name' }, entry.name),
       summaryView(entry, post),
-      h('span', { class: 'tool-status' }, status.label),
-      // A call that never ran (skipped, or left waiting at Stop) took no time of its own to show.
-      entry.durationMs === undefined || entry.status === 'declined'
-        ? undefined
-        : h('span', { class: 'tool-duration' }, formatDuration(entry.durationMs)),
+      h('span', { class: 'tool-status' }, statusLabel(entry)),
+      durationView(entry),
     ),
   );
   if (entry.diff && entry.diff.length > 0) card.append(diffView(entry, entry.diff, post));

@@ -9,7 +9,8 @@ import { ARTIFACTS, type Workbench, until } from './workbench';
 // The commands running in the background in the real workbench (issue 37, item 4): a scripted model's
 // exec_command with yield_time_ms comes back at once and the command goes on, in a Loopwire terminal of its
 // own; the panel lists it above the composer with its time and a Stop; Stop ends its process group and the
-// list goes; the toolbar's Stop mid-task and New Chat end others the same way. The scripted model answers
+// list goes; the toolbar's Stop mid-task and New Chat end others the same way; the card of a command left
+// running says so, its time ticking, until it ends with its exit code (issue 47, item 5). The scripted model answers
 // from a scenario file in the workspace; each command is run from its approval card (sleep is no command that
 // only reads). Screenshots go to test-artifacts/workbench/commands/.
 
@@ -59,8 +60,47 @@ const SERVE_AND_THINK = {
   ],
 };
 
+/**
+ * A command that prints, goes on past its yield time, prints again and ends on its own with exit code 3; the
+ * model then polls it (`poll N`, N its session id, read from the panel's list) once it has printed more.
+ */
+const TICK = {
+  name: 'tick',
+  match: '^tick$',
+  steps: [
+    {
+      output: [
+        {
+          type: 'function_call',
+          name: 'exec_command',
+          arguments: { cmd: 'echo begun; sleep 2; echo ticked; sleep 5; exit 3', yield_time_ms: 500 },
+        },
+      ],
+    },
+    { output: [{ type: 'message', text: 'tick: it runs on in the background.' }] },
+  ],
+};
+
+const POLL = {
+  name: 'poll',
+  match: '^poll (\\d+)$',
+  steps: [
+    {
+      output: [
+        {
+          type: 'function_call',
+          name: 'write_stdin',
+          // As raw text: a capture in an object's string would make the id a string.
+          arguments: '{"session_id": {{1}}, "chars": "", "yield_time_ms": 250}',
+        },
+      ],
+    },
+    { output: [{ type: 'message', text: 'poll: polled.' }] },
+  ],
+};
+
 const SCENARIOS = {
-  scenarios: [serve('serve one', 'one.pid'), serve('serve two', 'two.pid'), SERVE_AND_THINK],
+  scenarios: [serve('serve one', 'one.pid'), serve('serve two', 'two.pid'), SERVE_AND_THINK, TICK, POLL],
 };
 
 /** Running, not a zombie waiting for a reaper. */
@@ -182,5 +222,54 @@ describe('Loopwire in the VS Code workbench: the commands running in the backgro
     await until('the list gone', async () => ((await list.isVisible()) ? undefined : true), 15_000);
     await until('the command gone', () => Promise.resolve(alive(pid) ? undefined : true), 10_000);
     assert.deepEqual(workbench.pageErrors, []);
+  });
+
+  it('a command left running: its card says running, its time ticking, then its exit code; a poll shows its new output', async () => {
+    const panel = await workbench.panel();
+    const box = panel.locator('textarea.prompt');
+    await box.fill('tick');
+    await box.press('Enter');
+    await panel
+      .locator('.entry.tool .tool-card.status-approval button[data-action="allow"]')
+      .first()
+      .click({ timeout: 30_000 });
+    await panel
+      .locator('.entry.assistant:not(.streaming)', { hasText: 'tick: it runs on in the background.' })
+      .waitFor({ timeout: 60_000 });
+    // The call has answered the model, but its command goes on: its card says so, not "done 532 ms".
+    // The exec_command's card (a poll's card names the command too, in its output).
+    const header = panel
+      .locator('.entry.tool .tool-header', { has: panel.locator('.tool-name', { hasText: /^exec_command$/ }) })
+      .filter({ hasText: 'echo begun' })
+      .last();
+    assert.equal(await header.locator('.tool-status').innerText(), 'running');
+    const time = header.locator('.tool-duration');
+    const before = await time.innerText();
+    assert.match(before, /^\d+ s$/);
+    await until('the card’s time ticking', async () => ((await time.innerText()) !== before ? true : undefined));
+    await workbench.screenshot('card-running', { sidebar: true });
+
+    // Once it has printed its second line (at 2 s), the model polls it: the poll's card shows that line.
+    const row = panel.locator('.command-row').last();
+    const id = await row.getAttribute('data-id');
+    await until('the command past its second line', async () =>
+      Number.parseInt(await row.locator('.command-time').innerText(), 10) >= 3 ? true : undefined,
+    );
+    await box.fill(`poll ${id}`);
+    await box.press('Enter');
+    await panel.locator('.entry.assistant:not(.streaming)', { hasText: 'poll: polled.' }).waitFor({ timeout: 60_000 });
+    const poll = panel.locator('.entry.tool .tool-card', { hasText: 'write_stdin' }).last();
+    const polled = (await poll.locator('.tool-output pre').textContent()) ?? '';
+    assert.match(polled, /^ticked$/m);
+    assert.doesNotMatch(polled, /no new output/);
+    assert.doesNotMatch(polled, /^begun$/m, 'only what is new since the call’s answer');
+    await poll.locator('.tool-output summary').click();
+    await workbench.screenshot('poll-card', { sidebar: true });
+
+    // It ends by itself: its card says how, and how long it ran.
+    await header.locator('.tool-status', { hasText: 'exit code 3' }).waitFor({ timeout: 30_000 });
+    assert.match(await time.innerText(), /^\d+\.\d s$/);
+    assert.equal(await header.locator('xpath=..').getAttribute('class'), 'tool-card status-failed');
+    await workbench.screenshot('card-ended', { sidebar: true });
   });
 });

@@ -1,6 +1,8 @@
 import type { AgentEvent } from '../../agent';
 import type { ToolRegistry } from '../../tools';
+import { followBackground } from './backgroundCards';
 import type { ChatCheckpoints } from './chatCheckpoints';
+import type { ChatCommands } from './chatPort';
 import type { ChatModel } from './chatModel';
 import type { PromptQueue } from './chatQueue';
 import type { ChatOutbox } from './chatOutbox';
@@ -16,7 +18,7 @@ export interface ChatEventTargets {
   readonly queue: PromptQueue;
   readonly checkpoints: ChatCheckpoints;
   readonly reviews: ReviewBook;
-  readonly backend: { log(line: string): void };
+  readonly backend: { log(line: string): void; readonly commands?: ChatCommands };
   readonly outbox: ChatOutbox;
 }
 
@@ -33,6 +35,7 @@ export function onChatEvent(event: AgentEvent, chat: ChatEventTargets, registry:
   // A command or task may change files too, and is not journaled: the checkpoint says it ran.
   if (event.type === 'tool_started' && registry?.effect(event.name) === 'task')
     chat.checkpoints.unjournaled(event.name);
+  if (event.type === 'tool_finished') followBackground(event, chat.model, chat.backend.commands);
   if (event.type === 'tool_finished' && event.edits) {
     const { callId, turn, edits } = event;
     chat.reviews.add(callId, turn, edits).catch((error: unknown) => chat.backend.log(`review: ${messageOf(error)}`));

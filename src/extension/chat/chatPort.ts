@@ -1,7 +1,7 @@
 import type { Agent, AgentEvent, ApprovalMode, ApprovalPolicy, ApprovalRequest, Transcript } from '../../agent';
 import type { BackendInfo, HostMessage, Remedy } from '../../protocol/chatView';
 import type { RunningCommand } from '../../protocol/runningCommands';
-import type { Workspace } from '../../workspace';
+import type { CommandEnd, Workspace } from '../../workspace';
 import type { SandboxFor } from '../windowSandbox';
 import type { ChatActivity } from './chatActivity';
 import type { ChatContext } from './contextPort';
@@ -62,6 +62,8 @@ export interface ChatCommands {
   watch(show: (commands: RunningCommand[]) => void): void;
   /** Stops one command's process group; settles once it is gone. */
   stop(id: number): Promise<void>;
+  /** Session `id`, until the model has been told how it ended: its card follows it to its end. */
+  get(id: number): { session: { ended: Promise<CommandEnd> } } | undefined;
 }
 
 /** Sends a message to the page: false (or a promise of false) when it was not delivered (a hidden view). */

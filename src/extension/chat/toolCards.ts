@@ -1,7 +1,7 @@
 import { t } from '@vscode/l10n';
 import type { AgentEvent } from '../../agent';
 import type { ChatEntry, DiffFile, ToolEntry } from '../../protocol/chatView';
-import type { ToolRegistry } from '../../tools';
+import { type ToolRegistry, backgroundSessionOf } from '../../tools';
 import { LiveDiff, type ReadText } from './liveDiff';
 import { reviewFiles } from './reviewFiles';
 
@@ -123,10 +123,13 @@ export class ToolCards {
     const entry = this.tool(event.callId);
     if (!entry) return;
     const { diff: _shown, ask: _ask, ...rest } = entry;
+    // A command that goes on in the background still runs: its card says so until it ends (backgroundCards.ts).
+    const session = event.ok && !event.declined ? backgroundSessionOf(event.output) : undefined;
     this.board.replace({
       ...rest,
-      status: event.declined ? 'declined' : event.ok ? 'done' : 'failed',
-      durationMs: event.durationMs,
+      ...(session === undefined
+        ? { status: event.declined ? 'declined' : event.ok ? 'done' : 'failed', durationMs: event.durationMs }
+        : { status: 'running', session }),
       output: cut(event.shown ?? event.output),
       ...(event.edits ? { diff: reviewFiles(event.edits) } : {}),
     });
