@@ -15,6 +15,8 @@ import { ToolRunner, callsIn } from './toolRunner';
 import { AgentStop, TurnCancelled } from './transportFault';
 import { type DoneEvent, type TaskEnd, endOfError } from './taskEnd';
 import { type TurnTimes, turnMetrics } from './turnMetrics';
+import { TurnGap } from './turnGap';
+import { rehearse } from './turnRehearsal';
 import { editLanded } from './editEnd';
 import { appendNestedInstructions, showOutput } from './turnOutput';
 
@@ -50,6 +52,8 @@ export class Agent {
   private contextTokens = 0;
   /** The running prompt's start, until its first request is on the socket (promptStart.ts). */
   private promptStart: PromptStart | undefined;
+  /** The turnaround since the last response, split (turnGap.ts); none before a task's first request. */
+  private gap: TurnGap | undefined;
 
   constructor(private readonly options: AgentOptions) {
     // A call's output is kept within the budget of the model it answers now (a model picked mid-chat's).
@@ -71,7 +75,7 @@ export class Agent {
   start(): Promise<void> {
     const { instructions, lane } = this.options;
     const { model, toolSpecs, extra } = this.current();
-    return this.options.transport.start({
+    const started = this.options.transport.start({
       model,
       instructions,
       tools: toolSpecs,
@@ -80,6 +84,9 @@ export class Agent {
       ...(extra ? { extra } : {}),
       ...(lane === undefined ? {} : { lane }),
     });
+    // What a task's first turnarounds would compile is compiled now, beside the warm-up (turnRehearsal.ts).
+    const { tools, environment } = this.options;
+    return Promise.all([started, rehearse({ tools, registry: this.registry, environment })]).then(() => undefined);
   }
 
   /**
@@ -107,6 +114,7 @@ export class Agent {
     const progress = new ProgressWatch();
     await this.settlePending(signal);
     if (prompt !== undefined) await this.appendPrompt(prompt);
+    this.gap = undefined;
     const times: TurnTimes = { readyAt: performance.now(), previousEndAt: undefined };
     for (let turnOfTask = 1; ; turnOfTask++) {
       if (turnOfTask > maxTurns) return ['stopped', t('the turn limit ({0}) was reached', maxTurns), 'max_turns'];
@@ -173,17 +181,24 @@ export class Agent {
   private async turn(times: TurnTimes, signal: AbortSignal, progress: ProgressWatch): Promise<TaskEnd | undefined> {
     const { emit } = this.options;
     const turn = ++this.turns;
+    this.gap?.mark('after');
     emit({ type: 'turn_started', turn });
     this.environmentChanged();
     this.instructionsChanged();
+    this.gap?.mark('next');
     const outcome = await this.request(turn, signal);
+    const gapPhasesMs = this.gap?.end(outcome.firstSentAt);
+    const gap = (this.gap = new TurnGap(outcome.completedAt));
+    gap.mark('response');
     this.keep(turn, outcome);
+    gap.mark('keep');
     const compactedTokens = outcome.output.some(isCompaction) ? this.afterCompaction(turn, outcome) : undefined;
     const calls = callsIn(outcome.output);
     this.toolCalls += calls.length;
     const timing = await this.runner.runAll(turn, calls, signal);
-    const plan = this.current().context;
-    emit({ type: 'turn_finished', metrics: turnMetrics(turn, outcome, timing, times, plan, compactedTokens) });
+    gap.mark('tools', timing.approvalMs);
+    const metrics = turnMetrics(turn, outcome, timing, times, this.current().context, compactedTokens);
+    emit({ type: 'turn_finished', metrics: { ...metrics, ...(gapPhasesMs ? { gapPhasesMs } : {}) } });
     times.readyAt = performance.now();
     times.previousEndAt = outcome.completedAt + timing.approvalMs;
     if (signal.aborted) throw new TurnCancelled();

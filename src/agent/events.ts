@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { EditedFile } from '../protocol';
+import { GAP_PHASES } from './turnGap';
 
 // The agent's event stream: one zod schema per event, the single source of truth for every consumer (the
 // CLI's renderer and `--json`, the extension, the webview bridge). Types are inferred, never written twice.
@@ -45,6 +46,8 @@ export const TurnMetrics = z.object({
   contextWindow: z.int().positive().optional(),
   /** This turn's output began with a compaction item (the server compacted the context). */
   compacted: z.boolean().optional(),
+  /** `gapMs` split at the loop's boundaries (turnGap.ts's phases, adding up to it), where there was a gap. */
+  gapPhasesMs: z.record(z.enum(GAP_PHASES), z.number().nonnegative()).optional(),
 });
 
 export const TransportState = z.enum(['connecting', 'warm', 'reconnecting', 'http_fallback', 'http', 'closed']);
