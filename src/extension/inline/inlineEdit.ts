@@ -188,9 +188,11 @@ export class InlineEdit {
     const waiting: Hunk[] = [];
     let changed = false;
     for (const hunk of this.all) {
+      const waits = this.waiting.includes(hunk);
+      // Typing decides only hunks still waiting (each read is a search of the text: an ended edit costs none).
+      if (!waits && !undoRedo) continue;
       const side = hunkStanding(hunk, buffer).side;
       const was = this.decided.get(hunk.id);
-      const waits = this.waiting.includes(hunk);
       if (side === 'new' && (waits || (undoRedo && was !== 'kept'))) {
         waiting.push(hunk);
         changed ||= !waits;
