@@ -8,6 +8,7 @@ import {
   approveAll,
 } from '../../../src/agent';
 import { ReadLedger, toolsFor } from '../../../src/tools';
+import type { GapPhases } from '../../../src/agent/turnGap';
 import type { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
 import type { ModeId } from './benchTypes';
 import { type ServerProcess, TOKEN } from './serverProcess';
@@ -27,6 +28,8 @@ export interface TaskFigures {
   turns: TurnMetrics[];
   /** The turnaround before each request that followed a single read_file call: the gap the bench reports. */
   readGapsMs: number[];
+  /** The first of those turnarounds split into the loop's phases (turnGap.ts). */
+  firstGapPhasesMs: GapPhases | undefined;
   serverMsPerTurn: number;
   clientCpuMs: number;
   serverCpuMs: number;
@@ -79,10 +82,12 @@ export async function runBenchTask(
   const serverTurns = Math.max(1, after.turns - before.turns);
   const work = (s: typeof before) => s.work.parseMs + s.work.loadMs + s.work.workMs;
   const afterOneRead = (turn: number) => called.get(turn)?.join() === 'read_file';
+  const readGaps = turns.filter((m) => m.gapMs !== null && afterOneRead(m.turn - 1));
   return {
     wallMs: done.wallMs,
     turns,
-    readGapsMs: turns.flatMap((m) => (m.gapMs !== null && afterOneRead(m.turn - 1) ? [m.gapMs] : [])),
+    readGapsMs: readGaps.map((m) => m.gapMs ?? 0),
+    firstGapPhasesMs: readGaps[0]?.gapPhasesMs,
     serverMsPerTurn: (work(after) - work(before)) / serverTurns,
     clientCpuMs: (cpu.user + cpu.system) / 1000,
     serverCpuMs: server.cpuMs() - serverCpu,

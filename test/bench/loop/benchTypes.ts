@@ -1,6 +1,8 @@
 // The benchmark's results, as `--json FILE` writes them and the HTML report reads them. The fields of
 // `runs` rows and `floor_rtt_us` are a contract (issue: the benchmark); others may be added.
 
+import type { GapPhases } from '../../../src/agent/turnGap';
+
 export type ModeId = 'http-full' | 'http-chained' | 'ws-full' | 'ws-chained';
 
 /** One (mode, tps, tool_calls) cell: medians over its repetitions. */
@@ -18,6 +20,12 @@ export interface RunRow {
    * read of a ~10 KB file) and everything the client does around it included; median over those turns.
    */
   gap_p50_ms: number;
+  /** The same gaps' 90th percentile (nearest rank): the tail the median hides (issue 51). */
+  gap_p90_ms: number;
+  /** Each task's first gap (after its first tool call, the loop's code coldest), the median over the tasks. */
+  gap_first_ms: number;
+  /** That first gap split at the loop's phases (turnGap.ts), medians; absent in results written before it. */
+  gap_first_phases_ms?: GapPhases;
   bytes_sent_per_turn: number;
   /** The server's own work per turn: decode, validate, load state, render and tokenize. */
   server_ms_per_turn: number;

@@ -226,6 +226,8 @@ const RUN_COLS: Col<RunRow>[] = [
       'overhead_p50_ms',
       'overhead_p99_ms',
       'gap_p50_ms',
+      'gap_p90_ms',
+      'gap_first_ms',
       'ttft_p50_ms',
     ] as const
   ).map((k) => msCol<RunRow>(k)),

@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
 import { runBenchTask } from './benchTask';
+import { firstGapGoal, gapFigures, rowGapLine } from './gapStats';
 import type { BenchResults, Goal, ModeId, RunRow, ScalingPoint } from './benchTypes';
 import type { NetemCounters } from './netemProxy';
 import { networkProfiles } from './networkProfile';
@@ -227,7 +228,7 @@ function row(mode: ModeId, tps: number, toolCalls: number, reps: Awaited<ReturnT
     wall_ms: median(walls),
     overhead_p50_ms: median(overheads),
     overhead_p99_ms: quantile(overheads, 0.99),
-    gap_p50_ms: median(reps.flatMap((rep) => rep.readGapsMs)),
+    ...gapFigures(reps.map((rep) => ({ gapsMs: rep.readGapsMs, firstPhasesMs: rep.firstGapPhasesMs }))),
     bytes_sent_per_turn: median(turns.map((m) => m.bytesSent)),
     server_ms_per_turn: median(reps.map((rep) => rep.serverMsPerTurn)),
     history_tokens: median(last),
@@ -293,6 +294,7 @@ function goals(results: BenchResults): Goal[] {
     met: wsGap <= 1,
     detail: `${wsGap.toFixed(3)} ms`,
   });
+  out.push(firstGapGoal(clientRuns.filter((r) => r.mode === 'ws-chained')));
   const multiple = wsOverhead / (results.floor_rtt_us / 1000);
   out.push({
     name: 'ws-chained overhead within a small multiple (≤ 5×) of the loopback round trip',
@@ -337,6 +339,8 @@ function printTable(results: BenchResults): void {
   const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i] ?? 0)).join('  ');
   console.log(line(head));
   for (const r of rows) console.log(line(r));
+  console.log('\nws-chained turnarounds (the first gap split: its phases, ms)');
+  for (const r of results.runs.filter((run) => run.mode === 'ws-chained')) console.log(rowGapLine(r));
   if (results.scaling.length > 0) {
     console.log('\nscaling (per-turn overhead against history size, 4,000 tok/s)');
     for (const p of results.scaling)

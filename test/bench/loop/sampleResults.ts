@@ -60,6 +60,8 @@ function run(mode: ModeId, tps: number, calls: number, seed: number): RunRow {
     overhead_p50_ms: overhead,
     overhead_p99_ms: overhead * 1.6 + 0.2,
     gap_p50_ms: overhead + 0.3,
+    gap_p90_ms: overhead * 1.4 + 0.4,
+    gap_first_ms: overhead * 2 + 0.6,
     bytes_sent_per_turn: Math.round(mean((h) => bytesSent(mode, h))),
     server_ms_per_turn: server,
     history_tokens: historyAt(calls) + 40,
