@@ -3,8 +3,9 @@ import * as vscode from 'vscode';
 import { eventually, loopwire, readFixture, writeFixture } from './support';
 
 // The inline fix in the real extension host: the light bulb offers it first, its edit lands in the buffer
-// (unsaved), and Undo takes back the agent's lines only — a line the user typed meanwhile stays. The scenario
-// answers the inline prompt the command builds.
+// (unsaved), and Undo takes back the agent's lines only — a line the user typed meanwhile stays. The editor's
+// own undo takes the whole fix back in one step and its redo brings it back, the lenses following (issue 47).
+// The scenario answers the inline prompt the command builds.
 
 const BROKEN = '{\n  "port": 8080,,\n  "host": "localhost"\n}\n';
 
@@ -89,5 +90,25 @@ describe('Fix with Loopwire, inline', () => {
     await editor.edit((edit) => edit.insert(new vscode.Position(3, 1), '\n// typed'));
     await vscode.commands.executeCommand('loopwire.inline.undo', { uri: uri.toString() });
     assert.equal(editor.document.getText(), BROKEN.replace('}\n', '}\n// typed\n'));
+
+    // The editor's own undo (issue 47): the fix is one step, one undo takes all of it back and the lenses go;
+    // redo brings it back with its Keep and Undo.
+    await editor.edit((edit) => edit.delete(new vscode.Range(4, 0, 5, 0)));
+    assert.equal(editor.document.getText(), BROKEN);
+    await vscode.commands.executeCommand(inline.command.command, ...((inline.command.arguments ?? []) as unknown[]));
+    assert.equal(editor.document.getText(), fixed);
+    const lenses = async (): Promise<string[]> =>
+      ((await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri)) ?? [])
+        .map((lens) => lens.command?.title ?? '')
+        .filter((title) => title === 'Keep' || title === 'Undo');
+    assert.deepEqual(await lenses(), ['Keep', 'Undo']);
+    await vscode.window.showTextDocument(editor.document, { preview: false });
+    await vscode.commands.executeCommand('undo');
+    assert.equal(editor.document.getText(), BROKEN, 'one undo: the file as before the fix');
+    await eventually(async () => (await lenses()).length === 0, { message: 'the lenses gone', intervalMs: 100 });
+    await vscode.commands.executeCommand('redo');
+    assert.equal(editor.document.getText(), fixed);
+    await eventually(async () => (await lenses()).length === 2, { message: 'the lenses back', intervalMs: 100 });
+    await vscode.commands.executeCommand('loopwire.inline.keep', { uri: uri.toString() });
   });
 });
