@@ -21,6 +21,7 @@ import { ImageModelWarning } from './imageWarning';
 import { InstructionsLine } from './instructionsLine';
 import { t } from './l10n';
 import { QueueChips } from './queueChips';
+import { fitPrompt, unfitPrompt } from './promptFit';
 import { CommandList } from './commandList';
 import { PlanDock } from './planDock';
 import { Transcript } from './transcript';
@@ -252,10 +253,13 @@ function showHistory(sessions: readonly SessionSummary[]): void {
 
 /** Stop gave queued prompts back: their text after what is typed, their attachments as chips. Nothing is lost. */
 function takeBack(items: readonly QueuedPrompt[]): void {
-  prompt.value = [prompt.value.trimEnd(), ...items.map((item) => item.text)].filter((text) => text !== '').join('\n\n');
+  const draft = prompt.value.trimEnd();
+  prompt.value = [draft, ...items.map((item) => item.text)].filter((text) => text !== '').join('\n\n');
   for (const item of items) if (item.attachments) chips.add(item.attachments);
   saveDraft();
   prompt.focus();
+  // All of it in view, the caret where the user was typing: at the end of their own draft.
+  fitPrompt(prompt, draft.length);
 }
 
 function submit(): void {
@@ -265,6 +269,7 @@ function submit(): void {
   if (text === '' && !attachments.some((attachment) => attachment.kind === 'image')) return;
   post({ type: 'send', text, ...(attachments.length > 0 ? { attachments: [...attachments] } : {}) });
   prompt.value = '';
+  unfitPrompt(prompt);
   chips.clear();
   images.clear();
   saveDraft();

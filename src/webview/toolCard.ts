@@ -53,7 +53,8 @@ function linkedParts(text: string, links: readonly PathLink[], post: Post): (Nod
 
 /** The summary; once the call is written, each path of it the host sent opens that file. */
 function summaryView(entry: ToolEntry, post: Post): HTMLElement {
-  const summary = h('span', { class: 'tool-summary', attrs: { title: entry.summary } });
+  // No tooltip of its own: the header's says all of it, name and status included.
+  const summary = h('span', { class: 'tool-summary' });
   const links = entry.status === 'streaming' ? [] : summaryLinks(entry.summary, entry.paths ?? []);
   summary.append(...linkedParts(entry.summary, links, post));
   return summary;
@@ -151,6 +152,13 @@ function statusLabel(entry: ToolEntry): string {
   return exit.code === null ? t('stopped') : t('exit code {0}', exit.code);
 }
 
+/** The whole header in words, for its tooltip: a narrow panel cuts the summary (a running clock is left out). */
+function headerTitle(entry: ToolEntry): string {
+  const timed = entry.durationMs !== undefined && entry.status !== 'declined' && entry.status !== 'running';
+  const time = timed ? ` ${formatDuration(entry.durationMs ?? 0)}` : '';
+  return `${entry.name} ${entry.summary} — ${statusLabel(entry)}${time}`;
+}
+
 /**
  * How long the call took; for a command still running in the background, its time ticking (commandClock.ts).
  * A call that never ran (skipped, or left waiting at Stop) took no time of its own to show.
@@ -172,12 +180,12 @@ export function toolCard(entry: ToolEntry, post: Post): HTMLElement {
     },
     h(
       'header',
-      { class: 'tool-header' },
+      { class: 'tool-header', attrs: { title: headerTitle(entry) } },
       h('span', { class: `codicon codicon-${status.icon}`, attrs: { 'aria-hidden': 'true' } }),
       h('span', { class: 'tool-name' }, entry.name),
       summaryView(entry, post),
-      h('span', { class: 'tool-status' }, statusLabel(entry)),
-      durationView(entry),
+      // Status and time as one: in a narrow panel they go to the next line together, never apart.
+      h('span', { class: 'tool-state' }, h('span', { class: 'tool-status' }, statusLabel(entry)), durationView(entry)),
     ),
   );
   if (entry.diff && entry.diff.length > 0) card.append(diffView(entry, entry.diff, post));
