@@ -162,6 +162,9 @@ async function startAgent(
 ) {
   const { options, workspace } = run;
   const { steering, registry, emit } = parts;
+  let early: ReturnType<typeof findProjectInstructions> | undefined = findProjectInstructions([workspace.root]);
+  // Handled where it is awaited; a run that stops before its prompt never awaits it, and must not crash on it.
+  early.catch(() => undefined);
   const agent = parts.session.agent({
     model: options.model,
     modelOptions: options.request.modelOptions,
@@ -178,8 +181,10 @@ async function startAgent(
     maxTurns: options.maxTurns,
     context: options.context,
     // AGENTS.md and the like, read as the extension reads them (projectInstructions.ts), said on stderr.
+    // The first lookup runs while the socket warms up (below), not between the warm-up and the prompt.
     projectInstructions: async () => {
-      const found = await findProjectInstructions([workspace.root]);
+      const found = await (early ?? findProjectInstructions([workspace.root]));
+      early = undefined;
       if (!options.flags.json) steering.io.stderr(projectInstructionsLine(found));
       return found;
     },
