@@ -2,8 +2,10 @@
 // lines (for the phase's end line and the run's summary). Works on the unit run and on the extension host's.
 'use strict';
 
-// eslint-disable-next-line no-control-regex -- the colour codes of a reporter run with colours on
-const plain = (line) => line.replace(/\u001b\[[0-9;]*m/g, '');
+const { stripVTControlCharacters } = require('node:util');
+
+/** A reporter line without its colour codes (a reporter run with colours on). */
+const plain = (line) => stripVTControlCharacters(line);
 
 /** A fresh tally: feed it each output line with `line()`, read `counts()` at the end. */
 function mochaTally() {

@@ -3,6 +3,7 @@ import type { DoneEvent, PromptWithParts } from '../agent';
 import type { CliIo } from './cliIo';
 import { type SteerableAgent, notSentLine, runWithNextPrompts } from './nextPrompts';
 import { t } from './cliL10n';
+import { fitTail } from './terminalWidth';
 
 // The terminal's steering for `loopwire exec` (issue 38): while a task runs, a line typed and Enter steers it
 // (`Agent.steer`, delivered at the next tool boundary), and Tab queues the line as the next prompt. The keys
@@ -169,9 +170,7 @@ class TerminalSteering implements Steering {
     this.shown = true;
     this.atRowStart = true;
     const room = Math.max(10, (process.stderr.columns || 80) - PROMPT.length - 1);
-    const chars = [...this.line];
-    const visible = chars.length > room ? `…${chars.slice(1 - room).join('')}` : this.line;
-    this.out.stderr(`${ERASE_ROW}${dim(this.color, PROMPT)}${visible}`);
+    this.out.stderr(`${ERASE_ROW}${dim(this.color, PROMPT)}${fitTail(this.line, room)}`);
   }
 
   /** Takes the typed line's row down and writes the output that waited for it. */

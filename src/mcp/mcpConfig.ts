@@ -1,7 +1,7 @@
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { readJsonc } from '../workspace/shared/jsonc';
+import { expandVariables } from '../workspace/shared/vscodeVariables';
 
 // The MCP servers a workspace names in `.vscode/mcp.json`, VS Code's own format (JSON with comments):
 // `{"servers": {NAME: {"type": "stdio", "command", "args", "env", "cwd"} | {"type": "http", "url", "headers"}}}`.
@@ -69,12 +69,7 @@ class UnexpandedVariable extends Error {
 }
 
 function expand(text: string, vars: ConfigVariables): string {
-  return text.replace(/\$\{([^}]*)\}/g, (whole, name: string) => {
-    if (name === 'workspaceFolder' || name === 'workspaceRoot') return vars.workspaceFolder;
-    if (name === 'workspaceFolderBasename') return path.basename(vars.workspaceFolder);
-    if (name === 'userHome') return os.homedir();
-    if (name === 'pathSeparator' || name === '/') return path.sep;
-    if (name.startsWith('env:')) return (vars.env ?? process.env)[name.slice(4)] ?? '';
+  return expandVariables(text, vars, (whole) => {
     throw new UnexpandedVariable(whole);
   });
 }

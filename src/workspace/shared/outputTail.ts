@@ -16,7 +16,9 @@ export function cutLine(what: string): string {
 }
 
 // CSI sequences (colours, cursor moves) and OSC sequences (titles, hyperlinks). Built from the code
-// points, so that no control character sits in a regular-expression literal.
+// points, so that no control character sits in a regular-expression literal. Not util.stripVTControlCharacters:
+// it strips an OSC only where its text has no space, and VS Code's shell integration sends whole command
+// lines in OSC 633 (`ESC]633;E;echo hi there;…BEL` came out as `;echo hi there;…`).
 const ESC = String.fromCharCode(0x1b);
 const BEL = String.fromCharCode(0x07);
 const ANSI = new RegExp(

@@ -4,6 +4,7 @@ import type { Confinement } from '../../sandbox';
 import type { TaskInfo } from '../workspace';
 import { listFiles } from './gitignoreFilter';
 import { readJsonc } from './jsonc';
+import { expandVariables } from './vscodeVariables';
 
 // The workspace's tasks as VS Code names them: `.vscode/tasks.json` (JSON with comments) shell and process
 // tasks, `"type": "npm"` tasks, and every npm script of the workspace's package.json files (`npm: test`, or
@@ -71,14 +72,9 @@ function shellQuote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
+/** A task's `${…}` variables, VS Code's way; one it does not know stays as written. */
 function substitute(text: string, root: string): string {
-  return text.replace(/\$\{([^}]+)\}/g, (whole, name: string) => {
-    if (name === 'workspaceFolder' || name === 'workspaceRoot' || name === 'cwd') return root;
-    if (name === 'workspaceFolderBasename') return path.basename(root);
-    if (name === 'pathSeparator' || name === '/') return path.sep;
-    if (name.startsWith('env:')) return process.env[name.slice(4)] ?? '';
-    return whole;
-  });
+  return expandVariables(text, { workspaceFolder: root, cwd: root }, (whole) => whole);
 }
 
 function npmTask(root: string, dir: string, script: string, label?: string, detail?: string): TaskSpec {

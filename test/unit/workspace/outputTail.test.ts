@@ -46,4 +46,13 @@ describe('a run’s output: head and tail', () => {
     const cut = headAndTail('x'.repeat(10_000), 100);
     assert.match(cut, /^x{50}\n\[… 9,900 characters cut from the middle …\]\nx{50}$/);
   });
+
+  it('drops terminal escapes: colours, cursor moves, titles and shell integration’s command lines', () => {
+    const esc = String.fromCharCode(0x1b);
+    const bel = String.fromCharCode(0x07);
+    const kept = new OutputTail();
+    kept.push(Buffer.from(`${esc}]633;E;echo hi there;nonce${bel}${esc}[1;31mred${esc}[0m${esc}[2K\r\n`));
+    kept.push(Buffer.from(`${esc}]0;a title with spaces${esc}\\done${esc}[?2004h\n`));
+    assert.equal(kept.text(), 'red\ndone\n');
+  });
 });
