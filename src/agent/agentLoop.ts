@@ -73,8 +73,10 @@ export class Agent {
 
   /** Opens and warms up the session's connection. */
   start(): Promise<void> {
-    const { instructions, lane } = this.options;
+    const { instructions, lane, tools, environment } = this.options;
     const { model, toolSpecs, extra } = this.current();
+    // What a task's first turnarounds would compile is compiled first, then the socket warms up (turnRehearsal.ts).
+    const rehearsed = rehearse({ tools, registry: this.registry, environment });
     const started = this.options.transport.start({
       model,
       instructions,
@@ -84,9 +86,7 @@ export class Agent {
       ...(extra ? { extra } : {}),
       ...(lane === undefined ? {} : { lane }),
     });
-    // What a task's first turnarounds would compile is compiled now, beside the warm-up (turnRehearsal.ts).
-    const { tools, environment } = this.options;
-    return Promise.all([started, rehearse({ tools, registry: this.registry, environment })]).then(() => undefined);
+    return Promise.all([started, rehearsed]).then(() => undefined);
   }
 
   /**

@@ -1,7 +1,6 @@
-import { hashText } from '../edit';
 import type { CallItem } from '../protocol';
-import type { Workspace } from '../workspace';
-import { ReadLedger, type ToolContext, type ToolRegistry, runToolCall } from '../tools';
+import type { ToolContext, ToolRegistry } from '../tools';
+import { REHEARSED_READ, readArguments, rehearseRead } from '../tools/readRehearsal';
 import type { AgentEventSink } from './events';
 import { callFolders, nestedCandidates } from './nestedInstructions';
 import { ResponseAssembler } from './responseAssembler';
@@ -22,9 +21,6 @@ export interface RehearsalParts {
   /** The environment item's reader: its first read loads the time zone (a new Intl.DateTimeFormat, ~15 ms cold). */
   environment?: (() => string | undefined) | undefined;
 }
-
-/** Files most workspaces have, read (and thrown away) to run read_file's whole path once; none is needed. */
-const READ_CANDIDATES = ['README.md', 'package.json', 'AGENTS.md', '.gitignore'];
 
 const ignore: AgentEventSink = () => undefined;
 
@@ -67,7 +63,7 @@ export function rehearseSync(parts: RehearsalParts): number {
   parts.environment?.();
   const assembler = new ResponseAssembler(0, ignore);
   let calls = 0;
-  for (const event of rehearsalEvents('read_file', JSON.stringify({ path: READ_CANDIDATES[0] }))) {
+  for (const event of rehearsalEvents(REHEARSED_READ, readArguments('README.md'))) {
     const step = assembler.accept(event);
     if (step.kind === 'done') calls = callsIn(step.output).length;
   }
@@ -76,57 +72,30 @@ export function rehearseSync(parts: RehearsalParts): number {
 }
 
 /**
- * The asynchronous part: read_file run as a call runs it (arguments, the workspace's read, the answer's
- * text) on the first of a few common files that exists, with a ledger of its own, and the nested AGENTS.md
- * lookup a call's folder goes through. Never throws: a rehearsal that fails only leaves that part cold.
+ * The asynchronous part: read_file run as a call runs it (src/tools/readRehearsal.ts), and the nested AGENTS.md
+ * lookup each path read goes through. Never throws: a rehearsal that fails only leaves that part cold.
  */
 export async function rehearseTools(parts: RehearsalParts): Promise<void> {
   const { registry } = parts;
-  if (!registry.get('read_file')) return;
-  await rehearseReads(parts.tools.workspace, registry);
-  const context: ToolContext = { workspace: parts.tools.workspace, reads: new ReadLedger() };
-  for (const path of READ_CANDIDATES) {
-    const args = JSON.stringify({ path, end_line: 200 });
-    const result = await runToolCall({ kind: 'function', name: 'read_file', arguments: args }, context, registry);
+  const { workspace } = parts.tools;
+  await rehearseRead(workspace, registry, (path) => {
     // A path below the folder: the lookup stats the AGENTS.md a subfolder could have (none is sent anywhere).
-    const nested = JSON.stringify({ path: `src/${path}` });
-    const call: CallItem = { type: 'function_call', call_id: 'call_rehearsal', name: 'read_file', arguments: nested };
-    nestedCandidates(callFolders(call, registry), [], context.workspace);
-    if (result.ok) return;
-  }
-}
-
-/** Reads of a made-up module (~10 KB) the rehearsal repeats: V8 optimises a function only after a few runs. */
-const HOT_READS = 4;
-const MODULE_TEXT = Array.from({ length: 250 }, (_, i) => `export const value${i} = ${i}; // a line of text\n`).join(
-  '',
-);
-
-/**
- * read_file's own path — its arguments, its answer's lines and footer, the ledger, the text's hash — run
- * until optimised, on a made-up module served by a stand-in for the workspace's read (the disk's own path is
- * run on the real workspace after). Not the first run alone: the second and third reads of a task were still
- * 1–2 ms slower than the later ones, interpreted.
- */
-async function rehearseReads(workspace: Workspace, registry: ToolRegistry): Promise<void> {
-  const served: Workspace = Object.create(workspace) as Workspace;
-  served.readFile = (path) => Promise.resolve({ path, text: MODULE_TEXT, version: hashText(MODULE_TEXT) });
-  const context: ToolContext = { workspace: served, reads: new ReadLedger() };
-  const args = JSON.stringify({ path: 'src/module.ts' });
-  for (let i = 0; i < HOT_READS; i++)
-    await runToolCall({ kind: 'function', name: 'read_file', arguments: args }, context, registry);
+    const args = readArguments(`src/${path}`);
+    const call: CallItem = { type: 'function_call', call_id: 'call_rehearsal', name: REHEARSED_READ, arguments: args };
+    nestedCandidates(callFolders(call, registry), [], workspace);
+  });
 }
 
 /**
- * The whole rehearsal, begun once the caller's socket is connecting (a turn of the event loop later, so its
- * handshake and warm-up go on meanwhile). Never rejects.
+ * The whole rehearsal. Its synchronous part runs before this returns: a caller that opens its socket after it
+ * has the warm-up's response read by code already compiled, and nothing of the rehearsal left to wait for
+ * between that response and the prompt's request (the thread would be busy with it either way). Never rejects.
  */
-export async function rehearse(parts: RehearsalParts): Promise<void> {
-  await new Promise<void>((resolve) => setImmediate(resolve));
+export function rehearse(parts: RehearsalParts): Promise<void> {
   try {
     rehearseSync(parts);
-    await rehearseTools(parts);
   } catch {
     // A rehearsal is only ever a head start: what failed here is compiled by the first real turn instead.
   }
+  return rehearseTools(parts).catch(() => undefined);
 }
