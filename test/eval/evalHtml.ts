@@ -1,6 +1,6 @@
 // The eval's HTML report: one self-contained page (inline CSS, no scripts, no external assets) with the
 // table of `--json FILE`, the totals by transport and the checks on the untouched projects.
-import { change, compareTransports, totalsByTransport, verdictLine } from './evalSummary';
+import { change, compareTransports, comparedOn, totalsByTransport, verdictLine, waitedOn } from './evalSummary';
 import { runLabel, seconds, thousands } from './evalTable';
 import type { EvalReport, TaskResult } from './evalTypes';
 
@@ -28,7 +28,7 @@ export function renderHtml(report: EvalReport): string {
 <body>
 <h1>Loopwire eval</h1>
 <p>${esc(verdictLine(report))}</p>
-<p class="note">${esc(report.endpoint === 'embedded' ? 'Offline: the embedded backend playing each task’s scripted solution.' : `Endpoint ${report.endpoint}, model ${report.model}.`)}
+<p class="note">${esc(report.endpoint === 'embedded' ? 'Offline: the embedded backend playing each task’s scripted solution; every time here is the scripted backend’s, not a real model’s.' : `Endpoint ${report.endpoint}, model ${report.model}.`)}
  ${esc(report.started_at)} · ${esc(report.machine)}</p>
 <h2>Runs</h2>
 <table><thead><tr>${[
@@ -64,7 +64,7 @@ ${totals
 ${
   comparison === undefined
     ? ''
-    : `<p>WebSocket against HTTP on the ${comparison.pairs} run(s) both passed: wall ${esc(change(comparison.ws.wallMs, comparison.http.wallMs))} (${seconds(comparison.ws.wallMs)} against ${seconds(comparison.http.wallMs)}), time waiting on the model ${esc(change(comparison.ws.modelMs, comparison.http.modelMs))}.</p>`
+    : `<p>WebSocket against HTTP${esc(comparedOn(report))} on the ${comparison.pairs} run(s) both passed: wall ${esc(change(comparison.ws.wallMs, comparison.http.wallMs))} (${seconds(comparison.ws.wallMs)} against ${seconds(comparison.http.wallMs)}), time waiting on ${esc(waitedOn(report))} ${esc(change(comparison.ws.modelMs, comparison.http.modelMs))}.</p>`
 }
 <h2>Checks on the untouched projects</h2>
 <p class="note">Each check must fail on its task’s project as it was given, or a pass would prove nothing.</p>

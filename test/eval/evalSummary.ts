@@ -68,6 +68,16 @@ export function compareTransports(results: readonly TaskResult[]): Comparison | 
   return { pairs: pairs.length, ws: total(ws), http: total(http) };
 }
 
+/** Whether the report's figures are the scripted backend's (offline), not a real model's. */
+export const scripted = (report: EvalReport): boolean => report.endpoint === 'embedded';
+
+/** What the comparison of the transports measured: a real endpoint, or the scripted backend offline. */
+export const comparedOn = (report: EvalReport): string =>
+  scripted(report) ? ' with the scripted backend (offline, no model)' : '';
+
+/** What the time "waiting on the model" waited on. */
+export const waitedOn = (report: EvalReport): string => (scripted(report) ? 'the scripted backend' : 'the model');
+
 /** "−23 %": how much shorter (or longer, +) `ws` is than `http`. */
 export function change(ws: number, http: number): string {
   if (http <= 0) return '—';

@@ -1,5 +1,13 @@
 // The eval's table on the terminal: a row per task and transport, what failed and why, then the totals.
-import { change, compareTransports, totalsByTransport, verdictLine } from './evalSummary';
+import {
+  change,
+  compareTransports,
+  comparedOn,
+  scripted,
+  totalsByTransport,
+  verdictLine,
+  waitedOn,
+} from './evalSummary';
 import type { EvalReport, TaskResult } from './evalTypes';
 
 const HEADINGS = [
@@ -25,7 +33,17 @@ export function renderTable(report: EvalReport): string {
     cells
       .map((cell, column) => (column < 3 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
       .join('  ');
-  const out = [line(HEADINGS), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line), ''];
+  const out = [
+    ...(scripted(report)
+      ? [
+          "Offline: the embedded backend's scripted model plays each task's solution; every time below is the scripted backend's, not a real model's.",
+        ]
+      : []),
+    line(HEADINGS),
+    line(widths.map((width) => '-'.repeat(width))),
+    ...rows.map(line),
+    '',
+  ];
   for (const result of report.tasks.filter((r) => !r.passed || r.missing.length > 0))
     out.push(
       `${runLabel(report)(result)} (${result.transport}): ${[result.note, ...result.missing.map((m) => `missing: ${m}`)].filter(Boolean).join('; ')}`,
@@ -33,15 +51,16 @@ export function renderTable(report: EvalReport): string {
   for (const totals of totalsByTransport(report.tasks))
     out.push(
       `${totals.transport.padEnd(4)} ${totals.passed}/${totals.runs} passed · ${totals.responses} responses · ` +
-        `${totals.toolCalls} tool calls · wall ${seconds(totals.wallMs)} (model ${seconds(totals.modelMs)}) · ` +
+        `${totals.toolCalls} tool calls · wall ${seconds(totals.wallMs)} (${scripted(report) ? 'scripted backend' : 'model'} ${seconds(totals.modelMs)}) · ` +
         `median ${Math.round(totals.medianMsPerTurn)} ms/turn · tokens ${thousands(totals.inputTokens)} in ` +
         `(${thousands(totals.cachedTokens)} cached), ${thousands(totals.outputTokens)} out`,
     );
   const comparison = compareTransports(report.tasks);
   if (comparison !== undefined)
     out.push(
-      `ws against http on the ${comparison.pairs} run(s) both passed: wall ${change(comparison.ws.wallMs, comparison.http.wallMs)} ` +
-        `(${seconds(comparison.ws.wallMs)} against ${seconds(comparison.http.wallMs)}), waiting on the model ` +
+      `ws against http${comparedOn(report)} on the ${comparison.pairs} run(s) both passed: ` +
+        `wall ${change(comparison.ws.wallMs, comparison.http.wallMs)} ` +
+        `(${seconds(comparison.ws.wallMs)} against ${seconds(comparison.http.wallMs)}), waiting on ${waitedOn(report)} ` +
         `${change(comparison.ws.modelMs, comparison.http.modelMs)}`,
     );
   for (const check of report.fixture_checks.filter((c) => !c.fails_untouched))
