@@ -150,6 +150,33 @@ describe('Loopwire in the VS Code workbench: an inline edit and the editor’s u
     await shot('ctrl-z-mid-stream');
   });
 
+  it('typing while the model writes, then Ctrl+Z: the edit comes out whole, never half', async () => {
+    await openFile('src/cart.js', 'cartTotal');
+    const before = await lineTexts();
+    const typed = [...before];
+    typed.splice(typed.indexOf(''), 1, '// typed while Loopwire wrote');
+    await goTo('20');
+    await inlinePrompt();
+    await page().locator('.quick-input-widget input').fill('rewrite cartTotal slowly');
+    await page().keyboard.press('Enter');
+    await shows('// Sum every line', false, 60_000);
+    // The typing cuts the edit's undo step in two: one Ctrl+Z would stop between the model's steps.
+    await page().keyboard.press('Control+End');
+    await page().keyboard.type('// typed while Loopwire wrote');
+    await lens('Undo').waitFor({ timeout: 60_000 });
+    await shows('(A long comment, so that the edit takes a while to write.)');
+    await shot('typed-while-streaming');
+    await press('Control+z');
+    await noLensLeft();
+    const sorted = (lines: string[]) => JSON.stringify([...lines].sort());
+    await until('the edit out whole, the typing kept or undone with it', async () => {
+      const now = JSON.stringify(await lineTexts());
+      return now === JSON.stringify(before) || now === sorted(typed) ? true : undefined;
+    });
+    await shows('// Sum every line', true);
+    await shot('typed-then-ctrl-z');
+  });
+
   it('the light bulb’s fix of config/shipping.json is one Ctrl+Z', async () => {
     await bench.quickFixMenu();
     const before = await lineTexts();

@@ -25,6 +25,12 @@ export interface InlineDeps {
   updated?: (id: string, note: InlineNote) => void;
 }
 
+/** The editor's undo and redo, by the reason a change event gives. */
+const REASONS: Record<number, 'undo' | 'redo' | undefined> = {
+  [vscode.TextDocumentChangeReason.Undo]: 'undo',
+  [vscode.TextDocumentChangeReason.Redo]: 'redo',
+};
+
 /** Ended edits still followed, so that the editor's undo and redo of them reach their lenses and entries. */
 const PAST_RUNS = 20;
 
@@ -167,10 +173,10 @@ export class InlineController implements vscode.Disposable {
     const current = this.runs.get(key);
     const past = this.past.filter((run) => run.document === event.document && run !== current);
     if (!current && past.length === 0) return;
-    const undoRedo = event.reason !== undefined;
+    const reason = REASONS[event.reason ?? 0];
     let changed = false;
     for (const run of [...(current ? [current] : []), ...past.reverse()])
-      changed = run.documentChanged(undoRedo) || changed;
+      changed = run.documentChanged(reason) || changed;
     // The lenses move with the text anyway; their titles change only with a run's state (changed() draws them).
     if (!changed) this.marks.refresh();
   }

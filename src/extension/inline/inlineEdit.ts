@@ -59,6 +59,11 @@ export class InlineEdit {
   /** Every hunk the agent wrote, oldest first, and what became of those decided (the chat's entry says it). */
   private readonly all: Hunk[] = [];
   private decided = new Map<string, HunkDecision>();
+  /**
+   * The texts the last call's preview showed, oldest first, the text it began on and what the tool wrote: the
+   * editor's undo may land on one of those partial texts (when the user's typing cut the edit's undo step).
+   */
+  private trail: { steps: { shown: string; hunks: Hunk[] }[]; final?: string } | undefined;
 
   /** `same(path)`: whether a path as the model wrote it names this file. */
   constructor(private readonly same: (path: string) => boolean) {}
@@ -126,6 +131,7 @@ export class InlineEdit {
     const back = this.stream && this.stream.id !== id ? this.abandon(buffer, this.stream.id) : undefined;
     const base = back ?? buffer;
     this.stream = { id, kind, base, input: '', names: new Set(), hunks: [], shown: base };
+    this.trail = { steps: [] };
     return back;
   }
 
@@ -144,6 +150,7 @@ export class InlineEdit {
     if (!next.ok) return undefined;
     stream.hunks = hunks;
     stream.shown = shown;
+    this.trail?.steps.push({ shown, hunks });
     return next.value;
   }
 
@@ -155,6 +162,7 @@ export class InlineEdit {
    */
   commit(id: string, buffer: string, before: string, after: string, hunks: readonly Hunk[]): string | undefined {
     if (this.modelText(buffer) !== before) return undefined;
+    if (this.trail) this.trail.final = after;
     this.waiting.push(...hunks);
     this.all.push(...hunks);
     if (this.stream && this.stream.id !== id) {
@@ -221,6 +229,40 @@ export class InlineEdit {
       if (standing.side === 'new') marks.push(this.mark(hunk, standing.line, true));
     }
     return marks;
+  }
+
+  /**
+   * `buffer` (just changed by the editor's undo or redo) still holds a text the model was writing: `buffer`
+   * without it (the user's typing elsewhere kept), else undefined. Asked only while the call streams or of a
+   * {@link torn} text: the whole edit's text matches an earlier step too where its hunks lie apart.
+   */
+  partialBack(buffer: string): string | undefined {
+    const trail = this.trail;
+    // The latest step whose every hunk stands in `buffer` (read with its context, so that a step that only
+    // removed lines is not taken for one whose lines are back).
+    const step = [...(trail?.steps ?? [])]
+      .reverse()
+      .find(
+        ({ shown, hunks }) =>
+          shown !== trail?.final &&
+          hunks.length > 0 &&
+          hunks.every((hunk) => hunkStanding(hunk, buffer).side === 'new'),
+      );
+    let text = buffer;
+    for (const hunk of [...(step?.hunks ?? [])].reverse()) {
+      const back = revertHunk(hunk, text);
+      if (!back.ok) return undefined;
+      text = back.value;
+    }
+    return text === buffer ? undefined : text;
+  }
+
+  /** Whether a written hunk is neither whole in `buffer` nor taken back whole (an undo landed mid-edit). */
+  torn(buffer: string): boolean {
+    return this.all.some((hunk) => {
+      const side = hunkStanding(hunk, buffer).side;
+      return side !== 'new' && side !== 'old';
+    });
   }
 
   /** The call being written is dropped as it stands: the editor's undo has taken its lines out already. */

@@ -85,6 +85,29 @@ describe('inline edit: a streamed edit in the buffer', () => {
     assert.equal(edit.abandon(again ?? ''), FILE.replace('g\n', 'g typed\n'), 'the preview comes out whole');
   });
 
+  it('an undo that lands on a text the model was writing: that text comes out, the typing stays', () => {
+    const edit = new InlineEdit(same);
+    const steps: string[] = [];
+    let buffer = FILE;
+    edit.begin('call-1', 'replacements', buffer);
+    for (const piece of pieces(ARGS)) {
+      const next = edit.grow('call-1', piece, buffer);
+      if (next !== undefined) steps.push((buffer = next));
+    }
+    const after = FILE.replace('b\n', 'B1\nB2\n').replace('k\n', '');
+    edit.commit('call-1', buffer, FILE, after, changeHunks(FILE, after, 'src/x.txt'));
+    // The user typed at the end after the first step, so the editor's undo went back to that step only.
+    const partial = `${steps[0] ?? ''}typed\n`;
+    assert.notEqual(steps[0], FILE);
+    assert.equal(edit.torn(partial), true);
+    assert.equal(edit.partialBack(partial), `${FILE}typed\n`);
+    // Neither the whole edit nor none of it is torn (the run asks partialBack only of a torn text), and a text
+    // without any of it has nothing to take back.
+    assert.equal(edit.torn(after), false);
+    assert.equal(edit.torn(FILE), false);
+    assert.equal(edit.partialBack(`${FILE}typed\n`), undefined);
+  });
+
   it('commits the tool write, then Undo per hunk and Keep', () => {
     const edit = new InlineEdit(same);
     let buffer = stream(edit, ARGS, FILE);
