@@ -33,11 +33,9 @@ import { ChatController } from './chat/chatController';
 import { windowChatBackend } from './chatBackend';
 import { InlineController } from './inline/inlineController';
 import { inlineTools } from './inline/inlineWorkspace';
+import { openWindowWorkspace } from './windowWorkspace';
 import { reviewInEditor } from './review/reviewInEditor';
 import type { Workspace } from '../workspace';
-import { MultiRootWorkspace } from '../workspace/multiRootWorkspace';
-import type { CommandPath } from '../workspace/vscode/commandTerminal';
-import { VscodeWorkspace } from '../workspace/vscode/vscodeWorkspace';
 import type { EndpointAccess } from './endpointAccess';
 import { ENDPOINT_MODELS_KEY, type EndpointCheck, checkEndpoint } from './endpointCheck';
 import { SessionBackend } from './sessionBackend';
@@ -52,12 +50,6 @@ import { stopwatch } from './stopwatch';
 // one socket shared by every task of the window (sessionBackend.ts), the API's tools and tasks, and the chat
 // panel's conversation (chatBackend.ts). Created on first use, so activation costs nothing; tasks on the
 // default lane run one at a time.
-
-/** How a shell command ran, for the log (where the user looks when a command's output is not what they expect). */
-const RUN_WAY: Record<CommandPath, string> = {
-  'shell-integration': 'by shell integration',
-  pseudoterminal: 'as a child process shown in a pseudoterminal (no shell integration in time)',
-};
 
 /** The window's folders, for a transcript's header. */
 const folderPaths = () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath).join(', ');
@@ -193,25 +185,9 @@ export class WorkspaceSession implements vscode.Disposable {
     this.backend.dispose();
   }
 
-  /** The window's workspace: one folder's adapter, or every folder's behind their names (multi-root). */
+  /** The window's workspace (windowWorkspace.ts), opened once; a failed opening is tried again next time. */
   private adapter(): Promise<Workspace> {
-    this.workspace ??= (async () => {
-      const folders = vscode.workspace.workspaceFolders ?? [];
-      if (folders.length === 0) throw new Error(t('Open a folder first: Loopwire works on a workspace folder.'));
-      const open = (folder: vscode.WorkspaceFolder) =>
-        VscodeWorkspace.open(folder.uri, {
-          saveAfterEdit: readSettings(folder).saveAfterEdit,
-          commandTerminal: {
-            onRun: (way) => this.log.info(`exec_command: in the Loopwire terminal, ${RUN_WAY[way]}`),
-            onFinished: (command, run) => this.chatContext.commandFinished(command, run),
-          },
-        });
-      if (folders.length === 1) return open(folders[0] as vscode.WorkspaceFolder);
-      const roots = await Promise.all(
-        folders.map(async (folder) => ({ name: folder.name, workspace: await open(folder) })),
-      );
-      return new MultiRootWorkspace(roots);
-    })();
+    this.workspace ??= openWindowWorkspace(this.log, (command, run) => this.chatContext.commandFinished(command, run));
     this.workspace.catch(() => (this.workspace = undefined));
     return this.workspace;
   }

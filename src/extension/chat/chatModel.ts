@@ -183,20 +183,14 @@ export class ChatModel {
     if (entry) this.replace({ ...entry, ...change });
   }
 
-  /** A call asking for approval, perhaps again (a Resume): an earlier end's output and duration no longer hold. */
+  /** A call asking for approval, perhaps again (a Resume). */
   asking(callId: string, ask: ApprovalAsk): void {
-    const entry = this.tool(callId);
-    if (!entry) return;
-    const { output: _output, durationMs: _duration, ...rest } = entry;
-    this.replace({ ...rest, status: 'approval', ask });
+    this.cards.asking(callId, ask);
   }
 
   /** A tool card's approval answered: its status, and its ask gone. */
   answered(callId: string, status: 'running' | 'declined'): void {
-    const entry = this.tool(callId);
-    if (!entry) return;
-    const { ask: _ask, ...rest } = entry;
-    this.replace({ ...rest, status });
+    this.cards.answered(callId, status);
   }
 
   handle(event: AgentEvent): void {

@@ -1,6 +1,6 @@
 import { t } from '@vscode/l10n';
 import type { AgentEvent } from '../../agent';
-import type { ChatEntry, DiffFile, ToolEntry } from '../../protocol/chatView';
+import type { ApprovalAsk, ChatEntry, DiffFile, ToolEntry } from '../../protocol/chatView';
 import { type ToolRegistry, backgroundSessionOf } from '../../tools';
 import { LiveDiff, type ReadText } from './liveDiff';
 import { reviewFiles } from './reviewFiles';
@@ -159,6 +159,22 @@ export class ToolCards {
   dispose(): void {
     for (const diff of this.diffs.values()) diff.dispose();
     this.diffs.clear();
+  }
+
+  /** A call asking for approval, perhaps again (a Resume): an earlier end's output and duration no longer hold. */
+  asking(callId: string, ask: ApprovalAsk): void {
+    const entry = this.tool(callId);
+    if (!entry) return;
+    const { output: _output, durationMs: _duration, ...rest } = entry;
+    this.board.replace({ ...rest, status: 'approval', ask });
+  }
+
+  /** A tool card's approval answered: its status, and its ask gone. */
+  answered(callId: string, status: 'running' | 'declined'): void {
+    const entry = this.tool(callId);
+    if (!entry) return;
+    const { ask: _ask, ...rest } = entry;
+    this.board.replace({ ...rest, status });
   }
 
   private tool(callId: string): ToolEntry | undefined {
