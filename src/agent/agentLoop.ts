@@ -76,7 +76,7 @@ export class Agent {
     const { instructions, lane, tools, environment } = this.options;
     const { model, toolSpecs, extra } = this.current();
     // What a task's first turnarounds would compile is compiled first, then the socket warms up (turnRehearsal.ts).
-    const rehearsed = rehearse({ tools, registry: this.registry, environment });
+    const rehearsed = rehearse({ tools, registry: this.registry, environment, toolSpecs });
     const started = this.options.transport.start({
       model,
       instructions,

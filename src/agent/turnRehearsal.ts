@@ -1,4 +1,4 @@
-import type { CallItem } from '../protocol';
+import type { AnyTool, CallItem } from '../protocol';
 import type { ToolContext, ToolRegistry } from '../tools';
 import { REHEARSED_READ, readArguments, rehearseRead } from '../tools/readRehearsal';
 import type { AgentEventSink } from './events';
@@ -20,12 +20,18 @@ export interface RehearsalParts {
   registry: ToolRegistry;
   /** The environment item's reader: its first read loads the time zone (a new Intl.DateTimeFormat, ~15 ms cold). */
   environment?: (() => string | undefined) | undefined;
+  /**
+   * The tools offered, which a server echoes in every terminal event (the warm-up's too): their schemas are
+   * the biggest part of reading one, compiled on the first read (~5 ms cold), between the server's answer and
+   * the client's next request.
+   */
+  toolSpecs?: readonly AnyTool[];
 }
 
 const ignore: AgentEventSink = () => undefined;
 
 /** A response as the stream brings it: one call of `name` with `args`, then a short message, then its end. */
-export function rehearsalEvents(name: string, args: string): unknown[] {
+export function rehearsalEvents(name: string, args: string, tools: readonly AnyTool[] = []): unknown[] {
   const call = { type: 'function_call', id: 'fc_rehearsal', call_id: 'call_rehearsal', name, arguments: args };
   const message = {
     type: 'message',
@@ -41,7 +47,8 @@ export function rehearsalEvents(name: string, args: string): unknown[] {
     output_tokens_details: { reasoning_tokens: 0 },
     total_tokens: 2,
   };
-  const response = { id: 'resp_rehearsal', object: 'response', status: 'completed', output: [call, message], usage };
+  const output = [call, message];
+  const response = { id: 'resp_rehearsal', object: 'response', status: 'completed', output, usage, tools };
   return [
     { type: 'response.created', response: { ...response, status: 'in_progress', output: [] } },
     { type: 'response.output_item.added', output_index: 0, item: { ...call, arguments: '' } },
@@ -63,7 +70,7 @@ export function rehearseSync(parts: RehearsalParts): number {
   parts.environment?.();
   const assembler = new ResponseAssembler(0, ignore);
   let calls = 0;
-  for (const event of rehearsalEvents(REHEARSED_READ, readArguments('README.md'))) {
+  for (const event of rehearsalEvents(REHEARSED_READ, readArguments('README.md'), parts.toolSpecs)) {
     const step = assembler.accept(event);
     if (step.kind === 'done') calls = callsIn(step.output).length;
   }

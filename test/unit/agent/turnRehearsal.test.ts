@@ -27,7 +27,10 @@ describe('agent: the first turnarounds', () => {
     it('reads a made-up response to its end, its one call included', () => {
       // The sample must stay a valid response: one that failed to parse would compile nothing past the error.
       const workspace = {} as Workspace;
-      assert.equal(rehearseSync({ tools: { workspace, reads: new ReadLedger() }, registry: BUILTIN_TOOLS }), 1);
+      const tools = { workspace, reads: new ReadLedger() };
+      assert.equal(rehearseSync({ tools, registry: BUILTIN_TOOLS }), 1);
+      // With the tools offered echoed in it, as a server echoes them: still a valid response.
+      assert.equal(rehearseSync({ tools, registry: BUILTIN_TOOLS, toolSpecs: BUILTIN_TOOLS.offer('gpt-5.5') }), 1);
     });
 
     it('reads a file, and the environment item, before the first request, and keeps nothing', async () => {
