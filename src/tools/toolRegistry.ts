@@ -17,7 +17,7 @@ import type {
 // A set of tools by name, and everything the rest of the program asks of a tool: its effect (approvals),
 // whether it is offered (trust, capabilities, editing style), how it is called, how it summarises and shows.
 // The answers come from each tool's own definition; nothing here names a tool. `BUILTIN_TOOLS` (toolSet.ts)
-// is the nine; tools added at run time make a new set with `with`.
+// is Loopwire's own; tools added at run time (the editor's, MCP servers') make a new set with `with`.
 
 /** Where the tools run: what is offered of them. */
 export interface ToolAvailability {
