@@ -174,6 +174,10 @@ describe('Loopwire in the VS Code workbench: an inline edit and the editor’s u
       return now === JSON.stringify(before) || now === sorted(typed) ? true : undefined;
     });
     await shows('// Sum every line', true);
+    // The walk stopped at the edit: the earlier edits' text and entries are as they were.
+    await shows('const discount = (amount * percent) / 100;');
+    const titles = await inlineTitles(await bench.workbench.panel());
+    assert.equal(titles[0], 'Edited inline in src/cart.js:10 kept', titles.join(' / '));
     await shot('typed-then-ctrl-z');
   });
 

@@ -3,6 +3,7 @@ import { isNoMatchAnswer } from '../../server/noMatchAnswer';
 import type { Workspace } from '../../workspace';
 import { type InlineAgentSource, InlineRun, type InlineTiming } from './inlineRun';
 import { InlineMarks } from './inlineMarks';
+import { UndoWalk } from './inlineUndoWalk';
 import type { InlineNote } from './inlineNote';
 import type { InlineRequest } from './inlineRequest';
 import { showOfflineNotice } from './offlineNotice';
@@ -41,8 +42,12 @@ export class InlineController implements vscode.Disposable {
   /** What each run's entry last said, so that an entry is written again only when it changed. */
   private readonly recorded = new WeakMap<InlineRun, string>();
   private readonly marks: InlineMarks;
+  /** Walks an undo that stopped mid-edit on to the edit's start or end. */
+  private readonly walk = new UndoWalk();
   private readonly disposables: vscode.Disposable[];
   private lanes = 0;
+  /** The value `loopwire.inlineRunning` was last given. */
+  private runningKey: boolean | undefined;
   /** The window is going: the edits still shown have left their entries (`dispose`). */
   disposed = false;
   /** The last run's time from Enter to its first painted line (the API's `inline.lastTiming`). */
@@ -175,8 +180,14 @@ export class InlineController implements vscode.Disposable {
     if (!current && past.length === 0) return;
     const reason = REASONS[event.reason ?? 0];
     let changed = false;
-    for (const run of [...(current ? [current] : []), ...past.reverse()])
-      changed = run.documentChanged(reason) || changed;
+    const runs = [...(current ? [current] : []), ...past.reverse()];
+    for (const run of runs) changed = run.documentChanged(reason) || changed;
+    if (reason === undefined) this.walk.reset();
+    else {
+      // An undo that stopped mid-edit goes on, one step per change, whichever edit sees it.
+      const back = runs.map((run) => run.partial()).find((text) => text !== undefined);
+      if (back !== undefined) void this.walk.step(event.document, reason, back);
+    }
     // The lenses move with the text anyway; their titles change only with a run's state (changed() draws them).
     if (!changed) this.marks.refresh();
   }
@@ -209,8 +220,11 @@ export class InlineController implements vscode.Disposable {
     this.past = [...this.past.filter((earlier) => earlier !== run), run].slice(-PAST_RUNS);
   }
 
-  private setRunning(): Thenable<unknown> {
+  /** Sets the context key when it changes only: a streamed edit changes its run at every step. */
+  private setRunning(): Thenable<unknown> | undefined {
     const running = [...this.runs.values()].some((run) => run.state === 'running');
+    if (running === this.runningKey) return undefined;
+    this.runningKey = running;
     return vscode.commands.executeCommand('setContext', RUNNING_KEY, running);
   }
 

@@ -6,7 +6,6 @@ import { liveDiffKind } from '../../tools';
 import { type Workspace, WorkspaceError } from '../../workspace';
 import { closeUndoStep, writeText } from './bufferText';
 import { InlineEdit } from './inlineEdit';
-import { UndoWalk } from './inlineUndoWalk';
 import { type InlineTiming, type TimingMarks, timingLine, timingOf } from './inlineTiming';
 import { type InlineEnd, type InlineNote, inlineNote } from './inlineNote';
 import { type InlineRequest, inlinePrompt } from './inlineRequest';
@@ -71,8 +70,6 @@ export class InlineRun {
   private wrote = false;
   /** The editor's undo took the edit back while it was written: nothing more is written. */
   private dropped = false;
-  /** Walks an undo that stopped mid-edit on to the edit's start or end. */
-  private readonly walk: UndoWalk;
   /** The chat entry made for this edit, updated when the editor's undo or redo changes its outcome. */
   entryId: string | undefined;
   /** The run's lenses name it, so that a stale lens never acts on a later edit of the same file. */
@@ -89,7 +86,6 @@ export class InlineRun {
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.id = lane;
-    this.walk = new UndoWalk(document);
     this.startText = document.getText();
     this.startDirty = document.isDirty;
     this.edit = new InlineEdit((name) => name.replace(/^\.\//, '') === path);
@@ -179,7 +175,6 @@ export class InlineRun {
    * the editor brought a hunk back (or is over when none waits). True when the run changed.
    */
   documentChanged(reason: 'undo' | 'redo' | undefined): boolean {
-    if (reason === undefined) this.walk.reset();
     if (this.state === 'running') {
       if (reason === undefined || !this.wrote || this.dropped) return false;
       this.dropped = true;
@@ -188,15 +183,11 @@ export class InlineRun {
       this.edit.drop();
       this.stop.abort();
       this.state = 'over';
-      void this.walkOn(reason);
       this.changed();
       return true;
     }
-    if (reason !== undefined && (this.dropped || this.edit.torn(this.document.getText()))) {
-      // The user's typing during the stream cut the edit's undo step: an undo that stopped mid-edit goes on.
-      void this.walkOn(reason);
-      return false;
-    }
+    // The user's typing during the stream cut the edit's undo step: the controller walks on (inlineUndoWalk.ts).
+    if (reason !== undefined && this.partial() !== undefined) return false;
     if (this.state === 'ready' || this.ended !== 'completed') return false;
     if (!this.edit.reconcile(this.document.getText(), reason !== undefined)) return false;
     this.state = this.edit.undecided > 0 ? 'review' : 'over';
@@ -204,9 +195,13 @@ export class InlineRun {
     return true;
   }
 
-  /** The editor's undo or redo landed on a text the model was still writing: it goes on (inlineUndoWalk.ts). */
-  private walkOn(reason: 'undo' | 'redo'): Promise<unknown> {
-    return this.serial(() => this.walk.onPartial(this.edit, reason));
+  /**
+   * After the editor's undo or redo: the document without the text the model was still writing, when it holds
+   * one (an undo that stopped mid-edit), else undefined.
+   */
+  partial(): string | undefined {
+    const text = this.document.getText();
+    return this.dropped || this.edit.torn(text) ? this.edit.partialBack(text) : undefined;
   }
 
   /** Resolves once every step queued so far is done. */
