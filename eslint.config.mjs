@@ -33,6 +33,10 @@ const NO_NODE_FOLDERS = ['edit', 'webview'];
 /** The port's callers see the interface only; which adapter runs is decided by extension/ or cli/. */
 const PORT_ONLY_FOLDERS = ['tools', 'agent'];
 
+/** Client-side folders: of them, only src/agent/transport speaks to the network's libraries (the server has its own). */
+const NETWORK_CLIENT_FOLDERS = ['agent', 'extension', 'cli'];
+const NETWORK_LIBRARIES = ['ws', 'undici'];
+
 const nodeBuiltins = [...new Set(builtinModules.map((name) => name.replace(/^node:/, '')))];
 
 function restrictedImports(folder) {
@@ -48,6 +52,13 @@ function restrictedImports(folder) {
       name: 'vscode',
       message: `src/${folder} must not import 'vscode': only ${VSCODE_FOLDERS.map((f) => `src/${f}`).join(' and ')} may (docs/architecture.md).`,
     });
+  }
+  if (NETWORK_CLIENT_FOLDERS.includes(folder)) {
+    for (const name of NETWORK_LIBRARIES)
+      paths.push({
+        name,
+        message: `Only src/agent/transport may import '${name}' on the client side: sockets and requests go through it.`,
+      });
   }
   if (NO_NODE_FOLDERS.includes(folder)) {
     const why = folder === 'webview' ? 'runs in the browser' : 'is pure: no I/O';
@@ -110,9 +121,11 @@ export function layerConfig(root) {
     },
   );
 
-  const folders = Object.keys(LAYERS).flatMap((folder) =>
-    folder === 'workspace' ? ['workspace/node', 'workspace/vscode', 'workspace/shared', 'workspace'] : [folder],
-  );
+  // A subfolder's entry comes after its folder's, so that its rules are the ones that hold there.
+  const folders = Object.keys(LAYERS).flatMap((folder) => {
+    if (folder === 'workspace') return ['workspace/node', 'workspace/vscode', 'workspace/shared', 'workspace'];
+    return folder === 'agent' ? ['agent', 'agent/transport'] : [folder];
+  });
   const perFolder = folders.map((folder) => ({
     name: `loopwire/layers/${folder}`,
     files: folder === 'workspace' ? ['src/workspace/*.ts'] : [`src/${folder}/**/*.ts`],

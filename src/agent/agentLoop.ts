@@ -1,21 +1,21 @@
 import { t } from '@vscode/l10n';
 import { type AnyInputItem, type CallItem, isCompaction, isUserMessage, normalizeContext } from '../protocol';
 import { BUILTIN_TOOLS, type ToolRegistry } from '../tools';
-import { projectInstructionsUpdate } from './projectInstructions';
-import { environmentFollower } from './environmentContext';
-import { modelProfile } from './modelCatalogue';
-import { type PromptWithParts, textOf, userMessage } from './outputItems';
-import { instructionsItem } from './requestBody';
-import { instructionsFollower, isInstructions } from './instructionsFollower';
-import type { PromptStart } from './promptStart';
-import type { TurnOutcome, TurnRequest } from './sessionTransport';
-import { SteerClient } from './steerClient';
+import { projectInstructionsUpdate } from './instructions/projectInstructions';
+import { environmentFollower } from './instructions/environmentContext';
+import { modelProfile } from './model/modelCatalogue';
+import { type PromptWithParts, textOf, userMessage } from './conversation/outputItems';
+import { instructionsItem } from './transport/requestBody';
+import { instructionsFollower, isInstructions } from './instructions/instructionsFollower';
+import type { PromptStart } from './timing/promptStart';
+import type { TurnOutcome, TurnRequest } from './transport/sessionTransport';
+import { SteerClient } from './transport/steerClient';
 import { DEFAULT_MAX_TURNS, ProgressWatch } from './progressWatch';
 import { ToolRunner, callsIn } from './toolRunner';
-import { AgentStop, TurnCancelled } from './transportFault';
+import { AgentStop, TurnCancelled } from './transport/transportFault';
 import { type DoneEvent, type TaskEnd, endOfError } from './taskEnd';
-import { type TurnTimes, turnMetrics } from './turnMetrics';
-import { TurnGap } from './turnGap';
+import { type TurnTimes, turnMetrics } from './timing/turnMetrics';
+import { TurnGap } from './timing/turnGap';
 import { rehearse } from './turnRehearsal';
 import { editLanded } from './editEnd';
 import { appendNestedInstructions, showOutput } from './turnOutput';
@@ -30,7 +30,7 @@ export type { AgentOptions, RequestChoices } from './agentOptions';
 
 export type { DoneEvent } from './taskEnd';
 
-export type { PromptWithParts } from './outputItems';
+export type { PromptWithParts } from './conversation/outputItems';
 
 export class Agent {
   private turns = 0;

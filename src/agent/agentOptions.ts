@@ -1,11 +1,11 @@
 import type { AnyTool } from '../protocol';
 import type { ToolContext, ToolRegistry } from '../tools';
-import type { ApprovalPolicy } from './approvals';
-import type { ContextPlan } from './contextWindow';
+import type { ApprovalPolicy } from './approvals/approvals';
+import type { ContextPlan } from './conversation/contextWindow';
 import type { AgentEventSink } from './events';
-import type { ProjectInstructions } from './projectInstructions';
-import type { SessionTransport } from './sessionTransport';
-import type { Transcript } from './transcript';
+import type { ProjectInstructions } from './instructions/projectInstructions';
+import type { SessionTransport } from './transport/sessionTransport';
+import type { Transcript } from './conversation/transcript';
 
 // What an agent is built with (agentLoop.ts), apart from the loop that uses it.
 

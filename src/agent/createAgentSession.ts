@@ -2,20 +2,20 @@ import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { BUILTIN_TOOLS, type ToolContext, type ToolRegistry } from '../tools';
 import { Agent, type RequestChoices } from './agentLoop';
-import type { ApprovalPolicy } from './approvals';
+import type { ApprovalPolicy } from './approvals/approvals';
 import type { AgentEventSink } from './events';
-import { standingInstructions } from './instructions';
-import { type ModelOptions, modelFields } from './modelOptions';
-import { contextPlan } from './contextWindow';
-import { type EnvironmentFacts, environmentReader } from './environmentContext';
-import { modelProfile } from './modelCatalogue';
-import { type PlanToolSetting, planToolOffered } from './planMode';
-import type { ProjectInstructions } from './projectInstructions';
-import type { ProxySettings } from './proxy';
-import { RequestDump } from './requestDump';
-import type { SessionOptions } from './sessionOptions';
-import { SessionTransport, type TransportMode } from './sessionTransport';
-import { Transcript } from './transcript';
+import { standingInstructions } from './instructions/instructions';
+import { type ModelOptions, modelFields } from './model/modelOptions';
+import { contextPlan } from './conversation/contextWindow';
+import { type EnvironmentFacts, environmentReader } from './instructions/environmentContext';
+import { modelProfile } from './model/modelCatalogue';
+import { type PlanToolSetting, planToolOffered } from './approvals/planMode';
+import type { ProjectInstructions } from './instructions/projectInstructions';
+import type { ProxySettings } from './transport/proxy';
+import { RequestDump } from './transport/requestDump';
+import type { SessionOptions } from './transport/sessionOptions';
+import { SessionTransport, type TransportMode } from './transport/sessionTransport';
+import { Transcript } from './conversation/transcript';
 
 // What `loopwire exec` and the extension's window session build alike, so that the two composition roots
 // differ only in where their settings come from: the session transport to an endpoint, the agents on it

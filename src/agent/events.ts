@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { EditedFile } from '../protocol';
-import { GAP_PHASES } from './turnGap';
+import { GAP_PHASES } from './timing/turnGap';
 
 // The agent's event stream: one zod schema per event, the single source of truth for every consumer (the
 // CLI's renderer and `--json`, the extension, the webview bridge). Types are inferred, never written twice.

@@ -11,9 +11,9 @@ export {
   type TerminalCommand,
   attachmentOfPart,
   attachmentParts,
-} from './attachments';
-export { imageInputPart, imageOfPart, promptParts } from './promptParts';
-export { gitChanges } from './gitChanges';
+} from './conversation/attachments';
+export { imageInputPart, imageOfPart, promptParts } from './conversation/promptParts';
+export { gitChanges } from './conversation/gitChanges';
 export { DEFAULT_MAX_TURNS, NO_PROGRESS_LIMIT } from './progressWatch';
 export {
   APPROVAL_MODES,
@@ -29,7 +29,7 @@ export {
   isApprovalMode,
   policyFor,
   readOnly,
-} from './approvals';
+} from './approvals/approvals';
 export {
   type CommandDecision,
   type CommandRules,
@@ -37,10 +37,10 @@ export {
   commandApprovalNote,
   decideCommand,
   ruleMatches,
-} from './commandApproval';
-export { joinRules, ruleToOffer, rulesIn, withCommandRules } from './commandRules';
-export { type SandboxChoice, impliedSandbox, sandboxInForce } from './callSandbox';
-export { type CallGate, gateCall } from './callGate';
+} from './approvals/commandApproval';
+export { joinRules, ruleToOffer, rulesIn, withCommandRules } from './approvals/commandRules';
+export { type SandboxChoice, impliedSandbox, sandboxInForce } from './approvals/callSandbox';
+export { type CallGate, gateCall } from './approvals/callGate';
 export {
   type AgentSession,
   type AgentSessionOptions,
@@ -51,7 +51,7 @@ export {
   newTranscript,
   normalizeEndpoint,
 } from './createAgentSession';
-export { type ContextPlan, DEFAULT_COMPACT_AT, contextPlan, contextWindowFor } from './contextWindow';
+export { type ContextPlan, DEFAULT_COMPACT_AT, contextPlan, contextWindowFor } from './conversation/contextWindow';
 export {
   Checkpoint,
   CheckpointJournal,
@@ -62,20 +62,26 @@ export {
   journalFile,
   loadJournal,
   saveJournal,
-} from './checkpointJournal';
+} from './checkpoints/checkpointJournal';
 export {
   type KeptFile,
   type RestorePlan,
   type RestoredFile,
   planRestore,
   restoreCheckpoint,
-} from './checkpointRestore';
-export { forkTranscript } from './conversationFork';
-export { journaledWorkspace } from './journaledWorkspace';
-export { type EnvironmentFacts, environmentReader, environmentText, localDate, timeZone } from './environmentContext';
+} from './checkpoints/checkpointRestore';
+export { forkTranscript } from './conversation/conversationFork';
+export { journaledWorkspace } from './checkpoints/journaledWorkspace';
+export {
+  type EnvironmentFacts,
+  environmentReader,
+  environmentText,
+  localDate,
+  timeZone,
+} from './instructions/environmentContext';
 export { AgentEvent, type AgentEventSink, type AgentEventType, TransportState, TurnMetrics } from './events';
-export { type InstructionsOptions, standingInstructions } from './instructions';
-export { MODEL_CATALOGUE, type ModelProfile, UNKNOWN_MODEL, modelProfile } from './modelCatalogue';
+export { type InstructionsOptions, standingInstructions } from './instructions/instructions';
+export { MODEL_CATALOGUE, type ModelProfile, UNKNOWN_MODEL, modelProfile } from './model/modelCatalogue';
 export {
   ModelOptions,
   ReasoningEffort,
@@ -83,7 +89,7 @@ export {
   Verbosity,
   modelFields,
   modelOptionsFrom,
-} from './modelOptions';
+} from './model/modelOptions';
 export {
   AGENTS_FILE,
   COPILOT_FILE,
@@ -93,14 +99,20 @@ export {
   findProjectInstructions,
   isProjectInstructions,
   projectInstructionsUpdate,
-} from './projectInstructions';
-export { USER_AGENT, WEBSOCKET_BETA } from './requestBody';
+} from './instructions/projectInstructions';
+export { USER_AGENT, WEBSOCKET_BETA } from './transport/requestBody';
 export {
   type SessionOptions,
   SessionTransport,
   type TransportMode,
   type TurnOutcome,
   type TurnRequest,
-} from './sessionTransport';
-export { type SessionHeader, Transcript, TranscriptError, type TranscriptNote, TranscriptRecord } from './transcript';
-export { AgentStop, TurnCancelled } from './transportFault';
+} from './transport/sessionTransport';
+export {
+  type SessionHeader,
+  Transcript,
+  TranscriptError,
+  type TranscriptNote,
+  TranscriptRecord,
+} from './conversation/transcript';
+export { AgentStop, TurnCancelled } from './transport/transportFault';

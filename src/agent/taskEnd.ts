@@ -1,6 +1,6 @@
 import { t } from '@vscode/l10n';
 import type { AgentEvent, AgentEventSink } from './events';
-import { AgentStop, TurnCancelled } from './transportFault';
+import { AgentStop, TurnCancelled } from './transport/transportFault';
 
 // How a task of the loop (agentLoop.ts) ends: the status its `done` event says, and what a throw out of its
 // turns means for it. Apart from the loop so that its file stays about the turns.

@@ -9,13 +9,13 @@ import {
   runToolCall,
   translating,
 } from '../tools';
-import type { ApprovalMode, ApprovalPolicy } from './approvals';
+import type { ApprovalMode, ApprovalPolicy } from './approvals/approvals';
 import type { SandboxPolicy } from '../sandbox';
-import { type CallGate, gateCall } from './callGate';
-import type { CommandDecision } from './commandApproval';
+import { type CallGate, gateCall } from './approvals/callGate';
+import type { CommandDecision } from './approvals/commandApproval';
 import type { AgentEventSink } from './events';
-import { planModeDeclined } from './planMode';
-import type { Transcript } from './transcript';
+import { planModeDeclined } from './approvals/planMode';
+import type { Transcript } from './conversation/transcript';
 
 // The tool calls of one response: consecutive read-only calls run side by side, every write or task on
 // its own and in order. Each call is marked started in the transcript before it runs and its output is

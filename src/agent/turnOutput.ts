@@ -2,9 +2,9 @@ import type { AnyOutputItem, CallItem } from '../protocol';
 import type { ToolRegistry } from '../tools';
 import type { Workspace } from '../workspace';
 import type { AgentEventSink } from './events';
-import { callFolders, nestedCandidates, readNested, scopeOf } from './nestedInstructions';
-import { hostedCall, phaseOf, textOf } from './outputItems';
-import type { Transcript } from './transcript';
+import { callFolders, nestedCandidates, readNested, scopeOf } from './instructions/nestedInstructions';
+import { hostedCall, phaseOf, textOf } from './conversation/outputItems';
+import type { Transcript } from './conversation/transcript';
 
 // What a turn's output tells the front ends, and what it brings into the transcript after its calls ran: the
 // loop's (agentLoop.ts) steps that need nothing of its state.

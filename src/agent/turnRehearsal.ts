@@ -2,8 +2,8 @@ import type { AnyTool, CallItem } from '../protocol';
 import type { ToolContext, ToolRegistry } from '../tools';
 import { REHEARSED_READ, readArguments, rehearseRead } from '../tools/readRehearsal';
 import type { AgentEventSink } from './events';
-import { callFolders, nestedCandidates } from './nestedInstructions';
-import { ResponseAssembler } from './responseAssembler';
+import { callFolders, nestedCandidates } from './instructions/nestedInstructions';
+import { ResponseAssembler } from './transport/responseAssembler';
 import { callsIn } from './toolRunner';
 
 // A task's first turnarounds were its slowest (issue 51: ~70 ms before the prompt's request and ~20 ms after

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { type CommandRules, joinRules, rulesIn } from '../agent';
 
-// The CLI's command rules (src/agent/commandApproval.ts), in the user's own config folder, never in the
+// The CLI's command rules (src/agent/approvals/commandApproval.ts), in the user's own config folder, never in the
 // workspace: a repository cannot allow its own commands. The file has the shape of the extension's
 // `loopwire.commandRules` setting: { "allow": [...], "deny": [...], "folders": { "/abs/path": {...} } }.
 

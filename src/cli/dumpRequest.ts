@@ -18,7 +18,7 @@ import { t } from './cliL10n';
 // `loopwire exec --dump-request`: the first generating request of the task the other flags describe, printed
 // as the JSON body that would go over HTTP (the whole context, `stream: true`), and nothing else on stdout.
 // The agent is built exactly as exec builds it — its instructions, tools, fields, project instructions and
-// environment item — on a transport that sends nothing (src/agent/requestDump.ts): no endpoint is contacted,
+// environment item — on a transport that sends nothing (src/agent/transport/requestDump.ts): no endpoint is contacted,
 // no key is needed, no session is written. A WebSocket turn carries the same fields, chained from its warm-up.
 
 export const dumpRequestUsage = `  --dump-request         ${t(

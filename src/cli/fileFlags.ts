@@ -7,7 +7,7 @@ import { type Workspace, isWorkspaceError } from '../workspace';
 import { t } from './cliL10n';
 
 // `loopwire exec --file PATH` (repeatable): files and folders attached to the prompt, as the panel's chips
-// attach them — the same parts, read through the same core code (src/agent/attachments.ts). A path is taken
+// attach them — the same parts, read through the same core code (src/agent/conversation/attachments.ts). A path is taken
 // from the current directory, like any other command's, and must be in the workspace.
 
 export const fileFlagsUsage = `  --file PATH            ${t(

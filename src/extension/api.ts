@@ -1,4 +1,4 @@
-import type { ApprovalMode } from '../agent/approvals';
+import type { ApprovalMode } from '../agent/approvals/approvals';
 
 /**
  * What `activate()` returns: the automation surface that tests and other extensions use instead of

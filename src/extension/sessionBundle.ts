@@ -5,5 +5,5 @@ import './l10nSetup';
 // registers them. extension.ts requires it on first use; Node keeps it loaded after that.
 
 export { WorkspaceSession } from './workspaceSession';
-export { taskNotifications } from './taskNotifications';
+export { taskNotifications } from './notifications/taskNotifications';
 export { editInline, fixInline, reviewInline } from './inline/inlineActions';

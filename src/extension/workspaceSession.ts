@@ -22,33 +22,33 @@ import {
   takesFreeform,
   toolsAvailable,
 } from '../tools';
-import { ApprovalChoice } from './approvalChoice';
-import { windowApprovals } from './approvalPrompt';
-import { windowEnvironment } from './environmentFacts';
-import { defaultApproval } from './windowSandbox';
-import { commandRulesFor, keepAllowRule } from './commandRulesSetting';
-import { WindowTools } from './externalTools';
+import { ApprovalChoice } from './trust/approvalChoice';
+import { windowApprovals } from './trust/approvalPrompt';
+import { windowEnvironment } from './session/environmentFacts';
+import { defaultApproval } from './trust/windowSandbox';
+import { commandRulesFor, keepAllowRule } from './trust/commandRulesSetting';
+import { WindowTools } from './session/externalTools';
 import type { ChatActivity } from './chat/chatActivity';
 import { ChatController } from './chat/chatController';
-import { windowChatBackend } from './chatBackend';
+import { windowChatBackend } from './chat/windowChatBackend';
 import { InlineController } from './inline/inlineController';
 import { inlineTools } from './inline/inlineWorkspace';
-import { openWindowWorkspace } from './windowWorkspace';
+import { openWindowWorkspace } from './session/windowWorkspace';
 import { reviewInEditor } from './review/reviewInEditor';
 import type { Workspace } from '../workspace';
-import type { EndpointAccess } from './endpointAccess';
-import { ENDPOINT_MODELS_KEY, type EndpointCheck, checkEndpoint } from './endpointCheck';
-import { SessionBackend } from './sessionBackend';
-import { folderOf, readSettings, taskFolder } from './settings';
-import { composerChoices } from './composerChoices';
-import { WindowChatContext } from './chatContext';
-import { WindowSteering } from './steering';
-import { TaskQueue } from './taskQueue';
-import { stopwatch } from './stopwatch';
+import type { EndpointAccess } from './endpoint/endpointAccess';
+import { ENDPOINT_MODELS_KEY, type EndpointCheck, checkEndpoint } from './endpoint/endpointCheck';
+import { WindowBackend } from './endpoint/windowBackend';
+import { folderOf, readSettings, taskFolder } from './settings/settings';
+import { composerChoices } from './session/composerChoices';
+import { WindowChatContext } from './chat/chatContext';
+import { WindowComposer } from './settings/composerPickers';
+import { TaskQueue } from './session/taskQueue';
+import { stopwatch } from './session/stopwatch';
 
 // One window's Loopwire session (the entry of dist/session.js): the workspace adapter, the backend with its
-// one socket shared by every task of the window (sessionBackend.ts), the API's tools and tasks, and the chat
-// panel's conversation (chatBackend.ts). Created on first use, so activation costs nothing; tasks on the
+// one socket shared by every task of the window (windowBackend.ts), the API's tools and tasks, and the chat
+// panel's conversation (windowChatBackend.ts). Created on first use, so activation costs nothing; tasks on the
 // default lane run one at a time.
 
 /** The window's folders, for a transcript's header. */
@@ -63,7 +63,7 @@ export interface TaskOutcome {
 
 export class WorkspaceSession implements vscode.Disposable {
   private workspace: Promise<Workspace> | undefined;
-  private readonly backend: SessionBackend;
+  private readonly backend: WindowBackend;
   /** The MCP servers' and the editor's tools, beside the built-in ones. */
   private readonly tools: WindowTools;
   private readonly reads = new ReadLedger();
@@ -82,7 +82,7 @@ export class WorkspaceSession implements vscode.Disposable {
   private chatController: ChatController | undefined;
   private inlineController: InlineController | undefined;
   /** The composer's pickers and the project instructions (AGENTS.md), read at each task's start. */
-  private readonly steering: WindowSteering;
+  private readonly composer: WindowComposer;
   /** The approval mode in force: the user's, which a workspace's settings may only make stricter. */
   private readonly approvals: ApprovalChoice;
   /** The composer's attachments: the `@` picker's file search, `@selection`, `@terminal`'s last command. */
@@ -99,12 +99,12 @@ export class WorkspaceSession implements vscode.Disposable {
     /** The window's, made at activation (the light bulb and Ctrl+I read it before a session); else our own. */
     approvals?: ApprovalChoice,
   ) {
-    this.backend = new SessionBackend(access, log, this.queue, (event) => this.emit(event));
+    this.backend = new WindowBackend(access, log, this.queue, (event) => this.emit(event));
     this.tools = new WindowTools(log, context.workspaceState);
     this.approvals = approvals ?? new ApprovalChoice(context.workspaceState);
     this.approvals.setFallback(defaultApproval);
-    this.steering = new WindowSteering(context, this.approvals);
-    this.disposables.push(this.tools, this.steering, ...(approvals ? [] : [this.approvals]));
+    this.composer = new WindowComposer(context, this.approvals);
+    this.disposables.push(this.tools, this.composer, ...(approvals ? [] : [this.approvals]));
   }
 
   /** Every agent event of the session (the chat panel and the status bar listen here). */
@@ -120,7 +120,7 @@ export class WorkspaceSession implements vscode.Disposable {
 
   /** Loopwire: Choose Approval Mode…: a quick pick, kept as the composer's picker keeps its choice. */
   chooseApproval(): Promise<void> {
-    return this.steering.pickApproval();
+    return this.composer.pickApproval();
   }
 
   /** The tools this window can run: write and task tools only in a trusted workspace. */
@@ -247,7 +247,7 @@ export class WorkspaceSession implements vscode.Disposable {
       ),
       // Read before every request: a model or effort picked in the composer goes with the next one.
       choices: composerChoices,
-      projectInstructions: () => this.steering.projectInstructions(),
+      projectInstructions: () => this.composer.projectInstructions(),
       environment: windowEnvironment,
       emit: (event) => {
         emit(event);
@@ -326,7 +326,7 @@ export class WorkspaceSession implements vscode.Disposable {
         },
         this.disposables,
       ),
-      steering: this.steering,
+      composer: this.composer,
       context: this.chatContext,
       activity: this.activity,
       commands: this.commandSessions,

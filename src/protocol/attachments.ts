@@ -4,7 +4,7 @@ import { IMAGE_MAX_SIDE, ImageDataUrl } from './images';
 // What a user attaches to a prompt: a file (or some of its lines), a folder, the workspace's problems, the
 // Loopwire terminal's last command, or the working tree's changes. The panel's composer holds these as chips
 // and sends them with the prompt; `loopwire exec --file` makes the same. They are read when the prompt is
-// sent (src/agent/attachments.ts), so what the model gets is what the files hold then. An image pasted or
+// sent (src/agent/conversation/attachments.ts), so what the model gets is what the files hold then. An image pasted or
 // dropped on the panel is the one attachment that carries its content: the page has its pixels, scaled
 // already (src/webview/imageFiles.ts), and the model gets them as an `input_image` part.
 

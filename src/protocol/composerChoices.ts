@@ -22,7 +22,7 @@ export const ComposerChoices = z.object({
   approval: ApprovalChoice,
   /**
    * Why the approval mode in force is not the user's own pick: the workspace's settings set a stricter one, or
-   * a looser one that is not followed (src/extension/approvalChoice.ts). Absent: it is the user's.
+   * a looser one that is not followed (src/extension/trust/approvalChoice.ts). Absent: it is the user's.
    */
   approvalNote: z.string().optional(),
   /**

@@ -13,7 +13,7 @@ import {
 import { type ShellWord, parseCommandLine } from './shellParse';
 
 // Whether a shell command only reads, so that it may run without anyone's approval in every mode (the agent
-// decides, src/agent/commandApproval.ts): every command of its pipelines and lists is a program of
+// decides, src/agent/approvals/commandApproval.ts): every command of its pipelines and lists is a program of
 // readOnlyPrograms.ts with options that only read, naming no path outside the workspace folder (each path
 // walked on disk as the kernel walks it: a link inside that leads out counts as outside), run in a folder of
 // the workspace that is no git directory. A safe git command runs with the repository's own programs turned

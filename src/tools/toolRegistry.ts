@@ -66,7 +66,7 @@ export const EDIT_STYLES = { patch: 'apply_patch', replacements: 'edit_file' } a
 
 /**
  * GPT and Codex models are trained on apply_patch; others do better with string replacements. The agent's
- * model catalogue (src/agent/modelCatalogue.ts) decides for the families it knows and asks this for the rest.
+ * model catalogue (src/agent/model/modelCatalogue.ts) decides for the families it knows and asks this for the rest.
  */
 export function editStyleFor(model: string): EditStyle {
   return /^(gpt-|o\d|codex|computer-use)/i.test(model.replace(/^.*\//, ''))
@@ -76,7 +76,7 @@ export function editStyleFor(model: string): EditStyle {
 
 /**
  * GPT-5.x, later GPT and Codex models are trained to keep a plan with update_plan; the model catalogue
- * (src/agent/modelCatalogue.ts) decides for the families it knows, and this for a name alone.
+ * (src/agent/model/modelCatalogue.ts) decides for the families it knows, and this for a name alone.
  */
 export function planToolFor(model: string): boolean {
   return /^(gpt-5|gpt-6|codex)/i.test(model.replace(/^.*\//, ''));

@@ -39,7 +39,7 @@ export function isToolName(name: string): name is ToolName {
   return Object.hasOwn(TOOLS, name);
 }
 
-/** The tool that runs a shell command line: the model catalogue's shell column (src/agent/modelCatalogue.ts). */
+/** The tool that runs a shell command line: the model catalogue's shell column (src/agent/model/modelCatalogue.ts). */
 export const SHELL_TOOL: string = execCommandTool.name;
 
 /** The built-in tools as a set: what every consumer asks about a tool by name (the functions below). */

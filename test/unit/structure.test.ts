@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { BUILTIN_TOOLS } from '../../src/tools';
@@ -125,5 +125,19 @@ describe('structure: tool names stay on the tools, no import cycle, no long file
     const files = filesEndingIn(path.join(root, 'test'), '.ts', true);
     assert.ok(files.length > 200, `the files of test should be read (read ${files.length})`);
     assert.deepEqual(longFiles(files, 500), []);
+  });
+
+  it('src/agent and src/extension keep 12 files or fewer at their roots; the rest is in rooms named for their job', () => {
+    for (const folder of ['agent', 'extension']) {
+      const dir = path.join(src, folder);
+      const rootFiles = filesEndingIn(dir, '.ts', false);
+      assert.ok(rootFiles.length > 0, `src/${folder} has files at its root`);
+      assert.ok(rootFiles.length <= 12, `src/${folder} has ${rootFiles.length} files at its root: put them in a room`);
+      // Each room says what it holds, in a README or its first file's opening comment.
+      for (const room of readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory())) {
+        const readme = path.join(dir, room.name, 'README.md');
+        assert.ok(existsSync(readme), `src/${folder}/${room.name} has no README.md saying what it holds`);
+      }
+    }
   });
 });

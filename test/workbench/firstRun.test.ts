@@ -116,7 +116,7 @@ describe('Loopwire from its .vsix in the VS Code workbench: a real endpoint, fir
 
   /**
    * Through Set API Key…'s one question: the key for `host`'s origin (a plain-http origin is named with its
-   * scheme: `originLabel` in src/agent/endpointOrigin.ts); the origin settles that it goes as a Bearer token.
+   * scheme: `originLabel` in src/agent/transport/endpointOrigin.ts); the origin settles that it goes as a Bearer token.
    */
   async function typeKey(host: string, key: string, screenshot?: string): Promise<void> {
     const title = quickInput().locator('.quick-input-title');

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 // What the model was sent, for a workbench suite: the embedded backend appends its wire log, each request's
-// body included, where LOOPWIRE_WIRE_LOG says (src/extension/sessionBackend.ts). The variable is set when the
+// body included, where LOOPWIRE_WIRE_LOG says (src/extension/endpoint/windowBackend.ts). The variable is set when the
 // suite runs, before its workbench starts (code-server's extension host inherits the harness's environment),
 // and removed after it, so that no other suite's workbench writes there.
 

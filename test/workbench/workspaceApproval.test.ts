@@ -8,7 +8,7 @@ import { useWorkbench } from './suite';
 import { ARTIFACTS, type Workbench, until } from './workbench';
 
 // A cloned repository whose .vscode/settings.json says `"loopwire.approval": "all"`, in the real workbench
-// (src/extension/approvalChoice.ts): the panel's picker stays on the user's Ask and its title says the
+// (src/extension/trust/approvalChoice.ts): the panel's picker stays on the user's Ask and its title says the
 // workspace's value is not followed, a notification says so once (no modal), and a command the model runs
 // waits for Allow / Skip. The picker's own choice is kept in the workspace's state, not in the repository's
 // settings, and is in force after Developer: Reload Window. Screenshots in test-artifacts/workbench/approval/.

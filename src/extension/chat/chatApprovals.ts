@@ -1,7 +1,7 @@
 import { type ApprovalMode, type ApprovalPolicy, type ApprovalRequest, policyFor, ruleToOffer } from '../../agent';
 import { judgeCommandCall } from '../../tools';
 import type { Workspace } from '../../workspace';
-import type { SandboxFor } from '../windowSandbox';
+import type { SandboxFor } from '../trust/windowSandbox';
 import { approvalAsk, taskNamed } from './approvalAsk';
 import type { WaitingCall } from './chatActivity';
 import type { ChatModel } from './chatModel';
@@ -69,7 +69,7 @@ export class ChatApprovals {
     const sandbox = this.context.sandbox?.(mode);
     return {
       approve: (request) => policyFor(mode(), askUser, undefined, sandbox).approve(request),
-      // Commands that only read run without asking, whichever mode is picked (src/agent/commandApproval.ts).
+      // Commands that only read run without asking, whichever mode is picked (src/agent/approvals/commandApproval.ts).
       mode,
       ...(sandbox ? { sandbox } : {}),
     };

@@ -8,7 +8,7 @@ import { notePromptTitle } from './promptTitle';
 
 // The composer's attachments on the host's side: the `@` picker's answers, `@selection` and drops turned into
 // chips, Add to Chat's chips kept until a page is there to show them, and a prompt's chips read into the parts
-// the model gets (src/agent/attachments.ts) when its task starts.
+// the model gets (src/agent/conversation/attachments.ts) when its task starts.
 
 export type AttachMessage = Extract<ViewMessage, { type: 'findContext' | 'attachSelection' | 'attachUris' }>;
 

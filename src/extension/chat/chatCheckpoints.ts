@@ -15,7 +15,7 @@ import { messageOf } from './messageOf';
 import { t } from '@vscode/l10n';
 
 // The chat's checkpoints: each prompt is one, and the journal of what the agent's edit tools wrote since
-// (src/agent/checkpointJournal.ts) is kept beside the chat's transcript, written as it changes, so that it
+// (src/agent/checkpoints/checkpointJournal.ts) is kept beside the chat's transcript, written as it changes, so that it
 // survives a reload. Restore puts those files back; Edit and resend forks the conversation at a prompt and
 // carries the checkpoints before it into the fork. Plain Node: tested without VS Code.
 

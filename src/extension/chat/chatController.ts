@@ -24,7 +24,7 @@ import { sideRoutes } from './sideRoutes';
 import { type ViewRoutes, route } from './viewRoutes';
 import { messageOf } from './messageOf';
 import { onChatEvent } from './chatEvents';
-import { PromptStart } from '../../agent/promptStart';
+import { PromptStart } from '../../agent/timing/promptStart';
 
 // The chat panel's host side: one conversation at a time (a transcript on disk, an agent on the window's socket),
 // the model of what the panel shows, the review of what edits wrote, the answers to what the user clicks. It
@@ -112,7 +112,7 @@ export class ChatController {
       openDiff: (path, before, title) => backend.openDiff(path, before, title),
     });
     this.changedFiles = new ChangedFiles(() => backend.workspace(), this.reviews);
-    backend.steering?.attach((message) => this.send(message));
+    backend.composer?.attach((message) => this.send(message));
     this.queue = new PromptQueue({
       busy: () => this.busy,
       run: (text, attachments) => this.ask(text, attachments),
@@ -162,7 +162,7 @@ export class ChatController {
   private readonly routes: ViewRoutes = {
     ...sideRoutes(() => this),
     ready: () => {
-      this.backend.steering?.refresh();
+      this.backend.composer?.refresh();
       this.sendState();
       return this.attachments.ready();
     },

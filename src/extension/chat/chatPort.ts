@@ -2,13 +2,13 @@ import type { Agent, AgentEvent, ApprovalMode, ApprovalPolicy, ApprovalRequest, 
 import type { BackendInfo, HostMessage, Remedy } from '../../protocol/chatView';
 import type { RunningCommand } from '../../protocol/runningCommands';
 import type { CommandEnd, Workspace } from '../../workspace';
-import type { SandboxFor } from '../windowSandbox';
+import type { SandboxFor } from '../trust/windowSandbox';
 import type { ChatActivity } from './chatActivity';
 import type { ChatContext } from './contextPort';
-import type { ChatSteering } from './steeringPort';
+import type { ComposerPort } from './composerPort';
 
 // What the chat panel's host side (chatController.ts) needs of the window around it, and what it answers:
-// plain types, so that it is tested without VS Code (chatBackend.ts is the window's side).
+// plain types, so that it is tested without VS Code (windowChatBackend.ts is the window's side).
 
 export interface ChatBackend {
   workspace(): Promise<Workspace>;
@@ -47,7 +47,7 @@ export interface ChatBackend {
   /** Which backend the chat talks to (the empty chat says so). */
   backendInfo?(): BackendInfo;
   /** The composer's pickers and the project instructions' line, where the window has them. */
-  steering?: ChatSteering;
+  composer?: ComposerPort;
   /** The composer's attachments (the `@` picker, drops, `@terminal`, `@changes`), where the window has them. */
   context?: ChatContext;
   /** Told when a call waits for approval and when a task ends (the window's notifications and badge). */

@@ -3,7 +3,7 @@ import { ruleMatches, ruleToOffer } from '../../agent';
 // The rule an approval card offers to keep ("Always allow `npm install` in this workspace") when the model
 // asks to run a command outside the sandbox. The model suggests one (exec_command's `prefix_rule`), but it is
 // the model's word: a rule kept here lets every later command it matches leave the sandbox unasked
-// (src/agent/callGate.ts), so the suggestion is offered only where it is no broader than the rule Loopwire
+// (src/agent/approvals/callGate.ts), so the suggestion is offered only where it is no broader than the rule Loopwire
 // would offer for the command itself (ruleToOffer: a program and its subcommand, or a whole command; never an
 // interpreter or a wrapper) and it is the command's own. Otherwise the card offers Loopwire's rule.
 

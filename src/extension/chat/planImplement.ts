@@ -16,11 +16,11 @@ export async function implementPlan(
   ask: (prompt: string) => Promise<ChatOutcome>,
 ): Promise<void> {
   if (backend.approvalMode() === 'plan') {
-    if (!backend.steering?.leavePlanMode)
+    if (!backend.composer?.leavePlanMode)
       throw new ReviewRefused(
         t('Plan mode cannot be left from here: pick another approval mode, then send the prompt.'),
       );
-    await backend.steering.leavePlanMode();
+    await backend.composer.leavePlanMode();
   }
   void ask(IMPLEMENT_PROMPT);
 }

@@ -44,9 +44,9 @@ export function sideRoutes(parts: () => SideParts): Pick<ViewRoutes, SideRoute> 
       await chat.openFile(path, line, column);
     },
     history: () => parts().send({ type: 'history', sessions: listSessions(backend().sessionsDir) }),
-    choose: async (message) => backend().steering?.choose(message),
-    openInstructions: async (message) => backend().steering?.openInstructions(message.path),
-    allowInstructions: async () => backend().steering?.allowInstructions(),
+    choose: async (message) => backend().composer?.choose(message),
+    openInstructions: async (message) => backend().composer?.openInstructions(message.path),
+    allowInstructions: async () => backend().composer?.allowInstructions(),
     findContext: (message) => parts().attachments.receive(message),
     attachSelection: (message) => parts().attachments.receive(message),
     attachUris: (message) => parts().attachments.receive(message),

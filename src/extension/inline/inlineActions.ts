@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { selectedLines } from '../selectedLines';
+import { selectedLines } from '../commands/selectedLines';
 import type { WorkspaceSession } from '../workspaceSession';
 import { inlineAllowed } from './inlineAllowed';
 import { askInline } from './inlinePrompt';

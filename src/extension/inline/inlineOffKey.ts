@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ApprovalChoice } from '../approvalChoice';
+import type { ApprovalChoice } from '../trust/approvalChoice';
 import { INLINE_OFF_KEY, inlineAllowed } from './inlineAllowed';
 
 /**

@@ -1,4 +1,4 @@
-import { codeBlock } from '../codeBlock';
+import { codeBlock } from '../commands/codeBlock';
 
 // What an inline request says to the model (plain: tested without VS Code): the lines it is about, where they
 // are, in which language, the problems the editor shows there, and what to do — the user's words for Ctrl+I,

@@ -8,7 +8,7 @@ import {
   approveAll,
 } from '../../../src/agent';
 import { ReadLedger, toolsFor } from '../../../src/tools';
-import type { GapPhases } from '../../../src/agent/turnGap';
+import type { GapPhases } from '../../../src/agent/timing/turnGap';
 import type { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
 import type { ModeId } from './benchTypes';
 import { type ServerProcess, TOKEN } from './serverProcess';

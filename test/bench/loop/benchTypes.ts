@@ -1,7 +1,7 @@
 // The benchmark's results, as `--json FILE` writes them and the HTML report reads them. The fields of
 // `runs` rows and `floor_rtt_us` are a contract (issue: the benchmark); others may be added.
 
-import type { GapPhases } from '../../../src/agent/turnGap';
+import type { GapPhases } from '../../../src/agent/timing/turnGap';
 
 export type ModeId = 'http-full' | 'http-chained' | 'ws-full' | 'ws-chained';
 

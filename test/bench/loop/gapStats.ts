@@ -1,4 +1,4 @@
-import { GAP_PHASES, type GapPhases } from '../../../src/agent/turnGap';
+import { GAP_PHASES, type GapPhases } from '../../../src/agent/timing/turnGap';
 import type { Goal, RunRow } from './benchTypes';
 
 // The tool-to-request gap's figures for one cell (issue 51): a task's first turnaround was its slowest (the

@@ -154,7 +154,7 @@ export function renderPanelReport(results: PanelResults): string {
 <h2>Runs</h2>${runsTable(results)}
 <h2>A warm Send's host part, by phase</h2>
 <p class="note">From the prompt's arrival at the extension host to its request's bytes handed to the socket, as the
-extension logs it (src/agent/promptStart.ts): echo (the prompt's entry shown, the task begun), journal (the
+extension logs it (src/agent/timing/promptStart.ts): echo (the prompt's entry shown, the task begun), journal (the
 transcript and checkpoint), agent, attachments, instructions (AGENTS.md), environment (the environment item and the
 prompt), body (the request), socket (its JSON sent).</p>${promptStartTable(results.panel.host_prompt_starts ?? [])}`,
   );

@@ -66,7 +66,7 @@ export interface PanelFigures {
   frame_samples: FrameSample[][];
   long_task_samples: { start: number; duration: number; name: string }[][];
   /** A warm Send's host part: the prompt's arrival at the extension host → its request's bytes handed to the
-   * socket, median over the runs (the `prompt start` line the extension logs, src/agent/promptStart.ts). */
+   * socket, median over the runs (the `prompt start` line the extension logs, src/agent/timing/promptStart.ts). */
   host_prompt_start_p50_ms?: number;
   /** The same by phase, medians over the runs: echo, journal, agent, attachments, instructions, environment,
    * body, socket (promptStart.ts says what each covers). */

@@ -1,8 +1,8 @@
-import { PROMPT_START_PHASES, PROMPT_START_PREFIX, type PromptStartPhase } from '../../../src/agent/promptStart';
+import { PROMPT_START_PHASES, PROMPT_START_PREFIX, type PromptStartPhase } from '../../../src/agent/timing/promptStart';
 import { esc } from '../loop/svgCharts';
 
 // A warm Send's host part, from the extension's log: the `prompt start …` line the chat writes once a
-// prompt's request is on the socket (src/agent/promptStart.ts), read back into figures per phase, and shown
+// prompt's request is on the socket (src/agent/timing/promptStart.ts), read back into figures per phase, and shown
 // as a table in the panel bench's report.
 
 /** One prompt's start: the whole host part and each phase, in ms. */

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import * as vscode from 'vscode';
-import type { PortAttributesProvider } from '../../../src/extension/ports';
+import type { PortAttributesProvider } from '../../../src/extension/endpoint/ports';
 import { loopwire, spiesReachTheExtension, writeFixture } from './support';
 
 // The embedded backend's port is not forwarded by a remote window (code-server auto-forwarded it): the

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { eventually, fixture, loopwire, spiesReachTheExtension, writeFixture } from './support';
 
 // A repository's .vscode/settings.json is a stranger's input: its `"loopwire.approval": "all"` must not let a
-// command run unasked (src/extension/approvalChoice.ts). It is told once, without a modal; a stricter value is
+// command run unasked (src/extension/trust/approvalChoice.ts). It is told once, without a modal; a stricter value is
 // in force and says so; the user's pick (Loopwire: Choose Approval Mode…, as the composer's picker) is kept in
 // the workspace's state, not in its settings. This file runs last of the folder window's suites: it leaves a
 // pick in the workspace's state, which would come before the user settings the others set.

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { ApprovalCache, type ApprovalSources } from '../../../src/agent/approvalSources';
+import { ApprovalCache, type ApprovalSources } from '../../../src/agent/approvals/approvalSources';
 
 // The approval mode in force is read at every call of a task: ApprovalCache resolves it once and again only
 // after its owner says a source changed (approvalChoice.ts: a settings change, the composer's pick, an allow,

@@ -1,13 +1,13 @@
 import * as assert from 'node:assert/strict';
-import { APPROVAL_MODES } from '../../../src/agent/approvals';
+import { APPROVAL_MODES } from '../../../src/agent/approvals/approvals';
 import {
   type ApprovalSources,
   type ResolvedApproval,
   resolveApproval,
   stricter,
-} from '../../../src/agent/approvalSources';
+} from '../../../src/agent/approvals/approvalSources';
 
-// The approval mode in force, from the user's values and a repository's (src/agent/approvalSources.ts): a
+// The approval mode in force, from the user's values and a repository's (src/agent/approvals/approvalSources.ts): a
 // workspace or folder value may make it stricter, never looser, unless the user allowed that very value.
 
 type Row = [name: string, sources: ApprovalSources, expected: ResolvedApproval];

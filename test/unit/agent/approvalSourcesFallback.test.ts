@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { APPROVAL_MODES } from '../../../src/agent/approvals';
-import { type ApprovalSources, resolveApproval, stricter } from '../../../src/agent/approvalSources';
+import { APPROVAL_MODES } from '../../../src/agent/approvals/approvals';
+import { type ApprovalSources, resolveApproval, stricter } from '../../../src/agent/approvals/approvalSources';
 
-// The mode where no one chose one (src/agent/approvalSources.ts's `fallback`): `auto` where this machine's OS
+// The mode where no one chose one (src/agent/approvals/approvalSources.ts's `fallback`): `auto` where this machine's OS
 // sandbox works, `ask` where it does not. It stands only for "nothing set": every value of the user's comes
 // first, a repository's may still make it stricter and never looser, and nonsense falls back to `ask`.
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { backoffMs, retryDelayMs } from '../../../src/agent/retryPolicy';
+import { backoffMs, retryDelayMs } from '../../../src/agent/transport/retryPolicy';
 
 // The resend backoff grows: each attempt's ceiling is twice the last one's up to the cap, and each delay is
 // drawn from the upper half of its ceiling (jitter, so that clients that failed together do not retry

@@ -12,7 +12,7 @@ import type { SandboxPolicy, SandboxSupport } from '../../../src/sandbox';
 import type { Workspace } from '../../../src/workspace';
 import { toolBench } from '../tools/toolHarness';
 
-// Which sandbox each command runs in, and who is asked (src/agent/callGate.ts, callSandbox.ts): the table of
+// Which sandbox each command runs in, and who is asked (src/agent/approvals/callGate.ts, callSandbox.ts): the table of
 // modes × (a read, a command that does more, one the model asks to run outside the sandbox), with a sandbox
 // in force and without one, and the user's rules over all of it.
 

@@ -11,11 +11,11 @@ import {
   rulesIn,
   withCommandRules,
 } from '../../../src/agent';
-import { commandGate } from '../../../src/agent/commandApproval';
+import { commandGate } from '../../../src/agent/approvals/commandApproval';
 import { type CommandVerdict, judgeCommand } from '../../../src/tools';
 import { toolBench } from '../tools/toolHarness';
 
-// What happens to a command before anyone is asked (src/agent/commandApproval.ts): one that only reads runs
+// What happens to a command before anyone is asked (src/agent/approvals/commandApproval.ts): one that only reads runs
 // in every mode; `deny` rules refuse in every mode; `allow` rules run a command in `ask` only; read-only
 // declines the rest, saying why. The rules as the setting and the CLI's file write them (commandRules.ts).
 

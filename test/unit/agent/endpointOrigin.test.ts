@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { OPENAI_ORIGIN, endpointOrigin, originLabel, sameOrigin } from '../../../src/agent/endpointOrigin';
+import { OPENAI_ORIGIN, endpointOrigin, originLabel, sameOrigin } from '../../../src/agent/transport/endpointOrigin';
 
 // A key is sent only to the origin it was given for: these are the spellings that must meet, and the
 // neighbours that must not.

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs/promises';
-import { findProjectInstructions, readProjectInstructions } from '../../../src/agent/projectInstructions';
-import { InstructionsCache } from '../../../src/agent/instructionsCache';
+import { findProjectInstructions, readProjectInstructions } from '../../../src/agent/instructions/projectInstructions';
+import { InstructionsCache } from '../../../src/agent/instructions/instructionsCache';
 import { type TempWorkspace, tempWorkspace } from '../support/tempWorkspace';
 
 // A warm Send finds the project instructions again without reading them (instructionsCache.ts): the cache

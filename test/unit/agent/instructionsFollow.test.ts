@@ -4,8 +4,8 @@ import {
   REPLACED_INSTRUCTIONS,
   instructionsFollower,
   instructionsInForce,
-} from '../../../src/agent/instructionsFollower';
-import { instructionsItem } from '../../../src/agent/requestBody';
+} from '../../../src/agent/instructions/instructionsFollower';
+import { instructionsItem } from '../../../src/agent/transport/requestBody';
 import { ReadLedger } from '../../../src/tools';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
 import { requestsOf, useAgentBench } from './agentHarness';

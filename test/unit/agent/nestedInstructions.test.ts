@@ -7,10 +7,10 @@ import {
   isNestedInstructions,
   nestedCandidates,
   nestedInstructionsFor,
-} from '../../../src/agent/nestedInstructions';
+} from '../../../src/agent/instructions/nestedInstructions';
 import { appendNestedInstructions } from '../../../src/agent/turnOutput';
-import { Transcript } from '../../../src/agent/transcript';
-import { isProjectInstructions } from '../../../src/agent/projectInstructions';
+import { Transcript } from '../../../src/agent/conversation/transcript';
+import { isProjectInstructions } from '../../../src/agent/instructions/projectInstructions';
 import type { AnyInputItem, CallItem } from '../../../src/protocol';
 import type { ScenarioFile } from '../../../src/server';
 import { BUILTIN_TOOLS } from '../../../src/tools';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { type ApprovalRequest, type AgentEvent, policyFor } from '../../../src/agent';
-import { commandApprovalNote } from '../../../src/agent/commandApproval';
-import { PLAN_MODE_NOTE, planModeDeclined, planToolOffered } from '../../../src/agent/planMode';
+import { commandApprovalNote } from '../../../src/agent/approvals/commandApproval';
+import { PLAN_MODE_NOTE, planModeDeclined, planToolOffered } from '../../../src/agent/approvals/planMode';
 import type { ScenarioFile } from '../../../src/server';
 import { useAgentBench } from './agentHarness';
 

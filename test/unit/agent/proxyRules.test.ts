@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { bypassesProxy, parseNoProxy, proxyRoute } from '../../../src/agent/proxy';
-import { actionFor } from '../../../src/agent/retryPolicy';
-import type { TransportFault } from '../../../src/agent/transportFault';
+import { bypassesProxy, parseNoProxy, proxyRoute } from '../../../src/agent/transport/proxy';
+import { actionFor } from '../../../src/agent/transport/retryPolicy';
+import type { TransportFault } from '../../../src/agent/transport/transportFault';
 
-// Which proxy a request to an endpoint goes through (src/agent/proxy.ts): the variables by the endpoint's
+// Which proxy a request to an endpoint goes through (src/agent/transport/proxy.ts): the variables by the endpoint's
 // scheme, lower case first, NO_PROXY's entries (host, .domain, *.domain, *, host:port, any case), VS Code's
 // http.proxy and http.noProxy in place of the environment's, and `off` for the embedded backend.
 

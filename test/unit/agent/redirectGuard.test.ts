@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { AgentStop, SessionTransport } from '../../../src/agent';
-import { compactContext } from '../../../src/agent/compactExchange';
-import { userMessage } from '../../../src/agent/outputItems';
-import { requestHeaders } from '../../../src/agent/requestBody';
-import { ConnectError, WsChannel } from '../../../src/agent/wsChannel';
-import { checkModels } from '../../../src/extension/endpointCheck';
+import { compactContext } from '../../../src/agent/transport/compactExchange';
+import { userMessage } from '../../../src/agent/conversation/outputItems';
+import { requestHeaders } from '../../../src/agent/transport/requestBody';
+import { ConnectError, WsChannel } from '../../../src/agent/transport/wsChannel';
+import { checkModels } from '../../../src/extension/endpoint/endpointCheck';
 import { type RedirectServers, startRedirectServers } from './redirectServers';
 
 // Issue 46, item 5: an endpoint that redirects to another origin must not get the key or the request from

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { type FaultAction, actionFor } from '../../../src/agent/retryPolicy';
-import type { TransportFault } from '../../../src/agent/transportFault';
+import { type FaultAction, actionFor } from '../../../src/agent/transport/retryPolicy';
+import type { TransportFault } from '../../../src/agent/transport/transportFault';
 import { ERROR_CODES } from '../../../src/protocol';
 
 // The stops of the retry policy, as a table: each has the code a front end picks its remedy from, and a

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { ruleToOffer } from '../../../src/agent';
-import { ruleMatches } from '../../../src/agent/commandApproval';
+import { ruleMatches } from '../../../src/agent/approvals/commandApproval';
 
 // The rule an approval card offers ("Always allow `…` in this workspace"): a program's subcommand only where the
 // program has them (git, npm, cargo, make…); any other program's whole command, never a prefix cut at the

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Agent, SessionTransport, Transcript, approveAll } from '../../../src/agent';
-import { GAP_PHASES, TurnGap } from '../../../src/agent/turnGap';
+import { GAP_PHASES, TurnGap } from '../../../src/agent/timing/turnGap';
 import { rehearseSync } from '../../../src/agent/turnRehearsal';
 import type { ScenarioFile } from '../../../src/server';
 import { BUILTIN_TOOLS, ReadLedger } from '../../../src/tools';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { GAP_PHASES, type GapPhases } from '../../../src/agent/turnGap';
+import { GAP_PHASES, type GapPhases } from '../../../src/agent/timing/turnGap';
 import type { RunRow } from '../../bench/loop/benchTypes';
 import { firstGapGoal, gapFigures, nearestRank, rowGapLine } from '../../bench/loop/gapStats';
 import { SAMPLE_RESULTS } from '../../bench/loop/sampleResults';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { PROMPT_START_PHASES, PromptStart } from '../../../src/agent/promptStart';
+import { PROMPT_START_PHASES, PromptStart } from '../../../src/agent/timing/promptStart';
 import { renderPanelReport } from '../../bench/panel/panelReport';
 import type { PanelResults } from '../../bench/panel/panelTypes';
 import { phaseMedians, promptStarts, totalMedian } from '../../bench/panel/promptStartLog';

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { type ApprovalMode, type ApprovalRequest, withCommandRules } from '../../../src/agent';
 import { ChatApprovals } from '../../../src/extension/chat/chatApprovals';
 import { ChatModel } from '../../../src/extension/chat/chatModel';
-import type { SandboxFor } from '../../../src/extension/windowSandbox';
+import type { SandboxFor } from '../../../src/extension/trust/windowSandbox';
 import { toolBench } from '../tools/toolHarness';
 
 // The chat's approvals in Auto (chat/chatApprovals.ts): calls that stay in the sandbox run unasked; a command
@@ -10,7 +10,7 @@ import { toolBench } from '../tools/toolHarness';
 // Always allow the prefix, Decline), and "for this chat" never lets one out; an edit of .git or .vscode asks as
 // any edit does. The sandbox is a stand-in here: where it is given, and only there, the policy has one.
 
-/** A machine with a sandbox: workspace-write for every mode but `all`, as src/agent/callSandbox.ts says. */
+/** A machine with a sandbox: workspace-write for every mode but `all`, as src/agent/approvals/callSandbox.ts says. */
 const sandboxed: SandboxFor = (mode) => () =>
   mode() === 'all' ? undefined : { mode: 'workspace-write', network: false };
 

@@ -10,7 +10,7 @@ import {
 } from '../../../src/agent';
 import { type ChatBackend, ChatController } from '../../../src/extension/chat/chatController';
 import type { ChatContext } from '../../../src/extension/chat/contextPort';
-import type { ChatSteering } from '../../../src/extension/chat/steeringPort';
+import type { ComposerPort } from '../../../src/extension/chat/composerPort';
 import { type HostMessage, HostMessage as HostMessageSchema, type Remedy } from '../../../src/protocol/chatView';
 import { ReadLedger } from '../../../src/tools';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
@@ -32,7 +32,7 @@ export interface ChatBench {
   /** The composer's attachments' window side, where a test gives one (default: none). */
   chatContext?: ChatContext;
   /** The composer's pickers' window side, where a test gives one (default: none). */
-  steering?: ChatSteering;
+  steering?: ComposerPort;
   /** The model the chat's agents ask for (default: gpt-5.5; reset per test). */
   model?: string;
   /** The key the next agent's session sends (default: the server's token; reset per test). */
@@ -118,7 +118,7 @@ export function useChatBench(bench: AgentBench): ChatBench {
       backendInfo: () => ({ label: 'built-in offline backend', offline: true }),
       log: (line) => state.logged.push(line),
       ...(state.chatContext ? { context: state.chatContext } : {}),
-      ...(state.steering ? { steering: state.steering } : {}),
+      ...(state.steering ? { composer: state.steering } : {}),
     };
     const chat = new ChatController(backend);
     chats.push(chat);

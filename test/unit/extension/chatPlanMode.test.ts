@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ChatSteering } from '../../../src/extension/chat/steeringPort';
+import type { ComposerPort } from '../../../src/extension/chat/composerPort';
 import { IMPLEMENT_PROMPT } from '../../../src/extension/chat/planImplement';
 import type { HostMessage } from '../../../src/protocol/chatView';
 import type { ScenarioFile } from '../../../src/server';
@@ -43,7 +43,7 @@ describe('chat panel host: plan mode and Implement', function () {
   const ui = useChatBench(bench);
 
   /** The window's pickers as far as plan mode needs them: the mode before plan is `all`. */
-  const steering = (): ChatSteering => ({
+  const steering = (): ComposerPort => ({
     attach: () => undefined,
     refresh: () => undefined,
     choose: () => Promise.resolve(),

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { codeBlock } from '../../../src/extension/codeBlock';
+import { codeBlock } from '../../../src/extension/commands/codeBlock';
 
 // The code blocks of Explain Selection's and Fix with Loopwire's prompts.
 

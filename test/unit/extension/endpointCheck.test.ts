@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as net from 'node:net';
 import { createAgentSession } from '../../../src/agent';
-import { checkEndpoint, checkModels, modelIds } from '../../../src/extension/endpointCheck';
+import { checkEndpoint, checkModels, modelIds } from '../../../src/extension/endpoint/endpointCheck';
 import { type LoopwireServer, startServer } from '../../../src/server';
 
 // Select Endpoint…'s check against the real server over real sockets: its model list with the right key,

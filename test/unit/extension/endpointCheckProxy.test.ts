@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { createAgentSession } from '../../../src/agent';
-import { checkEndpoint, checkModels } from '../../../src/extension/endpointCheck';
+import { checkEndpoint, checkModels } from '../../../src/extension/endpoint/endpointCheck';
 import { type LoopwireServer, startServer } from '../../../src/server';
 import { type RealProxy, startRealProxy } from '../support/realProxy';
 

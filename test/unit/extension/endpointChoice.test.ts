@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { endpointChoices } from '../../../src/extension/endpointChoice';
+import { endpointChoices } from '../../../src/extension/endpoint/endpointChoice';
 
 // A workspace's endpoint is a proposal waiting for the user's yes; the user's own settings decide until then.
 

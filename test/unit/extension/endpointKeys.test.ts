@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { EndpointKeys, LEGACY_SLOT, type SecretSlots } from '../../../src/extension/endpointKeys';
+import { EndpointKeys, LEGACY_SLOT, type SecretSlots } from '../../../src/extension/endpoint/endpointKeys';
 
 // Keys per endpoint origin: a request carries only the key given for its own origin (or OPENAI_API_KEY, for
 // api.openai.com alone), and the key of the old single slot stays with the endpoint the user chose.

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { APPROVAL_MODES } from '../../../src/agent/approvals';
+import { APPROVAL_MODES } from '../../../src/agent/approvals/approvals';
 import { fixOffers, inlineAllowed } from '../../../src/extension/inline/inlineAllowed';
 
 // The light bulb's fixes per approval mode: the streamed edit is its own approval in `ask`, `auto` and `all`; in

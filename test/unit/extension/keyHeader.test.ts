@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { endpointOrigin } from '../../../src/agent/endpointOrigin';
-import { EndpointKeys, LEGACY_SLOT, type SecretSlots } from '../../../src/extension/endpointKeys';
+import { endpointOrigin } from '../../../src/agent/transport/endpointOrigin';
+import { EndpointKeys, LEGACY_SLOT, type SecretSlots } from '../../../src/extension/endpoint/endpointKeys';
 import {
   AZURE_KEY_HEADER,
   BEARER_HEADER,
@@ -8,7 +8,7 @@ import {
   headerLabel,
   isHeaderName,
   keyHeaderFor,
-} from '../../../src/extension/keyHeader';
+} from '../../../src/extension/endpoint/keyHeader';
 
 // Set API Key… asks for the key only: the endpoint's origin settles the header that carries it (Bearer for
 // OpenAI and the servers that copy its API, api-key for Azure OpenAI and Azure AI Foundry), a header the user

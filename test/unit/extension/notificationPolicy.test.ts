@@ -5,7 +5,7 @@ import {
   NotificationPolicy,
   type Whereabouts,
   notificationSetting,
-} from '../../../src/extension/notificationPolicy';
+} from '../../../src/extension/notifications/notificationPolicy';
 
 // When the chat's moments become a notification (issue 38, item 5): a call waiting for approval, a task
 // finished, a task stopped — each once, only for a user looking elsewhere (the panel hidden or the window in

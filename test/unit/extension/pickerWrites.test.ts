@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { PickerWrites } from '../../../src/extension/pickerWrites';
+import { PickerWrites } from '../../../src/extension/settings/pickerWrites';
 
-// The composer pickers' writes (src/extension/pickerWrites.ts): Down then Up quickly is two writes, and the
+// The composer pickers' writes (src/extension/settings/pickerWrites.ts): Down then Up quickly is two writes, and the
 // second must land last (VS Code's reload after each write could land out of order when both ran at once).
 // The choices are sent once, when the last write is done.
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { selectedLines } from '../../../src/extension/selectedLines';
+import { selectedLines } from '../../../src/extension/commands/selectedLines';
 
 const at = (line: number, character: number) => ({ line, character });
 

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { layeredCommandRules } from '../../../src/extension/commandRulesLayers';
-import { FOLDER_SETTINGS, SCOPES, WINDOW_ONLY_SETTINGS } from '../../../src/extension/settingScopes';
+import { layeredCommandRules } from '../../../src/extension/trust/commandRulesLayers';
+import { FOLDER_SETTINGS, SCOPES, WINDOW_ONLY_SETTINGS } from '../../../src/extension/settings/settingScopes';
 
 // Multi-root workspaces: each setting's scope in the manifest says where VS Code reads it from, and the
 // extension reads the resource-scoped ones for the folder a task or file belongs to.

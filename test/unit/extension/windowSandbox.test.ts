@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import type { ApprovalMode } from '../../../src/agent';
-import { defaultApproval, machineSandbox, noSandboxText } from '../../../src/extension/windowSandbox';
+import { defaultApproval, machineSandbox, noSandboxText } from '../../../src/extension/trust/windowSandbox';
 import { sandboxSupport } from '../../../src/sandbox';
 
-// The window's sandbox (src/extension/windowSandbox.ts): a policy gets one only where this machine can confine
+// The window's sandbox (src/extension/trust/windowSandbox.ts): a policy gets one only where this machine can confine
 // commands, and what it confines follows the mode read at each call; the default mode is Auto there and Ask
 // elsewhere; where there is none, the user is told why and how to get one. LOOPWIRE_SANDBOX=off makes this
 // machine one without, read at every call.

@@ -2,9 +2,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
-import { faultDisplay } from '../../../src/agent/faultDisplay';
-import { actionFor } from '../../../src/agent/retryPolicy';
-import { type TransportFault, describeFault } from '../../../src/agent/transportFault';
+import { faultDisplay } from '../../../src/agent/transport/faultDisplay';
+import { actionFor } from '../../../src/agent/transport/retryPolicy';
+import { type TransportFault, describeFault } from '../../../src/agent/transport/transportFault';
 import { repoRoot } from '../support/runProcess';
 
 // A transport fault as a stop line tells it: in the person's language, while describeFault, which is also a

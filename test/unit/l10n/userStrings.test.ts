@@ -13,14 +13,26 @@ const { tsFiles } = require('../../../scripts/lib/l10nKeys.js') as { tsFiles: (d
 
 /** Literals that stay as written, by file and text (`…` for each `${}`), with why. */
 const ALLOWED: { file: string; text: string; why: string }[] = [
-  { file: 'src/extension/statusItem.ts', text: '$(plug) Loopwire', why: 'the product name and an icon' },
-  { file: 'src/extension/statusItem.ts', text: '$(plug) Loopwire: …', why: 'the name before a translated state' },
-  { file: 'src/extension/statusItem.ts', text: '$(plug) Loopwire: … · … ms', why: 'name, transport, a figure' },
-  { file: 'src/extension/statusItem.ts', text: 'WebSocket', why: 'a protocol’s name' },
-  { file: 'src/extension/statusItem.ts', text: 'HTTP', why: 'a protocol’s name' },
-  { file: 'src/extension/selectEndpoint.ts', text: 'OpenAI', why: 'a company’s name' },
-  { file: 'src/extension/setApiKey.ts', text: 'sk-…', why: 'the shape of an OpenAI key' },
-  { file: 'src/extension/endpointCommands.ts', text: 'Loopwire: …', why: 'the name before the check’s sentence' },
+  { file: 'src/extension/notifications/statusItem.ts', text: '$(plug) Loopwire', why: 'the product name and an icon' },
+  {
+    file: 'src/extension/notifications/statusItem.ts',
+    text: '$(plug) Loopwire: …',
+    why: 'the name before a translated state',
+  },
+  {
+    file: 'src/extension/notifications/statusItem.ts',
+    text: '$(plug) Loopwire: … · … ms',
+    why: 'name, transport, a figure',
+  },
+  { file: 'src/extension/notifications/statusItem.ts', text: 'WebSocket', why: 'a protocol’s name' },
+  { file: 'src/extension/notifications/statusItem.ts', text: 'HTTP', why: 'a protocol’s name' },
+  { file: 'src/extension/endpoint/selectEndpoint.ts', text: 'OpenAI', why: 'a company’s name' },
+  { file: 'src/extension/endpoint/setApiKey.ts', text: 'sk-…', why: 'the shape of an OpenAI key' },
+  {
+    file: 'src/extension/endpoint/endpointCommands.ts',
+    text: 'Loopwire: …',
+    why: 'the name before the check’s sentence',
+  },
   { file: 'src/extension/inline/inlineController.ts', text: 'Loopwire: …', why: 'the name before a message' },
 ];
 

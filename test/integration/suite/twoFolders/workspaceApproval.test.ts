@@ -6,7 +6,7 @@ import { loopwire, spiesReachTheExtension } from '../support';
 
 // The two-folder window (two.code-workspace): the `.code-workspace` file's "loopwire.approval": "all" and a
 // folder's own .vscode/settings.json saying the same are a repository's, like a single folder's settings: a
-// command still waits for the user's yes (src/extension/approvalChoice.ts), and the user is told once.
+// command still waits for the user's yes (src/extension/trust/approvalChoice.ts), and the user is told once.
 
 const SCENARIO = {
   scenarios: [

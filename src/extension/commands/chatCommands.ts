@@ -1,0 +1,87 @@
+import * as vscode from 'vscode';
+import { addToChatAttachments } from './addToChat';
+import type { ChatViewProvider } from '../chat/chatViewProvider';
+import { explainPrompt } from './explainSelection';
+import { fixPrompt } from './fixWithLoopwire';
+import type { WorkspaceSession } from '../workspaceSession';
+
+// The commands that put something in the chat panel: Fix in Chat, New Chat, Ask…, Explain Selection,
+// Add to Chat, and Open Transcript. The session is loaded by the first of them that needs it.
+
+/** Sends a prompt to the chat panel's conversation (revealing it, keeping focus where it is unless asked). */
+export async function askInChat(
+  chat: ChatViewProvider,
+  current: () => WorkspaceSession,
+  prompt: string,
+  focus = false,
+): ReturnType<WorkspaceSession['chat']['ask']> {
+  await chat.reveal(focus);
+  return current().chat.ask(prompt);
+}
+
+export function chatCommands(
+  chat: ChatViewProvider,
+  current: () => WorkspaceSession,
+  started: () => WorkspaceSession | undefined,
+): vscode.Disposable[] {
+  const ask = (prompt: string, focus = false) => askInChat(chat, current, prompt, focus);
+  return [
+    vscode.commands.registerCommand(
+      'loopwire.fix',
+      async (uri?: vscode.Uri, range?: vscode.Range, message?: string) => {
+        if (!uri || !range || message === undefined) {
+          void vscode.window.showInformationMessage(
+            vscode.l10n.t('Fix in Chat runs from the quick-fix menu of a problem.'),
+          );
+          return undefined;
+        }
+        const document = await vscode.workspace.openTextDocument(uri);
+        return ask(fixPrompt(document, range, message));
+      },
+    ),
+    vscode.commands.registerCommand('loopwire.newChat', async () => {
+      await chat.reveal(true);
+      current().chat.newChat();
+    }),
+    vscode.commands.registerCommand('loopwire.ask', async () => {
+      const prompt = await vscode.window.showInputBox({
+        title: vscode.l10n.t('Loopwire: Ask'),
+        prompt: vscode.l10n.t('A task or a question about this workspace; the answer appears in the chat panel.'),
+        ignoreFocusOut: true,
+      });
+      if (prompt && prompt.trim() !== '') return ask(prompt.trim(), true);
+      return undefined;
+    }),
+    vscode.commands.registerCommand('loopwire.explain', () => {
+      const editor = vscode.window.activeTextEditor;
+      if (!editor || editor.selection.isEmpty) {
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('Select some code first: Loopwire explains the selection.'),
+        );
+        return undefined;
+      }
+      return ask(explainPrompt(editor.document, editor.selection));
+    }),
+    vscode.commands.registerCommand('loopwire.addToChat', async (uri?: vscode.Uri, uris?: vscode.Uri[]) => {
+      const attachments = await addToChatAttachments(uri instanceof vscode.Uri ? uri : undefined, uris);
+      if (attachments.length === 0) {
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('Add to Chat attaches files and folders of the workspace.'),
+        );
+        return;
+      }
+      await chat.reveal(true);
+      current().chat.attachments.add(attachments);
+    }),
+    vscode.commands.registerCommand('loopwire.openTranscript', async () => {
+      const file = started()?.chat.transcriptFile;
+      if (!file) {
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('No chat yet in this window: its transcript is written once you ask.'),
+        );
+        return;
+      }
+      await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
+    }),
+  ];
+}
