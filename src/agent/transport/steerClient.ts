@@ -1,6 +1,5 @@
 import {
   type AnyInputItem,
-  type ResponseObject,
   ResponseSteerAcceptedEvent,
   ResponseSteerFailedEvent,
   ResponseSteerPendingEvent,
@@ -67,8 +66,8 @@ export class SteerClient {
   private readonly committed = new Map<string, NativeSteer[]>();
   /** Steers whose messages the running exchange took: back to the boundary if it faults. */
   private taken: NativeSteer[] = [];
-  /** The exchange waiting to learn whether a successor follows `target`. */
-  private waiter: { target: string; settle: () => void } | undefined;
+  /** The exchange waiting to learn whether a successor follows its response: told once every steer is decided. */
+  private waiter: (() => void) | undefined;
 
   /** `toBoundary` takes text the socket gave back or may have lost: the agent delivers it itself. */
   constructor(
@@ -109,12 +108,15 @@ export class SteerClient {
   }
 
   /**
-   * The exchange's response ended: whether a successor may still follow it (it was steered, or a steer sent to
-   * it has no answer yet). Then `settle` is called if it turns out none will.
+   * The exchange's response ended: whether it waits still (it was steered, or a steer sent to it, or to a
+   * response before it, has no answer yet). Then `settle` is called once every steer is decided and no
+   * successor came. A steer sent to an earlier response (the client had not yet read that it ended) is
+   * refused by the server, maybe only after this one ended: the exchange waits for that answer, so that the
+   * text reaches the boundary and the task takes one more turn for it, rather than ending without it.
    */
-  awaitSuccessor(response: ResponseObject, settle: () => void): boolean {
-    if (!this.steers.some((steer) => steer.target === response.id && isUndecided(steer))) return false;
-    this.waiter = { target: response.id, settle };
+  awaitSuccessor(settle: () => void): boolean {
+    if (!this.steers.some(isUndecided)) return false;
+    this.waiter = settle;
     return true;
   }
 
@@ -195,7 +197,7 @@ export class SteerClient {
     const target = event.value.steer.previous_response_id;
     const steer = this.oldestOpen(target, 'accepted') ?? this.oldestOpen(target, 'sent');
     if (steer) steer.state = 'pending';
-    this.settleIfDecided(target);
+    this.settleIfDecided();
   }
 
   /** Refused, or accepted and then not committed: the input comes back, for the boundary. */
@@ -208,7 +210,7 @@ export class SteerClient {
       event.value.steer.id === undefined ? ['sent', 'accepted'] : ['accepted', 'sent'];
     const steer = this.oldestOpen(target, first) ?? this.oldestOpen(target, then);
     if (steer) this.giveBack(steer);
-    this.settleIfDecided(target);
+    this.settleIfDecided();
   }
 
   private giveBack(steer: NativeSteer): void {
@@ -220,13 +222,12 @@ export class SteerClient {
     return this.steers.find((steer) => steer.target === target && steer.state === state);
   }
 
-  /** No steer on `target` can bring a successor any more: the exchange waiting on it ends. */
-  private settleIfDecided(target: string): void {
-    const waiter = this.waiter;
-    if (!waiter || waiter.target !== target) return;
-    if (this.steers.some((steer) => steer.target === target && isUndecided(steer))) return;
+  /** No steer can bring a successor any more: the exchange waiting on its response ends. */
+  private settleIfDecided(): void {
+    const settle = this.waiter;
+    if (!settle || this.steers.some(isUndecided)) return;
     this.waiter = undefined;
-    waiter.settle();
+    settle();
   }
 
   private forgetSettled(): void {

@@ -54,7 +54,7 @@ export class SuccessorFollower {
     if (this.held) return CONTINUE;
     const step = this.current.accept(value);
     if (step.kind !== 'done') return step;
-    if (!this.client.awaitSuccessor(step.response, () => this.settle())) return step;
+    if (!this.client.awaitSuccessor(() => this.settle())) return step;
     this.held = step;
     return CONTINUE;
   }
