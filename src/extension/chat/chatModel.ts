@@ -13,6 +13,7 @@ import type {
 } from '../../protocol/chatView';
 import { groupedTokens } from '../../protocol/contextMeter';
 import { BUILTIN_TOOLS, type ToolRegistry } from '../../tools';
+import { type ChatSurface, eventRoutes, routeEvent } from './chatEventRoutes';
 import { ChatPlan } from './chatPlan';
 import type { ReadText } from './liveDiff';
 import { NativeSteerLines } from './steerLines';
@@ -41,6 +42,8 @@ export class ChatModel {
   context: ContextMeter | undefined;
   /** The task's plan, the checklist above the composer. */
   readonly plan: ChatPlan;
+  /** Each of the agent's events to its handler (chatEventRoutes.ts). */
+  private readonly routes = eventRoutes(this.surface());
   /** The approval mode in force (set by the controller): a task answered in plan mode offers Implement. */
   approvalMode: (() => ApprovalMode) | undefined;
 
@@ -196,71 +199,60 @@ export class ChatModel {
   handle(event: AgentEvent): void {
     if (event.type !== 'reasoning_delta') this.endThinking();
     this.plan.handle(event);
-    switch (event.type) {
-      case 'reasoning_delta':
-        return this.thinking(event.itemId, event.delta);
-      case 'text_delta': {
-        const id = `text:${event.itemId}`;
-        const entry = this.byId.get(id);
-        if (entry?.kind === 'assistant') {
-          entry.text += event.delta;
-          this.post({ type: 'text', id, delta: event.delta });
-        } else
-          this.add({
-            kind: 'assistant',
-            id,
-            text: event.delta,
-            streaming: true,
-            ...(event.phase === 'commentary' ? { note: true } : {}),
-          });
-        return;
-      }
-      case 'tool_call_delta':
-        return this.cards.delta(event);
-      case 'output_discarded':
-        return this.drop(this.nativeSteers.discarded(this.entries, event.turn));
-      case 'message':
-        return this.message(event.text, event.phase);
-      case 'tool_started':
-        return this.cards.started(event);
-      case 'tool_finished':
-        return this.cards.finished(event);
-      case 'transport':
-        return this.transport(event);
-      case 'error':
-        // The `done` that follows has the same sentence as its reason, with the stop's code: its line says it once.
-        return;
-      case 'done':
-        return this.done(event);
-      case 'turn_finished':
-        this.nativeSteers.turnFinished();
-        if (event.metrics.contextWindow !== undefined)
-          this.setContext({ tokens: event.metrics.contextTokens, window: event.metrics.contextWindow });
-        return;
-      case 'compacted':
-        return this.compacted(event);
-      case 'hosted_call':
-        // The server ran it: a card that is already done, with what it did.
-        return this.add({
+    routeEvent(this.routes, event);
+  }
+
+  /** The chat's handler of each kind of event (chatEventRoutes.ts routes them). */
+  private surface(): ChatSurface {
+    return {
+      thinking: (event) => this.thinking(event.itemId, event.delta),
+      text: (event) => this.text(event),
+      callDelta: (event) => this.cards.delta(event),
+      callStarted: (event) => this.cards.started(event),
+      callFinished: (event) => this.cards.finished(event),
+      // The server ran it: a card that is already done, with what it did.
+      hostedCall: (event) =>
+        this.add({
           kind: 'tool',
           id: this.nextId('hosted'),
           turn: event.turn,
           name: event.itemType,
           summary: event.summary,
           status: 'done',
-        });
-      case 'steered': {
-        // Where it reached the model: after the outputs of the calls it followed, or in the running response.
-        const id = this.nextId('user');
-        if (event.how === 'native') this.nativeSteers.committed(id, event.turn);
-        this.add({ kind: 'user', id, text: event.text, steered: true });
-        return;
-      }
-      case 'turn_started':
-      case 'notice':
-      case 'retry':
-        return;
+        }),
+      discarded: (event) => this.drop(this.nativeSteers.discarded(this.entries, event.turn)),
+      message: (event) => this.message(event.text, event.phase),
+      steered: (event) => this.steered(event),
+      transport: (event) => this.transport(event),
+      turnFinished: (event) => this.turnFinished(event),
+      compacted: (event) => this.compacted(event),
+      done: (event) => this.done(event),
+    };
+  }
+
+  private text(event: Extract<AgentEvent, { type: 'text_delta' }>): void {
+    const id = `text:${event.itemId}`;
+    const entry = this.byId.get(id);
+    if (entry?.kind === 'assistant') {
+      entry.text += event.delta;
+      this.post({ type: 'text', id, delta: event.delta });
+      return;
     }
+    const note = event.phase === 'commentary' ? { note: true } : {};
+    this.add({ kind: 'assistant', id, text: event.delta, streaming: true, ...note });
+  }
+
+  /** Where a steer reached the model: after the outputs of the calls it followed, or in the running response. */
+  private steered(event: Extract<AgentEvent, { type: 'steered' }>): void {
+    const id = this.nextId('user');
+    if (event.how === 'native') this.nativeSteers.committed(id, event.turn);
+    this.add({ kind: 'user', id, text: event.text, steered: true });
+  }
+
+  private turnFinished(event: Extract<AgentEvent, { type: 'turn_finished' }>): void {
+    this.nativeSteers.turnFinished();
+    const { contextTokens: tokens, contextWindow: window } = event.metrics;
+    if (window !== undefined) this.setContext({ tokens, window });
   }
 
   dispose(): void {
