@@ -1,3 +1,4 @@
+import { type EventSourceParser, createParser } from 'eventsource-parser';
 import { type ErrorDetails, HttpErrorBody, decodeWire } from '../../protocol';
 import type { AgentEventSink } from '../events';
 import { type ProxyRoute, fetchProxyFault, viaProxy } from './proxy';
@@ -66,29 +67,35 @@ function connectFault(error: unknown, proxy: ProxyRoute | undefined): TransportF
   };
 }
 
-/** Feeds the SSE blocks of `text` to the assembler; returns the unfinished tail and the step that ended it, if any. */
-function feed(buffer: string, assembler: ResponseAssembler): { rest: string; step: AssemblerStep | undefined } {
-  let rest = buffer;
-  for (;;) {
-    const match = /\r?\n\r?\n/.exec(rest);
-    if (!match) return { rest, step: undefined };
-    const block = rest.slice(0, match.index);
-    rest = rest.slice(match.index + match[0].length);
-    const data = block
-      .split(/\r?\n/)
-      .filter((line) => line.startsWith('data:'))
-      .map((line) => line.slice(line.startsWith('data: ') ? 6 : 5))
-      .join('\n');
-    if (data === '') continue;
+/**
+ * The body's server-sent events into the assembler, parsed by eventsource-parser (lone CRs as line ends,
+ * comments, `event:` and multi-line `data:` as the SSE spec reads them), until the step that ends the response.
+ */
+class SseReader {
+  private ended: AssemblerStep | undefined;
+  private readonly parser: EventSourceParser;
+
+  constructor(private readonly assembler: ResponseAssembler) {
+    this.parser = createParser({ onEvent: (event) => this.accept(event.data) });
+  }
+
+  /** Feeds the next text of the body; the step that ended the response, once one did. */
+  feed(text: string): AssemblerStep | undefined {
+    if (!this.ended) this.parser.feed(text);
+    return this.ended;
+  }
+
+  private accept(data: string): void {
+    if (this.ended || data === '') return;
     let value: unknown;
     try {
       value = JSON.parse(data);
     } catch {
-      assembler.acceptMalformed();
-      continue;
+      this.assembler.acceptMalformed();
+      return;
     }
-    const step = assembler.accept(value);
-    if (step.kind !== 'continue') return { rest, step };
+    const step = this.assembler.accept(value);
+    if (step.kind !== 'continue') this.ended = step;
   }
 }
 
@@ -204,17 +211,16 @@ async function readEvents(
   watch: IdleWatch,
 ): Promise<HttpOutcome> {
   const decoder = new TextDecoder();
-  let buffer = '';
+  const reader = new SseReader(assembler);
   /** The answer, once its terminal event came: what follows it on the connection is not waited for. */
   let settled: HttpOutcome | undefined;
   try {
     for await (const chunk of body) {
       watch.arm();
       watch.progress.bytesReceived += chunk.byteLength;
-      const fed = feed(buffer + decoder.decode(chunk, { stream: true }), assembler);
-      buffer = fed.rest;
-      if (fed.step && fed.step.kind !== 'continue') {
-        settled = watch.outcome(fed.step);
+      const step = reader.feed(decoder.decode(chunk, { stream: true }));
+      if (step && step.kind !== 'continue') {
+        settled = watch.outcome(step);
         break;
       }
     }
@@ -228,8 +234,9 @@ async function readEvents(
     watch.drop();
     return settled;
   }
-  const last = feed(`${buffer}${decoder.decode()}\n\n`, assembler);
-  if (last.step && last.step.kind !== 'continue') return watch.outcome(last.step);
+  // An event the body ended without its blank line is read all the same.
+  const last = reader.feed(`${decoder.decode()}\n\n`);
+  if (last && last.kind !== 'continue') return watch.outcome(last);
   const message = 'the stream ended before the response did';
   return watch.outcome(fault({ kind: 'closed', beforeFirstEvent: !assembler.started, message }));
 }
