@@ -2,21 +2,21 @@ import { t } from '@vscode/l10n';
 import type { Agent, DoneEvent, Transcript } from '../../agent';
 import type { Attachment } from '../../protocol/attachments';
 import { type ChatEntry, type ContextMeter, type HostMessage, ViewMessage } from '../../protocol/chatView';
-import { ChatAttachments } from './chatAttachments';
-import { ChatCheckpoints } from './chatCheckpoints';
-import { ChatApprovals } from './chatApprovals';
-import { ChangedFiles } from './changedFiles';
-import { ChatModel } from './chatModel';
 import { ChatOutbox } from './chatOutbox';
+import { wireChat } from './chatWiring';
+import type { ChatAttachments } from './chatAttachments';
+import type { ChatCheckpoints } from './chatCheckpoints';
+import type { ChatApprovals } from './chatApprovals';
+import type { ChangedFiles } from './changedFiles';
+import type { ChatModel } from './chatModel';
+import type { PromptQueue } from './chatQueue';
+import type { ChatTakeBack } from './chatTakeBack';
+import type { ChatSaver } from './chatSaver';
+import type { ReviewBook } from './reviewBook';
 import { ChatInline } from './inlineEntries';
-import { PromptQueue } from './chatQueue';
 import type { ChatBackend, ChatOutcome, PostToPage } from './chatPort';
 import { readChat, restoreCurrent } from './chatRestore';
 import { implementPlan } from './planImplement';
-import { ChatTakeBack } from './chatTakeBack';
-import { ChatSaver } from './chatSaver';
-import { snapshotOf } from './chatSnapshot';
-import { ReviewBook } from './reviewBook';
 import { ReviewRefused } from './reviewEdits';
 import { type EditedPrompt, resendInFork } from './chatFork';
 import { sessionFile } from './sessionHistory';
@@ -65,62 +65,25 @@ export class ChatController {
   readonly outbox = new ChatOutbox((message) => void this.post?.(message));
 
   constructor(readonly backend: ChatBackend) {
-    this.attachments = new ChatAttachments(
-      backend.context,
-      async (message) => this.post !== undefined && (await this.post(message)) !== false,
-      (text) => this.model.notice('warning', text),
-    );
-    this.checkpoints = new ChatCheckpoints(backend.sessionsDir, (line) => backend.log(line));
-    this.saver = new ChatSaver(
-      backend.sessionsDir,
-      (line) => backend.log(line),
-      // The chat as a reloaded window finds it again; none while it has no transcript.
-      () =>
-        this.transcript &&
-        snapshotOf(this.transcript.header.id, this.busy, this.model, this.reviews.saved(), this.approvals.allowed),
-    );
-    this.model = new ChatModel(
-      (message) => {
-        this.outbox.send(message);
-        this.saver.soon();
+    const parts = wireChat(
+      {
+        outbox: this.outbox,
+        postToPanel: async (message) => this.post !== undefined && (await this.post(message)) !== false,
+        panelShown: () => this.post !== undefined,
+        busy: () => this.busy,
+        sessionId: () => this.sessionId,
+        sendState: () => this.sendState(),
+        send: (message) => this.send(message),
+        ask: (text, attachments) => this.ask(text, attachments),
+        abortTasks: () => this.abortTasks(),
+        steer: (text) => this.agent?.steer(text) ?? false,
       },
-      async (path) => (await (await backend.workspace()).tryReadFile(path))?.text,
+      backend,
     );
-    this.model.onState = () => this.sendState();
-    this.model.approvalMode = () => backend.approvalMode();
-    this.approvals = new ChatApprovals({
-      model: this.model,
-      workspace: () => backend.workspace(),
-      approvalMode: () => backend.approvalMode(),
-      sandbox: backend.sandbox,
-      panelShown: () => this.post !== undefined,
-      askElsewhere: (request) => backend.askElsewhere(request),
-      onAllowed: () => this.saver.now(),
-      onWaiting: (calls) => backend.activity?.waiting(calls),
-    });
-    this.reviews = new ReviewBook(
-      () => backend.workspace(),
-      (callId, diff) => this.model.updateTool(callId, { diff }),
-    );
-    this.reviews.onChange(() => this.saver.soon());
-    this.takeBack = new ChatTakeBack({
-      model: this.model,
-      reviews: this.reviews,
-      checkpoints: this.checkpoints,
-      busy: () => this.busy,
-      workspace: () => backend.workspace(),
-      openDiff: (path, before, title) => backend.openDiff(path, before, title),
-    });
-    this.changedFiles = new ChangedFiles(() => backend.workspace(), this.reviews);
+    ({ model: this.model, attachments: this.attachments, checkpoints: this.checkpoints, saver: this.saver } = parts);
+    ({ approvals: this.approvals, reviews: this.reviews, takeBack: this.takeBack } = parts);
+    ({ changedFiles: this.changedFiles, queue: this.queue } = parts);
     backend.composer?.attach((message) => this.send(message));
-    this.queue = new PromptQueue({
-      busy: () => this.busy,
-      run: (text, attachments) => this.ask(text, attachments),
-      stopTask: () => this.abortTasks(),
-      // Steer: the running task's agent takes it, or says no (none runs yet, or its task is over).
-      steer: (text) => this.agent?.steer(text) ?? false,
-      send: (message) => this.send(message),
-    });
     // The conversation the panel showed before this window reloaded, if any.
     this.restored = restoreCurrent(
       backend.sessionsDir,
