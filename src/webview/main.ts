@@ -270,6 +270,8 @@ function submit(): void {
   post({ type: 'send', text, ...(attachments.length > 0 ? { attachments: [...attachments] } : {}) });
   prompt.value = '';
   unfitPrompt(prompt);
+  // The answer to it comes at the end: the reader goes there, as in any chat, even from a card far above.
+  transcript.followEnd();
   chips.clear();
   images.clear();
   saveDraft();

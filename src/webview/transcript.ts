@@ -204,6 +204,12 @@ export class Transcript {
     this.settleAtEnd(2);
   }
 
+  /** The reader sent a prompt: the conversation goes to its end and follows it, wherever they had scrolled. */
+  followEnd(): void {
+    this.scrollToEnd();
+    this.atEnd = true;
+  }
+
   private scrollToEnd(): void {
     this.element.scrollTop = this.element.scrollHeight;
     this.pinnedAt = this.element.scrollTop;

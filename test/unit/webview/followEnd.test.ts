@@ -119,6 +119,22 @@ describe('chat panel in Chromium: following the end', function () {
     );
   });
 
+  it('a prompt sent from far above the end brings the reader back to it, and what follows stays in view', async () => {
+    // Playwright (or the reader) scrolled up to a hunk's buttons; the next prompt's card must show its Apply.
+    const panel = await conversation(12);
+    await panel.page.evaluate(
+      `(() => { const t = document.querySelector('.transcript'); t.scrollTop = 0; t.dispatchEvent(new Event('scroll')); })()`,
+    );
+    assert.ok((await belowView(panel)) > 100, 'scrolled up, far from the end');
+    await panel.page.locator('textarea.prompt').fill('run: echo new user');
+    await panel.page.locator('textarea.prompt').press('Enter');
+    panel.post({ type: 'entry', entry: { kind: 'user', id: 'user:2', text: 'run: echo new user' } });
+    panel.post({ type: 'entry', entry: patchCard('approval') });
+    await panel.delivered();
+    const left = await belowView(panel);
+    assert.ok(left < 2, `${left} px of the conversation below the view`);
+  });
+
   it('a reader at the end stays there when a card shrinks, then the past chats open above the conversation', async () => {
     // A card that no longer waits loses its buttons: the conversation is shorter and the browser moves the
     // scroll up to its new end. Then the past chats take room at the top: the end must stay in view.
