@@ -10,16 +10,27 @@ const plain = (line) => stripVTControlCharacters(line);
 /** A fresh tally: feed it each output line with `line()`, read `counts()` at the end. */
 function mochaTally() {
   let seen = { passing: 0, failing: 0, pending: 0 };
-  let closing;
+  /** The closing counts of each run so far: the extension host's phase is two windows, two mocha runs. */
+  const runs = [];
   let inEpilogue = false;
+  const total = () =>
+    runs.reduce(
+      (sum, run) => ({
+        passing: sum.passing + run.passing,
+        failing: sum.failing + run.failing,
+        pending: sum.pending + run.pending,
+      }),
+      { passing: 0, failing: 0, pending: 0 },
+    );
   return {
     line(raw) {
       const line = plain(raw);
       const ended = /^\s*(\d+) (passing|failing|pending)\b/.exec(line);
       if (ended) {
+        // `N passing` opens a run's closing lines; its pending and failing counts follow it.
+        if (ended[2] === 'passing' || runs.length === 0) runs.push({ passing: 0, failing: 0, pending: 0 });
         inEpilogue = true;
-        closing ??= { passing: 0, failing: 0, pending: 0 };
-        closing[ended[2]] = Number(ended[1]);
+        runs[runs.length - 1][ended[2]] = Number(ended[1]);
         return;
       }
       if (inEpilogue) return;
@@ -27,13 +38,13 @@ function mochaTally() {
       else if (/^\s+\d+\) /.test(line)) seen.failing += 1;
       else if (/^\s+- /.test(line)) seen.pending += 1;
     },
-    /** What mocha's closing lines said, or what was seen so far when it never got there. */
+    /** What the runs' closing lines said, added up, or what was seen so far when none got there. */
     counts() {
-      return { ...(closing ?? seen), finished: closing !== undefined };
+      return { ...(runs.length > 0 ? total() : seen), finished: runs.length > 0 };
     },
     /** `212 passing, 1 failing` so far. */
     note() {
-      const now = closing ?? seen;
+      const now = runs.length > 0 ? total() : seen;
       return [`${now.passing} passing`, now.failing ? `${now.failing} failing` : ''].filter(Boolean).join(', ');
     },
   };

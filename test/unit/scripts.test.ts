@@ -50,6 +50,13 @@ describe('scripts: the phases of npm test and CI', () => {
     assert.deepEqual(tally.counts(), { passing: 2, failing: 1, pending: 1, finished: true });
   });
 
+  it('adds up the closing lines of two runs in one phase (the extension host runs two windows)', () => {
+    const tally = mochaTally();
+    for (const line of [...SPEC_RUN.slice(0, 9), '  ✔ in the second window', '  6 passing (7s)']) tally.line(line);
+    assert.deepEqual(tally.counts(), { passing: 8, failing: 1, pending: 1, finished: true });
+    assert.equal(tally.note(), '8 passing, 1 failing');
+  });
+
   it('shows a failed run from its closing lines on: the failures, not the whole log', () => {
     const shown = mochaFailures(['noise', ...SPEC_RUN].join('\n'));
     assert.match(shown, /^ {2}2 passing \(3s\)/);
