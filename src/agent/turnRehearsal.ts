@@ -80,29 +80,52 @@ export function rehearseSync(parts: RehearsalParts): number {
 
 /**
  * The asynchronous part: read_file run as a call runs it (src/tools/readRehearsal.ts), and the nested AGENTS.md
- * lookup each path read goes through. Never throws: a rehearsal that fails only leaves that part cold.
+ * lookup each path read goes through. `hot`: the made-up reads that get read_file optimised too (once a
+ * process is enough). Never throws: a rehearsal that fails only leaves that part cold.
  */
-export async function rehearseTools(parts: RehearsalParts): Promise<void> {
+export async function rehearseTools(parts: RehearsalParts, hot = true): Promise<void> {
   const { registry } = parts;
   const { workspace } = parts.tools;
-  await rehearseRead(workspace, registry, (path) => {
-    // A path below the folder: the lookup stats the AGENTS.md a subfolder could have (none is sent anywhere).
-    const args = readArguments(`src/${path}`);
-    const call: CallItem = { type: 'function_call', call_id: 'call_rehearsal', name: REHEARSED_READ, arguments: args };
-    nestedCandidates(callFolders(call, registry), [], workspace);
-  });
+  await rehearseRead(
+    workspace,
+    registry,
+    (path) => {
+      // A path below the folder: the lookup stats the AGENTS.md a subfolder could have (none is sent anywhere).
+      const args = readArguments(`src/${path}`);
+      const call: CallItem = {
+        type: 'function_call',
+        call_id: 'call_rehearsal',
+        name: REHEARSED_READ,
+        arguments: args,
+      };
+      nestedCandidates(callFolders(call, registry), [], workspace);
+    },
+    hot,
+  );
 }
 
+/** Whether this process has rehearsed: what V8 and zod compile, they compile once for every agent after. */
+let compiled = false;
+/** The workspaces whose own read and AGENTS.md lookup have run (a window starts an agent per task). */
+const warmed = new WeakSet<object>();
+
 /**
- * The whole rehearsal. Its synchronous part runs before this returns: a caller that opens its socket after it
- * has the warm-up's response read by code already compiled, and nothing of the rehearsal left to wait for
- * between that response and the prompt's request (the thread would be busy with it either way). Never rejects.
+ * The rehearsal. Its synchronous part runs before this returns: a caller that opens its socket after it has
+ * the warm-up's response read by code already compiled, and nothing of the rehearsal left to wait for between
+ * that response and the prompt's request (the thread would be busy with it either way). The compiling is done
+ * once a process, the workspace's first read once a workspace: a window's later tasks and inline edits read
+ * only the environment item again (cheap once warm). Never rejects.
  */
 export function rehearse(parts: RehearsalParts): Promise<void> {
+  const first = !compiled;
+  compiled = true;
   try {
-    rehearseSync(parts);
+    if (first) rehearseSync(parts);
+    else parts.environment?.();
   } catch {
     // A rehearsal is only ever a head start: what failed here is compiled by the first real turn instead.
   }
-  return rehearseTools(parts).catch(() => undefined);
+  if (warmed.has(parts.tools.workspace)) return Promise.resolve();
+  warmed.add(parts.tools.workspace);
+  return rehearseTools(parts, first).catch(() => undefined);
 }

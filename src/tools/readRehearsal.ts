@@ -30,14 +30,29 @@ export const readArguments = (path: string): string => JSON.stringify({ path });
  * until optimised on a made-up module served by a stand-in for the workspace's read (the second and third
  * reads of a task were still 1–2 ms slower than the later ones, interpreted); then once on the workspace
  * itself, on the first of READ_CANDIDATES that exists, with a ledger of its own. `visit` is told each path
- * read on the workspace. False where the registry has no read_file.
+ * read on the workspace; `hot` false skips the made-up reads (code already optimised). False where the
+ * registry has no read_file.
  */
 export async function rehearseRead(
   workspace: Workspace,
   registry: ToolRegistry,
   visit: (path: string) => void = () => undefined,
+  hot = true,
 ): Promise<boolean> {
   if (!registry.get(REHEARSED_READ)) return false;
+  if (hot) await hotReads(workspace, registry);
+  const context: ToolContext = { workspace, reads: new ReadLedger() };
+  for (const path of READ_CANDIDATES) {
+    const call = { kind: 'function', name: REHEARSED_READ, arguments: readArguments(path) } as const;
+    const result = await runToolCall(call, context, registry);
+    visit(path);
+    if (result.ok) break;
+  }
+  return true;
+}
+
+/** read_file on a made-up module, HOT_READS times, from a stand-in for the workspace's read. */
+async function hotReads(workspace: Workspace, registry: ToolRegistry): Promise<void> {
   const served: Workspace = Object.create(workspace) as Workspace;
   served.readFile = (path) => Promise.resolve({ path, text: MODULE_TEXT, version: hashText(MODULE_TEXT) });
   const hot: ToolContext = { workspace: served, reads: new ReadLedger() };
@@ -47,12 +62,4 @@ export async function rehearseRead(
       hot,
       registry,
     );
-  const context: ToolContext = { workspace, reads: new ReadLedger() };
-  for (const path of READ_CANDIDATES) {
-    const call = { kind: 'function', name: REHEARSED_READ, arguments: readArguments(path) } as const;
-    const result = await runToolCall(call, context, registry);
-    visit(path);
-    if (result.ok) break;
-  }
-  return true;
 }
