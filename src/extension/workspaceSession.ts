@@ -249,15 +249,7 @@ export class WorkspaceSession implements vscode.Disposable {
       choices: composerChoices,
       projectInstructions: () => this.composer.projectInstructions(),
       environment: windowEnvironment,
-      emit: (event) => {
-        emit(event);
-        this.emit(event);
-        // A task the endpoint stopped (a refusal, bad credentials, nothing listening) leaves a socket that may
-        // be in any state: the next task gets a new one, and picks up a key or setting fixed meanwhile.
-        if (event.type === 'done' && event.status === 'failed') this.backend.replace();
-        // Stop ends what the chat left running in the background too.
-        if (!lane && event.type === 'done' && event.status === 'cancelled') this.stopCommands();
-      },
+      emit: (event) => this.forward(event, emit, lane !== undefined),
     });
     await agent.start();
     // Where a first prompt's time goes before its request (npm run bench -- --panel reads this line).
@@ -266,6 +258,17 @@ export class WorkspaceSession implements vscode.Disposable {
         `first agent ready in ${clock.total().toFixed(1)} ms: workspace ${workspaceMs.toFixed(1)} ms, backend ${backendMs.toFixed(1)} ms, tools ${toolsMs.toFixed(1)} ms, socket and warm-up ${clock.lap().toFixed(1)} ms`,
       );
     return agent;
+  }
+
+  /** An agent's event, to its task's `emit` and every listener; a task's end acts on the window too. */
+  private forward(event: AgentEvent, emit: (event: AgentEvent) => void, inline: boolean): void {
+    emit(event);
+    this.emit(event);
+    // A task the endpoint stopped (a refusal, bad credentials, nothing listening) leaves a socket that may
+    // be in any state: the next task gets a new one, and picks up a key or setting fixed meanwhile.
+    if (event.type === 'done' && event.status === 'failed') this.backend.replace();
+    // Stop ends what the chat left running in the background too.
+    if (!inline && event.type === 'done' && event.status === 'cancelled') this.stopCommands();
   }
 
   /**
