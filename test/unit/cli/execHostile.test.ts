@@ -94,13 +94,13 @@ describe('cli: the hostile cases of issue 46 change nothing, run nothing outside
     // A second git directory under another name, as a clone can carry it: its worktree is the repository.
     const cache = path.join(dir, 'vendor', 'cache');
     git(dir, 'init', '-q', '--bare', cache);
-    for (const [key, value] of [
+    const settings: [string, string][] = [
       ['core.bare', 'false'],
       ['core.worktree', '../..'],
       ['filter.x.clean', `touch ${mark('cache')}`],
       ['gpg.program', `touch ${mark('gpg')}`],
-    ])
-      git(cache, 'config', key, value);
+    ];
+    for (const [key, value] of settings) git(cache, 'config', key, value);
     const config = temp.path('config/loopwire');
     fs.mkdirSync(config, { recursive: true });
     fs.writeFileSync(path.join(config, 'command-rules.json'), JSON.stringify({ deny: ['git push', 'rm'] }));
@@ -134,7 +134,12 @@ describe('cli: the hostile cases of issue 46 change nothing, run nothing outside
     const gitConfig = fs.readFileSync(path.join(dir, '.git', 'config'), 'utf8');
     const sessions = temp.path('sessions');
     const argv = [bin, 'exec', '--workspace', dir, '--sessions-dir', sessions, '--scenario', scenario];
-    const env = { ...process.env, OPENAI_API_KEY: KEY, HOME: home, XDG_CONFIG_HOME: temp.path('config') };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      OPENAI_API_KEY: KEY,
+      HOME: home,
+      XDG_CONFIG_HOME: temp.path('config'),
+    };
     delete env.LOOPWIRE_SANDBOX;
     const result = await runProcess(process.execPath, [...argv, '--approve', mode, '--json', 'go'], '', env);
     assert.equal(result.code, 0, result.stderr + result.stdout);
