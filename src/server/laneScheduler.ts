@@ -4,7 +4,9 @@ export const DEFAULT_LANE = '';
 /**
  * The lanes of one socket (docs/protocol.md §1.4): requests on a lane run one after another in arrival order,
  * lanes run side by side, at most `maxActive` at once (the rest wait their turn), and at most `maxNamed`
- * distinct named lanes ever (detaching a lane does not free its slot).
+ * distinct named lanes ever (detaching a lane does not free its slot). Fair when the slots are full: a lane
+ * whose response ends with more queued goes behind the lanes already waiting (round robin), so a lane that
+ * keeps sending cannot take every free slot.
  */
 export class LaneScheduler {
   private readonly queues = new Map<string, (() => Promise<void>)[]>();
@@ -56,7 +58,12 @@ export class LaneScheduler {
       this.running.add(lane);
       void task().finally(() => {
         this.running.delete(lane);
-        if (queue.length === 0) this.queues.delete(lane);
+        // To the back of the line (the map's order is the order lanes are offered a free slot); a queue that
+        // clear() dropped stays dropped.
+        if (this.queues.get(lane) === queue) {
+          this.queues.delete(lane);
+          if (queue.length > 0) this.queues.set(lane, queue);
+        }
         this.pump();
         if (this.idle) {
           const waiters = this.idleWaiters;
