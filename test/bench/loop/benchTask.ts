@@ -35,14 +35,12 @@ export interface TaskFigures {
   serverCpuMs: number;
 }
 
-export async function runBenchTask(
-  mode: ModeId,
-  server: ServerProcess,
-  workspace: NodeWorkspace,
-  prompt: string,
-  /** The window the agent manages and where it asks the server to compact (the long mode); none: no limit. */
-  context?: ContextPlan,
-): Promise<TaskFigures> {
+/** Per-turn client overhead: tool result ready → request on the wire, plus completed → first tool started. */
+export const overheadOf = (m: { overheadBeforeMs: number; overheadAfterMs: number | null }) =>
+  m.overheadBeforeMs + (m.overheadAfterMs ?? 0);
+
+/** A task's events as the bench reads them: its turns' metrics, and the turnarounds after a single read. */
+export function turnRecorder() {
   const turns: TurnMetrics[] = [];
   /** The tools each turn's response called, by turn. */
   const called = new Map<number, string[]>();
@@ -50,10 +48,21 @@ export async function runBenchTask(
     if (event.type === 'turn_finished') turns.push(event.metrics);
     else if (event.type === 'tool_started') called.set(event.turn, [...(called.get(event.turn) ?? []), event.name]);
   };
-  const { transport, store, chain } = MODES[mode];
-  const session = new SessionTransport({ endpoint: server.url, apiKey: TOKEN, transport, store, chain, emit });
-  const agent = new Agent({
-    transport: session,
+  const afterOneRead = (turn: number) => called.get(turn)?.join() === 'read_file';
+  /** The turns whose gap followed a single read_file call: the gap the bench reports. */
+  const readGaps = () => turns.filter((m) => m.gapMs !== null && afterOneRead(m.turn - 1));
+  return { turns, emit, readGaps };
+}
+
+/** The bench's agent on `transport`: the same loop, tools and instructions for every mode; `lane` its stream. */
+export function benchAgent(
+  transport: SessionTransport,
+  workspace: NodeWorkspace,
+  emit: (event: AgentEvent) => void,
+  extra: { lane?: string; context?: ContextPlan | undefined } = {},
+): Agent {
+  return new Agent({
+    transport,
     transcript: Transcript.create({
       id: 'bench',
       createdAt: new Date().toISOString(),
@@ -67,8 +76,28 @@ export async function runBenchTask(
     approvals: approveAll,
     maxTurns: 500,
     emit,
-    ...(context ? { context } : {}),
+    ...(extra.lane === undefined ? {} : { lane: extra.lane }),
+    ...(extra.context ? { context: extra.context } : {}),
   });
+}
+
+/** A session for `mode` against the bench's server, its events to `emit`. */
+export function benchSession(mode: ModeId, url: string, emit: (event: AgentEvent) => void): SessionTransport {
+  const { transport, store, chain } = MODES[mode];
+  return new SessionTransport({ endpoint: url, apiKey: TOKEN, transport, store, chain, emit });
+}
+
+export async function runBenchTask(
+  mode: ModeId,
+  server: ServerProcess,
+  workspace: NodeWorkspace,
+  prompt: string,
+  /** The window the agent manages and where it asks the server to compact (the long mode); none: no limit. */
+  context?: ContextPlan,
+): Promise<TaskFigures> {
+  const { turns, emit, readGaps } = turnRecorder();
+  const session = benchSession(mode, server.url, emit);
+  const agent = benchAgent(session, workspace, emit, { context });
   // Opening and warming the socket is part of the session, not of the task: every mode starts ready.
   await agent.start();
   const before = await server.stats();
@@ -81,13 +110,12 @@ export async function runBenchTask(
   if (done.status !== 'completed') throw new Error(`${mode}: ${done.reason}`);
   const serverTurns = Math.max(1, after.turns - before.turns);
   const work = (s: typeof before) => s.work.parseMs + s.work.loadMs + s.work.workMs;
-  const afterOneRead = (turn: number) => called.get(turn)?.join() === 'read_file';
-  const readGaps = turns.filter((m) => m.gapMs !== null && afterOneRead(m.turn - 1));
+  const gaps = readGaps();
   return {
     wallMs: done.wallMs,
     turns,
-    readGapsMs: readGaps.map((m) => m.gapMs ?? 0),
-    firstGapPhasesMs: readGaps[0]?.gapPhasesMs,
+    readGapsMs: gaps.map((m) => m.gapMs ?? 0),
+    firstGapPhasesMs: gaps[0]?.gapPhasesMs,
     serverMsPerTurn: (work(after) - work(before)) / serverTurns,
     clientCpuMs: (cpu.user + cpu.system) / 1000,
     serverCpuMs: server.cpuMs() - serverCpu,

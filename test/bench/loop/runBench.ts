@@ -7,13 +7,14 @@
 // trip and an uplink rate, netemProxy.ts), `--network both` that and loopback side by side in one run.
 // `--history DIR [--history DIR …] [--commits N] [--cli-every K]` replays real commits of git directories
 // through apply_patch (../history/historyBench.ts). `--sandbox` times commands plain and in the OS sandbox
-// (../sandbox/sandboxBench.ts).
+// (../sandbox/sandboxBench.ts). `--parallel` runs N tasks at once over lanes of one socket, N sockets and HTTP
+// (parallelBench.ts).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
-import { runBenchTask } from './benchTask';
+import { overheadOf, runBenchTask } from './benchTask';
 import { firstGapGoal, gapFigures, rowGapLine } from './gapStats';
 import type { BenchResults, Goal, ModeId, RunRow, ScalingPoint } from './benchTypes';
 import type { NetemCounters } from './netemProxy';
@@ -27,6 +28,7 @@ import { runStartupBench } from '../startup/startupBench';
 import { runHistoryBench } from '../history/historyBench';
 import { runSandboxBench } from '../sandbox/sandboxBench';
 import { runLongBench } from './longBench';
+import { runParallelBench } from './parallelBench';
 import { startServerProcess } from './serverProcess';
 import { MODULE_BYTES, benchScenarios, scalingPrompt, taskPrompt, writeWorkspace } from './workload';
 import { thisMachine } from './machine';
@@ -38,6 +40,7 @@ const { values: flags } = parseArgs({
     panel: { type: 'boolean' },
     startup: { type: 'boolean' },
     sandbox: { type: 'boolean' },
+    parallel: { type: 'boolean' },
     profile: { type: 'boolean' },
     trace: { type: 'boolean' },
     heap: { type: 'boolean' },
@@ -79,8 +82,6 @@ const median = (values: readonly number[]) => {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 };
-const overheadOf = (m: { overheadBeforeMs: number; overheadAfterMs: number | null }) =>
-  m.overheadBeforeMs + (m.overheadAfterMs ?? 0);
 
 async function main(): Promise<void> {
   const started = new Date();
@@ -380,7 +381,9 @@ function printTable(results: BenchResults): void {
         ? runLongBench({ quick, json: flags.json })
         : flags.sandbox
           ? runSandboxBench({ quick, json: flags.json })
-          : main()
+          : flags.parallel
+            ? runParallelBench({ quick, json: flags.json })
+            : main()
 ).catch((error: unknown) => {
   console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
   process.exit(1);
