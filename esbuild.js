@@ -121,24 +121,24 @@ function findFiles(dir, suffix) {
 }
 
 /**
- * The integration tests, never shipped: the suite's entry (`run()`, loaded by the extension host), one
+ * The extension-host suite (test/host), never shipped: the suite's entry (`run()`, loaded by the extension host), one
  * bundle per `*.test.ts` found now (the entry runs every `*.test.js` beside it) and the runner that starts
  * VS Code. `vscode` comes from the host and mocha from node_modules, so every test file shares one mocha.
  */
 function testTargets() {
-  const suite = path.join('test', 'integration', 'suite');
+  const suite = path.join('test', 'host', 'suite');
   return [
     {
       ...nodeDefaults,
       entryPoints: [path.join(suite, 'index.ts'), ...findFiles(suite, '.test.ts')],
       outbase: suite,
-      outdir: path.join('dist-test', 'integration', 'suite'),
+      outdir: path.join('dist-test', 'host', 'suite'),
       external: [...wsOptional, 'vscode', 'mocha'],
     },
     {
       ...nodeDefaults,
-      entryPoints: [path.join('test', 'integration', 'runTests.ts')],
-      outfile: path.join('dist-test', 'integration', 'runTests.js'),
+      entryPoints: [path.join('test', 'host', 'runTests.ts')],
+      outfile: path.join('dist-test', 'host', 'runTests.js'),
       packages: 'external',
     },
   ];

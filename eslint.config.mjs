@@ -156,7 +156,7 @@ export default defineConfig(
       'out/',
       'node_modules/',
       'test/fixtures/',
-      'test/integration/fixture/',
+      'test/host/fixture/',
       '.vscode-test/',
       '*.vsix',
     ],

@@ -69,15 +69,16 @@ async function main() {
 /** The unit, extension-host and workbench suites, in that order, each stopping the run where it fails. */
 async function runSuites(vscode) {
   const unit = await timedMocha('unit', {
-    // Two files at a time: most of a unit file's time is waiting on sockets, processes and Chromium.
-    args: [mocha, '--parallel', '--jobs', '2', ...fileTimesHook(), 'test/unit/**/*.test.ts'],
+    // Two files at a time: most of a unit file's time is waiting on sockets, processes and Chromium. The
+    // phase is test/unit and the panel's Chromium tests, which sit beside their harness in test/webview.
+    args: [mocha, '--parallel', '--jobs', '2', ...fileTimesHook(), 'test/unit/**/*.test.ts', 'test/webview/*.test.ts'],
     log: verbose ? undefined : path.join(artifacts, 'unit.log'),
   });
   writeSummary({ unit: unit.counts });
   if (!unit.ok) return 1;
 
   const host = await timedMocha('host', {
-    args: [path.join(root, 'dist-test', 'integration', 'runTests.js')],
+    args: [path.join(root, 'dist-test', 'host', 'runTests.js')],
     env: { ...process.env, VSCODE_EXECUTABLE: vscode.executable },
     // The host's own chatter (its failed network lookups, with stack traces) stays in the log.
     log: path.join(artifacts, 'host.log'),

@@ -34,7 +34,7 @@ async function main() {
   if (!(await nodePhase({ name: 'bundle tests', args: [esbuild, '--tests'], cwd: root })).ok) return undefined;
   const host = await mochaPhase({
     name: 'vsix host',
-    args: [path.join(root, 'dist-test', 'integration', 'runTests.js')],
+    args: [path.join(root, 'dist-test', 'host', 'runTests.js')],
     env: { ...process.env, VSCODE_EXECUTABLE: vscode.executable, LOOPWIRE_EXTENSION_PATH: extension },
     log: path.join(root, 'test-artifacts', 'vsix-host.log'),
   });
