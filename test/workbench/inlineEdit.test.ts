@@ -65,6 +65,11 @@ describe('Loopwire in the VS Code workbench: inline edit (Ctrl+I)', function () 
     const { page } = bench.workbench;
     await openFile('src/cart.js', 'cartTotal');
     const before = await lineTexts();
+    const cancelled = () =>
+      loopwireLog()
+        .split('\n')
+        .filter((line) => line.includes(': cancelled (')).length;
+    const cancelledBefore = cancelled();
     await goTo('20');
     // Escape in the prompt closes it, and nothing else happens.
     const box = await inlinePrompt();
@@ -80,7 +85,10 @@ describe('Loopwire in the VS Code workbench: inline edit (Ctrl+I)', function () 
     await page.keyboard.press('Escape');
     await shows('// Sum every line', true);
     await noLensLeft();
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    // The run's own word that it has ended (its log line): nothing writes after it but its undo.
+    await until('the run to end', () => Promise.resolve(cancelled() > cancelledBefore ? true : undefined), 30_000);
+    const same = async () => JSON.stringify(await lineTexts()) === JSON.stringify(before);
+    await until('the text as it was', async () => ((await same()) ? true : undefined), 10_000).catch(() => undefined);
     assert.deepEqual(await lineTexts(), before);
     await shot('escape-untouched');
     assert.equal(
