@@ -128,11 +128,16 @@ export class WsChannel {
   static open(url: string, options: OpenOptions): Promise<WsChannel> {
     return new Promise((resolve, reject) => {
       const proxy = options.proxy ? wsProxy(options.proxy) : undefined;
-      // Compression off and no frame limit, as the 7.x SDK: a full-context create can be many MB.
+      // Compression off and no frame limit, as the 7.x SDK: a full-context create can be many MB. One frame
+      // a turn of the event loop, not a whole read's frames in one go: the lanes of one socket arrive in one
+      // stream, and a lane whose response just ended goes on to its tools and next request before the other
+      // lanes' deltas of the same read are parsed (8 lanes: per-turn overhead p90 10.5 → 0.35 ms, as with a
+      // socket each; docs/benchmark.md, the parallel bench).
       const socket = new WebSocket(url, {
         headers: options.headers,
         perMessageDeflate: false,
         maxPayload: 0,
+        allowSynchronousEvents: false,
         ...(proxy ? { agent: proxy.agent, ...proxy.tls } : {}),
       });
       const timer = setTimeout(() => {
