@@ -6,7 +6,7 @@ import { ChatOutbox } from './chatOutbox';
 import { wireChat } from './chatWiring';
 import type { ChatAttachments } from './chatAttachments';
 import type { ChatCheckpoints } from './chatCheckpoints';
-import type { ChatApprovals } from './chatApprovals';
+import type { ChatApprovals } from './approvals/chatApprovals';
 import type { ChangedFiles } from './changedFiles';
 import type { ChatModel } from './chatModel';
 import type { PromptQueue } from './chatQueue';

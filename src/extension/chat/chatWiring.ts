@@ -1,7 +1,7 @@
 import type { Attachment } from '../../protocol/attachments';
 import type { HostMessage } from '../../protocol/chatView';
 import { ChatAttachments } from './chatAttachments';
-import { ChatApprovals } from './chatApprovals';
+import { ChatApprovals } from './approvals/chatApprovals';
 import { ChatCheckpoints } from './chatCheckpoints';
 import { ChangedFiles } from './changedFiles';
 import { ChatModel } from './chatModel';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { z } from 'zod';
-import { approvalAsk, taskCommand } from '../../../src/extension/chat/approvalAsk';
+import { approvalAsk, taskCommand } from '../../../src/extension/chat/approvals/approvalAsk';
 import { BUILTIN_TOOLS } from '../../../src/tools';
 import { defineTool, success } from '../../../src/tools/tool';
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { type ApprovalRequest, ruleToOffer, withCommandRules } from '../../../src/agent';
-import { ChatApprovals } from '../../../src/extension/chat/chatApprovals';
+import { ChatApprovals } from '../../../src/extension/chat/approvals/chatApprovals';
 import { ChatModel } from '../../../src/extension/chat/chatModel';
 import { toolBench } from '../tools/toolHarness';
 

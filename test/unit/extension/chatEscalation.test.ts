@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { type ApprovalMode, type ApprovalRequest, withCommandRules } from '../../../src/agent';
-import { ChatApprovals } from '../../../src/extension/chat/chatApprovals';
+import { ChatApprovals } from '../../../src/extension/chat/approvals/chatApprovals';
 import { ChatModel } from '../../../src/extension/chat/chatModel';
 import type { SandboxFor } from '../../../src/extension/trust/windowSandbox';
 import { toolBench } from '../tools/toolHarness';
 
-// The chat's approvals in Auto (chat/chatApprovals.ts): calls that stay in the sandbox run unasked; a command
+// The chat's approvals in Auto (chat/approvals/chatApprovals.ts): calls that stay in the sandbox run unasked; a command
 // the model asks to run outside it is asked on its card with the model's reason and its rule (Allow once,
 // Always allow the prefix, Decline), and "for this chat" never lets one out; an edit of .git or .vscode asks as
 // any edit does. The sandbox is a stand-in here: where it is given, and only there, the policy has one.

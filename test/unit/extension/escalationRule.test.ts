@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { escalationRule } from '../../../src/extension/chat/escalationRule';
+import { escalationRule } from '../../../src/extension/chat/approvals/escalationRule';
 
 // The rule a card offers when the model asks to run a command outside the sandbox: the model's prefix_rule
 // where it is the command's own and no broader than Loopwire's rule for it; else Loopwire's rule. A kept rule

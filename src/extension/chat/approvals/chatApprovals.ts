@@ -1,10 +1,10 @@
-import { type ApprovalMode, type ApprovalPolicy, type ApprovalRequest, policyFor, ruleToOffer } from '../../agent';
-import { judgeCommandCall } from '../../tools';
-import type { Workspace } from '../../workspace';
-import type { SandboxFor } from '../trust/windowSandbox';
+import { type ApprovalMode, type ApprovalPolicy, type ApprovalRequest, policyFor, ruleToOffer } from '../../../agent';
+import { judgeCommandCall } from '../../../tools';
+import type { Workspace } from '../../../workspace';
+import type { SandboxFor } from '../../trust/windowSandbox';
 import { approvalAsk, taskNamed } from './approvalAsk';
-import type { WaitingCall } from './chatActivity';
-import type { ChatModel } from './chatModel';
+import type { WaitingCall } from '../chatActivity';
+import type { ChatModel } from '../chatModel';
 import { escalationRule } from './escalationRule';
 
 // The chat's approvals: a call that asks shows Allow / Skip on its card and waits for the answer; "for this

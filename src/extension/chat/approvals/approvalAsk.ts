@@ -1,8 +1,8 @@
-import type { ApprovalRequest } from '../../agent';
+import type { ApprovalRequest } from '../../../agent';
 import { t } from '@vscode/l10n';
-import type { ApprovalAsk, DiffFile } from '../../protocol/chatView';
-import { type ApprovalView, BUILTIN_TOOLS, type ToolRegistry } from '../../tools';
-import type { TaskInfo, Workspace } from '../../workspace';
+import type { ApprovalAsk, DiffFile } from '../../../protocol/chatView';
+import { type ApprovalView, BUILTIN_TOOLS, type ToolRegistry } from '../../../tools';
+import type { TaskInfo, Workspace } from '../../../workspace';
 
 // What an approval card says before a call runs: the action in words ("Run task `npm: test` — `node
 // --test`", "Apply edit to `src/cart.js`") and what it will run or change, so Allow is an informed click.

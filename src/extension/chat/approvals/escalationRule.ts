@@ -1,4 +1,4 @@
-import { ruleMatches, ruleToOffer } from '../../agent';
+import { ruleMatches, ruleToOffer } from '../../../agent';
 
 // The rule an approval card offers to keep ("Always allow `npm install` in this workspace") when the model
 // asks to run a command outside the sandbox. The model suggests one (exec_command's `prefix_rule`), but it is
