@@ -19,6 +19,7 @@ import { TurnGap } from './timing/turnGap';
 import { rehearse } from './turnRehearsal';
 import { editLanded } from './editEnd';
 import { appendNestedInstructions, showOutput } from './turnOutput';
+import { skillsBeforePrompt } from './skills/skillsHook';
 
 // The loop: the user's prompt, then turn after turn — the model answers over the session transport, the
 // calls it asks for run through the tools, their outputs go into the next turn — until an answer with no
@@ -27,9 +28,7 @@ import { appendNestedInstructions, showOutput } from './turnOutput';
 import type { AgentOptions, RequestChoices } from './agentOptions';
 
 export type { AgentOptions, RequestChoices } from './agentOptions';
-
 export type { DoneEvent } from './taskEnd';
-
 export type { PromptWithParts } from './conversation/outputItems';
 
 export class Agent {
@@ -161,16 +160,17 @@ export class Agent {
     return modelProfile(this.current().model).steering && this.options.transport.transport === 'ws';
   }
 
-  /** The project's instructions where new or changed, then the prompt, into the transcript. */
+  /** The project's instructions and the skills where new or changed, then the prompt, into the transcript. */
   private async appendPrompt(prompt: string | PromptWithParts): Promise<void> {
     const { transcript } = this.options;
     const project = await this.options.projectInstructions?.();
     const update = project ? projectInstructionsUpdate(project, transcript.items) : undefined;
     if (update) transcript.append(update);
+    const named = await skillsBeforePrompt(this.options, prompt); // The skills list; those the prompt names follow it.
     this.promptStart?.mark('instructions');
     this.environmentChanged();
     this.instructionsChanged();
-    transcript.append(userMessage(prompt));
+    transcript.append(userMessage(prompt), ...named);
     this.promptStart?.mark('environment');
   }
 

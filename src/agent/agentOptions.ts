@@ -4,6 +4,7 @@ import type { ApprovalPolicy } from './approvals/approvals';
 import type { ContextPlan } from './conversation/contextWindow';
 import type { AgentEventSink } from './events';
 import type { ProjectInstructions } from './instructions/projectInstructions';
+import type { FoundSkills } from './skills/skillDiscovery';
 import type { SessionTransport } from './transport/sessionTransport';
 import type { Transcript } from './conversation/transcript';
 
@@ -55,6 +56,11 @@ export interface AgentOptions {
    * transcript before the prompt when new or changed (projectInstructions.ts); undefined sends none.
    */
   projectInstructions?: () => Promise<ProjectInstructions | undefined>;
+  /**
+   * Read at the start of each task with a prompt: the skills of the workspace and the user, listed after the
+   * project instructions when new or changed (src/agent/skills); undefined lists none.
+   */
+  skills?: () => Promise<FoundSkills | undefined>;
   /** Read before every request: the `<environment_context>` text now (environmentContext.ts); undefined: none. */
   environment?: () => string | undefined;
   emit: AgentEventSink;

@@ -11,6 +11,7 @@ import { type EnvironmentFacts, environmentReader } from './instructions/environ
 import { modelProfile } from './model/modelCatalogue';
 import { type PlanToolSetting, planToolOffered } from './approvals/planMode';
 import type { ProjectInstructions } from './instructions/projectInstructions';
+import type { FoundSkills } from './skills/skillDiscovery';
 import type { ProxySettings } from './transport/proxy';
 import { RequestDump } from './transport/requestDump';
 import type { SessionOptions } from './transport/sessionOptions';
@@ -96,6 +97,10 @@ export interface AgentSpec {
   choices?: (() => { model?: string | undefined; modelOptions?: Partial<ModelOptions> | undefined }) | undefined;
   /** The project's instructions, read at the start of each task (`findProjectInstructions`); absent: none. */
   projectInstructions?: (() => Promise<ProjectInstructions | undefined>) | undefined;
+  /** The skills of the workspace and the user, read at the start of each task (`findSkills`); absent: none. */
+  skills?: (() => Promise<FoundSkills | undefined>) | undefined;
+  /** Skills were found before the agent was made: its standing instructions say how skills work. */
+  skillsFound?: boolean | undefined;
   /**
    * Where the agent works (its folder, the shell commands run in, the workspace folders), read before every
    * request: with the date, time zone, OS and approval mode it is the `<environment_context>` item, sent again
@@ -145,7 +150,11 @@ function requestChoices(
     instructions: standingInstructions(
       toolSpecs.flatMap((tool) => (typeof tool.name === 'string' ? [tool.name] : [])),
       registry,
-      { parallelCalls: profile.parallelCalls === true, sandbox: spec.approvals.sandbox !== undefined },
+      {
+        parallelCalls: profile.parallelCalls === true,
+        sandbox: spec.approvals.sandbox !== undefined,
+        skills: spec.skillsFound === true,
+      },
     ),
   };
 }
@@ -200,6 +209,7 @@ function newAgent(transport: SessionTransport, spec: AgentSpec): Agent {
     ...(spec.endAfterEdit ? { endAfterEdit: true } : {}),
     ...(spec.choices ? { choices: choicesReader(spec, spec.choices, built) } : {}),
     ...(spec.projectInstructions ? { projectInstructions: spec.projectInstructions } : {}),
+    ...(spec.skills ? { skills: spec.skills } : {}),
     ...(spec.environment ? { environment: environmentOf(spec.environment, spec.approvals) } : {}),
   });
 }

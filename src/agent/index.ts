@@ -100,6 +100,15 @@ export {
   isProjectInstructions,
   projectInstructionsUpdate,
 } from './instructions/projectInstructions';
+export {
+  type FoundSkills,
+  type Skill,
+  type SkillProblem,
+  type SkillScope,
+  USER_SKILL_DIRS,
+  WORKSPACE_SKILL_DIRS,
+  findSkills,
+} from './skills/skillDiscovery';
 export { USER_AGENT, WEBSOCKET_BETA } from './transport/requestBody';
 export {
   type SessionOptions,

@@ -4,6 +4,8 @@ import type { Workspace } from '../workspace';
 import type { AgentEventSink } from './events';
 import { callFolders, nestedCandidates, readNested, scopeOf } from './instructions/nestedInstructions';
 import { hostedCall, phaseOf, textOf } from './conversation/outputItems';
+import { nestedSkillItems, nestedSkillScopes } from './skills/nestedSkills';
+import { nestedSkillsScope } from './skills/skillsItem';
 import type { Transcript } from './conversation/transcript';
 
 // What a turn's output tells the front ends, and what it brings into the transcript after its calls ran: the
@@ -42,7 +44,23 @@ export function appendNestedInstructions(turnCalls: TurnCalls): Promise<void> | 
   const folders = calls.flatMap((call) => callFolders(call, registry));
   if (folders.length === 0) return undefined;
   const scopes = nestedCandidates(folders, transcript.items, workspace);
-  return scopes.length === 0 ? undefined : appendRead(turnCalls, scopes);
+  const skillScopes = nestedSkillScopes(folders, transcript, workspace);
+  if (scopes.length === 0 && skillScopes.length === 0) return undefined;
+  return appendRead(turnCalls, scopes).then(() => appendSkills(turnCalls, skillScopes));
+}
+
+/** The skills of the folders below the workspace folder where the calls worked, new to the chat (nestedSkills.ts). */
+async function appendSkills(turnCalls: TurnCalls, scopes: readonly string[]): Promise<void> {
+  if (scopes.length === 0) return;
+  const { turn, transcript, workspace, emit } = turnCalls;
+  const items = await nestedSkillItems(scopes, transcript, workspace);
+  transcript.append(...items);
+  for (const item of items)
+    emit({
+      type: 'notice',
+      code: 'nested_skills',
+      message: `turn ${turn}: the model now has the skills of ${nestedSkillsScope(item)}/`,
+    });
 }
 
 async function appendRead(turnCalls: TurnCalls, scopes: readonly string[]): Promise<void> {

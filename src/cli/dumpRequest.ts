@@ -14,6 +14,7 @@ import type { NodeWorkspace } from '../workspace/node/nodeWorkspace';
 import { commandShellName } from '../workspace/shared/userShell';
 import { type CliIo, ExitCode } from './cliIo';
 import { t } from './cliL10n';
+import { skillsReader } from './skillsReport';
 
 // `loopwire exec --dump-request`: the first generating request of the task the other flags describe, printed
 // as the JSON body that would go over HTTP (the whole context, `stream: true`), and nothing else on stdout.
@@ -50,6 +51,9 @@ export async function dumpRequest(setup: DumpSetup, io: CliIo): Promise<ExitCode
     dumpRequest: (dumped) => (body = dumped),
   });
   const { workspace } = setup;
+  // As exec reads them: each SKILL.md that cannot be used is said on stderr, stdout keeping the body alone.
+  const skills = skillsReader([workspace.root], (line) => io.stderr(line));
+  const skillsFound = (await skills()).skills.length > 0;
   const agent = session.agent({
     model: setup.model,
     modelOptions: setup.modelOptions,
@@ -65,6 +69,8 @@ export async function dumpRequest(setup: DumpSetup, io: CliIo): Promise<ExitCode
     approvals: policyFor(setup.approve, () => Promise.resolve(false), undefined, setup.sandbox),
     context: setup.context,
     projectInstructions: () => findProjectInstructions([workspace.root]),
+    skills,
+    skillsFound,
     environment: () => ({ cwd: workspace.root, shell: commandShellName(), folders: [workspace.root] }),
     emit: () => undefined,
   });

@@ -22,6 +22,7 @@ import type { ExecHost } from './execSandbox';
 import { ExecRenderer, NO_TERMINAL } from './execRenderer';
 import { onExitSignals } from './exitSignals';
 import { projectInstructionsLine } from './instructionsLine';
+import { skillsReader } from './skillsReport';
 import { type ExecTools, startExecTools } from './mcpSetup';
 import { sessionLine } from './sessionLines';
 import { failureLine } from './stopAdvice';
@@ -165,6 +166,9 @@ async function startAgent(
   let early: ReturnType<typeof findProjectInstructions> | undefined = findProjectInstructions([workspace.root]);
   // Handled where it is awaited; a run that stops before its prompt never awaits it, and must not crash on it.
   early.catch(() => undefined);
+  // The skills, read once before the agent is made so that its instructions say how they work where there are any.
+  const skills = skillsReader([workspace.root], (line) => steering.io.stderr(line));
+  const skillsFound = (await skills()).skills.length > 0;
   const agent = parts.session.agent({
     model: options.model,
     modelOptions: options.request.modelOptions,
@@ -188,6 +192,8 @@ async function startAgent(
       if (!options.flags.json) steering.io.stderr(projectInstructionsLine(found));
       return found;
     },
+    skills,
+    skillsFound,
     environment: () => ({ cwd: workspace.root, shell: commandShellName(), folders: [workspace.root] }),
     emit,
   });

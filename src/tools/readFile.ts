@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { argumentPaths } from './callPaths';
 import { summarizeArgument } from './callSummary';
+import { readInSkillFolder } from './skillReads';
 import { defineTool, success } from './tool';
 
 // read_file: the lines of a text file, as they are (no line-number prefixes, so what the model copies into
@@ -30,9 +31,14 @@ export const readFileTool = defineTool({
   effect: 'read',
   summarize: summarizeArgument('path'),
   paths: argumentPaths('path'),
-  async run(args, { workspace, reads }) {
-    const file = await workspace.readFile(args.path);
-    reads.record(file);
+  async run(args, { workspace, reads, skillFolders }) {
+    // A file of a user's skill folder is read as it is on disk, and not recorded: no edit may follow the read.
+    let file: { path: string; text: string } | undefined = await readInSkillFolder(args.path, skillFolders);
+    if (!file) {
+      const read = await workspace.readFile(args.path);
+      reads.record(read);
+      file = read;
+    }
     const lines = splitLines(file.text.replace(/^\uFEFF/, ''));
     const total = lines.length;
     if (total === 0) return success(`(${file.path} is empty: 0 lines)`);

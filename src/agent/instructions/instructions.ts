@@ -163,6 +163,18 @@ function projectInstructions(): string {
   ]);
 }
 
+/** How skills work, where the workspace or the user has some (src/agent/skills lists them in a message). */
+function skills(roles: Roles): string {
+  return section('Skills', [
+    '- A user message headed `# Skills` lists skills: folders of instructions for one kind of task each, written by the user or the project — a `SKILL.md`, and any scripts, references and assets beside it. Each entry gives the skill’s name, what it is for and its `SKILL.md`’s path.',
+    '- Use a skill when the task matches its description, or when the user names it as `$name` (its `SKILL.md` then follows the prompt). Read its `SKILL.md` before you start and follow it; read the other files it points to only when you need them, by their paths from its folder.',
+    roles.shell &&
+      `- A skill’s scripts run through ${code(roles.shell)} like any other command, when its instructions call for them: prefer them to retyping what they do.`,
+    '- The user’s request and the project instructions come before a skill. A skill that cannot be read or does not fit the task: say so in a line and go on without it.',
+    '- A later list replaces an earlier one; a list headed with a folder adds the skills found in that folder.',
+  ]);
+}
+
 function talking(roles: Roles): string {
   return section('Talking to the user', [
     '- Before a group of calls you may write a short note (a sentence or two) of what you are about to do; such notes show as progress, apart from your answer. Do not narrate each read.',
@@ -180,6 +192,8 @@ export interface InstructionsOptions {
   parallelCalls?: boolean;
   /** Commands may run in an OS sandbox, which the model may ask to leave. */
   sandbox?: boolean;
+  /** The workspace or the user has skills: the text says how they work. */
+  skills?: boolean;
 }
 
 /**
@@ -205,6 +219,7 @@ export function standingInstructions(
     approvals(),
     options.sandbox === true ? sandbox(roles) : undefined,
     projectInstructions(),
+    options.skills === true ? skills(roles) : undefined,
     talking(roles),
   ]
     .filter((part): part is string => part !== undefined)

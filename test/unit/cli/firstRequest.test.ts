@@ -16,6 +16,10 @@ import type { ExecHost } from '../../../src/cli/execSandbox';
 // models' requests where commands cannot be confined (no escalation parameters, no <sandbox_mode>), and
 // a Codex model's in `auto` where they can (first-request-gpt-5.2-codex-auto.json).
 //
+// A workspace holding a skill adds the skills message and the instructions' Skills section
+// (first-request-gpt-5.2-codex-skills.json); the others have none, and the home folder is an empty one of the
+// test's, so that the user's own skills never reach a snapshot.
+//
 // To accept a change: UPDATE_SNAPSHOTS=1 npx mocha test/unit/cli/firstRequest.test.ts, then read the diff.
 
 const SNAPSHOTS = path.join(__dirname, 'snapshots');
@@ -67,14 +71,22 @@ function normalized(text: string, workspace: string): unknown {
 describe('cli: the first request a model is sent (snapshots)', function () {
   this.timeout(20_000);
   let workspace: string;
+  let home: string;
+  const savedHome = process.env.HOME;
   before(() => {
+    home = fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-first-request-home-'));
+    process.env.HOME = home;
     workspace = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-first-request-')));
     fs.mkdirSync(path.join(workspace, '.git'));
     fs.writeFileSync(path.join(workspace, '.git', 'HEAD'), 'ref: refs/heads/main\n');
     fs.writeFileSync(path.join(workspace, 'AGENTS.md'), 'Run the tests with npm test.\n');
     fs.writeFileSync(path.join(workspace, 'package.json'), '{ "scripts": { "test": "node --test" } }\n');
   });
-  after(() => fs.rmSync(workspace, { recursive: true, force: true }));
+  after(() => {
+    process.env.HOME = savedHome;
+    fs.rmSync(workspace, { recursive: true, force: true });
+    fs.rmSync(home, { recursive: true, force: true });
+  });
 
   /** The dump of `model` against its snapshot `name` (written first with UPDATE_SNAPSHOTS=1). */
   async function assertPinned(name: string, model: string, extra: string[] = [], host?: ExecHost) {
@@ -96,6 +108,20 @@ describe('cli: the first request a model is sent (snapshots)', function () {
 
   it('gpt-5.2-codex in auto where commands are confined: the sandbox, its way out and its instructions, as pinned', () =>
     assertPinned('gpt-5.2-codex-auto', 'gpt-5.2-codex', ['--approve', 'auto'], BWRAP));
+
+  it('gpt-5.2-codex with a skill in the workspace: the skills message after the project instructions, the Skills section, as pinned', async () => {
+    const skill = path.join(workspace, '.agents', 'skills', 'fix-tests');
+    fs.mkdirSync(skill, { recursive: true });
+    fs.writeFileSync(
+      path.join(skill, 'SKILL.md'),
+      '---\nname: fix-tests\ndescription: Finds and fixes a failing test, smallest change first.\n---\n\n1. Run the one test.\n',
+    );
+    try {
+      await assertPinned('gpt-5.2-codex-skills', 'gpt-5.2-codex');
+    } finally {
+      fs.rmSync(path.join(workspace, '.agents'), { recursive: true, force: true });
+    }
+  });
 
   it('contacts no endpoint and needs no key: --endpoint names one where nothing listens', async () => {
     const key = process.env.OPENAI_API_KEY;

@@ -1,0 +1,85 @@
+import { type AnyInputItem, SKILLS_HEADING } from '../../protocol';
+import type { FoundSkills, Skill } from './skillDiscovery';
+
+// The skills the model may use, as one user message after the project instructions (projectInstructions.ts),
+// in the transcript: a chained turn inherits it with the rest, and a compaction keeps it. Each skill by its
+// name, its description and its SKILL.md's path — the model reads the rest when a task needs it (the format's
+// progressive disclosure). Read again at each task's start: a changed list goes as a new message saying it
+// replaces the earlier one, which stays where it was (history is never rewritten: the chain and the socket's
+// cache rest on it). Skills of a folder below the workspace folder come as their own message when the agent
+// first works there (nestedSkills.ts), as a nested AGENTS.md does.
+
+const OPEN = '<SKILLS>';
+const SCOPE_OPEN = '<SKILLS scope="';
+const HOW =
+  'Each skill is a folder of instructions (SKILL.md) for one kind of task, with any scripts, references and assets it needs. When a task matches a skill’s description, or the user names it as `$name`, read its SKILL.md and follow it.';
+const REPLACES = 'The skills changed: this list replaces the one given earlier in this conversation.';
+const REMOVED = 'The skills listed earlier in this conversation are gone: do not use them.';
+
+/** The list's lines: `- name: description (file: path)`. */
+function lines(skills: readonly Skill[]): string {
+  return skills.map((skill) => `- ${skill.name}: ${skill.description} (file: ${skill.label})`).join('\n');
+}
+
+/** The message listing `skills` (the workspace folder's and the user's); empty text when there are none. */
+export function skillsText(skills: readonly Skill[]): string {
+  if (skills.length === 0) return '';
+  return `${SKILLS_HEADING}\n\n${HOW}\n\n${OPEN}\n${lines(skills)}\n</SKILLS>`;
+}
+
+/** The message listing the skills of the folder `scope`, below the workspace folder. */
+export function nestedSkillsText(scope: string, skills: readonly Skill[]): string {
+  return (
+    `${SKILLS_HEADING} for ${scope}/\n\nMore skills, found in ${scope}/, for the files under it.\n\n` +
+    `${SCOPE_OPEN}${scope}">\n${lines(skills)}\n</SKILLS>`
+  );
+}
+
+/** Whether `item` is a skills message (the task's list or a folder's). */
+export function isSkillsItem(item: AnyInputItem): boolean {
+  const text = textOfUserMessage(item);
+  return text !== undefined && (text.startsWith(`${SKILLS_HEADING}\n`) || text.startsWith(`${SKILLS_HEADING} for `));
+}
+
+/** Whether `item` is a folder's skills message (nestedSkillsText). */
+export function isNestedSkillsItem(item: AnyInputItem): boolean {
+  return isSkillsItem(item) && (textOfUserMessage(item) ?? '').includes(SCOPE_OPEN);
+}
+
+/** The folder a folder's skills message lists the skills of. */
+export function nestedSkillsScope(item: AnyInputItem): string {
+  const text = textOfUserMessage(item) ?? '';
+  const start = text.indexOf(SCOPE_OPEN) + SCOPE_OPEN.length;
+  return text.slice(start, text.indexOf('"', start));
+}
+
+/**
+ * The message this task adds after the project instructions, if any: the list when the transcript has none yet
+ * or an earlier one; a note that they are gone when every skill was removed since; nothing when unchanged.
+ */
+export function skillsUpdate(found: FoundSkills, items: readonly AnyInputItem[]): AnyInputItem | undefined {
+  const earlier = items.findLast((item) => isSkillsItem(item) && !isNestedSkillsItem(item));
+  const earlierText = earlier ? textOfUserMessage(earlier) : undefined;
+  const text = skillsText(found.skills);
+  if (text === '') {
+    if (earlierText === undefined || earlierText.endsWith(REMOVED)) return undefined;
+    return userMessage(`${SKILLS_HEADING}\n\n${REMOVED}`);
+  }
+  if (earlierText === undefined) return userMessage(text);
+  if (earlierText.replace(`\n\n${REPLACES}`, '') === text) return undefined;
+  return userMessage(text.replace(`\n\n${OPEN}`, `\n\n${REPLACES}\n\n${OPEN}`));
+}
+
+export function userMessage(text: string): AnyInputItem {
+  return { type: 'message', role: 'user', content: [{ type: 'input_text', text }] };
+}
+
+/** The text of a user message with one text part (or a string), else undefined. */
+export function textOfUserMessage(item: AnyInputItem): string | undefined {
+  const record = item as { type?: unknown; role?: unknown; content?: unknown };
+  if ((record.type !== undefined && record.type !== 'message') || record.role !== 'user') return undefined;
+  if (typeof record.content === 'string') return record.content;
+  if (!Array.isArray(record.content)) return undefined;
+  const first = record.content[0] as { type?: unknown; text?: unknown } | undefined;
+  return first?.type === 'input_text' && typeof first.text === 'string' ? first.text : undefined;
+}
