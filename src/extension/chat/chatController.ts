@@ -13,7 +13,7 @@ import type { PromptQueue } from './chatQueue';
 import type { ChatTakeBack } from './chatTakeBack';
 import type { ChatSaver } from './chatSaver';
 import type { ReviewBook } from './reviewBook';
-import { ChatInline } from './inlineEntries';
+import { ChatInline } from './entries/inlineEntries';
 import type { ChatBackend, ChatOutcome, PostToPage } from './chatPort';
 import { readChat, restoreCurrent } from './chatRestore';
 import { implementPlan } from './planImplement';

@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../../agent';
 import type { ToolRegistry } from '../../tools';
-import { followBackground } from './backgroundCards';
+import { followBackground } from './entries/backgroundCards';
 import type { ChatCheckpoints } from './chatCheckpoints';
 import type { ChatCommands } from './chatPort';
 import type { ChatModel } from './chatModel';
