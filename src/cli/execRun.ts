@@ -101,7 +101,8 @@ export async function runExec(run: ExecRun, io: CliIo, extras: ExecExtras): Prom
         contextWindow: contextWindowFor(run.options.model, run.options.context.window),
       });
     // The MCP servers' tools join the built-in ones (their lines go to stderr, like transport notes).
-    tools = await startExecTools(run.mcpConfig, (line) => io.stderr(`(${line})\n`));
+    const where = { approve: run.options.approve, sandbox: run.options.sandbox, roots: [run.workspace.root] };
+    tools = await startExecTools(run.mcpConfig, (line) => io.stderr(`(${line})\n`), where);
     // On a terminal the user can steer the task as it runs; its output waits while they type a line.
     const steering = terminalSteering(io, run.color);
     say = steering.io.stderr;

@@ -1,7 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { type ApprovalMode, type SandboxChoice, sandboxInForce } from '../agent';
 import { type McpConfig, readMcpConfig, workspaceMcpFile } from '../mcp/mcpConfig';
 import { describeServer, serverCount, shellWord } from '../mcp/mcpConsent';
+import { mcpSandbox } from '../mcp/mcpSandbox';
 import { BUILTIN_TOOLS, type ToolRegistry } from '../tools';
 import { askOnTerminal, onTerminal } from './terminalQuestion';
 import { t } from './cliL10n';
@@ -11,6 +13,8 @@ import { t } from './cliL10n';
 // `--mcp-config FILE` is the user's own choice, started as it is. The workspace's `.vscode/mcp.json` came with
 // the repository, from whoever wrote it: its servers (programs run with the user's rights) start only after a
 // yes on the terminal, and without a terminal not at all, said in one line naming the flag (docs/tools.md).
+// A stdio server runs in the OS sandbox (workspace-write, network on) unless the run's commands have full
+// access (--approve all, --sandbox danger-full-access), or there is no sandbox here (said in one line).
 
 export const mcpFlagOptions = { 'mcp-config': { type: 'string' } } as const;
 
@@ -88,18 +92,30 @@ export interface ExecTools {
   close(): Promise<void>;
 }
 
+/** What the run's commands run in: its approval mode, its sandbox choice, its workspace folder. */
+export interface ExecMcpSandbox {
+  approve: ApprovalMode;
+  sandbox: SandboxChoice;
+  roots: readonly string[];
+}
+
 /** Starts `config`'s servers; each skipped or failed one, and each started one, is a line on `log`. */
 export async function startExecTools(
   config: McpConfig,
   log: (line: string) => void,
+  where: ExecMcpSandbox,
   options: { callTimeoutMs?: number } = {},
 ): Promise<ExecTools> {
   for (const line of config.skipped) log(line);
   if (config.servers.length === 0) return { registry: BUILTIN_TOOLS, close: () => Promise.resolve() };
+  // Where the run's commands go (execSandbox.ts reads the same): full access, a sandbox, or none here.
+  const sandbox = mcpSandbox(sandboxInForce(where.approve, where.sandbox), where.sandbox.support, where.roots);
+  if (sandbox.kind === 'confined' && config.servers.some((server) => server.type === 'stdio'))
+    log('MCP servers run in the sandbox: workspace-write, network on');
   // The MCP client (the SDK with its schemas and ajv) is loaded only when there is a server to start: most
   // runs have none, and loading it would cost each of them a good part of exec's start.
   const { startMcpServers } = await import('../mcp/mcpServers');
-  const servers = await startMcpServers(config.servers, { log, reserved: BUILTIN_TOOLS.names, ...options });
+  const servers = await startMcpServers(config.servers, { log, reserved: BUILTIN_TOOLS.names, sandbox, ...options });
   for (const server of servers.servers)
     if (server.error === undefined)
       log(`MCP server '${server.name}': ${server.tools.length} tool${server.tools.length === 1 ? '' : 's'}`);

@@ -100,7 +100,7 @@ export class WorkspaceSession implements vscode.Disposable {
     approvals?: ApprovalChoice,
   ) {
     this.backend = new WindowBackend(access, log, this.queue, (event) => this.emit(event));
-    this.tools = new WindowTools(log, context.workspaceState);
+    this.tools = new WindowTools(log, context.workspaceState, () => this.approvals.mode());
     this.approvals = approvals ?? new ApprovalChoice(context.workspaceState);
     this.approvals.setFallback(defaultApproval);
     this.composer = new WindowComposer(context, this.approvals);

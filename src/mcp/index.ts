@@ -1,6 +1,7 @@
 // MCP servers' tools as the agent's (docs/tools.md, "MCP servers"): the workspace's `.vscode/mcp.json`
 // read (mcpConfig.ts), each server started with the official SDK's client (mcpConnection.ts) and its tools
-// made `mcp__SERVER__TOOL` (mcpTools.ts), all of a session's started and stopped together (mcpServers.ts).
+// made `mcp__SERVER__TOOL` (mcpTools.ts), all of a session's started and stopped together (mcpServers.ts),
+// a stdio one in the OS sandbox where there is one (mcpSandbox.ts, mcpStdio.ts).
 // Plain Node: the CLI and the extension use it alike.
 export {
   type ConfigVariables,
@@ -19,5 +20,6 @@ export {
   McpServerError,
   type McpToolInfo,
 } from './mcpConnection';
+export { MCP_POLICY, type McpSandbox, mcpSandbox, unconfinedNote } from './mcpSandbox';
 export { MCP_OUTPUT_CHARS, mcpSummary, mcpToolName, resultText } from './mcpTools';
 export { type McpServerState, type McpServers, type StartMcpOptions, startMcpServers } from './mcpServers';

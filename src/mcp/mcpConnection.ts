@@ -1,16 +1,18 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from './mcpConfig';
+import type { McpSandbox } from './mcpSandbox';
+import { notFoundInSandbox, sandboxSentence, stdioTransport } from './mcpStdio';
 
 // One MCP server, through the official SDK's client: started (a child process over stdio, or a URL over
 // Streamable HTTP or SSE), its tools listed, each call bounded by a timeout. Whatever goes wrong — it does
 // not start, it crashes, it answers something that is not MCP, it does not answer — becomes an error whose
 // message says so in words a model can act on, and one line in the log; nothing waits forever. A server
-// that stopped is started again on its next call.
+// that stopped is started again on its next call. A stdio server runs where `sandbox` says (mcpSandbox.ts),
+// and a failure to start there names the sandbox.
 
 /** A tool as its server lists it. */
 export interface McpToolInfo {
@@ -37,17 +39,16 @@ export interface McpConnectionOptions {
   startTimeoutMs?: number;
   /** For each call (default 60 s). */
   callTimeoutMs?: number;
-  /** The environment a stdio server starts with, before its own `env` (default: this process's, without the API key). */
+  /** The environment a stdio server inherits, before its own `env` (default: this process's; see mcpStdio.ts for what is taken out). */
   env?: NodeJS.ProcessEnv;
+  /** Where stdio servers run: in the OS sandbox, or unconfined (the user's `all`, or no sandbox here). */
+  sandbox: McpSandbox;
 }
 
 export const DEFAULT_START_TIMEOUT_MS = 30_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 /** What is kept of a server's stderr, to say why it stopped. */
 const STDERR_KEPT = 2_000;
-
-/** The variables no server gets from Loopwire's own environment (its `env` may still set them). */
-const WITHHELD = ['OPENAI_API_KEY'];
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 /** An error's message; a schema's (the SDK checks answers with zod) as its first issue, on one line. */
@@ -68,6 +69,10 @@ export class McpConnection {
   private client: Client | undefined;
   private starting: Promise<McpToolInfo[]> | undefined;
   private stderr = '';
+  /** Where the server being started runs, for the failure's message: in the sandbox (and its cache), or not. */
+  private sandboxed: { cache: string | undefined } | undefined;
+  /** The client of a start under way. */
+  private pending: Client | undefined;
   /** The last thing the server sent that is not MCP, said once per connection. */
   private garbage: string | undefined;
   private closedBy: 'us' | 'server' | undefined;
@@ -122,6 +127,9 @@ export class McpConnection {
   /** Stops the server (a stdio one: its process), for good. */
   async close(): Promise<void> {
     this.disposed = true;
+    // A server still starting is ended now, not once it answers; its start sees `disposed` and gives up.
+    await this.pending?.close().catch(() => undefined);
+    await this.starting?.catch(() => undefined);
     const client = this.client;
     this.client = undefined;
     this.closedBy = 'us';
@@ -130,10 +138,12 @@ export class McpConnection {
 
   private async connect(): Promise<McpToolInfo[]> {
     const timeout = this.options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
+    if (this.disposed) throw new McpServerError(`The MCP server '${this.name}' has been stopped.`);
     this.stderr = '';
     this.garbage = undefined;
     this.closedBy = undefined;
     const client = new Client({ name: 'loopwire', version: '1' }, { capabilities: {} });
+    this.pending = client;
     client.onerror = (error) => {
       if (this.garbage !== undefined) return;
       this.garbage = messageOf(error);
@@ -164,20 +174,29 @@ export class McpConnection {
           });
         cursor = page.nextCursor;
       } while (cursor !== undefined && tools.length < 1000);
+      if (this.disposed) throw new McpServerError(`The MCP server '${this.name}' was stopped while it started.`);
       this.client = client;
       return tools;
     } catch (error) {
       this.closedBy = 'us';
       await client.close().catch(() => undefined);
-      const why = isTimeout(error)
-        ? `it did not answer within ${seconds(timeout)}`
-        : isClosed(error)
-          ? 'it stopped before it was ready'
-          : messageOf(error);
-      const line = `The MCP server '${this.name}' could not be started (${this.where()}): ${why}${this.lastWords()}.`;
-      this.options.log(line);
-      throw new McpServerError(line);
+      if (this.disposed) throw error instanceof McpServerError ? error : new McpServerError(messageOf(error));
+      throw this.startFailure(error, timeout);
+    } finally {
+      if (this.pending === client) this.pending = undefined;
     }
+  }
+
+  /** Why the server could not be started, logged; in the sandbox, said so, with what it refused. */
+  private startFailure(error: unknown, timeout: number): McpServerError {
+    const missing = this.sandboxed && notFoundInSandbox(this.stderr);
+    const why = isTimeout(error)
+      ? `it did not answer within ${seconds(timeout)}`
+      : missing || (isClosed(error) ? 'it stopped before it was ready' : messageOf(error));
+    const sandbox = this.sandboxed ? sandboxSentence(this.stderr, this.sandboxed.cache) : '';
+    const line = `The MCP server '${this.name}' could not be started (${this.where()}): ${why}${this.lastWords()}.${sandbox}`;
+    this.options.log(line);
+    return new McpServerError(line);
   }
 
   private transport(): Transport {
@@ -189,25 +208,13 @@ export class McpConnection {
         ? new SSEClientTransport(url, { requestInit })
         : new StreamableHTTPClientTransport(url, { requestInit });
     }
-    const inherited = Object.entries(this.options.env ?? process.env).filter(
-      (entry): entry is [string, string] => entry[1] !== undefined && !WITHHELD.includes(entry[0]),
-    );
-    const env: Record<string, string> = Object.fromEntries(inherited);
-    for (const [key, value] of Object.entries(config.env)) {
-      if (value === null) delete env[key];
-      else env[key] = value;
-    }
-    const transport = new StdioClientTransport({
-      command: config.command,
-      args: config.args,
-      env,
-      cwd: config.cwd,
-      stderr: 'pipe',
-    });
-    transport.stderr?.on('data', (chunk: Buffer) => {
+    this.sandboxed = undefined;
+    const started = stdioTransport(config, this.options.sandbox, this.options.env ?? process.env);
+    if (started.sandboxed) this.sandboxed = { cache: started.cache };
+    started.stderr?.on('data', (chunk: Buffer) => {
       this.stderr = (this.stderr + chunk.toString('utf8')).slice(-STDERR_KEPT);
     });
-    return transport;
+    return started.transport;
   }
 
   private callFailure(tool: string, error: unknown, timeout: number): McpServerError {

@@ -1,11 +1,13 @@
 import type { ToolDefinition } from '../tools';
 import type { McpServerConfig } from './mcpConfig';
 import { McpConnection, type McpConnectionOptions } from './mcpConnection';
+import { unconfinedNote } from './mcpSandbox';
 import { isToolName, mcpToolDefinition, mcpToolName, uniqueName } from './mcpTools';
 
 // The MCP servers of a session, started side by side: the tools of those that started, as the agent's
 // tools; those that did not are left out (their tools are not offered) with one line in the log each. All
-// of them stop together at the end (the CLI's exit, the extension's dispose).
+// of them stop together at the end (the CLI's exit, the extension's dispose). Where there is no sandbox to
+// run the stdio ones in, one line says they run unconfined, and why.
 
 /** How one server's start went. */
 export interface McpServerState {
@@ -34,6 +36,8 @@ export async function startMcpServers(
   configs: readonly McpServerConfig[],
   options: StartMcpOptions,
 ): Promise<McpServers> {
+  const note = unconfinedNote(options.sandbox);
+  if (note !== undefined && configs.some((config) => config.type === 'stdio')) options.log(note);
   const connections = configs.map((config) => new McpConnection(config, options));
   const listed = await Promise.all(
     connections.map((connection) =>

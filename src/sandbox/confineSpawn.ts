@@ -64,7 +64,8 @@ function sandboxEnv(env: NodeJS.ProcessEnv, tmp: string): NodeJS.ProcessEnv {
 function confineWithBwrap(program: string, spec: SpawnSpec, confinement: Confinement): ConfinedSpawn {
   const plan = planWrites(confinement, homeFolders(spec.env));
   const network = confinement.policy.network;
-  const roots = [...plan.writable, ...plan.readOnly];
+  // Only the workspace folders leave a hidden path that holds them alone; a program's own folders do not.
+  const roots = realRoots(confinement.roots);
   const hidden = hiddenMounts(hiddenPaths({ env: spec.env, network, extra: confinement.hidden }), roots);
   // Made before the argv is used and given back after the run; a throw here leaves nothing behind.
   const claimed = claimMountPoints(mountPointsOf(plan));
@@ -91,11 +92,14 @@ function confineWithSeatbelt(program: string, spec: SpawnSpec, confinement: Conf
   const writableRoots =
     confinement.policy.mode !== 'workspace-write'
       ? []
-      : roots.filter((root) => {
-          const why = unwritableRoot(root, homes);
-          if (why !== undefined) warnings.push(why);
-          return why === undefined;
-        });
+      : [
+          ...roots.filter((root) => {
+            const why = unwritableRoot(root, homes);
+            if (why !== undefined) warnings.push(why);
+            return why === undefined;
+          }),
+          ...realRoots(confinement.writable ?? []).filter((folder) => unwritableRoot(folder, homes) === undefined),
+        ];
   const hidden = [
     ...hiddenPaths({ env: spec.env, network: confinement.policy.network, extra: confinement.hidden }),
     ...hostTmp,

@@ -96,6 +96,25 @@ function networkRefusal(output: string): string | undefined {
 }
 
 /**
+ * What the sandbox refused, as `output` shows it, in words that follow "refused": `writing PATH is outside
+ * the writable folders`, `reading PATH: …`, `reaching the network, which is off (…)`, `starting it: bwrap: …`;
+ * undefined where the output shows no denial (or the policy confines nothing).
+ */
+export function sandboxRefusal(
+  output: string,
+  policy: SandboxPolicy,
+  platform: NodeJS.Platform = process.platform,
+): string | undefined {
+  if (policy.mode === 'danger-full-access') return undefined;
+  return (
+    output.match(SANDBOX_START)?.[0].replace(/^/, 'starting it: ') ??
+    writeRefusal(output, policy, platform) ??
+    hiddenRead(output) ??
+    (policy.network ? undefined : networkRefusal(output))
+  );
+}
+
+/**
  * What to tell the model when a confined command failed (exit code not 0) and its output shows the sandbox
  * refused it (a write on a read-only file system, a path hidden, the network unreachable): one English line
  * naming the path or the network and saying it may ask to run outside the sandbox with
@@ -106,12 +125,7 @@ export function denialNote(
   policy: SandboxPolicy,
   platform: NodeJS.Platform = process.platform,
 ): string | undefined {
-  if (policy.mode === 'danger-full-access') return undefined;
-  const what =
-    output.match(SANDBOX_START)?.[0].replace(/^/, 'starting it: ') ??
-    writeRefusal(output, policy, platform) ??
-    hiddenRead(output) ??
-    (policy.network ? undefined : networkRefusal(output));
+  const what = sandboxRefusal(output, policy, platform);
   if (what === undefined) return undefined;
   return (
     `The sandbox (${policy.mode}, network ${policy.network ? 'on' : 'off'}) refused this: ${what}. ` +

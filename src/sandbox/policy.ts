@@ -31,6 +31,12 @@ export interface Confinement {
    * top of the credential stores and Loopwire's data that are always hidden (src/sandbox/hiddenPaths.ts).
    */
   hidden?: readonly string[];
+  /**
+   * Further absolute folders written in workspace-write as they are, with no protected folder kept inside
+   * them (an MCP server's own cache, src/mcp/mcpSandbox.ts). Never hidden paths: a hidden path over one of
+   * them stays hidden. Those that do not exist are left out.
+   */
+  writable?: readonly string[];
 }
 
 /**

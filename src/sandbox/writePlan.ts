@@ -116,6 +116,9 @@ export function planWrites(confinement: Confinement, homes: readonly string[] = 
     }
   }
   plan.pinned = [...new Set(plan.pinned)].sort((a, b) => depth(a) - depth(b));
+  // A program's own folders (its cache), after the workspace's: nothing of the agent's is read from them.
+  const extra = realRoots(confinement.writable ?? []).filter((folder) => unwritableRoot(folder, homes) === undefined);
+  plan.writable = [...new Set([...plan.writable, ...extra])].sort((a, b) => depth(a) - depth(b));
   return plan;
 }
 

@@ -1,10 +1,21 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { McpConfigError, type McpServers, readMcpConfig, startMcpServers, workspaceMcpFile } from '../../mcp';
+import type { ApprovalMode } from '../../agent';
+import {
+  McpConfigError,
+  type McpSandbox,
+  type McpServers,
+  mcpSandbox,
+  readMcpConfig,
+  startMcpServers,
+  workspaceMcpFile,
+} from '../../mcp';
+import { sandboxSupport } from '../../sandbox';
 import { BUILTIN_TOOLS, type ToolDefinition, type ToolRegistry } from '../../tools';
 import { editorToolDefinitions, lmToolsApi } from './editorTools';
 import { McpConsent, type WorkspaceServer } from '../trust/mcpConsentPrompt';
 import { readSettings } from '../settings/settings';
+import { machineSandbox } from '../trust/windowSandbox';
 
 // The tools a window's agents get besides Loopwire's own: those of the MCP servers each folder's
 // `.vscode/mcp.json` names (started for the first agent, started again for the next agent after a file
@@ -12,12 +23,17 @@ import { readSettings } from '../settings/settings';
 // has `vscode.lm.tools`, the editor's (editorTools.ts). An untrusted workspace gets neither: a workspace file
 // must not start programs, nor hand the model other extensions' tools, before the user trusts it. A trusted
 // one's servers still start only after the user's yes to each (mcpConsentPrompt.ts): trusting a folder's
-// code is not agreeing to run whatever its mcp.json names, unasked, when the panel opens.
+// code is not agreeing to run whatever its mcp.json names, unasked, when the panel opens. A stdio server runs
+// in the OS sandbox (workspace-write on the workspace folders, network on; src/mcp/mcpSandbox.ts) unless the
+// window's approval mode gives commands full access (`all`). The servers are the window's, shared by its
+// agents, so the window's mode decides, not one task's; a change into or out of `all` starts them again.
 
 export class WindowTools implements vscode.Disposable {
   private mcp: Promise<McpServers | undefined> | undefined;
   /** The mcp.json files as they were when the servers started: a change starts them again. */
   private mcpFiles = '';
+  /** Where they run (in the sandbox or not): a change of that starts them again too. */
+  private mcpSandboxKind: McpSandbox['kind'] | undefined;
   private disposed = false;
   private readonly consent: McpConsent;
 
@@ -25,6 +41,8 @@ export class WindowTools implements vscode.Disposable {
   constructor(
     private readonly log: vscode.LogOutputChannel,
     workspaceState: vscode.Memento,
+    /** The window's approval mode in force: what its servers run in follows it. */
+    private readonly mode: () => ApprovalMode,
   ) {
     this.consent = new McpConsent(workspaceState, log);
   }
@@ -38,12 +56,18 @@ export class WindowTools implements vscode.Disposable {
     if (!vscode.workspace.isTrusted) return BUILTIN_TOOLS;
     if (!ask && !this.mcp && this.consent.unanswered(await this.workspaceServers())) return BUILTIN_TOOLS;
     const files = mcpFilesNow();
-    if (this.mcp && files !== this.mcpFiles) {
-      this.log.info('.vscode/mcp.json changed: its MCP servers start again.');
+    const sandbox = this.sandbox();
+    if (this.mcp && (files !== this.mcpFiles || sandbox.kind !== this.mcpSandboxKind)) {
+      this.log.info(
+        files !== this.mcpFiles
+          ? '.vscode/mcp.json changed: its MCP servers start again.'
+          : `The approval mode changed: the MCP servers start again, ${sandbox.kind === 'confined' ? 'in' : 'outside'} the sandbox.`,
+      );
       await this.stopMcp();
     }
     this.mcpFiles = files;
-    this.mcp ??= this.startMcp();
+    this.mcpSandboxKind = sandbox.kind;
+    this.mcp ??= this.startMcp(sandbox);
     const servers = await this.mcp;
     const mcpTools = servers?.tools ?? [];
     const started = (servers?.servers ?? []).filter((server) => server.error === undefined).map((s) => s.name);
@@ -64,14 +88,21 @@ export class WindowTools implements vscode.Disposable {
     return editorToolDefinitions(api, { taken, mcpServers, log: (line) => this.log.info(line) });
   }
 
+  /** Where the window's stdio servers run now: as its commands, in the sandbox unless they have full access. */
+  private sandbox(): McpSandbox {
+    const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
+    return mcpSandbox(machineSandbox(this.mode)?.(), sandboxSupport(), folders);
+  }
+
   /** Every folder's servers that the user allows, started side by side. */
-  private async startMcp(): Promise<McpServers | undefined> {
+  private async startMcp(sandbox: McpSandbox): Promise<McpServers | undefined> {
     const named = await this.workspaceServers();
     const configs = named.length === 0 || this.disposed ? [] : await this.consent.allowed(named);
     if (configs.length === 0 || this.disposed) return undefined;
     const servers = await startMcpServers(configs, {
       log: (line) => this.log.warn(line),
       reserved: BUILTIN_TOOLS.names,
+      sandbox,
     });
     for (const server of servers.servers)
       if (server.error === undefined) this.log.info(`MCP server '${server.name}': ${server.tools.join(', ')}`);

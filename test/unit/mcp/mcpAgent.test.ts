@@ -6,7 +6,7 @@ import { type McpServers, startMcpServers } from '../../../src/mcp';
 import type { ScenarioFile } from '../../../src/server';
 import { BUILTIN_TOOLS, type ToolRegistry } from '../../../src/tools';
 import { eventsOf, useAgentBench } from '../agent/agentHarness';
-import { ECHO_SERVER, stdioServer } from './mcpFixtures';
+import { ECHO_SERVER, machineMcpSandbox, stdioServer, testServerEnv } from './mcpFixtures';
 
 // The agent against the bundled server with the echo MCP server's tools: the model calls mcp__echo__say and
 // the answer reaches it; a tool that does not say it only reads is approved like a task (asked under `ask`,
@@ -52,7 +52,13 @@ describe('mcp: the agent runs MCP tools', function () {
   let servers: McpServers;
   let registry: ToolRegistry;
   beforeEach(async () => {
-    servers = await startMcpServers([stdioServer('echo', ECHO_SERVER)], { log: () => undefined });
+    // In the sandbox where this machine has one, writing the bench's workspace, as a session's would.
+    const sandbox = machineMcpSandbox([bench.dir]);
+    servers = await startMcpServers([stdioServer('echo', ECHO_SERVER)], {
+      log: () => undefined,
+      sandbox,
+      env: testServerEnv(),
+    });
     registry = BUILTIN_TOOLS.with(servers.tools);
   });
   afterEach(() => servers.close());

@@ -13,7 +13,10 @@ import { ECHO_SERVER, stdioServer } from './mcpFixtures';
 // argument, from the run's tool set (never asked of the built-in tools alone, which know no MCP tool).
 
 const schema = { type: 'object', properties: { text: { type: 'string' }, loud: { type: 'boolean' } } };
-const connection = new McpConnection(stdioServer('echo', ECHO_SERVER), { log: () => {} });
+const connection = new McpConnection(stdioServer('echo', ECHO_SERVER), {
+  log: () => {},
+  sandbox: { kind: 'full-access' },
+});
 const say = mcpToolDefinition('mcp__echo__say', connection, {
   name: 'say',
   inputSchema: schema,

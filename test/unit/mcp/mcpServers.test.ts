@@ -1,11 +1,22 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { type McpServers, startMcpServers } from '../../../src/mcp';
 import { BUILTIN_TOOLS, ReadLedger, type ToolResult, parametersOf, runToolCall } from '../../../src/tools';
 import type { Workspace } from '../../../src/workspace';
-import { ECHO_SERVER, GARBAGE_SERVER, httpEchoServer, stdioServer } from './mcpFixtures';
+import {
+  ECHO_SERVER,
+  GARBAGE_SERVER,
+  httpEchoServer,
+  machineMcpSandbox,
+  stdioServer,
+  testServerEnv,
+} from './mcpFixtures';
 
 // Real MCP servers — the echo server written with the official SDK, over stdio and over Streamable HTTP,
-// and one that answers garbage — started by the client manager, their tools run as the agent's.
+// and one that answers garbage — started by the client manager, their tools run as the agent's. The stdio
+// ones in the sandbox where this machine has one, as a session starts them (mcpSandbox.test.ts has its own).
 
 /** MCP tools never touch the workspace: a stand-in that says so if one did. */
 const context = { workspace: {} as Workspace, reads: new ReadLedger() };
@@ -14,6 +25,11 @@ describe('mcp: servers and their tools', function () {
   this.timeout(30_000);
   let servers: McpServers | undefined;
   let log: string[];
+  let roots: string[];
+  before(() => {
+    roots = [fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-mcp-servers-'))];
+  });
+  after(() => fs.rmSync(roots[0] ?? '', { recursive: true, force: true }));
   afterEach(async () => {
     await servers?.close();
     servers = undefined;
@@ -24,6 +40,8 @@ describe('mcp: servers and their tools', function () {
       log: (line) => log.push(line),
       callTimeoutMs: 1_500,
       startTimeoutMs: 10_000,
+      sandbox: machineMcpSandbox(roots),
+      env: testServerEnv(),
     });
     return servers;
   };
@@ -121,7 +139,8 @@ describe('mcp: servers and their tools', function () {
       /could not be started \(.*server\.mjs\): it stopped before it was ready; its last words on stderr: .*Cannot find module '\/no\/such\/server\.mjs'/s,
     );
     assert.match(states[2]?.error ?? '', /could not be started \(no-such-command-loopwire\): .*ENOENT/);
-    assert.equal(log.length, 3, log.join('\n'));
+    // One line each (and, where this machine has no sandbox, the line that says so).
+    assert.equal(log.filter((line) => !/run unconfined/.test(line)).length, 3, log.join('\n'));
   });
 
   it('a server that crashes during a call gives a clear output, and is started again on the next', async () => {
@@ -167,6 +186,8 @@ describe('mcp: servers and their tools', function () {
     servers = await startMcpServers([stdioServer('echo', ECHO_SERVER)], {
       log: (line) => log.push(line),
       reserved: ['mcp__echo__say'],
+      sandbox: machineMcpSandbox(roots),
+      env: testServerEnv(),
     });
     assert.ok(servers.tools.some((tool) => tool.name === 'mcp__echo__say_2'));
     assert.ok(!servers.tools.some((tool) => tool.name === 'mcp__echo__say'));
