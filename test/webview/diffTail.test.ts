@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { previewPatch } from '../../src/edit';
-import { toDiffFiles } from '../../src/extension/chat/liveDiff';
+import { toDiffFiles } from '../../src/extension/chat/entries/liveDiff';
 import type { DiffFile, ToolEntry } from '../../src/protocol/chatView';
 import { STREAMING_TAIL_LINES, diffTail, drawnLines, sharedContext } from '../../src/protocol/diffTail';
 import { useChromium } from './chromium';

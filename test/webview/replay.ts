@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AgentEvent } from '../../src/agent';
 import { ChatModel } from '../../src/extension/chat/chatModel';
-import type { ReadText } from '../../src/extension/chat/liveDiff';
+import type { ReadText } from '../../src/extension/chat/entries/liveDiff';
 import type { ChatEntry, HostMessage } from '../../src/protocol/chatView';
 import { PROMPT } from './recordSession';
 

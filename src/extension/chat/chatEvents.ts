@@ -1,7 +1,7 @@
 import type { AgentEvent } from '../../agent';
 import type { ToolRegistry } from '../../tools';
-import { followBackground } from './backgroundCards';
-import type { ChatCheckpoints } from './chatCheckpoints';
+import { followBackground } from './entries/backgroundCards';
+import type { ChatCheckpoints } from './checkpoints/chatCheckpoints';
 import type { ChatCommands } from './chatPort';
 import type { ChatModel } from './chatModel';
 import type { PromptQueue } from './chatQueue';

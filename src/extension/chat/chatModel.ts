@@ -14,11 +14,11 @@ import type {
 import { groupedTokens } from '../../protocol/contextMeter';
 import { BUILTIN_TOOLS, type ToolRegistry } from '../../tools';
 import { type ChatSurface, eventRoutes, routeEvent } from './chatEventRoutes';
-import { ChatPlan } from './chatPlan';
-import type { ReadText } from './liveDiff';
-import { NativeSteerLines } from './steerLines';
-import { stopBanner, stopLine } from './stopLine';
-import { type CardBoard, ToolCards } from './toolCards';
+import { ChatPlan } from './entries/chatPlan';
+import type { ReadText } from './entries/liveDiff';
+import { NativeSteerLines } from './entries/steerLines';
+import { stopBanner, stopLine } from './entries/stopLine';
+import { type CardBoard, ToolCards } from './entries/toolCards';
 
 // The conversation as the panel shows it, built from the agent's events: the host keeps it (a hidden panel
 // or a reloaded window asks for it again) and sends the webview only what changed — a text delta per token,
@@ -161,7 +161,7 @@ export class ChatModel {
     this.add({ kind: 'notice', id: this.nextId('notice'), level, text });
   }
 
-  /** An inline edit done beside the chat (chat/inlineEntries.ts): its entry, with the id given it. */
+  /** An inline edit done beside the chat (entries/inlineEntries.ts): its entry, with the id given it. */
   addInline(note: Omit<InlineEntry, 'id'>): InlineEntry {
     const entry: InlineEntry = { ...note, id: this.nextId('inline') };
     this.add(entry);

@@ -2,7 +2,7 @@ import type { Attachment } from '../../protocol/attachments';
 import type { HostMessage } from '../../protocol/chatView';
 import { ChatAttachments } from './chatAttachments';
 import { ChatApprovals } from './approvals/chatApprovals';
-import { ChatCheckpoints } from './chatCheckpoints';
+import { ChatCheckpoints } from './checkpoints/chatCheckpoints';
 import { ChangedFiles } from './changedFiles';
 import { ChatModel } from './chatModel';
 import type { ChatOutbox } from './chatOutbox';
@@ -10,7 +10,7 @@ import type { ChatBackend, ChatOutcome } from './chatPort';
 import { PromptQueue } from './chatQueue';
 import { ChatSaver } from './chatSaver';
 import { snapshotOf } from './chatSnapshot';
-import { ChatTakeBack } from './chatTakeBack';
+import { ChatTakeBack } from './checkpoints/chatTakeBack';
 import { ReviewBook } from './reviewBook';
 
 // The chat controller's collaborators, built and joined in one place (chatController.ts keeps the

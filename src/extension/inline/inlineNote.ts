@@ -5,7 +5,7 @@ import type { InlineRequest } from './inlineRequest';
 
 // What an inline edit leaves in the chat once it has ended (plain: tested without VS Code): one short line,
 // "Fixed inline in src/cart.js:12" with how it ended, whose card holds what was asked, the hunks the model
-// wrote and what it said. The chat adds it as an entry of its own (chat/inlineEntries.ts); it is no part of
+// wrote and what it said. The chat adds it as an entry of its own (chat/entries/inlineEntries.ts); it is no part of
 // the chat's conversation with its model. One still waiting for Keep or Undo when the window closes is
 // recorded then, as left pending (InlineRun.leave).
 

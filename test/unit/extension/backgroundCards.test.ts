@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { AgentEvent } from '../../../src/agent';
-import { followBackground } from '../../../src/extension/chat/backgroundCards';
+import { followBackground } from '../../../src/extension/chat/entries/backgroundCards';
 import { ChatModel } from '../../../src/extension/chat/chatModel';
 import { type ChatEntry, HostMessage, type ToolEntry } from '../../../src/protocol/chatView';
 import { CommandSessions } from '../../../src/tools';

@@ -7,7 +7,7 @@ import type { ChatEntry, InlineEntry } from '../../../src/protocol/chatView';
 import { requestsOf, useAgentBench } from '../agent/agentHarness';
 import { useChatBench } from './chatHarness';
 
-// An inline edit that ended leaves one short entry in the panel's current chat (chat/inlineEntries.ts): shown
+// An inline edit that ended leaves one short entry in the panel's current chat (chat/entries/inlineEntries.ts): shown
 // at once without a state or a focus, kept in the chat's transcript as a note (never an item: the chat's
 // model is not sent it), found again after a reload from the snapshot and, without one, from the transcript.
 // An edit the window closed on before Keep or Undo comes as the chat goes (WorkspaceSession.dispose: inline

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { type JournalFile, journalFile } from '../../../src/agent';
 import { ReadLedger, runToolCall } from '../../../src/tools';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
-import { ChatCheckpoints } from '../../../src/extension/chat/chatCheckpoints';
+import { ChatCheckpoints } from '../../../src/extension/chat/checkpoints/chatCheckpoints';
 
 // When the chat's checkpoint journal reaches the disk (issue 36: a warm Send's start stays fast). A prompt's
 // checkpoint holds nothing when it begins, so its write waits for the next turn of the loop — after the

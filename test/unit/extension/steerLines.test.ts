@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { AgentEvent } from '../../../src/agent';
 import { ChatModel } from '../../../src/extension/chat/chatModel';
-import { NativeSteerLines } from '../../../src/extension/chat/steerLines';
+import { NativeSteerLines } from '../../../src/extension/chat/entries/steerLines';
 import type { ChatEntry, HostMessage } from '../../../src/protocol/chatView';
 
 // The "Steered" lines after a Stop, as the panel's model keeps them: a steer committed natively in the turn

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { actionFor } from '../../../src/agent/transport/retryPolicy';
-import { stopLine } from '../../../src/extension/chat/stopLine';
+import { stopLine } from '../../../src/extension/chat/entries/stopLine';
 import { meterLine } from '../../../src/protocol/contextMeter';
 import { BUILTIN_TOOLS } from '../../../src/tools';
 import { repoRoot } from '../support/runProcess';

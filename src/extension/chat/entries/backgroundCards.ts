@@ -1,7 +1,7 @@
-import type { AgentEvent } from '../../agent';
-import type { CommandEnd } from '../../workspace';
-import type { ChatModel } from './chatModel';
-import type { ChatCommands } from './chatPort';
+import type { AgentEvent } from '../../../agent';
+import type { CommandEnd } from '../../../workspace';
+import type { ChatModel } from '../chatModel';
+import type { ChatCommands } from '../chatPort';
 
 // The card of a call that left its command running in the background (exec_command past its yield time):
 // the call has answered the model, but the command goes on, so the card says `running` (the page counts its

@@ -1,4 +1,4 @@
-import type { Banner, ChatEntry, Remedy } from '../../protocol/chatView';
+import type { Banner, ChatEntry, Remedy } from '../../../protocol/chatView';
 import { t } from '@vscode/l10n';
 
 // A task that stopped on its own, as the panel says it: one line in the conversation, with the button that

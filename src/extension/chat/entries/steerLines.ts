@@ -1,4 +1,4 @@
-import type { ChatEntry } from '../../protocol/chatView';
+import type { ChatEntry } from '../../../protocol/chatView';
 
 // The "Steered" lines of steers committed natively (in the running response, not at a tool boundary) in the
 // turn under way. Such a turn is kept in the transcript only once it finishes: until then its lines may have

@@ -1,12 +1,12 @@
 import { t } from '@vscode/l10n';
-import { type Transcript, forkTranscript, newSessionId } from '../../agent';
-import type { Attachment } from '../../protocol/attachments';
-import type { ChatEntry, ContextMeter } from '../../protocol/chatView';
+import { type Transcript, forkTranscript, newSessionId } from '../../../agent';
+import type { Attachment } from '../../../protocol/attachments';
+import type { ChatEntry, ContextMeter } from '../../../protocol/chatView';
 import type { ChatCheckpoints } from './chatCheckpoints';
 import type { ChatTakeBack } from './chatTakeBack';
-import type { ReviewBook, SavedReview } from './reviewBook';
-import { ReviewRefused } from './reviewEdits';
-import { sessionFile } from './sessionHistory';
+import type { ReviewBook, SavedReview } from '../reviewBook';
+import { ReviewRefused } from '../reviewEdits';
+import { sessionFile } from '../sessionHistory';
 
 // Edit and resend forks a chat at a prompt: a new session in the chats' folder holding the transcript's
 // items before it (the same objects, so its first request chains from the response that ended there while

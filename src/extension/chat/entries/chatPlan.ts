@@ -1,8 +1,8 @@
-import type { AgentEvent, ApprovalMode } from '../../agent';
-import type { HostMessage } from '../../protocol/chatView';
-import { type AnyInputItem, CallItem } from '../../protocol/items';
-import type { Plan } from '../../protocol/plan';
-import type { ToolRegistry } from '../../tools';
+import type { AgentEvent, ApprovalMode } from '../../../agent';
+import type { HostMessage } from '../../../protocol/chatView';
+import { type AnyInputItem, CallItem } from '../../../protocol/items';
+import type { Plan } from '../../../protocol/plan';
+import type { ToolRegistry } from '../../../tools';
 
 // The task's plan as the panel shows it, a checklist above the composer: the last plan the model set in this
 // chat with its plan tool (the tool set says which calls set one, and what). The transcript keeps every call,

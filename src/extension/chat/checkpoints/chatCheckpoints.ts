@@ -7,11 +7,11 @@ import {
   loadJournal,
   restoreCheckpoint,
   saveJournal,
-} from '../../agent';
-import { type AnyInputItem, isPrompt } from '../../protocol';
-import type { ChatEntry } from '../../protocol/chatView';
-import type { Workspace } from '../../workspace';
-import { messageOf } from './messageOf';
+} from '../../../agent';
+import { type AnyInputItem, isPrompt } from '../../../protocol';
+import type { ChatEntry } from '../../../protocol/chatView';
+import type { Workspace } from '../../../workspace';
+import { messageOf } from '../messageOf';
 import { t } from '@vscode/l10n';
 
 // The chat's checkpoints: each prompt is one, and the journal of what the agent's edit tools wrote since

@@ -1,6 +1,6 @@
-import type { Transcript } from '../../agent';
-import type { InlineEntry } from '../../protocol/chatView';
-import type { ChatModel } from './chatModel';
+import type { Transcript } from '../../../agent';
+import type { InlineEntry } from '../../../protocol/chatView';
+import type { ChatModel } from '../chatModel';
 
 // An inline edit done in the editor beside this chat (Ctrl+I, Fix with Loopwire) leaves one short entry in it
 // once it has ended (inline/inlineNote.ts). The chat's transcript keeps it as a note — beside the

@@ -1,10 +1,10 @@
-import type { RestorePlan } from '../../agent';
+import type { RestorePlan } from '../../../agent';
 import { t } from '@vscode/l10n';
-import type { Workspace } from '../../workspace';
+import type { Workspace } from '../../../workspace';
 import { ChatCheckpoints } from './chatCheckpoints';
-import type { ChatModel } from './chatModel';
-import type { ReviewBook } from './reviewBook';
-import { ReviewRefused } from './reviewEdits';
+import type { ChatModel } from '../chatModel';
+import type { ReviewBook } from '../reviewBook';
+import { ReviewRefused } from '../reviewEdits';
 
 // Taking back what the agent did, from the panel: Undo all of this turn (its hunks, through the review),
 // Restore under a prompt (the files written since its checkpoint), and the diff editor on a file it wrote.

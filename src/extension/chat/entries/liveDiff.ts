@@ -1,7 +1,7 @@
-import { type EditPreview, type FileSnapshot, previewEditFile, previewPatch } from '../../edit';
-import type { DiffFile } from '../../protocol/chatView';
-import { diffTail } from '../../protocol/diffTail';
-import type { LiveDiffKind } from '../../tools';
+import { type EditPreview, type FileSnapshot, previewEditFile, previewPatch } from '../../../edit';
+import type { DiffFile } from '../../../protocol/chatView';
+import { diffTail } from '../../../protocol/diffTail';
+import type { LiveDiffKind } from '../../../tools';
 
 // The diff of an edit while the model is still writing it: the edit engine's preview of the partial input
 // against the files as they were when the call began, recomputed at most once per `intervalMs` (the
