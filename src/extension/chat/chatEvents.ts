@@ -7,7 +7,7 @@ import type { ChatModel } from './chatModel';
 import type { PromptQueue } from './chatQueue';
 import type { ChatOutbox } from './chatOutbox';
 import { messageOf } from './messageOf';
-import type { ReviewBook } from './reviewBook';
+import type { ReviewBook } from '../review/reviewBook';
 
 // What an event of the chat's agent does to the chat: it shows in the panel's model, a steer is marked
 // delivered in the queue, a command or task is noted in the prompt's checkpoint, an edit goes under review.

@@ -3,7 +3,7 @@ import type { HostMessage } from '../../protocol/chatView';
 import { ChatAttachments } from './chatAttachments';
 import { ChatApprovals } from './approvals/chatApprovals';
 import { ChatCheckpoints } from './checkpoints/chatCheckpoints';
-import { ChangedFiles } from './changedFiles';
+import { ChangedFiles } from '../review/changedFiles';
 import { ChatModel } from './chatModel';
 import type { ChatOutbox } from './chatOutbox';
 import type { ChatBackend, ChatOutcome } from './chatPort';
@@ -11,7 +11,7 @@ import { PromptQueue } from './chatQueue';
 import { ChatSaver } from './chatSaver';
 import { snapshotOf } from './chatSnapshot';
 import { ChatTakeBack } from './checkpoints/chatTakeBack';
-import { ReviewBook } from './reviewBook';
+import { ReviewBook } from '../review/reviewBook';
 
 // The chat controller's collaborators, built and joined in one place (chatController.ts keeps the
 // conversation and its tasks): each gets what it asks of the others and of the controller, no more.

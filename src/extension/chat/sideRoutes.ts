@@ -3,7 +3,7 @@ import type { HostMessage } from '../../protocol/chatView';
 import type { ChatAttachments } from './chatAttachments';
 import type { ChatModel } from './chatModel';
 import type { ChatBackend } from './chatPort';
-import { ReviewRefused } from './reviewEdits';
+import { ReviewRefused } from '../review/reviewEdits';
 import { listSessions } from './sessionHistory';
 import type { ViewRoutes } from './viewRoutes';
 

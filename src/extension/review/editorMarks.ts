@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Workspace } from '../../workspace';
-import type { ReviewMark } from '../chat/reviewBook';
+import type { ReviewMark } from './reviewBook';
 import { type HunkTarget, KEEP_COMMAND, UNDO_COMMAND } from './reviewCommands';
 
 // The agent's changes in the editor, the way the panel's cards show them: in every visible editor on a file

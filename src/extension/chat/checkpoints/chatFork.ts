@@ -4,8 +4,8 @@ import type { Attachment } from '../../../protocol/attachments';
 import type { ChatEntry, ContextMeter } from '../../../protocol/chatView';
 import type { ChatCheckpoints } from './chatCheckpoints';
 import type { ChatTakeBack } from './chatTakeBack';
-import type { ReviewBook, SavedReview } from '../reviewBook';
-import { ReviewRefused } from '../reviewEdits';
+import type { ReviewBook, SavedReview } from '../../review/reviewBook';
+import { ReviewRefused } from '../../review/reviewEdits';
 import { sessionFile } from '../sessionHistory';
 
 // Edit and resend forks a chat at a prompt: a new session in the chats' folder holding the transcript's

@@ -3,8 +3,8 @@ import { t } from '@vscode/l10n';
 import type { Workspace } from '../../../workspace';
 import { ChatCheckpoints } from './chatCheckpoints';
 import type { ChatModel } from '../chatModel';
-import type { ReviewBook } from '../reviewBook';
-import { ReviewRefused } from '../reviewEdits';
+import type { ReviewBook } from '../../review/reviewBook';
+import { ReviewRefused } from '../../review/reviewEdits';
 
 // Taking back what the agent did, from the panel: Undo all of this turn (its hunks, through the review),
 // Restore under a prompt (the files written since its checkpoint), and the diff editor on a file it wrote.

@@ -3,7 +3,7 @@ import type { AgentEvent } from '../../../agent';
 import type { ApprovalAsk, ChatEntry, DiffFile, ToolEntry } from '../../../protocol/chatView';
 import { type ToolRegistry, backgroundSessionOf } from '../../../tools';
 import { LiveDiff, type ReadText } from './liveDiff';
-import { reviewFiles } from '../reviewFiles';
+import { reviewFiles } from '../../review/reviewFiles';
 
 // The tool calls of a conversation as the panel shows them, one card each: written (its input streaming in,
 // the live diff of an edit beside it), run, then finished with its output and, for an edit, its review.

@@ -12,7 +12,7 @@ import {
   textBefore,
   undoEdits,
 } from './reviewEdits';
-import { messageOf } from './messageOf';
+import { messageOf } from '../chat/messageOf';
 
 // The reviews of one conversation: every edit its tools wrote, hunk by hunk, with the state each hunk has
 // in the files now. Actions go through here (the panel's buttons, the editor's Keep / Undo), and so do the
