@@ -20,7 +20,7 @@ const loadAvg = () => os.loadavg().map((load) => Math.round(load * 100) / 100);
 
 export async function runParallelBench(options: { quick: boolean; json?: string | undefined }): Promise<void> {
   const ns = options.quick ? [1, 4] : [1, 2, 4, 8];
-  const repetitions = options.quick ? 2 : 5;
+  const repetitions = options.quick ? 2 : 6;
   const started = new Date();
   const loadStart = loadAvg();
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-parallel-bench-'));

@@ -71,9 +71,23 @@ export interface ParallelPlan {
 }
 
 /**
+ * The three modes' six orders, taken in turn: six repetitions put each mode first, second and last, and
+ * after each of the others, alike (with the order only rotated, five repetitions ran lanes after http three
+ * times at n = 1 and sockets never, and what a batch leaves behind it would fall on one mode more).
+ */
+const ORDERS: readonly (readonly ParallelMode[])[] = [
+  ['lanes', 'sockets', 'http'],
+  ['http', 'sockets', 'lanes'],
+  ['sockets', 'http', 'lanes'],
+  ['lanes', 'http', 'sockets'],
+  ['http', 'lanes', 'sockets'],
+  ['sockets', 'lanes', 'http'],
+];
+
+/**
  * Every (n, mode) cell, `repetitions` times: after one unmeasured batch per mode (the JIT and the server's
- * caches warm alike), each repetition runs every n and every mode, the modes' order rotated each time, so
- * that a noisy moment of the shared machine falls on all three alike.
+ * caches warm alike), each repetition runs every n and every mode, in one of the six orders, so that a noisy
+ * moment of the shared machine, and what a batch leaves behind it, fall on all three alike.
  */
 export async function runParallel(plan: ParallelPlan): Promise<{ rows: ParallelRow[]; details: ParallelDetail[] }> {
   const { url, workspace, prompt, ns, repetitions, log } = plan;
@@ -81,8 +95,8 @@ export async function runParallel(plan: ParallelPlan): Promise<{ rows: ParallelR
   const batches = new Map<string, ParallelBatch[]>();
   for (let rep = 0; rep < repetitions; rep++)
     for (const [index, n] of ns.entries()) {
-      const order = PARALLEL_MODES.map((_, i) => PARALLEL_MODES[(i + rep + index) % PARALLEL_MODES.length]);
-      for (const mode of order as ParallelMode[]) {
+      const order = ORDERS[(rep + index) % ORDERS.length] ?? PARALLEL_MODES;
+      for (const mode of order) {
         const batch = await runBatch(mode, n, url, workspace, prompt);
         batches.set(`${n} ${mode}`, [...(batches.get(`${n} ${mode}`) ?? []), batch]);
         log?.(`  n ${n} rep ${rep + 1} ${mode.padEnd(7)} ${(batch.wallMs / 1000).toFixed(2)} s`);

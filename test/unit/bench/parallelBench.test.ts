@@ -6,7 +6,9 @@ import { type LoopwireServer, startServer } from '../../../src/server';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
 import {
   PARALLEL_MODES,
+  type ParallelDetail,
   type ParallelRow,
+  lanesVsSockets,
   parallelGoals,
   parallelLines,
   parallelResults,
@@ -79,7 +81,7 @@ describe('parallel bench', function () {
     assert.ok(parallelLines(results).some((line) => line.startsWith('goals')));
   });
 
-  it('judges the goals from the rows: lanes against sockets at each n, overhead growth, lanes against http at 4', () => {
+  it('judges the goals from the rows: lanes against sockets paired by repetition, overhead growth, lanes against http at 4', () => {
     const row = (n: number, mode: ParallelRow['mode'], wall: number, overhead = 0.1): ParallelRow => ({
       n,
       mode,
@@ -87,17 +89,41 @@ describe('parallel bench', function () {
       overhead_p50_ms: overhead,
       gap_p50_ms: 0.5,
     });
-    const goals = parallelGoals([
-      row(1, 'lanes', 400, 0.08),
-      row(1, 'sockets', 380),
-      row(1, 'http', 800),
-      row(4, 'lanes', 800, 0.19),
-      row(4, 'sockets', 700),
-      row(4, 'http', 1300),
-    ]);
+    const detail = (n: number, mode: ParallelRow['mode'], walls: number[]): ParallelDetail => ({
+      n,
+      mode,
+      repetitions: walls.length,
+      wall_min_ms: Math.min(...walls),
+      wall_max_ms: Math.max(...walls),
+      wall_runs_ms: walls,
+      overhead_p90_ms: 0.3,
+      gap_p90_ms: 1,
+      turns: 20,
+    });
+    // n = 1: each repetition's lanes 20 % behind its sockets: missed. n = 4: the medians 29 % apart, but
+    // paired 2 % (the gap is the repetitions' spread, not lanes against sockets): met.
+    const details = [
+      detail(1, 'lanes', [480, 360, 600]),
+      detail(1, 'sockets', [400, 300, 500]),
+      detail(4, 'lanes', [800, 1020, 1500]),
+      detail(4, 'sockets', [790, 1000, 700]),
+    ];
+    assert.ok(lanesVsSockets(details, 1).paired > 1.1);
+    assert.ok(Math.abs(lanesVsSockets(details, 4).paired - 1.02) < 0.001);
+    const goals = parallelGoals(
+      [
+        row(1, 'lanes', 480, 0.08),
+        row(1, 'sockets', 400),
+        row(1, 'http', 800),
+        row(4, 'lanes', 1020, 0.19),
+        row(4, 'sockets', 790),
+        row(4, 'http', 1600),
+      ],
+      details,
+    );
     assert.deepEqual(
       goals.map((goal) => goal.met),
-      [true, false, true, true],
+      [false, true, true, true],
       goals.map((goal) => `${goal.name}: ${goal.detail}`).join('\n'),
     );
   });
