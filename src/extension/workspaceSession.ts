@@ -43,6 +43,7 @@ import { folderOf, readSettings, taskFolder } from './settings/settings';
 import { composerChoices } from './session/composerChoices';
 import { WindowChatContext } from './chat/chatContext';
 import { WindowComposer } from './settings/composerPickers';
+import { WindowSkills } from './settings/windowSkills';
 import { TaskQueue } from './session/taskQueue';
 import { stopwatch } from './session/stopwatch';
 
@@ -83,6 +84,7 @@ export class WorkspaceSession implements vscode.Disposable {
   private inlineController: InlineController | undefined;
   /** The composer's pickers and the project instructions (AGENTS.md), read at each task's start. */
   private readonly composer: WindowComposer;
+  private readonly skills: WindowSkills;
   /** The approval mode in force: the user's, which a workspace's settings may only make stricter. */
   private readonly approvals: ApprovalChoice;
   /** The composer's attachments: the `@` picker's file search, `@selection`, `@terminal`'s last command. */
@@ -104,6 +106,7 @@ export class WorkspaceSession implements vscode.Disposable {
     this.approvals = approvals ?? new ApprovalChoice(context.workspaceState);
     this.approvals.setFallback(defaultApproval);
     this.composer = new WindowComposer(context, this.approvals);
+    this.skills = new WindowSkills(context, log);
     this.disposables.push(this.tools, this.composer, ...(approvals ? [] : [this.approvals]));
   }
 
@@ -224,6 +227,9 @@ export class WorkspaceSession implements vscode.Disposable {
     const backendMs = clock.lap();
     const registry = await this.tools.registry();
     const toolsMs = clock.lap();
+    // Read once here so that the instructions say how skills work; an inline edit's small request lists none.
+    const skills = lane ? undefined : () => this.skills.read();
+    const skillsFound = skills !== undefined && (await skills()).skills.length > 0;
     const agent = session.agent({
       model: settings.model,
       modelOptions: modelOptionsFrom(settings.modelOptions),
@@ -248,6 +254,7 @@ export class WorkspaceSession implements vscode.Disposable {
       // Read before every request: a model or effort picked in the composer goes with the next one.
       choices: composerChoices,
       projectInstructions: () => this.composer.projectInstructions(),
+      ...(skills ? { skills, skillsFound } : {}),
       environment: windowEnvironment,
       emit: (event) => this.forward(event, emit, lane !== undefined),
     });

@@ -12,6 +12,17 @@ import { isNestedSkillsItem, nestedSkillsScope, nestedSkillsText, userMessage } 
 
 /** The folders of each conversation already looked at (by its transcript): walked once. */
 const looked = new WeakMap<Transcript, Set<string>>();
+/**
+ * The conversations whose task start read the workspace's skills (skillsHook.ts): only theirs look below it.
+ * Not an agent without skills (an inline edit), nor an untrusted window's, which reads the user's alone.
+ */
+const enabled = new WeakSet<Transcript>();
+
+/** Whether the conversation of `transcript` finds the skills of folders below the workspace folder. */
+export function allowNestedSkills(transcript: Transcript, allowed: boolean): void {
+  if (allowed) enabled.add(transcript);
+  else enabled.delete(transcript);
+}
 
 /**
  * The messages listing the skills of `folders` (workspace-relative, where the turn's calls worked) and the
@@ -19,6 +30,7 @@ const looked = new WeakMap<Transcript, Set<string>>();
  * of a synchronous stat per folder.
  */
 export function nestedSkillScopes(folders: readonly string[], transcript: Transcript, workspace: Workspace): string[] {
+  if (!enabled.has(transcript)) return [];
   const done = looked.get(transcript) ?? new Set(transcript.items.filter(isNestedSkillsItem).map(nestedSkillsScope));
   looked.set(transcript, done);
   const scopes = [...new Set(folders.flatMap(ancestors))].filter((scope) => !done.has(scope));

@@ -47,6 +47,8 @@ export interface SkillProblem {
 export interface FoundSkills {
   skills: Skill[];
   problems: SkillProblem[];
+  /** Workspace folders were read: the skills of folders below them may be found as the agent works there. */
+  workspace: boolean;
 }
 
 /** One folder to walk, and how what it finds is named and bounded. */
@@ -74,7 +76,7 @@ export async function findSkills(folders: readonly string[], home: string | unde
   }
   if (home !== undefined && home !== '')
     for (const dir of USER_SKILL_DIRS) roots.push({ dir: path.join(home, dir), scope: 'user' });
-  return walkRoots(roots, home);
+  return { ...(await walkRoots(roots, home)), workspace: folders.length > 0 };
 }
 
 /**
@@ -90,11 +92,11 @@ export async function findNestedSkills(folder: { path: string; root: string; abs
     inside,
     base: { dir, prefix: `${folder.path}/` },
   }));
-  return walkRoots(roots, undefined);
+  return { ...(await walkRoots(roots, undefined)), workspace: true };
 }
 
-async function walkRoots(roots: readonly Root[], home: string | undefined): Promise<FoundSkills> {
-  const found: FoundSkills = { skills: [], problems: [] };
+async function walkRoots(roots: readonly Root[], home: string | undefined): Promise<Omit<FoundSkills, 'workspace'>> {
+  const found: Omit<FoundSkills, 'workspace'> = { skills: [], problems: [] };
   const seen = new Set<string>();
   for (const root of roots) await walk(root, found, seen, home);
   const rank = (skill: Skill) => (skill.scope === 'workspace' ? 0 : 1);
@@ -102,7 +104,12 @@ async function walkRoots(roots: readonly Root[], home: string | undefined): Prom
   return found;
 }
 
-async function walk(root: Root, found: FoundSkills, seen: Set<string>, home: string | undefined): Promise<void> {
+async function walk(
+  root: Root,
+  found: Omit<FoundSkills, 'workspace'>,
+  seen: Set<string>,
+  home: string | undefined,
+): Promise<void> {
   const start = await fs.realpath(root.dir).catch(() => undefined);
   if (start === undefined || !(await isFolder(start))) return;
   const visited = new Set([start]);
@@ -128,7 +135,7 @@ async function take(
   root: Root,
   file: string,
   shown: string,
-  found: FoundSkills,
+  found: Omit<FoundSkills, 'workspace'>,
   seen: Set<string>,
   home: string | undefined,
 ): Promise<void> {

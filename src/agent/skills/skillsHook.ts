@@ -3,6 +3,7 @@ import type { Transcript } from '../conversation/transcript';
 import type { PromptWithParts } from '../conversation/outputItems';
 import type { AnyInputItem } from '../../protocol';
 import type { FoundSkills } from './skillDiscovery';
+import { allowNestedSkills } from './nestedSkills';
 import { mentionItems } from './skillMentions';
 import { skillsUpdate } from './skillsItem';
 
@@ -30,6 +31,7 @@ export async function skillsBeforePrompt(
   if (!found) return [];
   const update = skillsUpdate(found, start.transcript.items);
   if (update) start.transcript.append(update);
+  allowNestedSkills(start.transcript, found.workspace);
   start.tools.skillFolders = found.skills.filter((skill) => skill.scope === 'user').map((skill) => skill.folder);
   return mentionItems(typeof prompt === 'string' ? prompt : prompt.text, found.skills);
 }

@@ -30,7 +30,7 @@ import { noSandboxText } from '../trust/windowSandbox';
 // the agent unasked — until the user allows it for this workspace (kept in workspace state).
 
 /** Workspace state: the user allowed this untrusted workspace's instruction files to be sent. */
-const ALLOW_UNTRUSTED_KEY = 'loopwire.sendUntrustedInstructions';
+export const ALLOW_UNTRUSTED_KEY = 'loopwire.sendUntrustedInstructions';
 /** Global state: models picked lately, newest first, offered beside the default and the current one. */
 const RECENT_MODELS_KEY = 'loopwire.recentModels';
 const RECENT_MODELS = 5;

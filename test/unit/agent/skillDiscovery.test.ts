@@ -212,6 +212,6 @@ describe('agent: skills are found and checked', () => {
       found.skills.map((s) => s.label),
       ['web/.agents/skills/css/SKILL.md'],
     );
-    assert.deepEqual(await findSkills([], undefined), { skills: [], problems: [] });
+    assert.deepEqual(await findSkills([], undefined), { skills: [], problems: [], workspace: false });
   });
 });

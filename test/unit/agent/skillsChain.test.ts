@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { Agent } from '../../../src/agent/agentLoop';
 import { approveAll } from '../../../src/agent/approvals/approvals';
 import { Transcript } from '../../../src/agent/conversation/transcript';
-import { type Skill, findSkills } from '../../../src/agent/skills/skillDiscovery';
+import { type FoundSkills, type Skill, findSkills } from '../../../src/agent/skills/skillDiscovery';
 import { mentionItem, mentionedSkills } from '../../../src/agent/skills/skillMentions';
 import { isNestedSkillsItem, isSkillsItem, skillsText, skillsUpdate } from '../../../src/agent/skills/skillsItem';
 import { SessionTransport } from '../../../src/agent/transport/sessionTransport';
@@ -55,7 +55,7 @@ describe('agent: the skills message and its chain', () => {
   it('adds the list once, a replacement when it changed, a note when all are gone, and a context item each time', () => {
     const items: AnyInputItem[] = [];
     const step = (skills: Skill[]) => {
-      const update = skillsUpdate({ skills, problems: [] }, items);
+      const update = skillsUpdate({ skills, problems: [], workspace: true }, items);
       if (update) items.push(update);
       return update;
     };
@@ -126,7 +126,10 @@ describe('agent: the skills message and its chain', () => {
     };
     const bench = useAgentBench(scenario, { 'packages/api/a.ts': 'export const a = 1;\n' }, { logBodies: true });
 
-    async function agentOn(transcript: Transcript): Promise<Agent> {
+    async function agentOn(
+      transcript: Transcript,
+      skills: () => Promise<FoundSkills> = () => findSkills([bench.dir], path.join(bench.dir, 'no-home')),
+    ): Promise<Agent> {
       const workspace = await NodeWorkspace.open(bench.dir);
       const transport = new SessionTransport({
         endpoint: bench.server.url,
@@ -143,7 +146,7 @@ describe('agent: the skills message and its chain', () => {
         instructions: 'You are a test agent.',
         toolSpecs: BUILTIN_TOOLS.offer('gpt-5.5'),
         approvals: approveAll,
-        skills: () => findSkills([bench.dir], path.join(bench.dir, 'no-home')),
+        skills,
         emit: (event) => bench.events.push(event),
       });
     }
@@ -216,6 +219,14 @@ describe('agent: the skills message and its chain', () => {
       );
       const output = transcript.items.findIndex((item) => (item as { type?: string }).type === 'function_call_output');
       assert.equal(transcript.items.indexOf(nested[0] as AnyInputItem), output + 1, 'right after the read under it');
+    });
+
+    it('finds none below the workspace folder where the workspace’s skills are not read (an untrusted window’s)', async () => {
+      await writeSkill(path.join(bench.dir, 'packages/api/.agents/skills/api-errors'), 'api-errors', 'API errors.');
+      const transcript = newTranscript();
+      const agent = await agentOn(transcript, () => findSkills([], path.join(bench.dir, 'no-home')));
+      assert.equal((await agent.run('look at the api')).status, 'completed');
+      assert.deepEqual(transcript.items.filter(isSkillsItem), []);
     });
   });
 });
