@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
@@ -195,6 +195,43 @@ describe('mcp: a stdio server in the sandbox (real bubblewrap)', function () {
     assert.ok(tree.length >= 2, `bwrap and the server: ${tree.join(' ')}`);
     host.kill('SIGKILL');
     for (const pid of tree) await until(() => !isRunning(pid), 5_000, `${pid} gone with its host`);
+  });
+
+  it('npx -y starts a packaged server, its download in its own cache; the user’s ~/.npm it cannot write', async function () {
+    this.timeout(90_000);
+    // A package of the probe (no dependency to fetch: the test has no registry), as npx -y runs one.
+    const pkg = path.join(home, 'probe-package');
+    fs.mkdirSync(pkg, { recursive: true });
+    const bin = { 'loopwire-probe': 'bin.mjs' };
+    fs.writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name: 'loopwire-probe', version: '1.0.0', bin }));
+    fs.writeFileSync(
+      path.join(pkg, 'bin.mjs'),
+      `#!/usr/bin/env node\nawait import(${JSON.stringify(PROBE_SERVER)});\n`,
+    );
+    fs.chmodSync(path.join(pkg, 'bin.mjs'), 0o755);
+    // A tarball, as from a registry (a folder would be linked, not installed).
+    const packed = spawnSync('npm', ['pack', '--silent', '--pack-destination', home], { cwd: pkg, encoding: 'utf8' });
+    assert.equal(packed.status, 0, packed.stderr);
+    const tarball = path.join(home, packed.stdout.trim());
+    const npx = (own: Record<string, string> = {}) => ({
+      ...probe(own),
+      command: 'npx',
+      args: ['-y', `--package=${tarball}`, 'loopwire-probe'],
+    });
+    const { servers: states } = await start(confined(), npx());
+    assert.equal(states[0]?.error, undefined);
+    assert.match(await call('write', { path: path.join(workspace, 'from-npx.txt') }), /^wrote /);
+    const caches = path.join(home, '.cache/loopwire/mcp');
+    const own = fs.readdirSync(caches).filter((name) => fs.existsSync(path.join(caches, name, 'npm', '_npx')));
+    assert.equal(own.length, 1, `npx's install is in the server's own cache: ${fs.readdirSync(caches).join(' ')}`);
+    assert.equal(fs.existsSync(path.join(home, '.npm')), false, 'the user’s own npm cache untouched');
+    await servers?.close();
+    // Pointed at the user's own cache (its env wins), it cannot start, and says where it ran.
+    const refused = await start(confined(), npx({ npm_config_cache: path.join(home, '.npm') }));
+    assert.match(
+      refused.servers[0]?.error ?? '',
+      /could not be started [^]*\/\.npm\b[^]* It ran in the sandbox \(workspace-write, network on: it may write the workspace folders and its cache folder /,
+    );
   });
 
   it('a start that fails in the sandbox says so: what it refused, and the way out', async () => {
