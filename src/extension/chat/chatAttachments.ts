@@ -4,7 +4,7 @@ import { type Attachment, MAX_ATTACHMENTS } from '../../protocol/attachments';
 import type { HostMessage, ViewMessage } from '../../protocol/chatView';
 import type { Workspace } from '../../workspace';
 import type { ChatContext } from './contextPort';
-import { notePromptTitle } from './promptTitle';
+import { notePromptTitle } from './history/promptTitle';
 
 // The composer's attachments on the host's side: the `@` picker's answers, `@selection` and drops turned into
 // chips, Add to Chat's chips kept until a page is there to show them, and a prompt's chips read into the parts

@@ -8,8 +8,8 @@ import { ChatModel } from './chatModel';
 import type { ChatOutbox } from './chatOutbox';
 import type { ChatBackend, ChatOutcome } from './chatPort';
 import { PromptQueue } from './chatQueue';
-import { ChatSaver } from './chatSaver';
-import { snapshotOf } from './chatSnapshot';
+import { ChatSaver } from './history/chatSaver';
+import { snapshotOf } from './history/chatSnapshot';
 import { ChatTakeBack } from './checkpoints/chatTakeBack';
 import { ReviewBook } from '../review/reviewBook';
 

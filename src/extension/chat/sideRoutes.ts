@@ -4,7 +4,7 @@ import type { ChatAttachments } from './chatAttachments';
 import type { ChatModel } from './chatModel';
 import type { ChatBackend } from './chatPort';
 import { ReviewRefused } from '../review/reviewEdits';
-import { listSessions } from './sessionHistory';
+import { listSessions } from './history/sessionHistory';
 import type { ViewRoutes } from './viewRoutes';
 
 // The page's messages that leave the conversation as it is: a stop's remedy, an older page, a file to open,

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { Transcript } from '../../../src/agent';
 import type { ChatContext } from '../../../src/extension/chat/contextPort';
 import { fuzzyPaths } from '../../../src/extension/chat/fuzzyPaths';
-import { transcriptEntries } from '../../../src/extension/chat/transcriptEntries';
+import { transcriptEntries } from '../../../src/extension/chat/history/transcriptEntries';
 import type { Attachment } from '../../../src/protocol/attachments';
 import type { ScenarioFile } from '../../../src/server';
 import { requestsOf, useAgentBench } from '../agent/agentHarness';

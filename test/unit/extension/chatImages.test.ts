@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { Jimp } from 'jimp';
 import { Transcript } from '../../../src/agent';
 import { imageOfPart, promptParts } from '../../../src/agent/conversation/promptParts';
-import { transcriptEntries } from '../../../src/extension/chat/transcriptEntries';
+import { transcriptEntries } from '../../../src/extension/chat/history/transcriptEntries';
 import { Attachment, attachmentLabel, sameAttachment } from '../../../src/protocol/attachments';
 import type { ScenarioFile } from '../../../src/server';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';

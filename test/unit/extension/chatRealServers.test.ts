@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { AgentEvent } from '../../../src/agent';
 import { ChatModel } from '../../../src/extension/chat/chatModel';
-import { transcriptEntries } from '../../../src/extension/chat/transcriptEntries';
+import { transcriptEntries } from '../../../src/extension/chat/history/transcriptEntries';
 import type { HostMessage } from '../../../src/protocol';
 
 // What the chat panel makes of what only real servers send: a progress note (`phase: "commentary"`) shown as

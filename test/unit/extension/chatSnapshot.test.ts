@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { type ChatSnapshot, SnapshotWriter, loadSnapshot } from '../../../src/extension/chat/chatSnapshot';
+import { type ChatSnapshot, SnapshotWriter, loadSnapshot } from '../../../src/extension/chat/history/chatSnapshot';
 import type { ChatEntry } from '../../../src/protocol/chatView';
 
 // The snapshot writer: what it writes is the snapshot's JSON (entries serialised once, a streaming one each

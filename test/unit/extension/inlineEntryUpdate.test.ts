@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { Transcript, TranscriptNote } from '../../../src/agent';
 import type { ChatModel } from '../../../src/extension/chat/chatModel';
 import { ChatInline } from '../../../src/extension/chat/entries/inlineEntries';
-import { transcriptEntries } from '../../../src/extension/chat/transcriptEntries';
+import { transcriptEntries } from '../../../src/extension/chat/history/transcriptEntries';
 import type { InlineNote } from '../../../src/extension/inline/inlineNote';
 import type { InlineEntry } from '../../../src/protocol/chatView';
 

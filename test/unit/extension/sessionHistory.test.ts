@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { Transcript } from '../../../src/agent';
-import { listSessions } from '../../../src/extension/chat/sessionHistory';
+import { listSessions } from '../../../src/extension/chat/history/sessionHistory';
 import type { InlineEntry } from '../../../src/protocol/chatView';
 
 // History's titles (sessionHistory.ts): a chat's first prompt; a chat of inline entries alone (fixes and

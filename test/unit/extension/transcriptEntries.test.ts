@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { callsIn } from '../../../src/agent/toolRunner';
-import { transcriptEntries } from '../../../src/extension/chat/transcriptEntries';
+import { transcriptEntries } from '../../../src/extension/chat/history/transcriptEntries';
 import { AnyInputItem } from '../../../src/protocol';
 
 // A saved session as the panel shows it when reopened, and the calls the agent finds in a response: both

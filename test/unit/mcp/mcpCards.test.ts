@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { AgentEvent } from '../../../src/agent';
 import { ExecRenderer } from '../../../src/cli/execRenderer';
 import { ChatModel } from '../../../src/extension/chat/chatModel';
-import { transcriptEntries } from '../../../src/extension/chat/transcriptEntries';
+import { transcriptEntries } from '../../../src/extension/chat/history/transcriptEntries';
 import { McpConnection, mcpSummary } from '../../../src/mcp';
 import { mcpToolDefinition } from '../../../src/mcp/mcpTools';
 import type { HostMessage } from '../../../src/protocol/chatView';

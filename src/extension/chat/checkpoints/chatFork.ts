@@ -6,7 +6,7 @@ import type { ChatCheckpoints } from './chatCheckpoints';
 import type { ChatTakeBack } from './chatTakeBack';
 import type { ReviewBook, SavedReview } from '../../review/reviewBook';
 import { ReviewRefused } from '../../review/reviewEdits';
-import { sessionFile } from '../sessionHistory';
+import { sessionFile } from '../history/sessionHistory';
 
 // Edit and resend forks a chat at a prompt: a new session in the chats' folder holding the transcript's
 // items before it (the same objects, so its first request chains from the response that ended there while

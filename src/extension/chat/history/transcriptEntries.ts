@@ -9,13 +9,13 @@ import {
   InputItem,
   type Message,
   isContextMessage,
-} from '../../protocol';
-import { attachmentOfPart } from '../../agent/conversation/attachments';
-import type { TranscriptNote } from '../../agent';
-import { imageOfPart } from '../../agent/conversation/promptParts';
-import type { Attachment } from '../../protocol/attachments';
-import { type ChatEntry, InlineEntry, type ToolEntry } from '../../protocol/chatView';
-import { BUILTIN_TOOLS, type ToolRegistry } from '../../tools';
+} from '../../../protocol';
+import { attachmentOfPart } from '../../../agent/conversation/attachments';
+import type { TranscriptNote } from '../../../agent';
+import { imageOfPart } from '../../../agent/conversation/promptParts';
+import type { Attachment } from '../../../protocol/attachments';
+import { type ChatEntry, InlineEntry, type ToolEntry } from '../../../protocol/chatView';
+import { BUILTIN_TOOLS, type ToolRegistry } from '../../../tools';
 
 // A saved session as the panel shows it when reopened: the user's prompts, the answers, and a card per
 // tool call with its answer. (Review buttons belong to live edits only: a reopened edit is reviewed with

@@ -1,5 +1,5 @@
 import { type ChatSnapshot, SnapshotWriter, setCurrentChat } from './chatSnapshot';
-import { messageOf } from './messageOf';
+import { messageOf } from '../messageOf';
 
 // What of the chat goes to disk for a reloaded window to find it again: its snapshot (chatSnapshot.ts),
 // written once the panel has been quiet a moment and at once where it must be, and which chat is the

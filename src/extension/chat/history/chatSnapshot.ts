@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as z from 'zod';
-import { ChatEntry, ContextMeter, HunkState } from '../../protocol/chatView';
-import { EditedFile } from '../../protocol/edits';
+import { ChatEntry, ContextMeter, HunkState } from '../../../protocol/chatView';
+import { EditedFile } from '../../../protocol/edits';
 
 // The panel's conversation kept beside its transcript, so a reloaded window shows it as it was: the entries
 // (durations, outputs, diffs), the reviews (to Accept / Reject / Undo against the files as they are now),

@@ -1,9 +1,9 @@
 import { t } from '@vscode/l10n';
-import { Transcript } from '../../agent';
-import type { ChatEntry } from '../../protocol/chatView';
-import type { ToolRegistry } from '../../tools';
+import { Transcript } from '../../../agent';
+import type { ChatEntry } from '../../../protocol/chatView';
+import type { ToolRegistry } from '../../../tools';
 import { type ChatSnapshot, currentChat, loadSnapshot } from './chatSnapshot';
-import { messageOf } from './messageOf';
+import { messageOf } from '../messageOf';
 import { sessionFile } from './sessionHistory';
 import { transcriptEntries } from './transcriptEntries';
 

@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { t } from '@vscode/l10n';
-import { type SessionHeader, TranscriptRecord } from '../../agent';
-import { isContextMessage } from '../../protocol';
-import { InlineEntry, type SessionSummary } from '../../protocol/chatView';
+import { type SessionHeader, TranscriptRecord } from '../../../agent';
+import { isContextMessage } from '../../../protocol';
+import { InlineEntry, type SessionSummary } from '../../../protocol/chatView';
 import { firstLine, titleOfNote } from './promptTitle';
 
 // The chats kept in the window's storage (one JSON Lines transcript each), newest first, titled by their

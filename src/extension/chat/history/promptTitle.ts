@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import type { Transcript } from '../../agent';
-import type { Attachment } from '../../protocol/attachments';
+import type { Transcript } from '../../../agent';
+import type { Attachment } from '../../../protocol/attachments';
 
 // History titles a chat by its first prompt, reading only the head of each transcript: a prompt's line that
 // holds a picture (hundreds of kilobytes of data URL) may not fit there whole, and a prompt sent without text
