@@ -3,7 +3,16 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { type McpSandbox, type McpServerConfig, type McpServers, mcpSandbox, startMcpServers } from '../../../src/mcp';
+import { sandboxInForce } from '../../../src/agent';
+import {
+  MCP_POLICY,
+  type McpSandbox,
+  type McpServerConfig,
+  type McpServers,
+  mcpSandbox,
+  startMcpServers,
+  unconfinedNote,
+} from '../../../src/mcp';
 import { sandboxSupport } from '../../../src/sandbox';
 import { BUILTIN_TOOLS, ReadLedger, runToolCall } from '../../../src/tools';
 import type { Workspace } from '../../../src/workspace';
@@ -277,3 +286,30 @@ function isRunning(pid: number): boolean {
     return false;
   }
 }
+
+describe('mcp: where a session’s stdio servers run', () => {
+  const bwrap = { available: true as const, mechanism: 'bwrap' as const, program: '/usr/bin/bwrap' };
+  const none = { available: false as const, reason: 'No bwrap.', hint: 'apt install bubblewrap' };
+  const roots = ['/work/repo'];
+  const choice = (chosen?: 'read-only' | 'workspace-write' | 'danger-full-access') => ({ chosen, support: bwrap });
+
+  it('follows the commands: confined (workspace-write, network on) unless they have full access', () => {
+    for (const mode of ['auto', 'ask', 'read-only', 'plan'] as const)
+      assert.deepEqual(mcpSandbox(sandboxInForce(mode, choice()), bwrap, roots), { kind: 'confined', roots }, mode);
+    assert.deepEqual(mcpSandbox(sandboxInForce('all', choice()), bwrap, roots), { kind: 'full-access' });
+    assert.deepEqual(mcpSandbox(sandboxInForce('auto', choice('danger-full-access')), bwrap, roots), {
+      kind: 'full-access',
+    });
+    assert.deepEqual(MCP_POLICY, { mode: 'workspace-write', network: true });
+  });
+
+  it('where there is no sandbox, runs them unconfined and says why and how to get one', () => {
+    const sandbox = mcpSandbox(sandboxInForce('auto', { support: none }), none, roots);
+    assert.deepEqual(sandbox, { kind: 'none', reason: 'No bwrap.', hint: 'apt install bubblewrap' });
+    assert.equal(
+      unconfinedNote(sandbox),
+      "MCP servers run unconfined, with the user's rights, as there is no sandbox here: No bwrap. To have one, apt install bubblewrap.",
+    );
+    assert.equal(unconfinedNote({ kind: 'full-access' }), undefined);
+  });
+});
