@@ -4,11 +4,11 @@ import type { Attachment } from '../../protocol/attachments';
 import type { ContextMatch } from '../../protocol/chatView';
 import { type ImageFile, IMAGE_SOURCE_MAX_BYTES, MAX_IMAGES, imageTypeOf } from '../../protocol/images';
 import { type TaskRun, type Workspace, globMatcher } from '../../workspace';
-import type { ChatContext } from './contextPort';
-import { fuzzyPaths } from './fuzzyPaths';
+import type { ChatContext } from './composer/contextPort';
+import { fuzzyPaths } from './composer/fuzzyPaths';
 import { resourceAttachment, selectionAttachment } from '../commands/addToChat';
 
-// The window's side of the composer's attachments (chat/contextPort.ts): the `@` picker searches the
+// The window's side of the composer's attachments (composer/contextPort.ts): the `@` picker searches the
 // workspace's files as the editor's search does — the Workspace port's file search (ripgrep's, so
 // .gitignore is kept, and `files.exclude`) less `search.exclude` — and ranks them as Quick Open does;
 // `@selection` is the active editor's; a drop or Add to Chat names resources by URI; `@terminal` is the last

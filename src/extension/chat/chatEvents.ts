@@ -4,7 +4,7 @@ import { followBackground } from './entries/backgroundCards';
 import type { ChatCheckpoints } from './checkpoints/chatCheckpoints';
 import type { ChatCommands } from './chatPort';
 import type { ChatModel } from './chatModel';
-import type { PromptQueue } from './chatQueue';
+import type { PromptQueue } from './composer/chatQueue';
 import type { ChatOutbox } from './chatOutbox';
 import { messageOf } from './messageOf';
 import type { ReviewBook } from '../review/reviewBook';

@@ -4,8 +4,8 @@ import type { RunningCommand } from '../../protocol/runningCommands';
 import type { CommandEnd, Workspace } from '../../workspace';
 import type { SandboxFor } from '../trust/windowSandbox';
 import type { ChatActivity } from './chatActivity';
-import type { ChatContext } from './contextPort';
-import type { ComposerPort } from './composerPort';
+import type { ChatContext } from './composer/contextPort';
+import type { ComposerPort } from './composer/composerPort';
 
 // What the chat panel's host side (chatController.ts) needs of the window around it, and what it answers:
 // plain types, so that it is tested without VS Code (windowChatBackend.ts is the window's side).

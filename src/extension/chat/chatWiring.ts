@@ -1,13 +1,13 @@
 import type { Attachment } from '../../protocol/attachments';
 import type { HostMessage } from '../../protocol/chatView';
-import { ChatAttachments } from './chatAttachments';
+import { ChatAttachments } from './composer/chatAttachments';
 import { ChatApprovals } from './approvals/chatApprovals';
 import { ChatCheckpoints } from './checkpoints/chatCheckpoints';
 import { ChangedFiles } from '../review/changedFiles';
 import { ChatModel } from './chatModel';
 import type { ChatOutbox } from './chatOutbox';
 import type { ChatBackend, ChatOutcome } from './chatPort';
-import { PromptQueue } from './chatQueue';
+import { PromptQueue } from './composer/chatQueue';
 import { ChatSaver } from './history/chatSaver';
 import { snapshotOf } from './history/chatSnapshot';
 import { ChatTakeBack } from './checkpoints/chatTakeBack';

@@ -1,6 +1,6 @@
 import { t } from '@vscode/l10n';
 import type { HostMessage } from '../../protocol/chatView';
-import type { ChatAttachments } from './chatAttachments';
+import type { ChatAttachments } from './composer/chatAttachments';
 import type { ChatModel } from './chatModel';
 import type { ChatBackend } from './chatPort';
 import { ReviewRefused } from '../review/reviewEdits';

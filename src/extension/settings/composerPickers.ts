@@ -9,14 +9,14 @@ import {
   type ProjectInstructions,
 } from '../../agent';
 import type { ComposerChoices, HostMessage, InstructionsInfo } from '../../protocol/chatView';
-import type { ComposerPort, ChooseMessage } from '../chat/composerPort';
+import type { ComposerPort, ChooseMessage } from '../chat/composer/composerPort';
 import { APPROVAL_MODES, isApprovalMode } from '../../agent/approvals/approvals';
 import type { ApprovalChoice } from '../trust/approvalChoice';
 import { readSettings } from './settings';
 import { PickerWrites } from './pickerWrites';
 import { noSandboxText } from '../trust/windowSandbox';
 
-// The window's side of the composer's pickers and of the project instructions' line (chat/composerPort.ts).
+// The window's side of the composer's pickers and of the project instructions' line (chat/composer/composerPort.ts).
 //
 // The model and effort pickers write their setting for this workspace (ConfigurationTarget.Workspace: in a
 // single-folder window that is the folder's .vscode/settings.json, in a multi-root one its .code-workspace

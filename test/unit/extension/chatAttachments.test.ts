@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { Transcript } from '../../../src/agent';
-import type { ChatContext } from '../../../src/extension/chat/contextPort';
-import { fuzzyPaths } from '../../../src/extension/chat/fuzzyPaths';
+import type { ChatContext } from '../../../src/extension/chat/composer/contextPort';
+import { fuzzyPaths } from '../../../src/extension/chat/composer/fuzzyPaths';
 import { transcriptEntries } from '../../../src/extension/chat/history/transcriptEntries';
 import type { Attachment } from '../../../src/protocol/attachments';
 import type { ScenarioFile } from '../../../src/server';

@@ -9,8 +9,8 @@ import {
   createAgentSession,
 } from '../../../src/agent';
 import { type ChatBackend, ChatController } from '../../../src/extension/chat/chatController';
-import type { ChatContext } from '../../../src/extension/chat/contextPort';
-import type { ComposerPort } from '../../../src/extension/chat/composerPort';
+import type { ChatContext } from '../../../src/extension/chat/composer/contextPort';
+import type { ComposerPort } from '../../../src/extension/chat/composer/composerPort';
 import { type HostMessage, HostMessage as HostMessageSchema, type Remedy } from '../../../src/protocol/chatView';
 import { ReadLedger } from '../../../src/tools';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';

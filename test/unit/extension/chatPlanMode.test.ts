@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ComposerPort } from '../../../src/extension/chat/composerPort';
-import { IMPLEMENT_PROMPT } from '../../../src/extension/chat/planImplement';
+import type { ComposerPort } from '../../../src/extension/chat/composer/composerPort';
+import { IMPLEMENT_PROMPT } from '../../../src/extension/chat/composer/planImplement';
 import type { HostMessage } from '../../../src/protocol/chatView';
 import type { ScenarioFile } from '../../../src/server';
 import { useAgentBench } from '../agent/agentHarness';

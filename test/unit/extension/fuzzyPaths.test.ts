@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { fuzzyPaths, fuzzyScore } from '../../../src/extension/chat/fuzzyPaths';
+import { fuzzyPaths, fuzzyScore } from '../../../src/extension/chat/composer/fuzzyPaths';
 
 // The `@` picker's ranking, one bonus at a time: each pair of paths is of one length and differs in one
 // thing only, so that the better one wins by that bonus alone (and the pair ties without it).

@@ -1,4 +1,4 @@
-import type { ContextMatch } from '../../protocol/chatView';
+import type { ContextMatch } from '../../../protocol/chatView';
 
 // The `@` picker's ranking, as Quick Open ranks: the query's characters in order anywhere in the path,
 // better where they fall in the file's own name, at the start of a word, and one after another. Plain: tested

@@ -1,4 +1,4 @@
-import type { HostMessage, ViewMessage } from '../../protocol/chatView';
+import type { HostMessage, ViewMessage } from '../../../protocol/chatView';
 
 // What the chat's host side needs for the composer's pickers and the project instructions' line: plain
 // types, so the chat is tested without VS Code (composerPickers.ts is the window's side).

@@ -1,10 +1,10 @@
-import { type PromptWithParts, type Transcript, promptParts } from '../../agent';
+import { type PromptWithParts, type Transcript, promptParts } from '../../../agent';
 import { t } from '@vscode/l10n';
-import { type Attachment, MAX_ATTACHMENTS } from '../../protocol/attachments';
-import type { HostMessage, ViewMessage } from '../../protocol/chatView';
-import type { Workspace } from '../../workspace';
+import { type Attachment, MAX_ATTACHMENTS } from '../../../protocol/attachments';
+import type { HostMessage, ViewMessage } from '../../../protocol/chatView';
+import type { Workspace } from '../../../workspace';
 import type { ChatContext } from './contextPort';
-import { notePromptTitle } from './history/promptTitle';
+import { notePromptTitle } from '../history/promptTitle';
 
 // The composer's attachments on the host's side: the `@` picker's answers, `@selection` and drops turned into
 // chips, Add to Chat's chips kept until a page is there to show them, and a prompt's chips read into the parts

@@ -1,6 +1,6 @@
 import { t } from '@vscode/l10n';
-import type { ChatBackend, ChatOutcome } from './chatPort';
-import { ReviewRefused } from '../review/reviewEdits';
+import type { ChatBackend, ChatOutcome } from '../chatPort';
+import { ReviewRefused } from '../../review/reviewEdits';
 
 // Implement, on a task that answered in plan mode: the approval mode goes back to the one the user had before
 // plan mode (the window remembers it when plan is picked), and the chat goes on with a prompt of its own, a

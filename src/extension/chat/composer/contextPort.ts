@@ -1,7 +1,7 @@
-import type { AttachmentSources } from '../../agent';
-import type { Attachment } from '../../protocol/attachments';
-import type { ContextMatch } from '../../protocol/chatView';
-import type { ImageFile } from '../../protocol/images';
+import type { AttachmentSources } from '../../../agent';
+import type { Attachment } from '../../../protocol/attachments';
+import type { ContextMatch } from '../../../protocol/chatView';
+import type { ImageFile } from '../../../protocol/images';
 
 // What the chat's host side needs for the composer's attachments (the `@` picker, drops, Add to Chat): plain
 // types, so the chat is tested without VS Code (chatContext.ts is the window's side).

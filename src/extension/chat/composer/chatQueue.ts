@@ -1,7 +1,7 @@
-import type { Attachment } from '../../protocol/attachments';
-import type { HostMessage } from '../../protocol/chatView';
-import type { QueueAction, QueuedPrompt } from '../../protocol/promptQueue';
-import type { ChatOutcome } from './chatPort';
+import type { Attachment } from '../../../protocol/attachments';
+import type { HostMessage } from '../../../protocol/chatView';
+import type { QueueAction, QueuedPrompt } from '../../../protocol/promptQueue';
+import type { ChatOutcome } from '../chatPort';
 
 // The prompts typed while a task runs, in the user's hands until their turn: chips above the composer that
 // can be edited, removed, moved, steered into the running task or sent now. A queued prompt becomes a steer
