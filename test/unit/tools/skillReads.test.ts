@@ -77,6 +77,14 @@ describe('tools: read_file inside a user’s skill folder', () => {
     }
   });
 
+  it('refuses a file hard-linked into the skill folder from elsewhere', async () => {
+    await fs.link(path.join(home, '.ssh/id_ed25519'), path.join(folder, 'hard'));
+    const result = await read(path.join(folder, 'hard'));
+    assert.equal(result.ok, false);
+    assert.match(result.output, /has other hard links/);
+    assert.doesNotMatch(result.output, /PRIVATE KEY/);
+  });
+
   it('reads nothing outside the workspace where no skill folder was found, and the workspace as before', async () => {
     context = { ...context, skillFolders: [] };
     assert.equal((await read(path.join(folder, 'SKILL.md'))).ok, false);
