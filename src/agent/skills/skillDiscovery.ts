@@ -61,16 +61,21 @@ interface Root {
   base?: { dir: string; prefix: string };
 }
 
+/** A workspace folder: its path, or its path and the name the workspace gives it (VS Code's, in a multi-root window). */
+export type SkillFolder = string | { path: string; name: string };
+
 /**
  * The skills of the workspace `folders` (their own skill folders, not those of folders below them: those
  * come as the agent works there, `findNestedSkills`) and of the user whose home folder is `home`.
  * In a workspace of several folders a workspace skill's path starts with its folder's name, as the tools' do.
  */
-export async function findSkills(folders: readonly string[], home: string | undefined): Promise<FoundSkills> {
+export async function findSkills(folders: readonly SkillFolder[], home: string | undefined): Promise<FoundSkills> {
   const roots: Root[] = [];
-  for (const folder of folders) {
+  for (const given of folders) {
+    const folder = typeof given === 'string' ? given : given.path;
     const real = await realOrResolved(folder);
-    const prefix = folders.length > 1 ? `${path.basename(real)}/` : '';
+    const name = typeof given === 'string' ? path.basename(path.resolve(folder)) : given.name;
+    const prefix = folders.length > 1 ? `${name}/` : '';
     for (const dir of WORKSPACE_SKILL_DIRS)
       roots.push({ dir: path.join(real, dir), scope: 'workspace', inside: real, base: { dir: real, prefix } });
   }

@@ -24,7 +24,7 @@ export class WindowSkills {
     const folders = allowed
       ? (vscode.workspace.workspaceFolders ?? [])
           .filter((folder) => folder.uri.scheme === 'file')
-          .map((folder) => folder.uri.fsPath)
+          .map((folder) => ({ path: folder.uri.fsPath, name: folder.name }))
       : [];
     const found = await findSkills(folders, os.homedir());
     for (const { file, problem } of found.problems) {

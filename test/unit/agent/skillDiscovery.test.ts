@@ -212,6 +212,12 @@ describe('agent: skills are found and checked', () => {
       found.skills.map((s) => s.label),
       ['web/.agents/skills/css/SKILL.md'],
     );
+    const named = await findSkills([ws, { path: second, name: 'frontend' }], undefined);
+    assert.deepEqual(
+      named.skills.map((s) => s.label),
+      ['frontend/.agents/skills/css/SKILL.md'],
+      'by the name the workspace gives the folder (VS Code’s, which a .code-workspace may set)',
+    );
     assert.deepEqual(await findSkills([], undefined), { skills: [], problems: [], workspace: false });
   });
 });
