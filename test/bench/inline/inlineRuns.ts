@@ -3,7 +3,7 @@ import { codeActions, text } from '../../workbench/inlineWorkbench';
 import { noteWhen, noted } from '../../workbench/inlineLensProbe';
 import { type Workbench, openInEditor, until } from '../../workbench/workbench';
 import { type HostTiming, type InlineKind, type InlineSample, hostTiming } from './inlineFigures';
-import { ENTER, MOUSEUP, armInput } from './inputProbe';
+import { ENTER, MOUSEUP, armInput, noteLine } from './inputProbe';
 
 // One inline edit of each kind, driven as a user does in the real workbench and timed in its page: Ctrl+I on
 // lines 10–16 of src/cart.js with the inline-discount prompt (two hunks), and the light bulb's Fix with
@@ -15,9 +15,14 @@ const EDITOR = '.part.editor .editor-group-container.active';
 /** What Ctrl+I's two-hunk edit shows once written: Keep All / Undo All, then each hunk's Keep and Undo. */
 const ALL = ['Keep All', 'Undo All', 'Keep', 'Undo', 'Keep', 'Undo'];
 const CART_COMMENT = '/** Takes `percent` percent (0 to 100) off an amount in cents. */';
-const CART_LAST_LINE = 'return roundCents(amount - discount);';
+/** The edit's first changed line and its last, as they end up. */
+const CART_FIRST_LINE = '/** Takes `percent` percent (0 to 100) of an amount off it, in cents. */';
+const CART_LAST_LINE = '  return roundCents(amount - discount);';
 const CTRL_I_PROMPT = 'take the percent of the amount';
+/** Between two keys of the prompt: 30 keys in about a second, a fast typist. */
+const TYPING_DELAY_MS = 35;
 const BROKEN = '"freeShippingFrom": 5000,,';
+const FIXED_LINE = '  "freeShippingFrom": 5000,';
 const EDIT_MS = 60_000;
 
 /** The editor's parts a run reads, on one workbench. */
@@ -70,10 +75,16 @@ async function clickLens(editor: Editor, title: string, after: string[], name: s
  * change another: at most a few presses), so that the next run starts from the same text.
  */
 async function undoBack(editor: Editor, original: string): Promise<void> {
-  const back = async () => (await text(editor.lines())).includes(original) && (await editor.lensCount()) === 0;
+  const now = () => text(editor.lines());
+  const back = async () => (await now()).includes(original) && (await editor.lensCount()) === 0;
   for (let press = 0; press < 4 && !(await back()); press++) {
+    const before = await now();
     await editor.page.keyboard.press('Control+z');
-    await until('the undo to land', async () => ((await back()) ? true : undefined), 3_000).catch(() => undefined);
+    await until('the undo to land', async () => ((await now()) !== before ? true : undefined), 3_000).catch(
+      () => undefined,
+    );
+    // Its lenses follow a debounce later (250 ms at least).
+    await until('the lenses to follow', async () => ((await back()) ? true : undefined), 1_500).catch(() => undefined);
   }
   if (!(await back())) throw new Error(`Ctrl+Z did not bring back ${original}`);
 }
@@ -110,23 +121,27 @@ export async function ctrlIRun(context: RunContext): Promise<InlineSample> {
   await page.keyboard.press('Control+i');
   const box = page.locator('.quick-input-widget');
   await until('the inline prompt', async () => ((await text(box)).includes('Edit Inline') ? true : undefined));
-  await box.locator('input').fill(CTRL_I_PROMPT);
+  // Typed as a person types (the extension makes and warms the edit's agent meanwhile), not filled at once.
+  await box.locator('input').pressSequentially(CTRL_I_PROMPT, { delay: TYPING_DELAY_MS });
   const logged = timingLines(context.log).length;
   await armInput(page, ENTER);
-  await noteWhen(page, 'first-line', { noText: CART_COMMENT });
-  await noteWhen(page, 'edit-end', { text: CART_LAST_LINE });
+  await noteWhen(page, 'first-change', { noText: CART_COMMENT });
+  await noteLine(page, 'first-line', CART_FIRST_LINE);
+  await noteLine(page, 'edit-end', CART_LAST_LINE);
   await noteWhen(page, 'edit-lenses', { lenses: ALL });
   await page.keyboard.press('Enter');
   const lenses = await at(page, 'edit-lenses', EDIT_MS);
   const enter = await at(page, ENTER);
   const end = await at(page, 'edit-end');
   const first = await at(page, 'first-line');
+  const change = await at(page, 'first-change');
   // The comment's hunk kept (the return's lenses left), then the return's undone (none left).
   const keep = await clickLens(editor, 'Keep', ['Keep', 'Undo'], 'after-keep');
   const undo = await clickLens(editor, 'Undo', [], 'after-undo');
   const host = await hostFigure(context.log, logged);
   await undoBack(editor, CART_COMMENT);
-  return sample('ctrl-i', context, { first: first - enter, end: end - enter, lenses: lenses - end, keep, undo, host });
+  const moments = { change: change - enter, first: first - enter, end: end - enter, lenses: lenses - end };
+  return sample('ctrl-i', context, { ...moments, keep, undo, host });
 }
 
 /** The light bulb's Fix with Loopwire: its click → the fixed line, then its lenses, Keep → none. */
@@ -142,31 +157,42 @@ export async function lightBulbRun(context: RunContext): Promise<InlineSample> {
   await codeActions(context.workbench, 'Fix with Loopwire');
   const logged = timingLines(context.log).length;
   await armInput(page, MOUSEUP);
-  await noteWhen(page, 'first-line', { noText: BROKEN });
+  await noteWhen(page, 'first-change', { noText: BROKEN });
+  await noteLine(page, 'first-line', FIXED_LINE);
   await noteWhen(page, 'edit-lenses', { lenses: ['Keep', 'Undo'] });
   await page.locator('.action-widget .monaco-list-row', { hasText: 'Fix with Loopwire' }).first().click();
   const lenses = await at(page, 'edit-lenses', EDIT_MS);
   const click = await at(page, MOUSEUP);
-  // One changed line: its first line is its end.
+  // One changed line: its first line is its end. (Its first change may be the line emptied, then written.)
   const first = await at(page, 'first-line');
+  const change = await at(page, 'first-change');
   const keep = await clickLens(editor, 'Keep', [], 'after-keep');
   const host = await hostFigure(context.log, logged);
   await undoBack(editor, BROKEN);
-  const moments = { first: first - click, end: first - click, lenses: lenses - first, keep, undo: null, host };
-  return sample('light-bulb', context, moments);
+  const moments = { change: change - click, first: first - click, end: first - click, lenses: lenses - first };
+  return sample('light-bulb', context, { ...moments, keep, undo: null, host });
 }
 
 function sample(
   kind: InlineKind,
   context: RunContext,
-  m: { first: number; end: number; lenses: number; keep: number; undo: number | null; host: HostTiming | null },
+  m: {
+    change: number;
+    first: number;
+    end: number;
+    lenses: number;
+    keep: number;
+    undo: number | null;
+    host: HostTiming | null;
+  },
 ): InlineSample {
   return {
     kind,
     window: context.window,
     index: context.index,
     phase: context.phase,
-    first_line_ms: m.first,
+    first_line_ms: m.change,
+    first_line_whole_ms: m.first,
     edit_end_ms: m.end,
     lens_after_end_ms: m.lenses,
     lens_after_keep_ms: m.keep,

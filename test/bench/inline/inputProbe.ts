@@ -21,6 +21,33 @@ const INSTALL = `(() => {
   window.addEventListener('mouseup', () => note(${JSON.stringify(MOUSEUP)}), true);
 })()`;
 
+/**
+ * Notes as `name` the moment a line of the active editor reads `line` exactly (nbsp as spaces): the changed
+ * line itself, where inlineLensProbe.ts's snippets see the text of all lines run together, in no order.
+ */
+const NOTE_LINE = `(({ name, line }) => {
+  const marks = (window.loopwireMarks ??= {});
+  delete marks[name];
+  const editor = () => document.querySelector('.part.editor .editor-group-container.active .monaco-editor');
+  const holds = () =>
+    [...(editor()?.querySelectorAll('.view-lines .view-line') ?? [])].some(
+      (el) => (el.textContent ?? '').replace(/\u00a0/g, ' ') === line,
+    );
+  const check = () => {
+    if (marks[name] !== undefined || !holds()) return;
+    marks[name] = performance.now();
+    observer.disconnect();
+  };
+  const observer = new MutationObserver(check);
+  observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+  check();
+})`;
+
+/** Starts noting when a line of the active editor reads `line` (a moment noted before as `name` is forgotten). */
+export async function noteLine(page: Page, name: string, line: string): Promise<void> {
+  await page.evaluate(`${NOTE_LINE}(${JSON.stringify({ name, line })})`);
+}
+
 /** Forgets the last Enter or mouseup noted, so that the next one is noted (the probe installed first). */
 export async function armInput(page: Page, name: typeof ENTER | typeof MOUSEUP): Promise<void> {
   await page.evaluate(INSTALL);

@@ -8,7 +8,8 @@
 // `--history DIR [--history DIR …] [--commits N] [--cli-every K]` replays real commits of git directories
 // through apply_patch (../history/historyBench.ts). `--sandbox` times commands plain and in the OS sandbox
 // (../sandbox/sandboxBench.ts). `--parallel` runs N tasks at once over lanes of one socket, N sockets and HTTP
-// (parallelBench.ts).
+// (parallelBench.ts). `--inline` times inline edits in the real workbench, Ctrl+I beside the light bulb's fix
+// (../inline/inlineBench.ts; `--quick`: one window, two warm runs of each).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -29,6 +30,7 @@ import { runHistoryBench } from '../history/historyBench';
 import { runSandboxBench } from '../sandbox/sandboxBench';
 import { runLongBench } from './longBench';
 import { runParallelBench } from './parallelBench';
+import { runInlineBench } from '../inline/inlineBench';
 import { startServerProcess } from './serverProcess';
 import { MODULE_BYTES, benchScenarios, scalingPrompt, taskPrompt, writeWorkspace } from './workload';
 import { thisMachine } from './machine';
@@ -41,6 +43,7 @@ const { values: flags } = parseArgs({
     startup: { type: 'boolean' },
     sandbox: { type: 'boolean' },
     parallel: { type: 'boolean' },
+    inline: { type: 'boolean' },
     profile: { type: 'boolean' },
     trace: { type: 'boolean' },
     heap: { type: 'boolean' },
@@ -383,7 +386,9 @@ function printTable(results: BenchResults): void {
           ? runSandboxBench({ quick, json: flags.json })
           : flags.parallel
             ? runParallelBench({ quick, json: flags.json })
-            : main()
+            : flags.inline
+              ? runInlineBench({ json: flags.json, ...(quick ? { runs: 2, windows: 1 } : {}) })
+              : main()
 ).catch((error: unknown) => {
   console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
   process.exit(1);

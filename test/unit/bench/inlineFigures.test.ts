@@ -22,6 +22,7 @@ function sample(over: Partial<InlineSample>): InlineSample {
     index: 2,
     phase: 'warm',
     first_line_ms: 100,
+    first_line_whole_ms: 120,
     edit_end_ms: 200,
     lens_after_end_ms: 300,
     lens_after_keep_ms: 280,
@@ -70,7 +71,7 @@ describe('inline bench figures', () => {
     assert.equal(hostTiming('inline src/cart.js: cancelled'), null);
   });
 
-  it('a row: the cold run alone as cold, the warm runs’ median and p90, first-of-kind runs in neither', () => {
+  it('a row: the cold runs’ median as cold, the warm runs’ median and p90, first-of-kind runs in neither', () => {
     const row = inlineRow('ctrl-i', samples);
     assert.equal(row.cold_first_line_ms, 400);
     assert.equal(row.warm_first_line_p50_ms, 140);
@@ -87,12 +88,21 @@ describe('inline bench figures', () => {
       painted_ms: 182,
     });
     assert.equal(row.warm_runs, 4);
+    assert.equal(row.cold_runs, 1);
+    assert.equal(row.warm_first_line_whole_p50_ms, 120);
     const bulb = inlineRow('light-bulb', samples);
     assert.equal(bulb.cold_first_line_ms, 200);
     assert.equal(bulb.warm_first_line_p50_ms, 85);
     assert.equal(bulb.lens_after_undo_p50_ms, null);
     assert.equal(bulb.warm_host_first_line_p50_ms, null);
     assert.equal(bulb.warm_runs, 2);
+    // Two windows' cold runs: their median.
+    const twice = inlineRow('light-bulb', [
+      ...samples,
+      sample({ kind: 'light-bulb', window: 2, phase: 'cold', first_line_ms: 300 }),
+    ]);
+    assert.equal(twice.cold_first_line_ms, 250);
+    assert.equal(twice.cold_runs, 2);
   });
 
   it('the JSON carries the contract’s fields, a figure with no runs as null', () => {
