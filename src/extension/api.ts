@@ -1,4 +1,4 @@
-import type { ApprovalMode } from '../agent/approvals/approvals';
+import type { ApprovalMode } from '../agent/activation';
 
 /**
  * What `activate()` returns: the automation surface that tests and other extensions use instead of

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ApprovalMode } from '../../agent/approvals/approvals';
+import type { ApprovalMode } from '../../agent/activation';
 import { codeBlock } from './codeBlock';
 import { fixOffers } from '../inline/inlineAllowed';
 

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import { endpointOrigin } from '../../agent/transport/endpointOrigin';
-import type { ProxySettings } from '../../agent/transport/proxy';
+import { type ProxySettings, endpointOrigin } from '../../agent/activation';
 import { type EndpointChoice, type WorkspaceProposal, endpointChoices } from './endpointChoice';
 import { type Credentials, EndpointKeys } from './endpointKeys';
 import { proxySettings } from './proxySettings';

@@ -1,4 +1,4 @@
-import { endpointOrigin } from '../../agent/transport/endpointOrigin';
+import { endpointOrigin } from '../../agent/activation';
 
 // Whose endpoint a window uses. A cloned repository's `.vscode/settings.json` is a stranger's input: where it
 // sets `loopwire.endpoint` or `loopwire.headers`, the user's prompts, code and key would go where it says. So

@@ -1,4 +1,4 @@
-import { OPENAI_ORIGIN, endpointOrigin } from '../../agent/transport/endpointOrigin';
+import { OPENAI_ORIGIN, endpointOrigin } from '../../agent/activation';
 import { keyHeaderFor } from './keyHeader';
 
 // The API keys the user gave, each for one endpoint origin (endpointOrigin.ts), in VS Code's secret storage:

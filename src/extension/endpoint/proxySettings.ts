@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ProxySettings } from '../../agent/transport/proxy';
+import type { ProxySettings } from '../../agent/activation';
 
 // VS Code's proxy settings as Loopwire's requests take them. VS Code already routes an extension's `http`,
 // `https` and (1.92 and later) `fetch` through its own proxy support, which with `http.proxySupport` at

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { OPENAI_ORIGIN, endpointOrigin, originLabel } from '../../agent/transport/endpointOrigin';
+import { OPENAI_ORIGIN, endpointOrigin, originLabel } from '../../agent/activation';
 import type { EndpointAccess } from './endpointAccess';
 import { headerForNewKey, headerLabel, isHeaderName } from './keyHeader';
 

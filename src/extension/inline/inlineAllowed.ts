@@ -1,4 +1,4 @@
-import type { ApprovalMode } from '../../agent/approvals/approvals';
+import type { ApprovalMode } from '../../agent/activation';
 
 // Whether inline edits are offered, from the approval mode in force. The streamed edit is its own approval
 // (Keep / Undo) in `ask`, `auto` and `all`; in `read-only` and `plan` nothing may be written, so the light bulb

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { endpointOrigin } from '../../agent/transport/endpointOrigin';
+import { APPROVAL_MODES, endpointOrigin, isApprovalMode } from '../../agent/activation';
 import { ENDPOINT_MODELS_KEY } from '../endpoint/endpointCheck';
 import {
   DEFAULT_MODEL,
@@ -10,7 +10,6 @@ import {
 } from '../../agent';
 import type { ComposerChoices, HostMessage, InstructionsInfo } from '../../protocol/chatView';
 import type { ComposerPort, ChooseMessage } from '../chat/composer/composerPort';
-import { APPROVAL_MODES, isApprovalMode } from '../../agent/approvals/approvals';
 import type { ApprovalChoice } from '../trust/approvalChoice';
 import { readSettings } from './settings';
 import { PickerWrites } from './pickerWrites';

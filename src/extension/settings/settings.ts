@@ -1,9 +1,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { TransportMode } from '../../agent';
-// The files, not the agent's index: activation loads these, which have no zod and nothing of the session.
-import { DEFAULT_COMPACT_AT } from '../../agent/conversation/contextWindow';
-import { PLAN_TOOL_SETTINGS, type PlanToolSetting } from '../../agent/approvals/planMode';
+// The settings are read by the session bundle (dist/session.js), which holds the agent's index; what
+// activation needs of the agent comes through src/agent/activation.ts.
+import { DEFAULT_COMPACT_AT, type TransportMode } from '../../agent';
+import { PLAN_TOOL_SETTINGS, type PlanToolSetting } from '../../agent/activation';
 import { headersOf } from '../endpoint/endpointChoice';
 
 // Loopwire's settings (package.json `contributes.configuration`), read when they are used, so a change

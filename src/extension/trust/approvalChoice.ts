@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import type { ApprovalMode } from '../../agent/approvals/approvals';
 import {
   ApprovalCache,
+  type ApprovalMode,
   type ApprovalSources,
   type ResolvedApproval,
   stricter,
-} from '../../agent/approvals/approvalSources';
+} from '../../agent/activation';
 
 // The window's approval mode, as every reader takes it (the chat, the API's tasks, inline edits, plan mode):
 // the user's choice in the composer, kept in the workspace's state where a repository cannot write it, else

@@ -1,5 +1,4 @@
-import type { CommandRules } from '../../agent/approvals/approvals';
-import { joinRules, rulesIn } from '../../agent/approvals/commandRules';
+import { type CommandRules, joinRules, rulesIn } from '../../agent';
 import type { Inspected } from '../endpoint/endpointChoice';
 
 // Whose command rules count, and for what (commandRulesSetting.ts reads them). An `allow` rule runs a command

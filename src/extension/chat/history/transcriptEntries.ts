@@ -10,9 +10,7 @@ import {
   type Message,
   isContextMessage,
 } from '../../../protocol';
-import { attachmentOfPart } from '../../../agent/conversation/attachments';
-import type { TranscriptNote } from '../../../agent';
-import { imageOfPart } from '../../../agent/conversation/promptParts';
+import { type TranscriptNote, attachmentOfPart, imageOfPart } from '../../../agent';
 import type { Attachment } from '../../../protocol/attachments';
 import { type ChatEntry, InlineEntry, type ToolEntry } from '../../../protocol/chatView';
 import { BUILTIN_TOOLS, type ToolRegistry } from '../../../tools';
