@@ -21,15 +21,13 @@ describe('cli: loopwire exec reads the project’s AGENTS.md', function () {
     await temp.write('repo/.git/HEAD', 'ref: refs/heads/main\n');
     await temp.write('repo/AGENTS.md', 'Run the tests with npm test.\n');
     await temp.write('repo/app/AGENTS.md', 'Keep prices in cents.\n');
-    const result = await run.exec([
-      '--workspace',
-      temp.path('repo/app'),
-      '--transport',
-      'ws',
-      '--approve',
-      'all',
-      'Fix the failing test.',
-    ]);
+    // An empty home folder for the bin: the developer's own skills (~/.claude/skills…) would add a message.
+    await fs.mkdir(temp.path('home'));
+    const home = process.env.HOME;
+    process.env.HOME = temp.path('home');
+    const result = await run
+      .exec(['--workspace', temp.path('repo/app'), '--transport', 'ws', '--approve', 'all', 'Fix the failing test.'])
+      .finally(() => (process.env.HOME = home));
     assert.equal(result.code, 0, result.stderr + result.stdout);
     assert.match(result.stderr, /^\(using \.\.\/AGENTS\.md, AGENTS\.md\)$/m);
     const requests = await run.requests();
