@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -37,6 +38,25 @@ function withServerEnv(env: NodeJS.ProcessEnv, own: Record<string, string | null
   return result;
 }
 
+/** How many servers of this process run with each cache folder now (the same server may be restarting). */
+const cacheUsers = new Map<string, number>();
+
+/**
+ * A cache the server never used goes with its last user (most servers are not run by npx or uvx): only an
+ * empty folder is removed, so what a runner downloaded stays for the next start. At once, not later: a
+ * restart right after must find the folder it binds.
+ */
+function releaseCache(cache: string): void {
+  const left = (cacheUsers.get(cache) ?? 1) - 1;
+  if (left > 0) return void cacheUsers.set(cache, left);
+  cacheUsers.delete(cache);
+  try {
+    fs.rmdirSync(cache);
+  } catch {
+    // Not empty (a runner's downloads), or gone.
+  }
+}
+
 /** The transport for `server` in `sandbox`, `base` the environment it inherits (Loopwire's). Throws where it cannot be confined. */
 export function stdioTransport(server: StdioServer, sandbox: McpSandbox, base: NodeJS.ProcessEnv): StdioStart {
   if (sandbox.kind !== 'confined') {
@@ -54,7 +74,13 @@ export function stdioTransport(server: StdioServer, sandbox: McpSandbox, base: N
   const spec = { file: server.command, args: server.args, cwd: server.cwd, env: { ...base, ...own.env } };
   const confined = confineSpawn(spec, own.confinement);
   const env = withServerEnv(confined.env, server.env);
-  const transport = new ConfinedStdioTransport({ ...confined, env }, server.cwd);
+  const cache = own.cache;
+  if (cache) cacheUsers.set(cache, (cacheUsers.get(cache) ?? 0) + 1);
+  const cleanup = () => {
+    confined.cleanup();
+    if (cache) releaseCache(cache);
+  };
+  const transport = new ConfinedStdioTransport({ ...confined, env, cleanup }, server.cwd);
   return { transport, stderr: transport.stderr, sandboxed: true, cache: own.cache };
 }
 
