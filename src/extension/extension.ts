@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { AgentEvent } from '../agent';
 import type { LoopwireApi } from './api';
 import { ApprovalChoice } from './trust/approvalChoice';
-import { ChatViewProvider } from './chat/chatViewProvider';
+import { ChatViewProvider } from './chat/window/chatViewProvider';
 import { askInChat, chatCommands } from './commands/chatCommands';
 import { FixWithLoopwire } from './commands/fixWithLoopwire';
 import { inlineCommands } from './inline/inlineCommands';

@@ -30,7 +30,7 @@ import { commandRulesFor, keepAllowRule } from './trust/commandRulesSetting';
 import { WindowTools } from './session/externalTools';
 import type { ChatActivity } from './chat/chatActivity';
 import { ChatController } from './chat/chatController';
-import { windowChatBackend } from './chat/windowChatBackend';
+import { windowChatBackend } from './chat/window/windowChatBackend';
 import { InlineController } from './inline/inlineController';
 import { inlineTools } from './inline/inlineWorkspace';
 import { openWindowWorkspace } from './session/windowWorkspace';
@@ -41,7 +41,7 @@ import { ENDPOINT_MODELS_KEY, type EndpointCheck, checkEndpoint } from './endpoi
 import { WindowBackend } from './endpoint/windowBackend';
 import { folderOf, readSettings, taskFolder } from './settings/settings';
 import { composerChoices } from './session/composerChoices';
-import { WindowChatContext } from './chat/chatContext';
+import { WindowChatContext } from './chat/window/chatContext';
 import { WindowComposer } from './settings/composerPickers';
 import { WindowSkills } from './settings/windowSkills';
 import { TaskQueue } from './session/taskQueue';

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { PANEL_STYLES, chatHtml } from '../../src/extension/chat/chatHtml';
+import { PANEL_STYLES, chatHtml } from '../../src/extension/chat/window/chatHtml';
 
 // The chat panel's page as a browser loads it inside VS Code, served from 127.0.0.1: the exact HTML of
 // chatHtml() (its CSP with `cspSource` = this server's origin, so only this origin's resources load),

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { addToChatAttachments } from './addToChat';
-import type { ChatViewProvider } from '../chat/chatViewProvider';
+import type { ChatViewProvider } from '../chat/window/chatViewProvider';
 import { explainPrompt } from './explainSelection';
 import { fixPrompt } from './fixWithLoopwire';
 import type { WorkspaceSession } from '../workspaceSession';

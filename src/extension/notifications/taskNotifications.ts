@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ChatActivity } from '../chat/chatActivity';
-import type { ChatViewProvider } from '../chat/chatViewProvider';
+import type { ChatViewProvider } from '../chat/window/chatViewProvider';
 import { type Notice, NotificationPolicy, type Whereabouts, notificationSetting } from './notificationPolicy';
 
 // Tells the user when the chat needs them and they are looking elsewhere (notificationPolicy.ts decides

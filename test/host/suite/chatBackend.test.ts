@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ChatBackend } from '../../../src/extension/chat/chatController';
-import { backendInfo, windowChatBackend } from '../../../src/extension/chat/windowChatBackend';
+import { backendInfo, windowChatBackend } from '../../../src/extension/chat/window/windowChatBackend';
 import { BEFORE_SCHEME } from '../../../src/extension/review/beforeSide';
 import { TaskQueue } from '../../../src/extension/session/taskQueue';
 import { VscodeWorkspace } from '../../../src/workspace/vscode/vscodeWorkspace';

@@ -4,7 +4,7 @@ import type { ContextMatch } from '../../../protocol/chatView';
 import type { ImageFile } from '../../../protocol/images';
 
 // What the chat's host side needs for the composer's attachments (the `@` picker, drops, Add to Chat): plain
-// types, so the chat is tested without VS Code (chatContext.ts is the window's side).
+// types, so the chat is tested without VS Code (window/chatContext.ts is the window's side).
 
 export interface ChatContext {
   /** The workspace's files and folders matching `query`, best first (the editor's file search, .gitignore kept). */

@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
-import { type AttachmentSources, type TerminalCommand, gitChanges } from '../../agent';
-import type { Attachment } from '../../protocol/attachments';
-import type { ContextMatch } from '../../protocol/chatView';
-import { type ImageFile, IMAGE_SOURCE_MAX_BYTES, MAX_IMAGES, imageTypeOf } from '../../protocol/images';
-import { type TaskRun, type Workspace, globMatcher } from '../../workspace';
-import type { ChatContext } from './composer/contextPort';
-import { fuzzyPaths } from './composer/fuzzyPaths';
-import { resourceAttachment, selectionAttachment } from '../commands/addToChat';
+import { type AttachmentSources, type TerminalCommand, gitChanges } from '../../../agent';
+import type { Attachment } from '../../../protocol/attachments';
+import type { ContextMatch } from '../../../protocol/chatView';
+import { type ImageFile, IMAGE_SOURCE_MAX_BYTES, MAX_IMAGES, imageTypeOf } from '../../../protocol/images';
+import { type TaskRun, type Workspace, globMatcher } from '../../../workspace';
+import type { ChatContext } from '../composer/contextPort';
+import { fuzzyPaths } from '../composer/fuzzyPaths';
+import { resourceAttachment, selectionAttachment } from '../../commands/addToChat';
 
 // The window's side of the composer's attachments (composer/contextPort.ts): the `@` picker searches the
 // workspace's files as the editor's search does — the Workspace port's file search (ripgrep's, so

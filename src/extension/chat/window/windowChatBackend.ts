@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
-import type { ApprovalMode, Transcript } from '../../agent';
-import type { BackendInfo, Remedy } from '../../protocol/chatView';
-import type { Workspace } from '../../workspace';
-import type { ChatBackend } from './chatController';
-import { modalAsk } from '../trust/approvalPrompt';
-import { machineSandbox } from '../trust/windowSandbox';
-import { BeforeDocuments } from '../review/beforeSide';
-import { readSettings } from '../settings/settings';
-import type { TaskQueue } from '../session/taskQueue';
+import type { ApprovalMode, Transcript } from '../../../agent';
+import type { BackendInfo, Remedy } from '../../../protocol/chatView';
+import type { Workspace } from '../../../workspace';
+import type { ChatBackend } from '../chatController';
+import { modalAsk } from '../../trust/approvalPrompt';
+import { machineSandbox } from '../../trust/windowSandbox';
+import { BeforeDocuments } from '../../review/beforeSide';
+import { readSettings } from '../../settings/settings';
+import type { TaskQueue } from '../../session/taskQueue';
 
 // The chat panel's backend in a window: the window's workspace, agents, queue and transcripts, a modal when
 // no panel is there to ask on, VS Code's diff editor for "before this edit" against the file now (its left

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { ChatController } from './chatController';
+import type { ChatController } from '../chatController';
 import { PANEL_STYLES, chatHtml } from './chatHtml';
 
 // The sidebar chat panel's webview. It only carries messages: the conversation lives in the window's
