@@ -117,7 +117,14 @@ export class ConfinedStdioTransport implements Transport {
 
   /** As the SDK reads: a line that is not JSON-RPC is an error, and the lines after it are still read. */
   private read(chunk: Buffer): void {
-    this.buffer.append(chunk);
+    try {
+      this.buffer.append(chunk);
+    } catch (error) {
+      // A line past the buffer's limit: the server is not speaking MCP; it is ended, as the SDK ends it.
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      void this.close();
+      return;
+    }
     for (;;) {
       try {
         const message = this.buffer.readMessage();
