@@ -104,6 +104,7 @@ export class Agent {
     const end = await this.turnsUntilEnd(prompt, signal).catch((error: unknown) =>
       endOfError(error, this.options.emit),
     );
+    await this.options.helpers?.settle(end[0]); // Its subagents end before it does: waited for, or stopped with it.
     return this.finish(end, started);
   }
 

@@ -64,6 +64,14 @@ export interface AgentOptions {
   /** Read before every request: the `<environment_context>` text now (environmentContext.ts); undefined: none. */
   environment?: () => string | undefined;
   emit: AgentEventSink;
+  /** The subagents this agent may start, which each task waits for or stops before its `done` (src/agent/subagents). */
+  helpers?: TaskHelpers;
+}
+
+/** What outlives a tool call but not the task, settled before the task's `done`. */
+export interface TaskHelpers {
+  /** Resolves once nothing the task started still runs: waited for when it `completed`, else stopped. */
+  settle(status: string): Promise<void>;
 }
 
 /** What a request is sent with that the user may change between two requests of one conversation. */

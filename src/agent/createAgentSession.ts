@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
-import { BUILTIN_TOOLS, type ToolContext, type ToolRegistry } from '../tools';
+import { BUILTIN_TOOLS, CommandSessions, ReadLedger, type ToolContext, type ToolRegistry } from '../tools';
 import { Agent, type RequestChoices } from './agentLoop';
 import type { ApprovalPolicy } from './approvals/approvals';
 import type { AgentEventSink } from './events';
@@ -17,6 +17,8 @@ import { RequestDump } from './transport/requestDump';
 import type { SessionOptions } from './transport/sessionOptions';
 import { SessionTransport, type TransportMode } from './transport/sessionTransport';
 import { Transcript } from './conversation/transcript';
+import { type Child, type ChildSpec, SubagentPool } from './subagents/subagentPool';
+import { type SubagentLimits, childApprovals, spawns } from './subagents/subagentLimits';
 
 // What `loopwire exec` and the extension's window session build alike, so that the two composition roots
 // differ only in where their settings come from: the session transport to an endpoint, the agents on it
@@ -107,6 +109,11 @@ export interface AgentSpec {
    * when any of it changes (environmentContext.ts). Absent: none is sent.
    */
   environment?: (() => EnvironmentFacts) | undefined;
+  /**
+   * Let the agent start subagents (the subagent tools, where the model catalogue offers them): how many run at
+   * once and how deep they nest (src/agent/subagents). Absent: none, and the tools are not offered.
+   */
+  subagents?: SubagentLimits | undefined;
   emit: AgentEventSink;
 }
 
@@ -137,6 +144,7 @@ function requestChoices(
     sandbox: spec.approvals.sandbox !== undefined,
     // The output budget `max_output_tokens` names is the one this model's calls get (ToolRunner's).
     outputTokens: profile.toolOutputTokens,
+    agents: profile.subagents && spawns(spec.subagents),
   });
   return {
     model,
@@ -191,13 +199,45 @@ function environmentOf(facts: NonNullable<AgentSpec['environment']>, approvals: 
   return environmentReader(facts, () => approvals.mode?.(), Date.now, sandbox ? () => sandbox() ?? 'none' : undefined);
 }
 
+/**
+ * The subagents an agent of `spec` may start, each an agent of the same spec on its own lane and
+ * conversation, one level deeper; none where it may not (src/agent/subagents).
+ */
+function poolFor(transport: SessionTransport, spec: AgentSpec): SubagentPool | undefined {
+  const limits = spec.subagents;
+  if (!limits || !spawns(limits)) return undefined;
+  const child = ({ lane, transcript, emit, agentType }: ChildSpec): Child => {
+    // Its background commands are its own, stopped when it is: the parent's Stop or close_agent ends them.
+    const sessions = spec.tools.sessions ? new CommandSessions() : undefined;
+    const agent = newAgent(transport, {
+      ...spec,
+      transcript,
+      lane,
+      emit,
+      // What it read is its own: the parent's edits still need the parent's reads.
+      tools: { ...spec.tools, reads: new ReadLedger(), ...(sessions ? { sessions } : {}) },
+      approvals: childApprovals(spec.approvals, agentType),
+      subagents: { ...limits, depth: (limits.depth ?? 0) + 1 },
+    });
+    return { agent, stopCommands: () => sessions?.stopAll() ?? Promise.resolve() };
+  };
+  return new SubagentPool({
+    parent: spec.transcript,
+    makeChild: child,
+    emit: spec.emit,
+    maxRunning: limits.maxRunning,
+  });
+}
+
 /** An agent of `spec` on the session's `transport`. */
 function newAgent(transport: SessionTransport, spec: AgentSpec): Agent {
   const built = requestChoices(spec, spec.model ?? DEFAULT_MODEL, spec.modelOptions);
+  const pool = poolFor(transport, spec);
   return new Agent({
     transport,
     transcript: spec.transcript,
-    tools: spec.tools,
+    tools: pool ? { ...spec.tools, agents: pool } : spec.tools,
+    ...(pool ? { helpers: pool } : {}),
     registry: spec.registry ?? BUILTIN_TOOLS,
     // The first request's instructions head the context; a model picked later that is offered other tools
     // gets its own at the end of the chain (instructionsFollower.ts).

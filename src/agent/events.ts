@@ -52,7 +52,14 @@ export const TurnMetrics = z.object({
 
 export const TransportState = z.enum(['connecting', 'warm', 'reconnecting', 'http_fallback', 'http', 'closed']);
 
-export const AgentEvent = z.discriminatedUnion('type', [
+/**
+ * Which subagent an event is of (src/agent/subagents), on each of its events: its id (what spawn_agent
+ * answered) and the id of the spawn_agent call that started it, under which a front end nests it. Absent on
+ * the events of the agent a front end started.
+ */
+export const SubagentRef = z.object({ id: z.string(), parentCallId: z.string() });
+
+const EventBody = z.discriminatedUnion('type', [
   /** The session's connection: opening, warmed up, reconnecting (attempt n of max), on HTTP. */
   z.object({
     type: z.literal('transport'),
@@ -182,6 +189,10 @@ export const AgentEvent = z.discriminatedUnion('type', [
   }),
 ]);
 
+/** Every event the agent emits: one of the above, and where a subagent emitted it, which (`agent`). */
+export const AgentEvent = z.intersection(EventBody, z.object({ agent: SubagentRef.optional() }));
+
+export type SubagentRef = z.infer<typeof SubagentRef>;
 export type TurnMetrics = z.infer<typeof TurnMetrics>;
 export type TransportState = z.infer<typeof TransportState>;
 export type AgentEvent = z.infer<typeof AgentEvent>;

@@ -79,7 +79,15 @@ export {
   localDate,
   timeZone,
 } from './instructions/environmentContext';
-export { AgentEvent, type AgentEventSink, type AgentEventType, TransportState, TurnMetrics } from './events';
+export {
+  AgentEvent,
+  type AgentEventSink,
+  type AgentEventType,
+  SubagentRef,
+  TransportState,
+  TurnMetrics,
+} from './events';
+export { type SubagentLimits } from './subagents/subagentLimits';
 export { type InstructionsOptions, standingInstructions } from './instructions/instructions';
 export { MODEL_CATALOGUE, type ModelProfile, UNKNOWN_MODEL, modelProfile } from './model/modelCatalogue';
 export {

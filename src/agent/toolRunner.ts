@@ -140,7 +140,7 @@ export class ToolRunner {
         index < calls.length &&
         this.registry.effect((calls[index] as CallItem).name) === 'read'
       );
-      const outputs = await Promise.all(group.map((call) => this.runOne(turn, call, timing)));
+      const outputs = await Promise.all(group.map((call) => this.runOne(turn, call, timing, signal)));
       this.transcript.append(...outputs);
     }
     return timing;
@@ -166,7 +166,7 @@ export class ToolRunner {
     }
   }
 
-  private async runOne(turn: number, call: CallItem, timing: CallTiming): Promise<AnyInputItem> {
+  private async runOne(turn: number, call: CallItem, timing: CallTiming, signal: AbortSignal): Promise<AnyInputItem> {
     const input = call.type === 'custom_tool_call' ? (call.input ?? '') : (call.arguments ?? '');
     const kind = call.type === 'custom_tool_call' ? 'custom' : 'function';
     timing.firstStartAt ??= performance.now();
@@ -177,7 +177,8 @@ export class ToolRunner {
     const start = performance.now();
     timing.approvalMs += start - asked;
     const declined = !('sandbox' in permission);
-    const result: ToolResult = 'sandbox' in permission ? await this.execute(call, permission.sandbox) : permission;
+    const result: ToolResult =
+      'sandbox' in permission ? await this.execute(call, permission.sandbox, signal) : permission;
     const { ok, output, edits, images } = result;
     const end = performance.now();
     timing.lastFinishAt = Math.max(timing.lastFinishAt ?? 0, end);
@@ -218,10 +219,13 @@ export class ToolRunner {
   }
 
   /** Runs an allowed call, marked started first, within the output budget of the model it answers. */
-  private execute(call: CallItem, sandbox: SandboxPolicy | undefined): Promise<ToolResult> {
+  private execute(call: CallItem, sandbox: SandboxPolicy | undefined, signal: AbortSignal): Promise<ToolResult> {
     this.transcript.markStarted(call.call_id, call.name);
     const context = {
       ...this.context,
+      // A subagent the call starts names it as its parent, and runs under the task's Stop (src/agent/subagents).
+      callId: call.call_id,
+      signal,
       ...(this.outputTokens ? { outputTokens: this.outputTokens() } : {}),
       ...(sandbox ? { sandbox } : {}),
     };

@@ -72,6 +72,8 @@ export async function dumpRequest(setup: DumpSetup, io: CliIo): Promise<ExitCode
     skills,
     skillsFound,
     environment: () => ({ cwd: workspace.root, shell: commandShellName(), folders: [workspace.root] }),
+    // As exec runs it: the model may start subagents.
+    subagents: {},
     emit: () => undefined,
   });
   const done = await agent.run(setup.prompt);

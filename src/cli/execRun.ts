@@ -20,6 +20,7 @@ import { type Unanswered, execApprovals } from './execApprovals';
 import { EXEC_NAME, type ExecFlags, type ExecOptions } from './execOptions';
 import type { ExecHost } from './execSandbox';
 import { ExecRenderer, NO_TERMINAL } from './execRenderer';
+import { SubagentLines } from './subagentLines';
 import { onExitSignals } from './exitSignals';
 import { projectInstructionsLine } from './instructionsLine';
 import { skillsReader } from './skillsReport';
@@ -70,8 +71,12 @@ function eventPrinter(
     };
   const verbose = flags.verbose === true;
   const noTerminal = (callId: string) => unanswered.has(callId);
-  const renderer = new ExecRenderer({ stdout: out.stdout, stderr: out.stderr, color, verbose, tools, noTerminal });
-  return (event) => renderer.handle(event);
+  // A subagent's events print indented, under the task's, each line naming it.
+  const subagents = new SubagentLines({ stdout: out.stdout, stderr: out.stderr, color, verbose, tools, noTerminal });
+  const renderer = new ExecRenderer(subagents.taskTarget);
+  return (event) => {
+    if (!subagents.handle(event)) renderer.handle(event);
+  };
 }
 
 /** Runs the task to its end; whatever happens, the socket, the backend, the MCP servers and the commands go. */
@@ -196,6 +201,8 @@ async function startAgent(
     skills,
     skillsFound,
     environment: () => ({ cwd: workspace.root, shell: commandShellName(), folders: [workspace.root] }),
+    // The model may hand parts of the task to subagents; exec ends only once they have.
+    subagents: {},
     emit,
   });
   await agent.start();

@@ -1,5 +1,6 @@
 import type { AnyInputItem, OutputItem } from '../protocol';
 import { locateStep } from './contextSteps';
+import { outputsSincePrompt, substituteOutputs } from './outputReferences';
 import type { Fault } from './faults';
 import { newId } from './ids';
 import { DEFAULT_SCENARIO_HINT, noMatchAnswer } from './noMatchAnswer';
@@ -66,7 +67,7 @@ export class ScriptedModel {
       );
     }
     return {
-      output: step.output.map((item) => toOutputItem(fillCaptures(item, match))),
+      output: step.output.map((item) => toOutputItem(fillCaptures(item, match, outputsSincePrompt(items)))),
       fault: step.fault,
       trace: `${scenario.name}#${located.step}`,
     };
@@ -107,30 +108,36 @@ export function substituteCaptures(text: string, match: RegExpExecArray): string
 }
 
 /** Every string leaf of a JSON value, substituted; keys and other values as they are. */
-function substituteLeaves(value: unknown, match: RegExpExecArray): unknown {
-  if (typeof value === 'string') return substituteCaptures(value, match);
-  if (Array.isArray(value)) return value.map((entry) => substituteLeaves(entry, match));
+function substituteLeaves(value: unknown, substitute: (text: string) => string): unknown {
+  if (typeof value === 'string') return substitute(value);
+  if (Array.isArray(value)) return value.map((entry) => substituteLeaves(entry, substitute));
   if (typeof value === 'object' && value !== null)
-    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, substituteLeaves(entry, match)]));
+    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, substituteLeaves(entry, substitute)]));
   return value;
 }
 
 /**
  * A step's item with the prompt's capture groups filled in: every string of object arguments (before they
  * become JSON text, so quotes and backslashes in the prompt stay valid JSON), string arguments as raw text,
- * a custom call's input, a message's text and a reasoning summary.
+ * a custom call's input, a message's text and a reasoning summary. `outputs`, the call outputs since the
+ * prompt, fill `{{output.N.PATH}}` (outputReferences.ts).
  */
-export function fillCaptures(item: ScenarioItem, match: RegExpExecArray): ScenarioItem {
+export function fillCaptures(
+  item: ScenarioItem,
+  match: RegExpExecArray,
+  outputs: readonly string[] = [],
+): ScenarioItem {
+  const substitute = (text: string) => substituteOutputs(substituteCaptures(text, match), outputs);
   switch (item.type) {
     // A string, a list of strings or an object's leaves alike: substituteLeaves keeps the value's shape.
     case 'function_call':
-      return { ...item, arguments: substituteLeaves(item.arguments, match) as typeof item.arguments };
+      return { ...item, arguments: substituteLeaves(item.arguments, substitute) as typeof item.arguments };
     case 'custom_tool_call':
-      return { ...item, input: substituteCaptures(item.input, match) };
+      return { ...item, input: substitute(item.input) };
     case 'message':
-      return { ...item, text: substituteCaptures(item.text, match) };
+      return { ...item, text: substitute(item.text) };
     case 'reasoning':
-      return { ...item, summary: substituteLeaves(item.summary, match) as typeof item.summary };
+      return { ...item, summary: substituteLeaves(item.summary, substitute) as typeof item.summary };
   }
 }
 

@@ -94,7 +94,7 @@ export const execCommandTool = defineTool({
     const start = workspace.startCommand?.bind(workspace);
     const result =
       sessions && start
-        ? await runInSession({ what, line, args, budget, sandbox }, start, sessions)
+        ? await runInSession({ what, line, args, budget, sandbox, signal: context.signal }, start, sessions)
         : await timedRun(
             what,
             args.timeout_s,
@@ -127,17 +127,25 @@ interface RunAsSession {
   args: z.output<typeof ExecCommandArgs>;
   budget: number | undefined;
   sandbox: CommandSandbox | undefined;
+  /** The task's Stop (ToolContext.signal). */
+  signal: AbortSignal | undefined;
 }
 
 /** Runs `line` as a session: the answer waits for its end or the yield time, and then it runs on. */
 async function runInSession(
-  { what, line, args, budget, sandbox }: RunAsSession,
+  { what, line, args, budget, sandbox, signal }: RunAsSession,
   start: NonNullable<Workspace['startCommand']>,
   sessions: CommandSessions,
 ): Promise<ToolResult> {
   const timeoutS = args.timeout_s ?? TASK_DEFAULT_TIMEOUT_S;
   const startedAt = performance.now();
   const session = await start(line, { workdir: args.workdir, timeoutMs: timeoutS * 1000, sandbox });
+  // The task's Stop ends the command its call waits on (a subagent closed, a task stopped before the yield
+  // time), as a host's Stop ends those in the background.
+  const stop = () => void session.stop();
+  if (signal?.aborted) stop();
+  signal?.addEventListener('abort', stop, { once: true });
+  void session.ended.then(() => signal?.removeEventListener('abort', stop));
   const first = await session.read(args.yield_time_ms ?? EXEC_YIELD_MS);
   // Over before the yield time: no session to speak of, the answer is today's.
   if (first.end) return sessionReport(what, 0, { progress: first, timeoutS, sessions, budget });

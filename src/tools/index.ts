@@ -1,6 +1,15 @@
 // The agent's tools: one zod schema and one behaviour each, over the Workspace port only. Each tool's file
 // also says what the rest of the program asks of it; consumers ask the tool set, never name a tool.
 export { ReadLedger } from './readLedger';
+export {
+  type AgentControl,
+  type Refusal,
+  type SpawnRequest,
+  type TaskSignal,
+  SubagentStatus,
+  isFinalStatus,
+} from './agentControl';
+export { AGENT_TYPES } from './spawnAgent';
 export { translating } from './errorDisplay';
 export { outputLabel } from './runReport';
 export { type ToolCall, runToolCall } from './runToolCall';

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { EditedFile, InputImage } from '../protocol';
 import type { Plan } from '../protocol/plan';
 import type { SandboxPolicy } from '../sandbox';
+import type { AgentControl } from './agentControl';
 import type { Workspace } from '../workspace';
 import type { CommandSessions } from './commandSessions';
 import type { ReadLedger } from './readLedger';
@@ -47,6 +48,12 @@ export interface ToolContext {
   outputTokens?: number;
   /** The OS sandbox this call's commands and tasks run in (the agent decides per call); absent: unconfined. */
   sandbox?: SandboxPolicy | undefined;
+  /** The subagents this agent may start (the subagent tools' side of src/agent/subagents); absent: none. */
+  agents?: AgentControl;
+  /** The id of the call being run, which a subagent it starts names as its parent (the agent sets it per call). */
+  callId?: string;
+  /** The task's signal (its Stop), which a subagent the call starts runs under (the agent sets it per call). */
+  signal?: AbortSignal;
 }
 
 /** What the model a request goes to makes of the tools' defaults, named in the schemas it is offered. */
@@ -66,9 +73,10 @@ export type ToolNeed = 'writes' | 'tasks' | 'commands' | 'diagnostics';
 /**
  * An offer a tool waits for besides the workspace's capabilities: `plan`, the plan tool, offered to the models
  * trained to keep a plan and where the user asks for it (`ToolOffer.planTool`); `sessions`, write_stdin,
- * offered where the host keeps commands running in the background (`ToolOffer.sessions`).
+ * offered where the host keeps commands running in the background (`ToolOffer.sessions`); `agents`, the
+ * subagent tools, offered to the models trained on them where the agent may start subagents (`ToolOffer.agents`).
  */
-export type ToolOptIn = 'plan' | 'sessions' | 'images';
+export type ToolOptIn = 'plan' | 'sessions' | 'images' | 'agents';
 
 /** The editing style a model is offered: apply_patch, or string replacements (edit_file and write_file). */
 export type EditStyle = 'apply_patch' | 'edit_file';

@@ -50,6 +50,11 @@ export interface ToolOffer {
    */
   sessions?: boolean;
   /**
+   * Offer the subagent tools (spawn_agent, send_input, wait, close_agent): the model catalogue's subagents
+   * column, where the agent may start subagents (`ToolContext.agents`). Default: false.
+   */
+  agents?: boolean;
+  /**
    * Tokens of a command's output a call keeps unless it asks for more or less: the model catalogue's
    * `toolOutputTokens`, named in `max_output_tokens`' description. Default: TOOL_OUTPUT_BUDGET_TOKENS.
    */
@@ -190,6 +195,7 @@ export class ToolRegistry {
       plan: offer.planTool ?? planToolFor(model),
       sessions: offer.sessions ?? false,
       images: offer.images ?? false,
+      agents: offer.agents ?? false,
     };
     const defaults: OfferedDefaults = {
       outputTokens: offer.outputTokens ?? TOOL_OUTPUT_BUDGET_TOKENS,

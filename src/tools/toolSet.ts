@@ -1,5 +1,6 @@
 import type { CustomTool, FunctionTool } from '../protocol';
 import { applyPatchTool } from './applyPatch';
+import { closeAgentTool } from './closeAgent';
 import { editFileTool } from './editFile';
 import { execCommandTool } from './execCommand';
 import { findFilesTool } from './findFiles';
@@ -8,10 +9,13 @@ import { listTasksTool } from './listTasks';
 import { readFileTool } from './readFile';
 import { runTaskTool } from './runTask';
 import { searchTextTool } from './searchText';
+import { sendInputTool } from './sendInput';
+import { spawnAgentTool } from './spawnAgent';
 import type { LiveDiffKind, OutputShape, ToolDefinition, ToolEffect } from './tool';
 import { type ToolAvailability, type ToolOffer, ToolRegistry } from './toolRegistry';
 import { updatePlanTool } from './updatePlan';
 import { viewImageTool } from './viewImage';
+import { waitAgentsTool } from './waitAgents';
 import { writeFileTool } from './writeFile';
 import { writeStdinTool } from './writeStdin';
 
@@ -30,6 +34,10 @@ export const TOOLS = {
   write_stdin: writeStdinTool,
   update_plan: updatePlanTool,
   view_image: viewImageTool,
+  spawn_agent: spawnAgentTool,
+  send_input: sendInputTool,
+  wait: waitAgentsTool,
+  close_agent: closeAgentTool,
 } as const satisfies Record<string, ToolDefinition>;
 
 export type ToolName = keyof typeof TOOLS;

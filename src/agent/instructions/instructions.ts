@@ -24,6 +24,8 @@ interface Roles {
   runTask: string | undefined;
   diagnostics: string | undefined;
   plan: string | undefined;
+  /** The subagent tools (spawn, send, wait, close), in the set's order. */
+  agents: string[];
   /** Tools added at run time (MCP servers'). */
   external: string[];
 }
@@ -40,6 +42,7 @@ function rolesOf(offered: readonly string[], registry: ToolRegistry): Roles {
     runTask: undefined,
     diagnostics: undefined,
     plan: undefined,
+    agents: [],
     external: [],
   };
   for (const name of offered) {
@@ -47,6 +50,7 @@ function rolesOf(offered: readonly string[], registry: ToolRegistry): Roles {
     if (!tool || !BUILTIN_TOOLS.get(name)) roles.external.push(name);
     else if (tool.optIn === 'plan') roles.plan = name;
     else if (tool.optIn === 'sessions') roles.stdin = name;
+    else if (tool.optIn === 'agents') roles.agents.push(name);
     else if (tool.requires === 'commands') roles.shell = name;
     else if (tool.requires === 'diagnostics') roles.diagnostics = name;
     else if (tool.requires === 'tasks') roles[tool.effect === 'read' ? 'listTasks' : 'runTask'] = name;
@@ -68,6 +72,8 @@ function working(roles: Roles): string {
     '- Every statement about the code rests on what you read in this conversation: never guess what a file holds.',
     roles.plan &&
       `- For work of several steps, keep a short plan with ${code(roles.plan)}: steps of a few words, exactly one in progress, updated as each one is done. A one-step task needs none.`,
+    roles.agents.length > 0 &&
+      `- A self-contained part of a larger task (an area to investigate, an independent change) can go to a subagent that works beside you (${list(roles.agents)}). Give it everything it needs in its message, and wait for its answer before you report.`,
   ]);
 }
 

@@ -40,6 +40,11 @@ export interface ModelProfile {
   images: boolean;
   /** Takes `response.steer` (the steering issue): a prompt sent while it works joins the running response. */
   steering: boolean;
+  /**
+   * Offered the subagent tools (spawn_agent, send_input, wait, close_agent), where the front end lets the agent
+   * start subagents: the families trained on Codex's multi-agent tools.
+   */
+  subagents: boolean;
 }
 
 type Row = ModelProfile & { match: RegExp };
@@ -65,6 +70,7 @@ const GPT: Omit<ModelProfile, 'family'> = {
   toolOutputTokens: TOOL_OUTPUT_TOKENS,
   images: true,
   steering: false,
+  subagents: true,
 };
 
 /** Older OpenAI families: the patch tool they were trained on, their own reasoning defaults, no plan tool. */
@@ -73,6 +79,7 @@ const OLDER: Omit<ModelProfile, 'family' | 'contextWindow'> = {
   effort: undefined,
   verbosity: undefined,
   planTool: false,
+  subagents: false,
 };
 
 /** In order: the first row whose pattern matches the model's name (without a provider's `openai/`) wins. */
@@ -126,6 +133,7 @@ export const UNKNOWN_MODEL: ModelProfile = {
   toolOutputTokens: TOOL_OUTPUT_TOKENS,
   images: false,
   steering: false,
+  subagents: false,
 };
 
 /** The catalogue's rows, in matching order, then the unknown model's (what docs/endpoints.md prints). */

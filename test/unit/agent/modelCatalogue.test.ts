@@ -36,6 +36,7 @@ function cells(row: ModelProfile): string[] {
     row.toolOutputTokens.toLocaleString('en-US'),
     yes(row.images),
     yes(row.steering),
+    yes(row.subagents),
   ];
 }
 
@@ -51,6 +52,7 @@ const HEADER = [
   'tool output (tokens)',
   'images',
   'steering',
+  'subagents',
 ];
 
 const line = (row: readonly string[]) => `| ${row.join(' | ')} |`;

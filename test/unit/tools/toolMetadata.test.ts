@@ -44,6 +44,10 @@ describe('tool metadata', () => {
       write_stdin: 'read',
       update_plan: 'read',
       view_image: 'read',
+      spawn_agent: 'read',
+      send_input: 'read',
+      wait: 'read',
+      close_agent: 'read',
     });
     assert.equal(toolEffect('no_such_tool'), 'read');
     for (const name of TOOL_NAMES) assert.equal(TOOLS[name].name, name);
@@ -59,6 +63,10 @@ describe('tool metadata', () => {
       'get_diagnostics',
       'update_plan',
       'view_image',
+      'spawn_agent',
+      'send_input',
+      'wait',
+      'close_agent',
     ]);
     assert.deepEqual(toolsAvailable({ capabilities: { diagnostics: false, tasks: true, writes: true } }), [
       'find_files',
@@ -73,6 +81,10 @@ describe('tool metadata', () => {
       'write_stdin',
       'update_plan',
       'view_image',
+      'spawn_agent',
+      'send_input',
+      'wait',
+      'close_agent',
     ]);
     assert.deepEqual(
       toolsAvailable({ capabilities: { writes: false, tasks: false, commands: false } }),

@@ -3,7 +3,7 @@ import { CustomTool, FunctionTool } from '../../../src/protocol';
 import { TOOL_NAMES, editStyleFor, toolsFor } from '../../../src/tools';
 
 describe('the tool set offered to a model', () => {
-  it('has the thirteen contract names', () => {
+  it('has the seventeen contract names', () => {
     assert.deepEqual(TOOL_NAMES, [
       'find_files',
       'search_text',
@@ -18,6 +18,10 @@ describe('the tool set offered to a model', () => {
       'write_stdin',
       'update_plan',
       'view_image',
+      'spawn_agent',
+      'send_input',
+      'wait',
+      'close_agent',
     ]);
   });
 

@@ -1,0 +1,175 @@
+import { randomBytes } from 'node:crypto';
+import { type AgentControl, type SpawnRequest, type SubagentStatus, type TaskSignal, isFinalStatus } from '../../tools';
+import type { TaskHelpers } from '../agentOptions';
+import { Transcript } from '../conversation/transcript';
+import type { AgentEvent, AgentEventSink } from '../events';
+import { forkForSubagent } from './forkContext';
+import { type Child, Subagent } from './subagent';
+
+export type { Child } from './subagent';
+
+// The subagents one agent started: what its subagent tools call (`ToolContext.agents`, AgentControl), and
+// what its task waits for before its `done` (TaskHelpers). Each subagent is an agent of its own on its own
+// lane of the parent's socket (`subagent-ID`), emitting through the parent's sink with `agent` naming it and
+// the call that started it. A cap bounds how many run at once; the parent's Stop stops them all (their
+// signals join the task's); a task that completes waits for those still running before its `done`.
+
+/** Subagents running at once, by default. */
+export const DEFAULT_MAX_RUNNING = 4;
+
+/** What a subagent is built as: its lane, conversation and sink; `agentType` as the spawn asked. */
+export interface ChildSpec {
+  lane: string;
+  transcript: Transcript;
+  emit: AgentEventSink;
+  agentType: string | undefined;
+}
+
+export interface PoolOptions {
+  /** The parent's conversation, which a spawn with `fork_context` copies. */
+  parent: Transcript;
+  /** A subagent's agent (the same model, tools, approvals and sandbox as the parent's; no spawning). */
+  makeChild(spec: ChildSpec): Child;
+  emit: AgentEventSink;
+  maxRunning?: number | undefined;
+}
+
+const newId = () => randomBytes(4).toString('hex');
+
+export class SubagentPool implements AgentControl, TaskHelpers {
+  private readonly agents = new Map<string, Subagent>();
+  private taskSignal: AbortSignal = new AbortController().signal;
+  /** Woken on every change of a subagent's status (the waits). */
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly options: PoolOptions) {}
+
+  /** Every call comes with its task's signal: the subagents run under the latest, and waits end with it. */
+  private task(signal: TaskSignal): void {
+    if (signal) this.taskSignal = signal;
+  }
+
+  /**
+   * The parent's task ended `status`: those still running are waited for when it completed (unless it is
+   * stopped meanwhile, which stops them), and stopped otherwise.
+   */
+  async settle(status: string): Promise<void> {
+    const busy = [...this.agents.values()].filter((agent) => agent.busy);
+    if (status !== 'completed' || this.taskSignal.aborted) await Promise.all(busy.map((agent) => agent.close()));
+    else await Promise.all(busy.map((agent) => agent.settled()));
+    // Nothing a task's subagents started outlives the task: commands they left in the background stop.
+    await Promise.all([...this.agents.values()].map((agent) => agent.stopCommands()));
+  }
+
+  spawn(request: SpawnRequest, signal: TaskSignal): Promise<{ agentId: string } | { refused: string }> {
+    this.task(signal);
+    const max = this.options.maxRunning ?? DEFAULT_MAX_RUNNING;
+    const busy = [...this.agents.values()].filter((agent) => agent.busy).length;
+    if (busy >= max)
+      return Promise.resolve({
+        refused: `At most ${max} subagents run at once, and ${busy} are running. Wait for one to finish or close one, then spawn again; or do this part yourself.`,
+      });
+    const id = newId();
+    const parent = this.options.parent;
+    const transcript = request.forkContext
+      ? forkForSubagent(parent, request.callId, id)
+      : Transcript.create({
+          id,
+          createdAt: new Date().toISOString(),
+          workspace: parent.header.workspace,
+          model: parent.header.model,
+        });
+    const ref = { id, parentCallId: request.callId };
+    const emit = (event: AgentEvent) => {
+      if (event.type === 'message') this.agents.get(id)?.heard(event.text, event.phase);
+      this.options.emit({ ...event, agent: ref });
+    };
+    const child = this.options.makeChild({ lane: `subagent-${id}`, transcript, emit, agentType: request.agentType });
+    const subagent = new Subagent(
+      id,
+      child,
+      () => this.taskSignal,
+      () => this.wake(),
+    );
+    this.agents.set(id, subagent);
+    subagent.launch(request.message);
+    return Promise.resolve({ agentId: id });
+  }
+
+  send(
+    id: string,
+    message: string,
+    interrupt: boolean,
+    signal: TaskSignal,
+  ): Promise<{ submissionId: string } | { refused: string }> {
+    this.task(signal);
+    const agent = this.agents.get(id);
+    if (!agent) return Promise.resolve({ refused: `agent with id ${id} not found` });
+    return agent.send(message, interrupt, newId());
+  }
+
+  async wait(
+    ids: readonly string[],
+    timeoutMs: number,
+    signal: TaskSignal,
+  ): Promise<{ status: Record<string, SubagentStatus>; timedOut: boolean }> {
+    this.task(signal);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.finals(ids);
+      if (found) return { status: found, timedOut: false };
+      const left = deadline - Date.now();
+      if (left <= 0 || this.taskSignal.aborted) return { status: {}, timedOut: true };
+      await this.change(left);
+    }
+  }
+
+  async close(id: string, signal: TaskSignal): Promise<{ status: SubagentStatus } | { refused: string }> {
+    this.task(signal);
+    const agent = this.agents.get(id);
+    if (!agent) return { refused: `agent with id ${id} not found` };
+    return { status: await agent.close() };
+  }
+
+  /**
+   * The final statuses among `ids`, once one of them was not reported before (or all were): then each is
+   * marked reported. Undefined while the wait goes on.
+   */
+  private finals(ids: readonly string[]): Record<string, SubagentStatus> | undefined {
+    const status: Record<string, SubagentStatus> = {};
+    let fresh = false;
+    for (const id of new Set(ids)) {
+      const agent = this.agents.get(id);
+      const now = agent?.status ?? 'not_found';
+      if (!isFinalStatus(now)) continue;
+      status[id] = now;
+      if (!agent?.reported) fresh = true;
+    }
+    const all = Object.keys(status).length === new Set(ids).size;
+    if (!fresh && !all) return undefined;
+    for (const id of Object.keys(status)) {
+      const agent = this.agents.get(id);
+      if (agent) agent.reported = true;
+    }
+    return status;
+  }
+
+  /** Resolves at the next change of a status, after `ms`, or when the task is stopped. */
+  private change(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.listeners.delete(done);
+        this.taskSignal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.listeners.add(done);
+      this.taskSignal.addEventListener('abort', done);
+    });
+  }
+
+  private wake(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+}

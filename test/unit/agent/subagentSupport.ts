@@ -1,0 +1,122 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import {
+  type AgentEvent,
+  type ApprovalPolicy,
+  type DoneEvent,
+  Transcript,
+  approveAll,
+  createAgentSession,
+} from '../../../src/agent';
+import type { ScenarioFile } from '../../../src/server';
+import { CommandSessions, ReadLedger } from '../../../src/tools';
+import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
+import type { AgentBench } from './agentHarness';
+
+// Subagents against the bundled server: the scripted parents and helpers the tests play, and an agent built
+// as the front ends build it (createAgentSession, with subagents) on the bench's server and folder.
+
+const call = (name: string, args: Record<string, unknown>) => ({
+  type: 'function_call' as const,
+  name,
+  arguments: args,
+});
+const say = (text: string) => ({ output: [{ type: 'message' as const, text }] });
+const spawn = (message: string, extra: Record<string, unknown> = {}) => call('spawn_agent', { message, ...extra });
+const waitFor = (...outputs: number[]) =>
+  call('wait', { ids: outputs.map((n) => `{{output.${n}.agent_id}}`), timeout_ms: 20_000 });
+
+export const SCENARIOS: ScenarioFile = {
+  scenarios: [
+    {
+      name: 'two-helpers',
+      match: '^two helpers',
+      steps: [
+        { output: [spawn('helper alpha reads a.txt'), spawn('helper beta reads b.txt')] },
+        { output: [waitFor(1, 2)] },
+        { output: [waitFor(1, 2)] },
+        say('both helpers answered'),
+      ],
+    },
+    {
+      name: 'helper-reads',
+      match: '^helper (?<name>\\w+) reads (?<file>\\S+)',
+      steps: [{ output: [call('read_file', { path: '{{file}}' })] }, say('{{name}} read {{file}}')],
+    },
+    {
+      name: 'writer',
+      match: '^a helper that writes',
+      steps: [{ output: [spawn('helper touches made-by-helper')] }, { output: [waitFor(1)] }, say('the writer ended')],
+    },
+    {
+      name: 'helper-touches',
+      match: '^helper touches (?<file>\\S+)',
+      steps: [{ output: [call('exec_command', { cmd: 'touch {{file}}' })] }, say('tried to touch {{file}}')],
+    },
+    {
+      name: 'sleepers',
+      match: '^two sleepers',
+      steps: [
+        { output: [spawn('helper sleeps 8'), spawn('helper sleeps 8')] },
+        { output: [waitFor(1, 2)] },
+        say('the sleepers ended'),
+      ],
+    },
+    {
+      name: 'helper-sleeps',
+      match: '^helper sleeps (?<s>\\d+)',
+      steps: [{ output: [call('exec_command', { cmd: 'sleep {{s}}' })] }, say('slept {{s}} s')],
+    },
+    {
+      name: 'closer',
+      match: '^close a helper',
+      steps: [
+        { output: [spawn('helper sleeps 8')] },
+        { output: [call('close_agent', { id: '{{output.1.agent_id}}' })] },
+        say('closed it'),
+      ],
+    },
+    {
+      name: 'spawn-and-go',
+      match: '^spawn and answer',
+      steps: [{ output: [spawn('helper sleeps 1')] }, say('started a helper and answered')],
+    },
+  ],
+};
+
+/** An agent on the bench's server as `loopwire exec` builds it (with subagents), its events in `events`. */
+export async function subagentParent(
+  bench: AgentBench,
+  events: AgentEvent[],
+  approvals: ApprovalPolicy = approveAll,
+): Promise<{ run: (prompt: string, signal?: AbortSignal) => Promise<DoneEvent>; close: () => void }> {
+  const workspace = await NodeWorkspace.open(bench.dir);
+  const emit = (event: AgentEvent) => events.push(event);
+  const sessions = new CommandSessions();
+  const session = createAgentSession({ endpoint: bench.server.url, apiKey: 'test-token', transport: 'ws', emit });
+  fs.mkdirSync(path.dirname(bench.transcriptFile), { recursive: true });
+  const transcript = Transcript.create(
+    { id: 'parent', createdAt: new Date().toISOString(), workspace: bench.dir, model: 'gpt-5.5' },
+    bench.transcriptFile,
+  );
+  const agent = session.agent({
+    model: 'gpt-5.5',
+    transcript,
+    // As exec runs it: commands may go on in the background, and Stop ends them.
+    tools: { workspace, reads: new ReadLedger(), sessions },
+    approvals,
+    subagents: {},
+    emit,
+  });
+  await agent.start();
+  return {
+    run: (prompt, signal) => agent.run(prompt, signal),
+    close: () => {
+      session.close(false);
+      void sessions.stopAll();
+    },
+  };
+}
+
+/** The subagent an event is of ('' for the parent's own). */
+export const agentOf = (event: AgentEvent): string => event.agent?.id ?? '';

@@ -1,0 +1,92 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { repoRoot, runProcess } from '../support/runProcess';
+import { useTempWorkspace } from '../support/tempWorkspace';
+import { SCENARIOS } from '../agent/subagentSupport';
+
+// `loopwire exec` with subagents (issue 49, item 4), the built bin on the embedded backend (a real socket in
+// its process): --json names each subagent's events (`agent`, an added field), people see a subagent's lines
+// indented under the task's and headed by its id, a subagent's write is declined in read-only, and exec
+// exits only once a subagent the task started has ended.
+
+const bin = path.join(repoRoot, 'dist/cli/loopwire.js');
+
+interface JsonEvent {
+  type: string;
+  name?: string;
+  status?: string;
+  declined?: boolean;
+  output?: string;
+  agent?: { id: string; parentCallId: string };
+}
+
+describe('cli: loopwire exec with subagents', function () {
+  this.timeout(60_000);
+  const temp = useTempWorkspace(
+    { 'workspace/a.txt': 'alpha text\n', 'workspace/b.txt': 'beta text\n' },
+    { prefix: 'exec-subagents' },
+  );
+
+  async function exec(prompt: string, extra: string[] = []) {
+    const scenario = temp.path('subagents.json');
+    await fs.writeFile(scenario, JSON.stringify(SCENARIOS));
+    const args = ['exec', '--workspace', temp.path('workspace'), '--sessions-dir', temp.path('sessions')];
+    const started = Date.now();
+    const result = await runProcess(process.execPath, [bin, ...args, '--scenario', scenario, ...extra, prompt], '');
+    return { ...result, ms: Date.now() - started };
+  }
+
+  it('--json: each subagent event names its agent and the spawn call; the task ends after them', async () => {
+    const result = await exec('two helpers', ['--approve', 'all', '--json']);
+    assert.equal(result.code, 0, result.stderr + result.stdout);
+    const events = result.stdout
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as JsonEvent & { callId?: string });
+    const spawns = events.filter(
+      (event) => event.type === 'tool_finished' && event.name === 'spawn_agent' && !event.agent,
+    );
+    const ids = spawns.map((event) => (JSON.parse(event.output ?? '{}') as { agent_id: string }).agent_id);
+    assert.equal(ids.length, 2);
+    for (const [index, id] of ids.entries()) {
+      const own = events.filter((event) => event.agent?.id === id);
+      assert.ok(own.some((event) => event.type === 'tool_finished' && event.name === 'read_file'));
+      assert.ok(own.every((event) => event.agent?.parentCallId === spawns[index]?.callId));
+      assert.equal(own.at(-1)?.type, 'done');
+    }
+    const last = events.at(-1);
+    assert.equal(last?.type, 'done');
+    assert.equal(last?.agent, undefined, "the task's own done is the last line");
+    assert.equal(last?.status, 'completed');
+  });
+
+  it('for people: the subagent lines are indented under the task and named; exec waits for a subagent still running', async () => {
+    const result = await exec('spawn and answer', ['--approve', 'all']);
+    assert.equal(result.code, 0, result.stderr + result.stdout);
+    const id = /"agent_id":"([0-9a-f]+)"/.exec(result.stdout)?.[1] ?? /\n {2}([0-9a-f]{8}) │/.exec(result.stdout)?.[1];
+    assert.ok(id, result.stdout);
+    const lines = result.stdout.split('\n');
+    const sleep = lines.findIndex((line) => line.startsWith(`  ${id} │ ▸ exec_command`) && line.includes('sleep 1'));
+    const spawn = lines.findIndex((line) => line.startsWith('▸ spawn_agent'));
+    const helperDone = lines.findIndex((line) => line.startsWith(`  ${id} │ done:`));
+    const taskDone = lines.findIndex((line) => line.startsWith('done:'));
+    assert.ok(spawn >= 0 && sleep > spawn, result.stdout);
+    assert.ok(helperDone > sleep && taskDone > helperDone, result.stdout);
+    assert.ok(result.ms >= 1_000, `exec ran ${result.ms} ms: it waited for the 1 s sleep`);
+  });
+
+  it("--approve read-only: a subagent's write is declined as the task's would be", async () => {
+    const result = await exec('a helper that writes', ['--approve', 'read-only', '--json']);
+    assert.equal(result.code, 0, result.stderr + result.stdout);
+    const events = result.stdout
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as JsonEvent);
+    const touch = events.find(
+      (event) => event.agent && event.type === 'tool_finished' && event.name === 'exec_command',
+    );
+    assert.equal(touch?.declined, true, JSON.stringify(touch));
+    await assert.rejects(fs.access(temp.path('workspace/made-by-helper')));
+  });
+});
