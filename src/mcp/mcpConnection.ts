@@ -70,7 +70,7 @@ export class McpConnection {
   private starting: Promise<McpToolInfo[]> | undefined;
   private stderr = '';
   /** Where the server being started runs, for the failure's message: in the sandbox (and its cache), or not. */
-  private sandboxed: { cache: string | undefined } | undefined;
+  private sandboxedIn: { cache: string | undefined } | undefined;
   /** The client of a start under way. */
   private pending: Client | undefined;
   /** The last thing the server sent that is not MCP, said once per connection. */
@@ -85,6 +85,11 @@ export class McpConnection {
 
   get name(): string {
     return this.config.name;
+  }
+
+  /** Whether the server runs (or last ran) in the OS sandbox. */
+  get sandboxed(): boolean {
+    return this.sandboxedIn !== undefined;
   }
 
   /** Connects and lists the tools; rejects with a McpServerError saying why it could not. */
@@ -189,11 +194,11 @@ export class McpConnection {
 
   /** Why the server could not be started, logged; in the sandbox, said so, with what it refused. */
   private startFailure(error: unknown, timeout: number): McpServerError {
-    const missing = this.sandboxed && notFoundInSandbox(this.stderr);
+    const missing = this.sandboxedIn && notFoundInSandbox(this.stderr);
     const why = isTimeout(error)
       ? `it did not answer within ${seconds(timeout)}`
       : missing || (isClosed(error) ? 'it stopped before it was ready' : messageOf(error));
-    const sandbox = this.sandboxed ? sandboxSentence(this.stderr, this.sandboxed.cache) : '';
+    const sandbox = this.sandboxedIn ? sandboxSentence(this.stderr, this.sandboxedIn.cache) : '';
     const line = `The MCP server '${this.name}' could not be started (${this.where()}): ${why}${this.lastWords()}.${sandbox}`;
     this.options.log(line);
     return new McpServerError(line);
@@ -208,9 +213,9 @@ export class McpConnection {
         ? new SSEClientTransport(url, { requestInit })
         : new StreamableHTTPClientTransport(url, { requestInit });
     }
-    this.sandboxed = undefined;
+    this.sandboxedIn = undefined;
     const started = stdioTransport(config, this.options.sandbox, this.options.env ?? process.env);
-    if (started.sandboxed) this.sandboxed = { cache: started.cache };
+    if (started.sandboxed) this.sandboxedIn = { cache: started.cache };
     started.stderr?.on('data', (chunk: Buffer) => {
       this.stderr = (this.stderr + chunk.toString('utf8')).slice(-STDERR_KEPT);
     });

@@ -105,3 +105,17 @@ export function sandboxSentence(stderr: string, cache: string | undefined): stri
     '(loopwire exec --approve all, or --sandbox danger-full-access).'
   );
 }
+
+/**
+ * For a confined server's tool that failed: what the sandbox refused, if its output shows it, in a line that
+ * keeps the model from retrying or working around it (only the user can let a server out); undefined else.
+ */
+export function toolRefusalNote(server: string, output: string): string | undefined {
+  const refused = sandboxRefusal(output, MCP_POLICY);
+  if (refused === undefined) return undefined;
+  return (
+    `(The MCP server '${server}' runs in the sandbox (workspace-write, network on), and the sandbox refused ` +
+    `this: ${refused}. It runs outside the sandbox only in the approval mode all, which only the user can ` +
+    'choose: tell the user rather than retry.)'
+  );
+}

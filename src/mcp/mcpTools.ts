@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { type ToolDefinition, type ToolResult, argumentPaths, schemaPathArguments, schemaSummary } from '../tools';
 import { type McpCallResult, type McpConnection, McpServerError, type McpToolInfo } from './mcpConnection';
+import { toolRefusalNote } from './mcpStdio';
 
 // An MCP server's tool as one of the agent's: named `mcp__SERVER__TOOL` (a contract), offered with the JSON
 // Schema its server gave, a `read` when the server says it only reads (`readOnlyHint`) and a `task` — asked
@@ -106,7 +107,9 @@ export function mcpToolDefinition(name: string, connection: McpConnection, tool:
     async run(args): Promise<ToolResult> {
       try {
         const result = await connection.call(tool.name, args as Record<string, unknown>);
-        return { ok: !result.isError, output: resultText(result) };
+        const output = resultText(result);
+        const note = result.isError && connection.sandboxed ? toolRefusalNote(server, output) : undefined;
+        return { ok: !result.isError, output: note === undefined ? output : `${output}\n${note}` };
       } catch (error) {
         if (error instanceof McpServerError) return { ok: false, output: error.message };
         throw error;

@@ -133,6 +133,11 @@ describe('mcp: a stdio server in the sandbox (real bubblewrap)', function () {
       path.join(repoRoot, 'package.json'),
     ])
       assert.match(await call('write', { path: outside }), /^failed: EROFS/, outside);
+    // The model is told it was the sandbox, and that only the user can let the server out.
+    assert.match(
+      await call('write', { path: path.join(home, '.profile') }),
+      /^failed: EROFS [^\n]*\n\(The MCP server 'probe' runs in the sandbox \(workspace-write, network on\), and the sandbox refused this: writing .*\/\.profile is outside the writable folders\. It runs outside the sandbox only in the approval mode all, which only the user can choose: tell the user rather than retry\.\)$/,
+    );
     assert.equal(fs.readFileSync(path.join(home, '.bashrc'), 'utf8'), '# the user’s\n');
     assert.equal(fs.existsSync(path.join(home, 'planted.txt')), false);
     // npx's cache is the server's own, under ~/.cache/loopwire/mcp; the user's ~/.npm is not writable.
