@@ -115,6 +115,15 @@ export function layerConfig(root) {
         'src/workspace/shared is owned by neither adapter: it must not import src/workspace/node or src/workspace/vscode.',
     },
     {
+      // Activation loads dist/extension.js, which must stay small: what it needs of the agent is a named entry,
+      // src/agent/activation.ts, and everything else comes through the agent's index (in dist/session.js).
+      target: './src/extension',
+      from: './src/agent',
+      except: ['./index.ts', './activation.ts'],
+      message:
+        'src/extension imports the agent through src/agent/index.ts, or src/agent/activation.ts for what activation needs, never one of its files.',
+    },
+    {
       target: './src/cli',
       from: './src/workspace/vscode',
       message: 'src/cli runs outside VS Code: use the Node adapter.',

@@ -117,7 +117,10 @@ export {
   WORKSPACE_SKILL_DIRS,
   findSkills,
 } from './skills/skillDiscovery';
-export { USER_AGENT, WEBSOCKET_BETA } from './transport/requestBody';
+export { USER_AGENT, WEBSOCKET_BETA, requestHeaders } from './transport/requestBody';
+export { type ProxyRoute, type ProxySettings, fetchProxyFault, proxyRoute, viaProxy } from './transport/proxy';
+export { RedirectRefused, fetchSameOrigin } from './transport/redirectGuard';
+export { PromptStart } from './timing/promptStart';
 export {
   type SessionOptions,
   SessionTransport,

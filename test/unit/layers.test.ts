@@ -94,6 +94,8 @@ describe('layers: imports across a forbidden edge fail the lint', () => {
     assert.match(at('src/workspace/shared/diskPaths.ts:6'), /must not import 'vscode'/);
     assert.match(at('src/workspace/port.ts:5'), /port must not depend on its adapters or their shared parts/);
     assert.match(at('src/tools/readFile.ts:7'), /through the Workspace port only/);
+    // The extension reaches the agent through its index or its activation entry, never a file of its own.
+    assert.match(at('src/extension/extension.ts:12'), /src\/extension imports the agent through src\/agent\/index.ts/);
   });
 
   it('every folder of src/ is a declared layer, and the fixture covers each', async () => {

@@ -1,5 +1,5 @@
 import { t } from '@vscode/l10n';
-import type { Agent, DoneEvent, Transcript } from '../../agent';
+import { type Agent, type DoneEvent, PromptStart, type Transcript } from '../../agent';
 import type { Attachment } from '../../protocol/attachments';
 import { type ChatEntry, type ContextMeter, type HostMessage, ViewMessage } from '../../protocol/chatView';
 import { ChatOutbox } from './chatOutbox';
@@ -24,7 +24,6 @@ import { sideRoutes } from './sideRoutes';
 import { type ViewRoutes, route } from './viewRoutes';
 import { messageOf } from './messageOf';
 import { onChatEvent } from './chatEvents';
-import { PromptStart } from '../../agent/timing/promptStart';
 
 // The chat panel's host side: one conversation at a time (a transcript on disk, an agent on the window's socket),
 // the model of what the panel shows, the review of what edits wrote, the answers to what the user clicks. It

@@ -1,14 +1,15 @@
-import { normalizeEndpoint } from '../../agent/createAgentSession';
-import { originLabel, endpointOrigin } from '../../agent/transport/endpointOrigin';
 import {
   type ProxyRoute,
   type ProxySettings,
+  RedirectRefused,
   fetchProxyFault,
+  fetchSameOrigin,
+  normalizeEndpoint,
   proxyRoute,
+  requestHeaders,
   viaProxy,
-} from '../../agent/transport/proxy';
-import { RedirectRefused, fetchSameOrigin } from '../../agent/transport/redirectGuard';
-import { requestHeaders } from '../../agent/transport/requestBody';
+} from '../../agent';
+import { endpointOrigin, originLabel } from '../../agent/activation';
 import { errorCodeInfo } from '../../protocol/errorCodes';
 import { t } from '@vscode/l10n';
 
