@@ -77,6 +77,35 @@ export const SCENARIOS: ScenarioFile = {
       ],
     },
     {
+      name: 'forker',
+      match: '^fork a helper',
+      steps: [
+        { output: [spawn('helper forked answers', { fork_context: true })] },
+        { output: [waitFor(1)] },
+        say('the fork answered'),
+      ],
+    },
+    { name: 'helper-forked', match: '^helper forked answers', steps: [say('the forked helper saw the parent')] },
+    {
+      name: 'redirect',
+      match: '^redirect a helper',
+      steps: [
+        { output: [spawn('helper sleeps 8')] },
+        {
+          output: [
+            call('send_input', { id: '{{output.1.agent_id}}', message: 'helper alpha reads a.txt', interrupt: true }),
+          ],
+        },
+        { output: [waitFor(1)] },
+        say('redirected'),
+      ],
+    },
+    {
+      name: 'five',
+      match: '^five helpers',
+      steps: [{ output: [1, 2, 3, 4, 5].map(() => spawn('helper sleeps 1')) }, say('spawned what I could')],
+    },
+    {
       name: 'spawn-and-go',
       match: '^spawn and answer',
       steps: [{ output: [spawn('helper sleeps 1')] }, say('started a helper and answered')],

@@ -1,0 +1,83 @@
+import * as assert from 'node:assert/strict';
+import type { AgentEvent } from '../../../src/agent';
+import { eventsOf, useAgentBench } from './agentHarness';
+import { SCENARIOS, agentOf, subagentParent } from './subagentSupport';
+
+// Subagents given more than a message (issue 49, item 4), against the bundled server over one socket: a fork
+// of the parent's conversation, input that interrupts a running subagent, and the cap on how many run at once.
+
+interface Body {
+  stream_id?: string;
+  input?: { type?: string; call_id?: string; output?: unknown; content?: string | { text?: string }[] }[];
+}
+
+describe('subagents: fork_context, send_input and the cap', function () {
+  this.timeout(30_000);
+  const bench = useAgentBench(SCENARIOS, { 'a.txt': 'alpha text\n' }, { logBodies: true });
+  const events: AgentEvent[] = [];
+  let close: (() => void) | undefined;
+  beforeEach(() => (events.length = 0));
+  afterEach(() => close?.());
+
+  const parent = async () => {
+    const built = await subagentParent(bench, events);
+    close = built.close;
+    return built;
+  };
+  const finished = (name: string) => eventsOf(events, 'tool_finished').filter((event) => event.name === name);
+
+  it("fork_context: the subagent's first request carries the parent's conversation, the spawn call answered", async () => {
+    const { run } = await parent();
+    const done = await run('fork a helper');
+    assert.equal(done.status, 'completed', done.reason);
+    const [spawned] = finished('spawn_agent');
+    const id = (JSON.parse(spawned?.output ?? '{}') as { agent_id?: string }).agent_id ?? '';
+    const wait = finished('wait')[0];
+    assert.deepEqual(JSON.parse(wait?.output ?? '{}'), {
+      status: { [id]: { completed: 'the forked helper saw the parent' } },
+      timed_out: false,
+    });
+    const bodies = (await bench.wire())
+      .filter((line) => line.dir === 'in' && line.type === 'response.create')
+      .map((line) => line.body as Body)
+      .filter((body) => body.stream_id === `subagent-${id}` && (body.input?.length ?? 0) > 0);
+    const input = bodies[0]?.input ?? [];
+    const texts = input.flatMap((item) =>
+      typeof item.content === 'string' ? [item.content] : (item.content ?? []).map((part) => part.text ?? ''),
+    );
+    assert.ok(texts.includes('fork a helper'), "the parent's prompt is in the fork");
+    assert.ok(texts.includes('helper forked answers'), 'its own task follows');
+    const answered = input.find((item) => item.type === 'function_call_output' && item.call_id === spawned?.callId);
+    assert.match(String(answered?.output), /You are the subagent this call started/);
+  });
+
+  it('send_input with interrupt stops what the subagent was doing and starts it on the new message', async () => {
+    const { run } = await parent();
+    const started = performance.now();
+    const done = await run('redirect a helper');
+    assert.equal(done.status, 'completed', done.reason);
+    assert.ok(performance.now() - started < 6_000, 'the 8 s sleep was stopped');
+    const sent = finished('send_input')[0];
+    assert.ok(sent?.ok && /"submission_id":"[0-9a-f]+"/.test(sent.output), sent?.output);
+    const answer = JSON.parse(finished('wait')[0]?.output ?? '{}') as { status: Record<string, unknown> };
+    assert.deepEqual(Object.values(answer.status), [{ completed: 'alpha read a.txt' }]);
+    const helperDone = events.filter((event) => agentOf(event) !== '' && event.type === 'done');
+    assert.deepEqual(
+      helperDone.map((event) => event.type === 'done' && event.status),
+      ['cancelled', 'completed'],
+    );
+  });
+
+  it('a fifth spawn while four run is refused, saying so; the task waits for the four', async () => {
+    const { run } = await parent();
+    const done = await run('five helpers');
+    assert.equal(done.status, 'completed', done.reason);
+    const spawns = finished('spawn_agent');
+    assert.equal(spawns.filter((event) => event.ok).length, 4);
+    const refused = spawns.find((event) => !event.ok);
+    assert.match(refused?.output ?? '', /At most 4 subagents run at once, and 4 are running/);
+    const helpersDone = events.filter((event) => agentOf(event) !== '' && event.type === 'done');
+    assert.equal(helpersDone.length, 4);
+    assert.equal(agentOf(events.at(-1) as AgentEvent), '');
+  });
+});
