@@ -140,4 +140,19 @@ describe('structure: tool names stay on the tools, no import cycle, no long file
       }
     }
   });
+
+  it("of the chat's files only src/extension/chat/window imports vscode: the rest is tested without VS Code", () => {
+    const chat = path.join(src, 'extension', 'chat');
+    const window = path.join(chat, 'window') + path.sep;
+    const files = filesEndingIn(chat, '.ts', true);
+    const vscodeUsers = files.filter((file) => /from 'vscode'|import\('vscode'\)/.test(readFileSync(file, 'utf8')));
+    assert.ok(
+      vscodeUsers.some((file) => file.startsWith(window)),
+      'the window room should be read',
+    );
+    assert.deepEqual(
+      vscodeUsers.filter((file) => !file.startsWith(window)).map((file) => path.relative(root, file)),
+      [],
+    );
+  });
 });
