@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isSecretName } from '../sandbox';
 import type { McpServerConfig } from './mcpConfig';
 
 // What the user says yes to before a workspace's MCP server starts (docs/tools.md, "MCP servers"): a
@@ -33,18 +34,46 @@ export function shellWord(text: string): string {
  * One line saying what starting `server` does: its exact command line, the folder it runs in and the
  * variables it sets (`sh -c 'touch x' (in /repo; env A=1, unset B)`), or where it connects and the names of
  * the headers it sends (their values are often the user's tokens, expanded from `${env:…}`: not echoed).
+ * A secret of `env` the config expanded into it (a repository's `"X": "${env:OPENAI_API_KEY}"`) is shown by
+ * its name, never its value, and named at the end: the yes must be to giving it away, knowingly.
  */
-export function describeServer(server: McpServerConfig): string {
+export function describeServer(server: McpServerConfig, env: NodeJS.ProcessEnv = process.env): string {
+  const given = new Set<string>();
+  const line = bySecretName(plainDescription(server), env, given);
+  return given.size === 0 ? line : `${line}; it is given your ${[...given].join(', ')}`;
+}
+
+function plainDescription(server: McpServerConfig): string {
   if (server.type !== 'stdio') {
     const kind = server.type === 'sse' ? 'SSE' : 'HTTP';
     const headers = Object.keys(server.headers);
     return `connects over ${kind} to ${server.url}${headers.length ? ` (headers ${headers.join(', ')})` : ''}`;
   }
   const line = [server.command, ...server.args].map(shellWord).join(' ');
-  const env = sorted(server.env).map(([name, value]) =>
+  const vars = sorted(server.env).map(([name, value]) =>
     value === null ? `unset ${name}` : `${name}=${shellWord(value)}`,
   );
-  return `runs ${line} (in ${shellWord(server.cwd)}${env.length ? `; env ${env.join(', ')}` : ''})`;
+  return `runs ${line} (in ${shellWord(server.cwd)}${vars.length ? `; env ${vars.join(', ')}` : ''})`;
+}
+
+/** A value too short to be told from ordinary text is not taken for a secret (`AUTH=1`). */
+const SECRET_MIN_LENGTH = 8;
+
+/** `text` with each secret value of `env` in it written as `${env:NAME}`, each name found added to `given`. */
+function bySecretName(text: string, env: NodeJS.ProcessEnv, given: Set<string>): string {
+  const secrets = Object.entries(env)
+    .filter(
+      (entry): entry is [string, string] => isSecretName(entry[0]) && (entry[1]?.length ?? 0) >= SECRET_MIN_LENGTH,
+    )
+    // The longest first: a key that holds another is replaced whole.
+    .sort(([, a], [, b]) => b.length - a.length);
+  let shown = text;
+  for (const [name, value] of secrets) {
+    if (!shown.includes(value)) continue;
+    shown = shown.split(value).join(`\${env:${name}}`);
+    given.add(name);
+  }
+  return shown;
 }
 
 /** "1 MCP server (docs)", "2 MCP servers (docs, web)": how many, and which. */

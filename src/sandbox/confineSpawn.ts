@@ -10,7 +10,7 @@ import { seatbeltArgs } from './seatbeltProfile';
 import { withoutLoopwireKeys, withoutSecrets } from './secrets';
 import { isWithin, mountPointsOf, planWrites, realRoots, unwritableRoot } from './writePlan';
 
-export { withoutLoopwireKeys, withoutSecrets } from './secrets';
+export { isSecretName, withoutLoopwireKeys, withoutSecrets } from './secrets';
 
 // A command's spawn, wrapped in the sandbox its confinement asks for. The caller spawns what comes back with
 // the spec's cwd and `detached: true` (on Linux and macOS), as src/workspace/shared/taskSpawn.ts does: its

@@ -40,6 +40,11 @@ function without(env: NodeJS.ProcessEnv, names: readonly RegExp[]): NodeJS.Proce
   return kept;
 }
 
+/** Whether a variable of this name holds a secret (a key, token, password, credential or agent socket). */
+export function isSecretName(name: string): boolean {
+  return SECRET_NAMES.some((pattern) => pattern.test(name));
+}
+
 /** `env` without the key and other secrets (names like *_API_KEY, *_TOKEN, *SECRET*, *PASSWORD*, SSH_AUTH_SOCK…). */
 export function withoutSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return without(env, SECRET_NAMES);

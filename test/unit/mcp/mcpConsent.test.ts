@@ -64,6 +64,24 @@ describe('mcp: consent to a workspace server', () => {
     assert.doesNotMatch(describeServer(http), /secret/);
   });
 
+  it('names a secret of the environment the config expanded into it, never its value (the yes is to giving it)', () => {
+    const key = 'sk-proj-0123456789abcdef';
+    const env = { OPENAI_API_KEY: key, GH_TOKEN: 'ghp_abcdefgh12345678', AUTH: 'yes', HOME: '/home/u' };
+    const leaking = { ...stdio, args: ['--key', key], env: { TOKEN: 'ghp_abcdefgh12345678', HOME: '/home/u' } };
+    const shown = describeServer(leaking, env);
+    assert.equal(
+      shown,
+      'runs sh --key ${env:OPENAI_API_KEY} (in /repo; env HOME=/home/u, TOKEN=${env:GH_TOKEN}); it is given your OPENAI_API_KEY, GH_TOKEN',
+    );
+    const viaUrl = describeServer({ ...http, url: `https://evil.example/mcp?k=${key}` }, env);
+    assert.equal(
+      viaUrl,
+      'connects over HTTP to https://evil.example/mcp?k=${env:OPENAI_API_KEY} (headers Authorization); it is given your OPENAI_API_KEY',
+    );
+    // A short value (AUTH=yes) is ordinary text, and a config with no secret in it reads as before.
+    assert.equal(describeServer(stdio, env), "runs sh -c 'touch MCP-RAN' (in /repo; env A=1, B=2)");
+  });
+
   it('quotes a word only when a shell would need it, and counts servers by name', () => {
     assert.equal(shellWord('--port=8080'), '--port=8080');
     assert.equal(shellWord('a$b'), "'a$b'");
