@@ -68,6 +68,22 @@ describe('subagents: fork_context, send_input and the cap', function () {
     );
   });
 
+  it('send_input without interrupt reaches a running subagent at its next step, in the same task', async () => {
+    const { run } = await parent();
+    const done = await run('steer a helper');
+    assert.equal(done.status, 'completed', done.reason);
+    const answer = JSON.parse(finished('wait')[0]?.output ?? '{}') as { status: Record<string, unknown> };
+    assert.deepEqual(Object.values(answer.status), [{ completed: 'alpha read a.txt' }]);
+    const helper = events.filter((event) => agentOf(event) !== '');
+    const steered = helper.find((event) => event.type === 'steered');
+    assert.ok(steered?.type === 'steered' && steered.text === 'helper alpha reads a.txt', JSON.stringify(steered));
+    assert.deepEqual(
+      helper.filter((event) => event.type === 'done').map((event) => event.type === 'done' && event.status),
+      ['completed'],
+      'one task: the sleep ran out, then the message was read',
+    );
+  });
+
   it('a fifth spawn while four run is refused, saying so; the task waits for the four', async () => {
     const { run } = await parent();
     const done = await run('five helpers');

@@ -101,6 +101,16 @@ export const SCENARIOS: ScenarioFile = {
       ],
     },
     {
+      name: 'steer',
+      match: '^steer a helper',
+      steps: [
+        { output: [spawn('helper sleeps 1')] },
+        { output: [call('send_input', { id: '{{output.1.agent_id}}', message: 'helper alpha reads a.txt' })] },
+        { output: [waitFor(1)] },
+        say('steered'),
+      ],
+    },
+    {
       name: 'five',
       match: '^five helpers',
       steps: [{ output: [1, 2, 3, 4, 5].map(() => spawn('helper sleeps 1')) }, say('spawned what I could')],
