@@ -60,11 +60,30 @@ function writeWorkspace(folder: string): void {
   fs.writeFileSync(path.join(folder, '.vscode', 'settings.json'), '{}\n');
 }
 
+/**
+ * Waits until dist/'s bundles are there and unchanged for 3 s: others rebuild it in a shared checkout, and a
+ * window installs whatever it holds (a bundle half written would be no Loopwire at all).
+ */
+async function distSettled(): Promise<void> {
+  const bundles = ['extension.js', 'session.js', 'webview.js'].map((name) => path.join(ROOT, 'dist', name));
+  await until(
+    'dist/ built and settled',
+    () => {
+      if (!bundles.every((file) => fs.existsSync(file))) return undefined;
+      const newest = Math.max(...bundles.map((file) => fs.statSync(file).mtimeMs));
+      return Date.now() - newest > 3_000 ? true : undefined;
+    },
+    180_000,
+    500,
+  );
+}
+
 /** One window: its first run of `first` cold, then the other kind's first, then `warm` of each, alternating. */
 async function runWindow(serverUrl: string, window: number, warm: number): Promise<InlineSample[]> {
   const first = KINDS[window % KINDS.length] ?? 'ctrl-i';
   const order = KINDS[0] === first ? KINDS : [...KINDS].reverse();
   log(`  window ${window}: starting the workbench (code-server, Chromium)…`);
+  await distSettled();
   const workbench: Workbench = await startWorkbench({
     workspace: writeWorkspace,
     userSettings: { 'loopwire.endpoint': serverUrl },

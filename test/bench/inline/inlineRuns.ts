@@ -120,7 +120,10 @@ export async function ctrlIRun(context: RunContext): Promise<InlineSample> {
   for (let i = 0; i < 7; i++) await page.keyboard.press('Shift+ArrowDown');
   await page.keyboard.press('Control+i');
   const box = page.locator('.quick-input-widget');
-  await until('the inline prompt', async () => ((await text(box)).includes('Edit Inline') ? true : undefined));
+  // Shown, not the last prompt's hidden widget (keys typed before it shows would go to the editor).
+  const shown = async () => (await box.isVisible()) && (await text(box)).includes('Edit Inline');
+  await until('the inline prompt', async () => ((await shown()) ? true : undefined));
+  await box.locator('input').waitFor({ state: 'visible' });
   // Typed as a person types (the extension makes and warms the edit's agent meanwhile), not filled at once.
   await box.locator('input').pressSequentially(CTRL_I_PROMPT, { delay: TYPING_DELAY_MS });
   const logged = timingLines(context.log).length;
