@@ -1,9 +1,11 @@
 import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { repoRoot, runProcess } from '../support/runProcess';
 import { useTempWorkspace } from '../support/tempWorkspace';
 import { SCENARIOS } from '../agent/subagentSupport';
+import { alive } from '../support/processAlive';
 
 // `loopwire exec` with subagents (issue 49, item 4), the built bin on the embedded backend (a real socket in
 // its process): --json names each subagent's events (`agent`, an added field), people see a subagent's lines
@@ -28,9 +30,57 @@ describe('cli: loopwire exec with subagents', function () {
     { prefix: 'exec-subagents' },
   );
 
-  async function exec(prompt: string, extra: string[] = []) {
+  /** The tests' scenarios, and two helpers that nap (each shell's pid in a file) while their parent waits. */
+  const NAPPERS = [
+    {
+      name: 'nappers',
+      match: '^two nappers',
+      steps: [
+        {
+          output: ['1', '2'].map((n) => ({
+            type: 'function_call',
+            name: 'spawn_agent',
+            arguments: { message: `helper naps ${n}` },
+          })),
+        },
+        {
+          output: [
+            {
+              type: 'function_call',
+              name: 'wait',
+              arguments: { ids: ['{{output.1.agent_id}}', '{{output.2.agent_id}}'] },
+            },
+          ],
+        },
+        { output: [{ type: 'message', text: 'napped' }] },
+      ],
+    },
+    {
+      name: 'napper',
+      match: '^helper naps (?<n>\\d)',
+      steps: [
+        {
+          output: [
+            {
+              type: 'function_call',
+              name: 'exec_command',
+              arguments: { cmd: 'echo $$ > nap-{{n}}.pid; exec sleep 30' },
+            },
+          ],
+        },
+        { output: [{ type: 'message', text: 'woke' }] },
+      ],
+    },
+  ];
+
+  async function scenarioFile(): Promise<string> {
     const scenario = temp.path('subagents.json');
-    await fs.writeFile(scenario, JSON.stringify(SCENARIOS));
+    await fs.writeFile(scenario, JSON.stringify({ scenarios: [...SCENARIOS.scenarios, ...NAPPERS] }));
+    return scenario;
+  }
+
+  async function exec(prompt: string, extra: string[] = []) {
+    const scenario = await scenarioFile();
     const args = ['exec', '--workspace', temp.path('workspace'), '--sessions-dir', temp.path('sessions')];
     const started = Date.now();
     const result = await runProcess(process.execPath, [bin, ...args, '--scenario', scenario, ...extra, prompt], '');
@@ -88,5 +138,39 @@ describe('cli: loopwire exec with subagents', function () {
     );
     assert.equal(touch?.declined, true, JSON.stringify(touch));
     await assert.rejects(fs.access(temp.path('workspace/made-by-helper')));
+  });
+
+  it('Ctrl+C while two subagents run their commands: both commands are gone and exec exits 1 at once', async () => {
+    const dir = temp.path('workspace');
+    const args = ['exec', '--workspace', dir, '--sessions-dir', temp.path('sessions'), '--approve', 'all'];
+    const child = spawn(process.execPath, [bin, ...args, '--scenario', await scenarioFile(), 'two nappers'], {
+      cwd: repoRoot,
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.resume();
+    child.stdin.end();
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const pid = async (n: string) => {
+      const text = await fs.readFile(path.join(dir, `nap-${n}.pid`), 'utf8').catch(() => '');
+      return /^\d+\n$/.test(text) ? Number(text) : undefined;
+    };
+    const deadline = Date.now() + 15_000;
+    let pids: (number | undefined)[] = [];
+    while (Date.now() < deadline && !(pids.length === 2 && pids.every((found) => found !== undefined))) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      pids = await Promise.all(['1', '2'].map(pid));
+    }
+    assert.ok(
+      pids.every((found) => found !== undefined),
+      `both helpers napping: ${stdout}`,
+    );
+    const interrupted = Date.now();
+    child.kill('SIGINT');
+    assert.equal(await exited, 1);
+    assert.ok(Date.now() - interrupted < 5_000, `exec took ${Date.now() - interrupted} ms to stop`);
+    for (const found of pids) assert.equal(await alive(found ?? 0), false, `sleep ${found} is gone`);
+    await fs.rm(path.join(dir, 'nap-1.pid'));
+    await fs.rm(path.join(dir, 'nap-2.pid'));
   });
 });
