@@ -11,8 +11,24 @@ import { eventually, fixture, writeFixture } from './support';
 // path clicked in the panel opens at its line, the diff editor's "before" side leaves nothing in Problems,
 // and the empty chat can say which backend it talks to.
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const BROKEN = '{\n  "rate": 5,\n  "free": ,\n}\n';
+
+/**
+ * Once the language service has reported on a change of `control` made now. It reports on documents in the
+ * order they open and change, so by then it has said whatever it would say of a before side opened earlier:
+ * a wait on its word, not on a clock. (Each call moves the control's error a line down, and saves it.)
+ */
+async function controlReportedAgain(control: vscode.Uri): Promise<void> {
+  const was = JSON.stringify(vscode.languages.getDiagnostics(control));
+  const edit = new vscode.WorkspaceEdit();
+  edit.insert(control, new vscode.Position(0, 0), '\n');
+  assert.ok(await vscode.workspace.applyEdit(edit), 'the control file edited');
+  await (await vscode.workspace.openTextDocument(control)).save();
+  await eventually(() => JSON.stringify(vscode.languages.getDiagnostics(control)) !== was, {
+    timeoutMs: 20_000,
+    message: 'the JSON service to report the control file again',
+  });
+}
 
 function windowBackend(subscriptions: vscode.Disposable[]) {
   const workspace = VscodeWorkspace.open(vscode.Uri.file(fixture()));
@@ -94,7 +110,7 @@ describe('chat backend in the window', function () {
     await backend.openDiff('config/shipping.json', BROKEN, 'shipping.json (before ↔ now)');
     const broken = beforeOf('config/shipping.json');
     assert.equal(broken.getText(), BROKEN);
-    await sleep(3_000);
+    await controlReportedAgain(control);
     assert.deepEqual(vscode.languages.getDiagnostics(broken.uri), [], 'nothing in Problems from the before side');
     assert.equal(broken.languageId, 'plaintext', 'JSON that does not parse is shown as plain text');
 
@@ -102,7 +118,7 @@ describe('chat backend in the window', function () {
     await backend.openDiff('config/shipping.json', valid, 'shipping.json (before ↔ now)');
     const clean = beforeOf('config/shipping.json');
     assert.equal(clean.getText(), valid);
-    await sleep(2_000);
+    await controlReportedAgain(control);
     assert.equal(clean.languageId, 'json', 'a before side nothing reports on keeps its language and colours');
     assert.deepEqual(vscode.languages.getDiagnostics(clean.uri), []);
   });
