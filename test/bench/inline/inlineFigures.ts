@@ -151,24 +151,27 @@ const ms = (value: number | null) => (value === null || Number.isNaN(value) ? '�
 
 /** The issue's goals for each kind: the first line warm, the lenses cold and warm after the end and a Keep. */
 export function inlineGoals(rows: readonly InlineRow[]): Goal[] {
+  // A kind with no cold run (one window: the other kind went first) is judged on its warm runs.
+  const lens = (cold: number) => Number.isNaN(cold) || cold <= LENS_GOAL_MS;
+  const cold = (value: number) => (Number.isNaN(value) ? 'no cold run' : `cold ${ms(value)} ms`);
   return rows.flatMap((r) => [
     {
       name: `${r.kind}: first changed line ≤ ${FIRST_LINE_GOAL_MS} ms warm (p50)`,
       met: r.warm_first_line_p50_ms <= FIRST_LINE_GOAL_MS,
-      detail: `p50 ${ms(r.warm_first_line_p50_ms)} ms, p90 ${ms(r.warm_first_line_p90_ms)} ms (cold ${ms(r.cold_first_line_ms)} ms); the line whole: p50 ${ms(r.warm_first_line_whole_p50_ms)} ms, p90 ${ms(r.warm_first_line_whole_p90_ms)} ms`,
+      detail: `p50 ${ms(r.warm_first_line_p50_ms)} ms, p90 ${ms(r.warm_first_line_p90_ms)} ms (${cold(r.cold_first_line_ms)}); the line whole: p50 ${ms(r.warm_first_line_whole_p50_ms)} ms, p90 ${ms(r.warm_first_line_whole_p90_ms)} ms`,
     },
     {
       name: `${r.kind}: lenses ≤ ${LENS_GOAL_MS} ms after the edit's end, cold and warm (p50)`,
-      met: r.cold_lens_after_end_ms <= LENS_GOAL_MS && r.lens_after_end_p50_ms <= LENS_GOAL_MS,
-      detail: `cold ${ms(r.cold_lens_after_end_ms)} ms, warm p50 ${ms(r.lens_after_end_p50_ms)} ms, p90 ${ms(r.lens_after_end_p90_ms)} ms`,
+      met: lens(r.cold_lens_after_end_ms) && r.lens_after_end_p50_ms <= LENS_GOAL_MS,
+      detail: `${cold(r.cold_lens_after_end_ms)}, warm p50 ${ms(r.lens_after_end_p50_ms)} ms, p90 ${ms(r.lens_after_end_p90_ms)} ms`,
     },
     {
       name: `${r.kind}: lenses ≤ ${LENS_GOAL_MS} ms after a Keep${r.lens_after_undo_p50_ms === null ? '' : ' or an Undo'}, cold and warm (p50)`,
       met:
-        r.cold_lens_after_keep_ms <= LENS_GOAL_MS &&
+        lens(r.cold_lens_after_keep_ms) &&
         r.lens_after_keep_p50_ms <= LENS_GOAL_MS &&
         (r.lens_after_undo_p50_ms ?? 0) <= LENS_GOAL_MS,
-      detail: `Keep: cold ${ms(r.cold_lens_after_keep_ms)} ms, warm p50 ${ms(r.lens_after_keep_p50_ms)} ms, p90 ${ms(r.lens_after_keep_p90_ms)} ms${r.lens_after_undo_p50_ms === null ? '' : `; Undo: warm p50 ${ms(r.lens_after_undo_p50_ms)} ms`}`,
+      detail: `Keep: ${cold(r.cold_lens_after_keep_ms)}, warm p50 ${ms(r.lens_after_keep_p50_ms)} ms, p90 ${ms(r.lens_after_keep_p90_ms)} ms${r.lens_after_undo_p50_ms === null ? '' : `; Undo: warm p50 ${ms(r.lens_after_undo_p50_ms)} ms`}`,
     },
   ]);
 }

@@ -129,6 +129,18 @@ describe('inline bench figures', () => {
       [true, false, false, true, true, true],
     );
     assert.match(goals[1]?.detail ?? '', /cold 5000 ms, warm p50 302 ms/);
+    // One window: the kind that went second has no cold run, and is judged on its warm runs.
+    const warmOnly = inlineGoals([
+      inlineRow(
+        'light-bulb',
+        samples.filter((s) => s.phase !== 'cold'),
+      ),
+    ]);
+    assert.deepEqual(
+      warmOnly.map((g) => g.met),
+      [true, true, true],
+    );
+    assert.match(warmOnly[1]?.detail ?? '', /^no cold run, warm p50 60 ms/);
   });
 
   it('prints a row per kind and figure, the machine’s load beside them', () => {
