@@ -9,7 +9,6 @@ export {
   SubagentStatus,
   isFinalStatus,
 } from './agentControl';
-export { AGENT_TYPES } from './spawnAgent';
 export { translating } from './errorDisplay';
 export { outputLabel } from './runReport';
 export { type ToolCall, runToolCall } from './runToolCall';

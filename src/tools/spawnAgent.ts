@@ -10,9 +10,6 @@ import { defineTool } from './tool';
 // one answer start side by side. Offered where the model was trained on these tools and the agent may start
 // subagents (`optIn: 'agents'`); a subagent is not offered it (depth 1).
 
-/** The kinds of subagent a spawn may ask for; `explorer` only reads (its writes and tasks are declined). */
-export const AGENT_TYPES = ['default', 'explorer', 'worker'] as const;
-
 const SpawnArgs = z.object({
   message: z
     .string()
@@ -20,11 +17,12 @@ const SpawnArgs = z.object({
     .describe(
       "The subagent's task, complete on its own: what to find out or do, where, and what to report back. It sees only this (and, with fork_context, your conversation so far).",
     ),
+  // A string, not an enum: a name the model was trained on that is not ours runs as `default`, not as an error.
   agent_type: z
-    .enum(AGENT_TYPES)
+    .string()
     .optional()
     .describe(
-      '`explorer` for a question that only needs reading (it may not write or run tasks); `worker` for a part of the change to make; default: `default`, the same tools as you.',
+      '`explorer` for a question that only needs reading (it may not write or run tasks); `worker` for a part of the change to make; `default` (when not given): the same tools as you.',
     ),
   fork_context: z
     .boolean()

@@ -15,8 +15,9 @@ export const WAIT_MAX_MS = 3_600_000;
 
 const WaitArgs = z.object({
   ids: z.array(z.string().min(1)).describe('The ids of the subagents to wait for (spawn_agent returned them).'),
+  // No `.int()`: zod states it as bounds of 2^53 in the schema, tokens every request pays for (sessionReport.ts).
   timeout_ms: z
-    .int()
+    .number()
     .optional()
     .describe(
       `How long to wait at most, in milliseconds (${WAIT_MIN_MS} to ${WAIT_MAX_MS}; default ${WAIT_DEFAULT_MS}).`,
