@@ -217,16 +217,18 @@ function poolFor(transport: SessionTransport, spec: AgentSpec): SubagentPool | u
       // What it read is its own: the parent's edits still need the parent's reads.
       tools: { ...spec.tools, reads: new ReadLedger(), ...(sessions ? { sessions } : {}) },
       approvals: childApprovals(spec.approvals, agentType),
-      subagents: { ...limits, depth: (limits.depth ?? 0) + 1 },
+      subagents: { ...limits, depth: (limits.depth ?? 0) + 1, bind: undefined },
     });
     return { agent, stopCommands: () => sessions?.stopAll() ?? Promise.resolve() };
   };
-  return new SubagentPool({
+  const pool = new SubagentPool({
     parent: spec.transcript,
     makeChild: child,
     emit: spec.emit,
     maxRunning: limits.maxRunning,
   });
+  limits.bind?.((id) => pool.close(id, undefined).then(() => undefined));
+  return pool;
 }
 
 /** An agent of `spec` on the session's `transport`. */

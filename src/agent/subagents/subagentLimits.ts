@@ -11,6 +11,11 @@ export interface SubagentLimits {
   maxDepth?: number | undefined;
   /** This agent's own depth: 0 for the agent a front end started. */
   depth?: number | undefined;
+  /**
+   * Told, once the agent is built, how to stop one of its subagents by id (the `agent.id` of its events): a
+   * front end's Stop on that subagent alone. Its status becomes `shutdown`, which a wait reports.
+   */
+  bind?: ((stop: (id: string) => Promise<void>) => void) | undefined;
 }
 
 /** Whether an agent under `limits` may start subagents. */

@@ -96,4 +96,32 @@ describe('subagents: fork_context, send_input and the cap', function () {
     assert.equal(helpersDone.length, 4);
     assert.equal(agentOf(events.at(-1) as AgentEvent), '');
   });
+
+  it("a front end stops one subagent by its id (bind): it ends, shutdown, and the parent's wait says so", async () => {
+    let stop: ((id: string) => Promise<void>) | undefined;
+    const built = await subagentParent(bench, events, undefined, { bind: (given) => (stop = given) });
+    close = built.close;
+    const started = performance.now();
+    const running = built.run('two sleepers');
+    const sleeping = () =>
+      events.filter((event) => agentOf(event) !== '' && event.type === 'tool_started' && event.name === 'exec_command');
+    const deadline = Date.now() + 10_000;
+    while (sleeping().length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    const ids = sleeping().map(agentOf);
+    assert.equal(ids.length, 2, 'both helpers were sleeping');
+    for (const id of ids) await stop?.(id);
+    const done = await running;
+    assert.equal(done.status, 'completed', done.reason);
+    assert.ok(performance.now() - started < 6_000, 'the 8 s sleeps were stopped');
+    const waited = JSON.parse(finished('wait')[0]?.output ?? '{}') as { status: Record<string, unknown> };
+    assert.ok(
+      Object.values(waited.status).every((status) => status === 'shutdown'),
+      JSON.stringify(waited),
+    );
+    const helpersDone = events.filter((event) => agentOf(event) !== '' && event.type === 'done');
+    assert.deepEqual(
+      helpersDone.map((event) => event.type === 'done' && event.status),
+      ['cancelled', 'cancelled'],
+    );
+  });
 });

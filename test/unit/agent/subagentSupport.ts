@@ -4,6 +4,7 @@ import {
   type AgentEvent,
   type ApprovalPolicy,
   type DoneEvent,
+  type SubagentLimits,
   Transcript,
   approveAll,
   createAgentSession,
@@ -128,6 +129,7 @@ export async function subagentParent(
   bench: AgentBench,
   events: AgentEvent[],
   approvals: ApprovalPolicy = approveAll,
+  limits: SubagentLimits = {},
 ): Promise<{ run: (prompt: string, signal?: AbortSignal) => Promise<DoneEvent>; close: () => void }> {
   const workspace = await NodeWorkspace.open(bench.dir);
   const emit = (event: AgentEvent) => events.push(event);
@@ -144,7 +146,7 @@ export async function subagentParent(
     // As exec runs it: commands may go on in the background, and Stop ends them.
     tools: { workspace, reads: new ReadLedger(), sessions },
     approvals,
-    subagents: {},
+    subagents: limits,
     emit,
   });
   await agent.start();
