@@ -29,6 +29,19 @@ export interface ExecApprovalParts {
   unanswered: Unanswered;
 }
 
+/**
+ * Questions asked one after another: subagents run at once and may each ask, and the terminal reads one
+ * answer at a time (two open questions would both take the same line).
+ */
+export function oneAtATime<Q, A>(ask: (question: Q) => Promise<A>): (question: Q) => Promise<A> {
+  let last: Promise<unknown> = Promise.resolve();
+  return (question) => {
+    const next = last.then(() => ask(question));
+    last = next.catch(() => undefined);
+    return next;
+  };
+}
+
 /** The run's approval policy. */
 export function execApprovals(parts: ExecApprovalParts): ApprovalPolicy {
   const { options, registry } = parts;
@@ -36,7 +49,7 @@ export function execApprovals(parts: ExecApprovalParts): ApprovalPolicy {
   const describe = (request: ApprovalRequest) => registry.summarize(request.name, request.input);
   // `ask` is refused without a terminal (execOptions.ts); `auto` runs, and declines what it would ask.
   const ask = options.host.stdinTerminal
-    ? parts.asking(terminalAsk(describe, (request) => escalationRule(request, parts.workspace)))
+    ? parts.asking(oneAtATime(terminalAsk(describe, (request) => escalationRule(request, parts.workspace))))
     : (request: ApprovalRequest) => {
         parts.unanswered.add(request.callId);
         return Promise.resolve({ refused: 'there is no terminal to ask on (loopwire exec without one)' });

@@ -6,6 +6,7 @@ import { repoRoot, runProcess } from '../support/runProcess';
 import { useTempWorkspace } from '../support/tempWorkspace';
 import { SCENARIOS } from '../agent/subagentSupport';
 import { alive } from '../support/processAlive';
+import { oneAtATime } from '../../../src/cli/execApprovals';
 
 // `loopwire exec` with subagents (issue 49, item 4), the built bin on the embedded backend (a real socket in
 // its process): --json names each subagent's events (`agent`, an added field), people see a subagent's lines
@@ -172,5 +173,24 @@ describe('cli: loopwire exec with subagents', function () {
     for (const found of pids) assert.equal(await alive(found ?? 0), false, `sleep ${found} is gone`);
     await fs.rm(path.join(dir, 'nap-1.pid'));
     await fs.rm(path.join(dir, 'nap-2.pid'));
+  });
+
+  it("subagents' questions reach the terminal one at a time, in the order asked", async () => {
+    const open: string[] = [];
+    const seen: string[] = [];
+    const ask = oneAtATime(async (question: string) => {
+      open.push(question);
+      seen.push(`${question} (${open.length} open)`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      open.splice(open.indexOf(question), 1);
+      if (question === 'b') throw new Error('no terminal');
+      return question.toUpperCase();
+    });
+    const answers = await Promise.allSettled(['a', 'b', 'c'].map(ask));
+    assert.deepEqual(seen, ['a (1 open)', 'b (1 open)', 'c (1 open)']);
+    assert.deepEqual(
+      answers.map((answer) => (answer.status === 'fulfilled' ? answer.value : 'failed')),
+      ['A', 'failed', 'C'],
+    );
   });
 });
