@@ -1,6 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { type AnyInputItem, PROJECT_INSTRUCTIONS_HEADING } from '../../protocol';
+import { type AnyInputItem, PROJECT_INSTRUCTIONS_HEADING, userMessageText } from '../../protocol';
 import { InstructionsCache, type Probes, signatureOf } from './instructionsCache';
 import { isNestedInstructions } from './nestedInstructions';
 
@@ -134,7 +134,7 @@ export async function readProjectInstructions(
 /** Whether `item` is a project-instructions message (not a prompt the user typed). */
 export function isProjectInstructions(item: AnyInputItem): boolean {
   // A nested AGENTS.md (nestedInstructions.ts) shares the heading but is not the task's set: never its update.
-  return textOfUserMessage(item)?.startsWith(HEADING) === true && !isNestedInstructions(item);
+  return userMessageText(item)?.startsWith(HEADING) === true && !isNestedInstructions(item);
 }
 
 /**
@@ -146,7 +146,7 @@ export function projectInstructionsUpdate(
   items: readonly AnyInputItem[],
 ): AnyInputItem | undefined {
   const earlier = items.findLast(isProjectInstructions);
-  const earlierText = earlier ? textOfUserMessage(earlier) : undefined;
+  const earlierText = earlier ? userMessageText(earlier) : undefined;
   if (found.text === '') {
     if (earlierText === undefined || earlierText.endsWith(REMOVED)) return undefined;
     return userMessage(`${HEADING}${found.folders.join(', ')}\n\n${REMOVED}`);
@@ -163,16 +163,6 @@ const stripReplaced = (text: string) => text.replace(`\n\n${REPLACES}`, '');
 
 function userMessage(text: string): AnyInputItem {
   return { type: 'message', role: 'user', content: [{ type: 'input_text', text }] };
-}
-
-/** The text of a user message with one text part (or a string), else undefined. */
-function textOfUserMessage(item: AnyInputItem): string | undefined {
-  const record = item as { type?: unknown; role?: unknown; content?: unknown };
-  if ((record.type !== undefined && record.type !== 'message') || record.role !== 'user') return undefined;
-  if (typeof record.content === 'string') return record.content;
-  if (!Array.isArray(record.content)) return undefined;
-  const first = record.content[0] as { type?: unknown; text?: unknown } | undefined;
-  return first?.type === 'input_text' && typeof first.text === 'string' ? first.text : undefined;
 }
 
 function labelled(file: string, label: (file: string) => string): { path: string; label: string } {

@@ -1,4 +1,4 @@
-import { type AnyInputItem, SKILLS_HEADING } from '../../protocol';
+import { type AnyInputItem, SKILLS_HEADING, userMessageText } from '../../protocol';
 import type { FoundSkills, Skill } from './skillDiscovery';
 
 // The skills the model may use, as one user message after the project instructions (projectInstructions.ts),
@@ -37,18 +37,18 @@ export function nestedSkillsText(scope: string, skills: readonly Skill[]): strin
 
 /** Whether `item` is a skills message (the task's list or a folder's). */
 export function isSkillsItem(item: AnyInputItem): boolean {
-  const text = textOfUserMessage(item);
+  const text = userMessageText(item);
   return text !== undefined && (text.startsWith(`${SKILLS_HEADING}\n`) || text.startsWith(`${SKILLS_HEADING} for `));
 }
 
 /** Whether `item` is a folder's skills message (nestedSkillsText). */
 export function isNestedSkillsItem(item: AnyInputItem): boolean {
-  return isSkillsItem(item) && (textOfUserMessage(item) ?? '').includes(SCOPE_OPEN);
+  return isSkillsItem(item) && (userMessageText(item) ?? '').includes(SCOPE_OPEN);
 }
 
 /** The folder a folder's skills message lists the skills of. */
 export function nestedSkillsScope(item: AnyInputItem): string {
-  const text = textOfUserMessage(item) ?? '';
+  const text = userMessageText(item) ?? '';
   const start = text.indexOf(SCOPE_OPEN) + SCOPE_OPEN.length;
   return text.slice(start, text.indexOf('"', start));
 }
@@ -59,7 +59,7 @@ export function nestedSkillsScope(item: AnyInputItem): string {
  */
 export function skillsUpdate(found: FoundSkills, items: readonly AnyInputItem[]): AnyInputItem | undefined {
   const earlier = items.findLast((item) => isSkillsItem(item) && !isNestedSkillsItem(item));
-  const earlierText = earlier ? textOfUserMessage(earlier) : undefined;
+  const earlierText = earlier ? userMessageText(earlier) : undefined;
   const text = skillsText(found.skills);
   if (text === '') {
     if (earlierText === undefined || earlierText.endsWith(REMOVED)) return undefined;
@@ -72,14 +72,4 @@ export function skillsUpdate(found: FoundSkills, items: readonly AnyInputItem[])
 
 export function userMessage(text: string): AnyInputItem {
   return { type: 'message', role: 'user', content: [{ type: 'input_text', text }] };
-}
-
-/** The text of a user message with one text part (or a string), else undefined. */
-export function textOfUserMessage(item: AnyInputItem): string | undefined {
-  const record = item as { type?: unknown; role?: unknown; content?: unknown };
-  if ((record.type !== undefined && record.type !== 'message') || record.role !== 'user') return undefined;
-  if (typeof record.content === 'string') return record.content;
-  if (!Array.isArray(record.content)) return undefined;
-  const first = record.content[0] as { type?: unknown; text?: unknown } | undefined;
-  return first?.type === 'input_text' && typeof first.text === 'string' ? first.text : undefined;
 }
