@@ -20,6 +20,6 @@ export {
   McpServerError,
   type McpToolInfo,
 } from './mcpConnection';
-export { MCP_POLICY, type McpSandbox, mcpSandbox, unconfinedNote } from './mcpSandbox';
+export { MCP_POLICY, type McpSandbox, mcpSandbox, programFolders, unconfinedNote } from './mcpSandbox';
 export { MCP_OUTPUT_CHARS, mcpSummary, mcpToolName, resultText } from './mcpTools';
 export { type McpServerState, type McpServers, type StartMcpOptions, startMcpServers } from './mcpServers';

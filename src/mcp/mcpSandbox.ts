@@ -114,9 +114,52 @@ export function serverConfinement(
     // A home that cannot be written: the server runs without a cache of its own, and says so if it needs one.
     cache = undefined;
   }
+  const readable = programFolders(server);
   return {
-    confinement: { policy: MCP_POLICY, roots, ...(cache ? { writable: [cache] } : {}) },
+    confinement: {
+      policy: MCP_POLICY,
+      roots,
+      ...(cache ? { writable: [cache] } : {}),
+      ...(readable.length > 0 ? { readable } : {}),
+    },
     env: cache ? cacheVariables(cache) : {},
     cache,
   };
+}
+
+/** What marks a program's own folder: the one its modules are found from. */
+const PACKAGE_MARKS = ['package.json', 'node_modules', 'pyproject.toml', '.git'];
+
+/**
+ * The folders of what `server` runs that the sandbox's private /tmp would hide: each absolute path among its
+ * command, arguments and folder in the host's temporary folder, widened to its package (the nearest folder above it
+ * holding a package.json, node_modules, pyproject.toml or .git, below the temporary folder itself) so that it
+ * finds its own modules. Read only: the user chose to run that program, not to let it write there.
+ */
+export function programFolders(server: McpServerConfig & { type: 'stdio' }): string[] {
+  const temps = [...new Set(['/tmp', os.tmpdir()].flatMap(realOrNone))];
+  const folders = [server.command, ...server.args, server.cwd].flatMap((word) => {
+    if (!path.isAbsolute(word)) return [];
+    const real = realOrNone(word)[0];
+    const temp = real && temps.find((t) => real.startsWith(`${t}${path.sep}`));
+    return real && temp ? [packageOf(real, temp)] : [];
+  });
+  return [...new Set(folders)];
+}
+
+function realOrNone(p: string): string[] {
+  try {
+    return [fs.realpathSync(p)];
+  } catch {
+    return [];
+  }
+}
+
+/** The nearest folder above `file` (below `temp`) that holds a package mark, else `file`'s own folder. */
+function packageOf(file: string, temp: string): string {
+  const own = fs.statSync(file).isDirectory() ? file : path.dirname(file);
+  for (let dir = own; dir !== temp && dir.startsWith(`${temp}${path.sep}`); dir = path.dirname(dir)) {
+    if (PACKAGE_MARKS.some((mark) => fs.existsSync(path.join(dir, mark)))) return dir;
+  }
+  return own;
 }

@@ -100,6 +100,7 @@ function confineWithSeatbelt(program: string, spec: SpawnSpec, confinement: Conf
           }),
           ...realRoots(confinement.writable ?? []).filter((folder) => unwritableRoot(folder, homes) === undefined),
         ];
+  const shown = [...roots, ...realRoots(confinement.readable ?? [])];
   const hidden = [
     ...hiddenPaths({ env: spec.env, network: confinement.policy.network, extra: confinement.hidden }),
     ...hostTmp,
@@ -107,7 +108,7 @@ function confineWithSeatbelt(program: string, spec: SpawnSpec, confinement: Conf
     try {
       const real = fs.realpathSync(p);
       // As on Linux: a path that holds a workspace folder is where the user works, not a store to hide.
-      return roots.some((root) => isWithin(root, real)) ? [] : [real];
+      return shown.some((root) => isWithin(root, real)) ? [] : [real];
     } catch {
       return [];
     }

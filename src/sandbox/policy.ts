@@ -37,6 +37,12 @@ export interface Confinement {
    * them stays hidden. Those that do not exist are left out.
    */
   writable?: readonly string[];
+  /**
+   * Further absolute folders read as they are, never written, where the private temporary folder would hide
+   * them: the files of a program the user chose to run that lie in the host's /tmp (an MCP server's script,
+   * src/mcp/mcpSandbox.ts). A hidden path inside one stays hidden. Those that do not exist are left out.
+   */
+  readable?: readonly string[];
 }
 
 /**

@@ -90,7 +90,7 @@ export function planWrites(confinement: Confinement, homes: readonly string[] = 
   const roots = realRoots(confinement.roots);
   const plan: WritePlan = { writable: [], readOnly: [], pinned: [], protectedPaths: [], warnings: [] };
   if (confinement.policy.mode !== 'workspace-write') {
-    plan.readOnly = roots;
+    plan.readOnly = withReadable(roots, [], confinement);
     return plan;
   }
   for (const root of roots) {
@@ -119,7 +119,15 @@ export function planWrites(confinement: Confinement, homes: readonly string[] = 
   // A program's own folders (its cache), after the workspace's: nothing of the agent's is read from them.
   const extra = realRoots(confinement.writable ?? []).filter((folder) => unwritableRoot(folder, homes) === undefined);
   plan.writable = [...new Set([...plan.writable, ...extra])].sort((a, b) => depth(a) - depth(b));
+  plan.readOnly = withReadable(plan.readOnly, plan.writable, confinement);
   return plan;
+}
+
+/** `readOnly` and the confinement's readable folders that no root already shows, parents first. */
+function withReadable(readOnly: readonly string[], writable: readonly string[], confinement: Confinement): string[] {
+  const shown = [...readOnly, ...writable];
+  const more = realRoots(confinement.readable ?? []).filter((folder) => !shown.some((root) => isWithin(folder, root)));
+  return [...readOnly, ...more].sort((a, b) => depth(a) - depth(b));
 }
 
 /** The folders a run mounts on inside writable roots, parents first: those missing are made before it. */

@@ -220,7 +220,9 @@ describe('mcp: a stdio server in the sandbox (real bubblewrap)', function () {
     fs.writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name: 'loopwire-probe', version: '1.0.0', bin }));
     fs.writeFileSync(
       path.join(pkg, 'bin.mjs'),
-      `#!/usr/bin/env node\nawait import(${JSON.stringify(PROBE_SERVER)});\n`,
+      // The probe named on its command line, as the user's config would name a script: where the clone is under
+      // the host's /tmp, that is what lets the sandbox show it (mcpSandbox.ts, programFolders).
+      '#!/usr/bin/env node\nawait import(process.argv[2]);\n',
     );
     fs.chmodSync(path.join(pkg, 'bin.mjs'), 0o755);
     // A tarball, as from a registry (a folder would be linked, not installed).
@@ -230,7 +232,7 @@ describe('mcp: a stdio server in the sandbox (real bubblewrap)', function () {
     const npx = (own: Record<string, string> = {}) => ({
       ...probe(own),
       command: 'npx',
-      args: ['-y', `--package=${tarball}`, 'loopwire-probe'],
+      args: ['-y', `--package=${tarball}`, 'loopwire-probe', PROBE_SERVER],
     });
     const { servers: states } = await start(confined(), npx());
     assert.equal(states[0]?.error, undefined);
