@@ -117,6 +117,22 @@ export {
   WORKSPACE_SKILL_DIRS,
   findSkills,
 } from './skills/skillDiscovery';
+export {
+  type FoundPrompts,
+  type PromptFile,
+  type PromptProblem,
+  WORKSPACE_PROMPT_DIR,
+  findPromptFiles,
+} from './prompts/promptDiscovery';
+export { type FilledPrompt, type PromptInput, fillPrompt, promptInputs } from './prompts/promptInputs';
+export {
+  BUILTIN_COMMANDS,
+  type BuiltinName,
+  type SlashCommand,
+  parseSlash,
+  slashCommands,
+} from './prompts/slashCommands';
+export { INIT_PROMPT } from './prompts/initPrompt';
 export { USER_AGENT, WEBSOCKET_BETA, requestHeaders } from './transport/requestBody';
 export { type ProxyRoute, type ProxySettings, fetchProxyFault, proxyRoute, viaProxy } from './transport/proxy';
 export { RedirectRefused, fetchSameOrigin } from './transport/redirectGuard';

@@ -9,7 +9,7 @@ import {
   policyFor,
 } from '../agent';
 import type { SandboxPolicy } from '../sandbox';
-import { CommandSessions, ReadLedger } from '../tools';
+import { CommandSessions, ReadLedger, type ToolRegistry } from '../tools';
 import type { NodeWorkspace } from '../workspace/node/nodeWorkspace';
 import { commandShellName } from '../workspace/shared/userShell';
 import { type CliIo, ExitCode } from './cliIo';
@@ -38,6 +38,8 @@ export interface DumpSetup {
   /** The sandbox commands would run in (execSandbox.ts's sandboxReader); absent where the machine has none. */
   sandbox: (() => SandboxPolicy | undefined) | undefined;
   prompt: string | PromptWithParts;
+  /** The tools offered, when a prompt file narrows them; absent: the built-in ones. */
+  registry?: ToolRegistry;
 }
 
 /** Prints the body and returns 0; 1 if the agent stopped before it built a request. */
@@ -65,6 +67,7 @@ export async function dumpRequest(setup: DumpSetup, io: CliIo): Promise<ExitCode
     }),
     // As `loopwire exec` runs it: with sessions, so the request offers what reaches them (write_stdin).
     tools: { workspace, reads: new ReadLedger(), sessions: new CommandSessions() },
+    ...(setup.registry ? { registry: setup.registry } : {}),
     // Nothing runs: the mode and the sandbox are what the environment item and exec_command's parameters say.
     approvals: policyFor(setup.approve, () => Promise.resolve(false), undefined, setup.sandbox),
     context: setup.context,

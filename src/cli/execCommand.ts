@@ -5,11 +5,13 @@ import * as path from 'node:path';
 import { type PromptWithParts, Transcript, newTranscript } from '../agent';
 import type { McpConfig } from '../mcp/mcpConfig';
 import type { InputImage, InputText } from '../protocol';
+import { BUILTIN_TOOLS } from '../tools';
 import { NodeWorkspace } from '../workspace/node/nodeWorkspace';
 import { type CliIo, ExitCode, errorMessage } from './cliIo';
 import { dumpRequest } from './dumpRequest';
 import { EXEC_NAME, type ExecOptions, execOptions, sessionsDir, usageError } from './execOptions';
 import { execHeader } from './execRenderer';
+import { execSlash, narrowedTools } from './execSlash';
 import { type ExecExtras, type ExecRun, runExec } from './execRun';
 import { noSandboxNotice, sandboxLabel, sandboxReader } from './execSandbox';
 import { promptFlagParts } from './fileFlags';
@@ -21,13 +23,17 @@ export type { ExecExtras } from './execRun';
 type Parts = (InputText | InputImage)[];
 
 export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras = {}): Promise<ExitCode> {
-  const options = execOptions(argv, io, extras.host);
-  if (typeof options === 'number') return options;
-  const opened = await openWorkspace(options, io);
+  const given = execOptions(argv, io, extras.host);
+  if (typeof given === 'number') return given;
+  const opened = await openWorkspace(given, io);
   if (typeof opened === 'number') return opened;
   const { workspace, parts } = opened;
+  // `/name args`: a prompt file, a skill or a built-in makes the prompt (and may pick the model, tools, mode).
+  const slash = await execSlash(given, workspace.root, io);
+  if (typeof slash === 'number') return slash;
+  const { options, tools: toolNames } = slash;
   const prompt = promptOf(options.prompt, parts);
-  if (options.flags['dump-request']) return dumpFor(options, workspace, prompt, io);
+  if (options.flags['dump-request']) return dumpFor(options, workspace, prompt, io, toolNames);
   let mcpConfig: McpConfig;
   try {
     mcpConfig = await mcpServersOf(options.flags['mcp-config'], workspace.root, terminalConsent(io.stderr));
@@ -44,7 +50,7 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
   if (notice !== undefined) io.stderr(notice);
   const loaded = await loadBackendAndTranscript(options, workspace, io);
   if (typeof loaded === 'number') return loaded;
-  const run: ExecRun = { options, workspace, prompt, mcpConfig, color, ...loaded };
+  const run: ExecRun = { options, workspace, prompt, mcpConfig, color, ...loaded, toolNames };
   return runExec(run, io, extras);
 }
 
@@ -78,6 +84,7 @@ function dumpFor(
   workspace: NodeWorkspace,
   prompt: string | PromptWithParts | undefined,
   io: CliIo,
+  toolNames: string[] | undefined,
 ): Promise<ExitCode> | ExitCode {
   if (prompt === undefined) return usageError(io, '--dump-request prints the request for a prompt: give one');
   const { endpoint, model, context, approve } = options;
@@ -85,7 +92,9 @@ function dumpFor(
   // The sandbox as a real run has it: the model is offered the way out of it, and told of it.
   const sandbox = sandboxReader(approve, options.sandbox);
   const setup = { endpoint, model, modelOptions, headers, context, workspace, approve, prompt, sandbox };
-  return dumpRequest(setup, io);
+  // A prompt file's `tools`: the request offers only those.
+  const registry = toolNames && narrowedTools(BUILTIN_TOOLS, toolNames, (line) => io.stderr(line));
+  return dumpRequest(registry ? { ...setup, registry } : setup, io);
 }
 
 function header(options: ExecOptions, workspace: NodeWorkspace, color: boolean): string {

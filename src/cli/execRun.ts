@@ -24,6 +24,7 @@ import { SubagentLines } from './subagentLines';
 import { onExitSignals } from './exitSignals';
 import { projectInstructionsLine } from './instructionsLine';
 import { skillsReader } from './skillsReport';
+import { narrowedTools } from './execSlash';
 import { type ExecTools, startExecTools } from './mcpSetup';
 import { sessionLine } from './sessionLines';
 import { failureLine } from './stopAdvice';
@@ -50,6 +51,8 @@ export interface ExecRun {
   /** The bundled backend's module and its scenarios; absent against an endpoint. */
   backend: { module: typeof Server; scenarios: ScenarioFile[] } | undefined;
   transcript: Transcript;
+  /** A prompt file's `tools` (`/name`, execSlash.ts): the tools offered narrowed to them; undefined: not narrowed. */
+  toolNames?: string[] | undefined;
 }
 
 /**
@@ -108,6 +111,7 @@ export async function runExec(run: ExecRun, io: CliIo, extras: ExecExtras): Prom
     // The MCP servers' tools join the built-in ones (their lines go to stderr, like transport notes).
     const where = { approve: run.options.approve, sandbox: run.options.sandbox, roots: [run.workspace.root] };
     tools = await startExecTools(run.mcpConfig, (line) => io.stderr(`(${line})\n`), where);
+    if (run.toolNames) tools = { ...tools, registry: narrowedTools(tools.registry, run.toolNames, io.stderr) };
     // On a terminal the user can steer the task as it runs; its output waits while they type a line.
     const steering = terminalSteering(io, run.color);
     say = steering.io.stderr;

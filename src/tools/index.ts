@@ -54,6 +54,7 @@ export {
   toolsFor,
 } from './toolSet';
 export { APPLY_PATCH_GRAMMAR } from './applyPatch';
+export { toolsNamed } from './toolNameAliases';
 export { formatDiagnostic } from './commitPlan';
 export { type CommandPlace, type CommandVerdict, type JudgedCommand, judgeCommand } from './commandSafety';
 export { type JudgedCall, judgeCommandCall } from './execCommand';

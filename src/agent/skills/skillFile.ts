@@ -63,8 +63,8 @@ function checkName(name: string, folder: string): string | undefined {
   return undefined;
 }
 
-/** The text between a first line `---` and the next line `---`; undefined where there is none. */
-function frontMatterOf(text: string): string | undefined {
+/** The text between a first line `---` and the next line `---`; undefined where there is none (prompt files read it too). */
+export function frontMatterOf(text: string): string | undefined {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   if (lines[0]?.trim() !== '---') return undefined;
   const end = lines.findIndex((line, index) => index > 0 && line.trim() === '---');

@@ -1,0 +1,88 @@
+import { load as loadYaml } from 'js-yaml';
+import { z } from 'zod';
+import { frontMatterOf, skillBody } from '../skills/skillFile';
+
+// One prompt file (`NAME.prompt.md`, VS Code's format: code.visualstudio.com/docs/copilot/customization/prompt-files):
+// an optional YAML front matter between two `---` lines, read with the skills' reader (skillFile.ts), holding any
+// of `description`, `name` (default: the file's name without `.prompt.md`), `argument-hint`, `agent`, `model` and
+// `tools` (a list of tool or tool-set names); the body after it is the prompt. Other fields are allowed and not
+// read. What is wrong is said in a sentence naming the field, never thrown: a team's broken prompt file must not
+// stop a task.
+
+/** The ending that makes a Markdown file a prompt file. */
+export const PROMPT_FILE_ENDING = '.prompt.md';
+
+/** A name as typed after `/`: a letter or digit, then letters, digits, `-`, `_` or `.`. */
+export const COMMAND_NAME = /^[A-Za-z0-9][\w.-]*$/;
+
+const text = (field: string) => z.string({ error: `the field \`${field}\` is not text` }).optional();
+
+/** The front matter's fields Loopwire reads; the others stay unchecked (loose). */
+const FrontMatter = z.looseObject({
+  description: text('description'),
+  name: text('name'),
+  'argument-hint': text('argument-hint'),
+  agent: text('agent'),
+  model: text('model'),
+  tools: z
+    .union([z.array(z.string()), z.string()], { error: 'the field `tools` is not a list of tool names' })
+    .optional(),
+});
+
+/** What a valid prompt file says. */
+export interface PromptFileHeader {
+  name: string;
+  /** On one line; empty where the file gives none. */
+  description: string;
+  argumentHint?: string;
+  agent?: string;
+  model?: string;
+  /** The tool and tool-set names as written (VS Code's); undefined: the tools are not narrowed. */
+  tools?: string[];
+  /** The prompt: the body after the front matter. */
+  body: string;
+}
+
+/** The prompt file named `fileName` (`fix-test.prompt.md`) holding `content`, or what is wrong with it. */
+export function parsePromptFile(content: string, fileName: string): PromptFileHeader | { problem: string } {
+  const yaml = frontMatterOf(content);
+  let data: unknown = {};
+  if (yaml !== undefined) {
+    try {
+      data = loadYaml(yaml) ?? {};
+    } catch (error) {
+      return { problem: `the front matter is not valid YAML: ${(error as Error).message.split('\n')[0] ?? ''}` };
+    }
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    return { problem: 'the front matter is not a mapping of fields' };
+  const parsed = FrontMatter.safeParse(data);
+  if (!parsed.success) return { problem: parsed.error.issues[0]?.message ?? 'the front matter is not valid' };
+  const fields = parsed.data;
+  const name = oneLine(fields.name ?? fileName.slice(0, -PROMPT_FILE_ENDING.length));
+  if (!COMMAND_NAME.test(name))
+    return { problem: `the name '${name}' cannot follow a /: use letters, digits, '-', '_' or '.'` };
+  const tools = typeof fields.tools === 'string' ? fields.tools.split(',') : fields.tools;
+  const body = (yaml === undefined ? content.replace(/^\uFEFF/, '') : skillBody(content)).trim();
+  if (body === '') return { problem: 'the prompt (the text after the front matter) is empty' };
+  return {
+    name,
+    description: oneLine(fields.description ?? ''),
+    ...optional('argumentHint', fields['argument-hint']),
+    ...optional('agent', fields.agent),
+    ...optional('model', fields.model),
+    ...(tools ? { tools: tools.map((tool) => tool.trim()).filter((tool) => tool !== '') } : {}),
+    body,
+  };
+}
+
+function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
+  const trimmed = value === undefined ? '' : oneLine(value);
+  return trimmed === '' ? {} : ({ [key]: trimmed } as Record<K, string>);
+}
+
+const oneLine = (value: string) =>
+  value
+    .split(/\s+/)
+    .filter((word) => word !== '')
+    .join(' ');

@@ -1,0 +1,169 @@
+import * as os from 'node:os';
+import {
+  type FoundPrompts,
+  INIT_PROMPT,
+  type SlashCommand,
+  fillPrompt,
+  findPromptFiles,
+  findSkills,
+  parseSlash,
+  slashCommands,
+} from '../agent';
+import { ToolRegistry, toolsNamed } from '../tools';
+import { type CliIo, ExitCode } from './cliIo';
+import { EXEC_NAME, type ExecOptions } from './execOptions';
+import { skillsReader } from './skillsReport';
+
+// `loopwire exec "/name args"`: a slash command (src/agent/prompts) turned into the run's prompt before anything
+// starts. A prompt file's body, its inputs filled, is the prompt, its `model` the run's (unless --model says
+// otherwise) and its `tools` narrow what is offered; `/skill args` names the skill as `$skill` does; `/plan`
+// runs its prompt in plan mode, `/init` asks for an AGENTS.md; `/skills` and `/help` print and send nothing.
+// An unknown command, a missing input, or a command exec cannot run is bad usage: nothing is sent.
+
+/** The run as a slash command makes it: its options (prompt, model, approvals), and the tools it narrows to. */
+export interface SlashRun {
+  options: ExecOptions;
+  /** The names a prompt file's `tools` gives (VS Code's or ours); undefined: not narrowed. */
+  tools?: string[];
+}
+
+/** The run `options` describe once its prompt's slash command is applied, or the exit code when it ends here. */
+export async function execSlash(options: ExecOptions, root: string, io: CliIo): Promise<SlashRun | ExitCode> {
+  if (options.prompt === undefined) return { options };
+  const slash = parseSlash(options.prompt);
+  if (slash === undefined) return { options };
+  if ('literal' in slash) return { options: { ...options, prompt: slash.literal } };
+  const prompts = await findPromptFiles([root]);
+  const say = (line: string) => io.stderr(line);
+  for (const { file, problem } of prompts.problems) say(`(prompt file not used: ${file}: ${problem})\n`);
+  // The skills' problems are said by the agent's own reading of them, once; here they are only looked up.
+  const skills = await findSkills([root], os.homedir());
+  const commands = slashCommands(prompts.prompts, skills.skills);
+  const command = commands.find((each) => each.name === (slash.name === 'prompts' ? 'help' : slash.name));
+  if (command === undefined)
+    return slashError(
+      io,
+      `unknown command /${slash.name}: the commands here are ${names(commands)} (/help says what each does; //text sends /text)`,
+    );
+  if (command.kind === 'skill') return { options: { ...options, prompt: `$${command.name} ${slash.args}`.trim() } };
+  if (command.kind === 'prompt') return promptFileRun(options, command, slash.args, root, io);
+  return builtinRun(options, command.name, slash.args, { root, io, commands, prompts });
+}
+
+/** A prompt file's run: its body filled, its model, its tools. */
+function promptFileRun(
+  options: ExecOptions,
+  command: Extract<SlashCommand, { kind: 'prompt' }>,
+  args: string,
+  root: string,
+  io: CliIo,
+): SlashRun | ExitCode {
+  const { prompt } = command;
+  const filled = fillPrompt(prompt.body, args, root);
+  if ('missing' in filled) {
+    const each = filled.missing.map((input) =>
+      input.placeholder ? `${input.name} (${input.placeholder})` : input.name,
+    );
+    const first = filled.missing[0]?.name ?? '';
+    return slashError(
+      io,
+      `/${command.name} (${prompt.label}) needs a value for ${each.join(', ')}: give it as ${first}=VALUE after the name, or as words after it for the first one missing`,
+    );
+  }
+  const model = prompt.model !== undefined && options.flags.model === undefined ? modelId(prompt.model) : options.model;
+  return { options: { ...options, prompt: filled.text, model }, ...(prompt.tools ? { tools: prompt.tools } : {}) };
+}
+
+interface BuiltinContext {
+  root: string;
+  io: CliIo;
+  commands: SlashCommand[];
+  prompts: FoundPrompts;
+}
+
+/** A built-in command in exec: a run, or what it prints and its exit code. */
+async function builtinRun(
+  options: ExecOptions,
+  name: string,
+  args: string,
+  context: BuiltinContext,
+): Promise<SlashRun | ExitCode> {
+  const { io } = context;
+  switch (name) {
+    case 'plan':
+      if (args === '')
+        return slashError(io, '/plan plans a prompt: give it after the name (/plan add a --dry-run flag)');
+      return { options: { ...options, prompt: args, approve: 'plan', approveDefaulted: false } };
+    case 'init':
+      return { options: { ...options, prompt: args === '' ? INIT_PROMPT : `${INIT_PROMPT}\n\n${args}` } };
+    case 'help':
+      io.stdout(helpText(context.commands));
+      return ExitCode.ok;
+    case 'skills':
+      return printSkills(context.root, io);
+    default:
+      // new, compact, review (PANEL_ONLY)
+      return slashError(
+        io,
+        `/${name} is not available in ${EXEC_NAME} yet (it is the chat panel's); ${EXEC_NAME} runs /plan, /init, /skills, /help and the prompt files and skills`,
+      );
+  }
+}
+
+/** `/skills`: each skill found, with its description and file; what cannot be used, on stderr. */
+async function printSkills(root: string, io: CliIo): Promise<ExitCode> {
+  const found = await skillsReader([root], (line) => io.stderr(line))();
+  if (found.skills.length === 0)
+    io.stdout('No skills found (.agents/skills, .github/skills, .claude/skills, or the same under ~).\n');
+  for (const skill of found.skills) io.stdout(`${skill.name}: ${skill.description} (${skill.label})\n`);
+  return ExitCode.ok;
+}
+
+/** `/help`: every command with its description, in the menu's order. */
+export function helpText(commands: readonly SlashCommand[]): string {
+  const width = Math.max(...commands.map((command) => command.name.length)) + 2;
+  const line = (command: SlashCommand) => {
+    const hint = command.kind === 'prompt' && command.argumentHint ? ` ${command.argumentHint}` : '';
+    const from =
+      command.kind === 'prompt'
+        ? ` (${command.prompt.label})`
+        : command.kind === 'skill'
+          ? ' (skill)'
+          : PANEL_ONLY.has(command.name)
+            ? ` (not in ${EXEC_NAME} yet)`
+            : '';
+    return `  /${command.name.padEnd(width)}${command.description || '(no description)'}${hint ? ` — ${hint.trim()}` : ''}${from}\n`;
+  };
+  return `The slash commands (${EXEC_NAME} "/name args"; //text sends /text):\n${commands.map(line).join('')}`;
+}
+
+/** The built-ins only the chat panel runs for now. */
+const PANEL_ONLY: ReadonlySet<string> = new Set(['new', 'compact', 'review']);
+
+const names = (commands: readonly SlashCommand[]) => commands.map((command) => `/${command.name}`).join(', ');
+
+function slashError(io: CliIo, message: string): ExitCode {
+  io.stderr(`${EXEC_NAME}: ${message}\n`);
+  return ExitCode.usage;
+}
+
+/**
+ * A prompt file's `model` as a model id: VS Code's files name models as its picker shows them (`GPT-4o`,
+ * `Claude Sonnet 4 (copilot)`); the vendor in brackets goes, and a name with capitals or spaces is lowercased,
+ * spaces as hyphens (`gpt-4o`, `claude-sonnet-4`). An id (`gpt-5.2-codex`) stays as it is.
+ */
+export function modelId(model: string): string {
+  const bare = model.replace(/\s*\([^)]*\)\s*$/, '').trim();
+  return /[A-Z\s]/.test(bare) ? bare.toLowerCase().replace(/\s+/g, '-') : bare;
+}
+
+/** `registry` narrowed to what `names` stand for; each name that stands for no tool said once on `say`. */
+export function narrowedTools(
+  registry: ToolRegistry,
+  names: readonly string[],
+  say: (line: string) => void,
+): ToolRegistry {
+  const { tools, unknown } = toolsNamed(names, registry);
+  for (const name of unknown) say(`(prompt file tools: '${name}' is no tool of Loopwire's: left out)\n`);
+  return new ToolRegistry(registry.tools.filter((tool) => tools.has(tool.name)));
+}

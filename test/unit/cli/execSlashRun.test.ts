@@ -1,0 +1,61 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs/promises';
+import { INIT_PROMPT } from '../../../src/agent';
+import { useExecAgainstServer } from '../support/execAgainstServer';
+import { useTempWorkspace } from '../support/tempWorkspace';
+
+// The built `loopwire exec` running a slash command against the real server: what the model was sent is
+// read from the server's log. `/init` sends our AGENTS.md prompt; a prompt file's run goes with its model
+// and only its tools.
+
+const textOf = (content: unknown): string => {
+  if (typeof content === 'string') return content;
+  const first = Array.isArray(content) ? (content[0] as { text?: unknown } | undefined) : undefined;
+  return typeof first?.text === 'string' ? first.text : '';
+};
+
+interface Sent {
+  model?: string;
+  tools?: { name?: string }[];
+  input: { role?: string; content: unknown }[];
+}
+
+describe('cli: loopwire exec runs a slash command', function () {
+  this.timeout(20_000);
+  const temp = useTempWorkspace({}, { prefix: 'h-slash-run' });
+  const run = useExecAgainstServer(temp);
+  const savedHome = process.env.HOME;
+  beforeEach(() => {
+    process.env.HOME = temp.path('home');
+  });
+  afterEach(() => {
+    process.env.HOME = savedHome;
+  });
+
+  const lastUserText = (body: Sent | undefined) =>
+    textOf([...(body?.input ?? [])].reverse().find((item) => item.role === 'user')?.content);
+
+  it('/init sends the AGENTS.md prompt', async () => {
+    await fs.mkdir(temp.path('sessions'), { recursive: true });
+    await temp.write('ws/README.md', '# Shop\n');
+    const result = await run.exec(['--workspace', temp.path('ws'), '--approve', 'read-only', '/init']);
+    assert.equal(result.code, 0, result.stderr + result.stdout);
+    const [, first] = (await run.requests()) as Sent[];
+    assert.equal(lastUserText(first), INIT_PROMPT);
+    assert.match(INIT_PROMPT, /^Write an AGENTS\.md at the root of this repository/);
+  });
+
+  it('a prompt file’s run goes with its model and only its tools', async () => {
+    await fs.mkdir(temp.path('sessions'), { recursive: true });
+    await temp.write(
+      'ws/.github/prompts/look.prompt.md',
+      "---\nmodel: gpt-5.2\ntools: ['search', 'read']\n---\nFind ${input:what} and say where it is.\n",
+    );
+    const result = await run.exec(['--workspace', temp.path('ws'), '--approve', 'read-only', '/look the cart']);
+    assert.equal(result.code, 0, result.stderr + result.stdout);
+    const [, first] = (await run.requests()) as Sent[];
+    assert.equal(lastUserText(first), 'Find the cart and say where it is.');
+    assert.equal(first?.model, 'gpt-5.2');
+    assert.deepEqual(first?.tools?.map((tool) => tool.name).sort(), ['find_files', 'read_file', 'search_text']);
+  });
+});
