@@ -19,7 +19,7 @@ import { TurnGap } from './timing/turnGap';
 import { rehearse } from './turnRehearsal';
 import { editLanded } from './editEnd';
 import { appendNestedInstructions, showOutput } from './turnOutput';
-import { skillsBeforePrompt } from './skills/skillsHook';
+import { beforePrompt, stopHook } from './hooks/loopHooks';
 
 // The loop: the user's prompt, then turn after turn — the model answers over the session transport, the
 // calls it asks for run through the tools, their outputs go into the next turn — until an answer with no
@@ -58,7 +58,7 @@ export class Agent {
     // A call's output is kept within the budget of the model it answers now (a model picked mid-chat's).
     const outputTokens = () => modelProfile(this.current().model).toolOutputTokens;
     const { tools, approvals, transcript, emit, registry } = options;
-    this.runner = new ToolRunner(tools, approvals, transcript, emit, registry, outputTokens);
+    this.runner = new ToolRunner(tools, approvals, transcript, emit, registry, outputTokens, options.hooks);
     this.environmentChanged = environmentFollower(options.environment, options.transcript);
     const instructionsNow = () => this.current().instructions;
     this.instructionsChanged = instructionsFollower(options.instructions, instructionsNow, options.transcript);
@@ -118,7 +118,7 @@ export class Agent {
     const times: TurnTimes = { readyAt: performance.now(), previousEndAt: undefined };
     for (let turnOfTask = 1; ; turnOfTask++) {
       if (turnOfTask > maxTurns) return ['stopped', t('the turn limit ({0}) was reached', maxTurns), 'max_turns'];
-      const end = await this.turn(times, signal, progress);
+      const end = await stopHook(this.options, await this.turn(times, signal, progress)); // A Stop hook may go on.
       if (end) return end;
     }
   }
@@ -167,7 +167,7 @@ export class Agent {
     const project = await this.options.projectInstructions?.();
     const update = project ? projectInstructionsUpdate(project, transcript.items) : undefined;
     if (update) transcript.append(update);
-    const named = await skillsBeforePrompt(this.options, prompt); // The skills list; those the prompt names follow it.
+    const named = await beforePrompt(this.options, prompt); // The skills list, hooks; the named skills, context.
     this.promptStart?.mark('instructions');
     this.environmentChanged();
     this.instructionsChanged();

@@ -4,6 +4,7 @@ import type { ApprovalPolicy } from './approvals/approvals';
 import type { ContextPlan } from './conversation/contextWindow';
 import type { AgentEventSink } from './events';
 import type { ProjectInstructions } from './instructions/projectInstructions';
+import type { AgentHooks } from './hooks/agentHooks';
 import type { FoundSkills } from './skills/skillDiscovery';
 import type { SessionTransport } from './transport/sessionTransport';
 import type { Transcript } from './conversation/transcript';
@@ -64,6 +65,8 @@ export interface AgentOptions {
   /** Read before every request: the `<environment_context>` text now (environmentContext.ts); undefined: none. */
   environment?: () => string | undefined;
   emit: AgentEventSink;
+  /** The session's hooks (src/agent/hooks), run around tool calls, prompts and the task's end; absent: none. */
+  hooks?: AgentHooks;
   /** The subagents this agent may start, which each task waits for or stops before its `done` (src/agent/subagents). */
   helpers?: TaskHelpers;
 }

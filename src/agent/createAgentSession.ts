@@ -11,6 +11,7 @@ import { type EnvironmentFacts, environmentReader } from './instructions/environ
 import { modelProfile } from './model/modelCatalogue';
 import { type PlanToolSetting, planToolOffered } from './approvals/planMode';
 import type { ProjectInstructions } from './instructions/projectInstructions';
+import type { AgentHooks } from './hooks/agentHooks';
 import type { FoundSkills } from './skills/skillDiscovery';
 import type { ProxySettings } from './transport/proxy';
 import { RequestDump } from './transport/requestDump';
@@ -114,6 +115,8 @@ export interface AgentSpec {
    * once and how deep they nest (src/agent/subagents). Absent: none, and the tools are not offered.
    */
   subagents?: SubagentLimits | undefined;
+  /** The hooks the user allowed (src/agent/hooks); absent where there are none: nothing runs around calls. */
+  hooks?: AgentHooks | undefined;
   emit: AgentEventSink;
 }
 
@@ -218,6 +221,8 @@ function poolFor(transport: SessionTransport, spec: AgentSpec): SubagentPool | u
       tools: { ...spec.tools, reads: new ReadLedger(), ...(sessions ? { sessions } : {}) },
       approvals: childApprovals(spec.approvals, agentType),
       subagents: { ...limits, depth: (limits.depth ?? 0) + 1, bind: undefined },
+      // Its tool calls meet the hooks; its prompt and end are the parent's business (no Stop of its own).
+      hooks: spec.hooks?.forSubagent(),
     });
     return { agent, stopCommands: () => sessions?.stopAll() ?? Promise.resolve() };
   };
@@ -253,6 +258,7 @@ function newAgent(transport: SessionTransport, spec: AgentSpec): Agent {
     ...(spec.projectInstructions ? { projectInstructions: spec.projectInstructions } : {}),
     ...(spec.skills ? { skills: spec.skills } : {}),
     ...(spec.environment ? { environment: environmentOf(spec.environment, spec.approvals) } : {}),
+    ...(spec.hooks ? { hooks: spec.hooks } : {}),
   });
 }
 

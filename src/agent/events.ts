@@ -169,7 +169,19 @@ const EventBody = z.discriminatedUnion('type', [
    */
   z.object({ type: z.literal('error'), code: z.string(), message: z.string() }),
   /** Something worth a line in the log that changes nothing for the task (a refused warm-up). */
-  z.object({ type: z.literal('notice'), code: z.string(), message: z.string() }),
+  z.object({
+    type: z.literal('notice'),
+    code: z.string(),
+    message: z.string(),
+    /** A hook's notice (src/agent/hooks): its event, and what it decided where it decided (`code: "hook"`). */
+    hook: z
+      .object({
+        event: z.string(),
+        decision: z.enum(['allow', 'ask', 'deny', 'block', 'context']).optional(),
+        reason: z.string().optional(),
+      })
+      .optional(),
+  }),
   /**
    * The task is over: `completed`, or stopped for `reason` (and resumable from the transcript), in the person's
    * language (@vscode/l10n; the model never reads it, and a program reads `status` and `code`). `code` names

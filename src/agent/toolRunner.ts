@@ -16,6 +16,8 @@ import type { CommandDecision } from './approvals/commandApproval';
 import type { AgentEventSink } from './events';
 import { planModeDeclined } from './approvals/planMode';
 import type { Transcript } from './conversation/transcript';
+import type { AgentHooks } from './hooks/agentHooks';
+import { afterCall, beforeCall, deniedByHook } from './hooks/toolHooks';
 
 // The tool calls of one response: consecutive read-only calls run side by side, every write or task on
 // its own and in order. Each call is marked started in the transcript before it runs and its output is
@@ -125,6 +127,8 @@ export class ToolRunner {
     private readonly registry: ToolRegistry = BUILTIN_TOOLS,
     /** The output budget of the model calls now answer (the catalogue's); absent: the tools' default. */
     private readonly outputTokens?: () => number,
+    /** The session's hooks (src/agent/hooks); absent where none are set: nothing runs around a call. */
+    private readonly hooks?: AgentHooks,
   ) {}
 
   /** Runs `calls` (of turn `turn`) and appends their outputs to the transcript in call order. */
@@ -179,7 +183,10 @@ export class ToolRunner {
     const declined = !('sandbox' in permission);
     const result: ToolResult =
       'sandbox' in permission ? await this.execute(call, permission.sandbox, signal) : permission;
-    const { ok, output, edits, images } = result;
+    const { ok, edits, images } = result;
+    // A PostToolUse hook's word for the model follows the output of a call that ran.
+    const after = this.hooks && !declined ? await this.afterHooks(call, input, result) : undefined;
+    const output = after === undefined ? result.output : `${result.output}${after}`;
     const end = performance.now();
     timing.lastFinishAt = Math.max(timing.lastFinishAt ?? 0, end);
     if (!ok) timing.failed.push(callSignature(call));
@@ -197,22 +204,43 @@ export class ToolRunner {
     return outputItem(call, output, images);
   }
 
-  /** Where the call may run, the sandbox it runs in; else its answer. Reads run; the rest is the gate's or a person's. */
+  /** The PostToolUse hooks of a call that ran: what they add to its output, if anything. */
+  private afterHooks(call: CallItem, input: string, result: ToolResult): Promise<string | undefined> {
+    const ran = { callId: call.call_id, name: call.name, input, output: result.output, ok: result.ok };
+    return this.hooks ? afterCall(this.hooks, ran, this.emit) : Promise.resolve(undefined);
+  }
+
+  /**
+   * Where the call may run, the sandbox it runs in; else its answer. A PreToolUse hook speaks first (its deny
+   * runs nothing; its allow skips the question, not the deny rules or the sandbox; its ask asks). Reads run;
+   * the rest is the gate's or a person's.
+   */
   private async permission(call: CallItem, input: string): Promise<Permit | ToolResult> {
+    const asked = { callId: call.call_id, name: call.name, input };
+    const hook = this.hooks ? await beforeCall(this.hooks, asked, this.emit) : undefined;
+    if (hook?.decision === 'deny') return { ok: false, output: deniedByHook(call.name, hook.reason) };
     const effect = this.registry.effect(call.name);
     if (effect === 'read') return { sandbox: this.approvals.sandbox?.() };
     // A command that only reads, one the user's rules name, or one in the sandbox is decided before anyone is asked.
     const gate = await this.gate(call.name, input);
     const mode = this.approvals.mode?.();
-    if (gate && 'run' in gate) return gate.run ? { sandbox: gate.sandbox } : declinedResult(call.name, gate, mode);
+    if (gate && 'run' in gate) {
+      if (!gate.run) return declinedResult(call.name, gate, mode);
+      if (hook?.decision !== 'ask') return { sandbox: gate.sandbox };
+    }
+    const escalation = gate && 'escalation' in gate ? gate.escalation : undefined;
+    // A hook's yes is the user's own, but not in a mode that changes nothing, and never out of the sandbox.
+    if (hook?.decision === 'allow' && mode !== 'read-only' && mode !== 'plan')
+      return { sandbox: gate && !escalation ? gate.sandbox : this.approvals.sandbox?.() };
     const paths = effect === 'write' ? this.registry.paths(call.name, input) : [];
     const answer = await this.approvals.approve({
       callId: call.call_id,
       name: call.name,
       effect,
       input,
-      ...(gate?.escalation ? { escalation: gate.escalation } : {}),
+      ...(escalation ? { escalation } : {}),
       ...(paths.length > 0 ? { paths } : {}),
+      ...(hook?.decision === 'ask' ? { hookAsks: hook.reason ?? '' } : {}),
     });
     if (answer !== true) return declinedResult(call.name, answer === false ? undefined : answer, mode);
     return { sandbox: gate ? gate.sandbox : this.approvals.sandbox?.() };

@@ -25,6 +25,7 @@ import {
   unavailableSandbox,
 } from './execSandbox';
 import { fileFlagOptions, fileFlagsUsage } from './fileFlags';
+import { hookFlagOptions, hookFlagsUsage } from './hooksSetup';
 import { mcpFlagOptions, mcpFlagsUsage } from './mcpSetup';
 import { type ModelRequest, modelFlagOptions, modelFlagsUsage, parseModelFlags } from './modelFlags';
 
@@ -41,7 +42,7 @@ ${fileFlagsUsage}  --endpoint URL         ${t("a Responses API base URL (http://
 ${sandboxFlagsUsage}  --max-turns N          ${t('model responses at most (default 500: a ceiling; a model that makes no progress\n                         three responses in a row is stopped before)')}
   --resume FILE          ${t('continue the session kept in FILE (the prompt is optional then)')}
   --sessions-dir DIR     ${t('where sessions are kept (default: $XDG_STATE_HOME/loopwire/sessions)')}
-${modelFlagsUsage}${contextFlagsUsage}${mcpFlagsUsage}  --verbose              ${t("print every line of each tool's output (default: the first few, a task's last few)")}
+${modelFlagsUsage}${contextFlagsUsage}${mcpFlagsUsage}${hookFlagsUsage}  --verbose              ${t("print every line of each tool's output (default: the first few, a task's last few)")}
   --json                 ${t("print the agent's events as JSON Lines instead of text")}
 ${dumpRequestUsage}
 ${t('Exit status: 0 the task completed, 1 it failed or was stopped (the reason on one line), 2 bad usage.')}
@@ -90,6 +91,7 @@ function parse(argv: string[]) {
       ...contextFlagOptions,
       ...fileFlagOptions,
       ...mcpFlagOptions,
+      ...hookFlagOptions,
       verbose: { type: 'boolean' },
       json: { type: 'boolean' },
       'dump-request': { type: 'boolean' },

@@ -26,6 +26,7 @@ import { projectInstructionsLine } from './instructionsLine';
 import { skillsReader } from './skillsReport';
 import { narrowedTools } from './execSlash';
 import { type ExecTools, startExecTools } from './mcpSetup';
+import { execHooks } from './hooksSetup';
 import { sessionLine } from './sessionLines';
 import { failureLine } from './stopAdvice';
 import { type Steering, terminalSteering } from './terminalSteering';
@@ -179,6 +180,10 @@ async function startAgent(
   // The skills, read once before the agent is made so that its instructions say how they work where there are any.
   const skills = skillsReader([workspace.root], (line) => steering.io.stderr(line));
   const skillsFound = (await skills()).skills.length > 0;
+  // The user's hooks and those --hooks names (a workspace's run only so); none: the agent holds none.
+  const { header, file } = run.transcript;
+  const facts = { root: workspace.root, sessionId: header.id, transcriptPath: file ?? '', ...options };
+  const hooks = execHooks(options.flags.hooks, facts, (line) => steering.io.stderr(line));
   const agent = parts.session.agent({
     model: options.model,
     modelOptions: options.request.modelOptions,
@@ -207,6 +212,7 @@ async function startAgent(
     environment: () => ({ cwd: workspace.root, shell: commandShellName(), folders: [workspace.root] }),
     // The model may hand parts of the task to subagents; exec ends only once they have.
     subagents: {},
+    ...(hooks ? { hooks } : {}),
     emit,
   });
   await agent.start();

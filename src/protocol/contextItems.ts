@@ -3,7 +3,7 @@ import { isUserMessage } from './compaction';
 
 // Context items: user messages a client adds that the user did not type — where the agent works
 // (`<environment_context>`), the project's instructions (`# AGENTS.md instructions for DIR`), in the forms
-// Codex sends and its models know, and the skills (`# Skills`, and a named skill's `<skill name="…">`). They
+// Codex sends and its models know, and the skills (`# Skills`, and a named skill's `<skill name="…">`), and what a hook adds (`<hook_context …>`). They
 // go on the chain like any message, but they are not prompts: the scripted model looks past them for the
 // prompt a scenario answers, and a chat does not show them as the user's words.
 
@@ -18,6 +18,9 @@ export const SKILLS_HEADING = '# Skills';
 
 /** What starts the text of a skill the user named in a prompt (`$name`): `<skill name="…" path="…">`. */
 export const NAMED_SKILL_OPEN = '<skill name="';
+
+/** What starts the text of a hook's context (src/agent/hooks): `<hook_context event="…">`. */
+export const HOOK_CONTEXT_OPEN = '<hook_context ';
 
 /** The text of a user message whose first part is text (or whose content is a string), else undefined. */
 export function userMessageText(item: AnyInputItem): string | undefined {
@@ -42,7 +45,8 @@ export function isContextMessage(item: AnyInputItem): boolean {
       text.startsWith(PROJECT_INSTRUCTIONS_HEADING) ||
       text.startsWith(`${SKILLS_HEADING}\n`) ||
       text.startsWith(`${SKILLS_HEADING} for `) ||
-      text.startsWith(NAMED_SKILL_OPEN))
+      text.startsWith(NAMED_SKILL_OPEN) ||
+      text.startsWith(HOOK_CONTEXT_OPEN))
   );
 }
 

@@ -47,6 +47,8 @@ export interface ApprovalRequest {
   escalation?: Escalation;
   /** The workspace paths an edit writes (where the tool names them): `auto` asks for a protected one. */
   paths?: readonly string[];
+  /** A PreToolUse hook asks that someone be asked (its reason, maybe empty), whatever the mode would do. */
+  hookAsks?: string;
 }
 
 /** A command the model asked to run outside the sandbox (exec_command's `sandbox_permissions`). */
@@ -109,7 +111,9 @@ export function policyFor(
           ? askOutsideSandbox(ask, sandbox)
           : askEach(ask);
   return {
-    approve: (request) => base.approve(request),
+    // A hook that asks is asked about in every mode that may run the call; the reading modes still decline.
+    approve: (request) =>
+      request.hookAsks !== undefined && mode !== 'read-only' && mode !== 'plan' ? ask(request) : base.approve(request),
     mode: () => mode,
     ...(rules ? { commandRules: rules } : {}),
     ...(sandbox ? { sandbox } : {}),

@@ -1,0 +1,140 @@
+import * as assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { sandboxSupport } from '../../../src/sandbox';
+import { useTempWorkspace } from '../support/tempWorkspace';
+import { type Event, HookRuns, answer, group } from './support/hookRuns';
+
+// Hooks in `loopwire exec` (issue 50, item 4) at a task's start and end, and where they come from:
+// UserPromptSubmit adds context or refuses the prompt; Stop sends the agent on once; a workspace's own hook
+// files run only with --hooks and are said on stderr otherwise; a hook's environment holds no key or secret
+// and, where the sandbox exists, it is confined; a broken hooks file is said with its path.
+
+describe('cli: loopwire exec runs prompt, Stop and workspace hooks', function () {
+  this.timeout(30_000);
+  const temp = useTempWorkspace({ 'README.md': '# a project\n' }, { prefix: 'h-hook-task' });
+  let runs: HookRuns;
+  before(() => (runs = new HookRuns(temp)));
+  after(() => runs.remove());
+
+  it('UserPromptSubmit adds context (plain stdout) after the prompt', async () => {
+    const context = runs.hookScript('context', `console.log('The release branch is frozen.');`);
+    const file = runs.hooksFile({ UserPromptSubmit: [group(undefined, context)] });
+    const run = await runs.exec(
+      [{ match: '^run it', steps: [answer('Done.')] }],
+      ['--approve', 'all', '--hooks', file],
+    );
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.transcript, /<hook_context event=\\"UserPromptSubmit\\">\\nThe release branch is frozen\./);
+    const seen = runs.seen('context');
+    assert.equal(seen['prompt'], 'run it');
+  });
+
+  it('UserPromptSubmit blocks the prompt: the task ends with the reason, the model never sees it', async () => {
+    const refuse = runs.hookScript(
+      'refuse',
+      `console.log(JSON.stringify({decision:'block',reason:'no tasks on Fridays'}));`,
+    );
+    const file = runs.hooksFile({ UserPromptSubmit: [group(undefined, refuse)] });
+    const run = await runs.exec(
+      [{ match: '^run it', steps: [answer('Done.')] }],
+      ['--approve', 'all', '--hooks', file],
+    );
+    assert.equal(run.code, 1);
+    const done = run.events.find((e) => e.type === 'done') as Event & { reason?: string };
+    assert.equal(done.code, 'hook_blocked');
+    assert.match(done.reason ?? '', /no tasks on Fridays/);
+    assert.doesNotMatch(run.transcript, /run it/);
+  });
+
+  it('Stop blocks once: the agent goes on with the reason, stop_hook_active on the repeat', async () => {
+    const stop = runs.hookScript(
+      'stop',
+      `if(!input.stop_hook_active)console.log(JSON.stringify({decision:'block',reason:'now run the tests too'}));` +
+        `else require('fs').writeFileSync('stop-again.json',s);`,
+    );
+    const file = runs.hooksFile({ Stop: [group(undefined, stop)] });
+    const run = await runs.exec(
+      [
+        { match: '^run it', steps: [answer('First answer.')] },
+        { match: '^now run the tests', steps: [answer('Tests run.')] },
+      ],
+      ['--approve', 'all', '--hooks', file],
+    );
+    assert.equal(run.code, 0, run.stderr);
+    const messages = run.events.filter((e) => e.type === 'message').map((e) => (e as { text?: string }).text);
+    assert.deepEqual(messages, ['First answer.', 'Tests run.']);
+    assert.equal(run.events.filter((e) => e.type === 'done').length, 1);
+    const again = JSON.parse(fs.readFileSync(temp.path('stop-again.json'), 'utf8')) as Record<string, unknown>;
+    assert.equal(again['stop_hook_active'], true);
+  });
+
+  it("a workspace's .claude/settings.json hooks run only with --hooks; without, stderr says so", async () => {
+    const marker = runs.hookScript('workspace', ``);
+    await temp.write('.claude/settings.json', JSON.stringify({ hooks: { Stop: [group(undefined, marker)] } }));
+    try {
+      const without = await runs.exec([{ match: '^run it', steps: [answer('Done.')] }], ['--approve', 'all']);
+      assert.equal(without.code, 0, without.stderr);
+      assert.ok(!fs.existsSync(temp.path('seen-workspace.json')), 'not run without --hooks');
+      assert.match(
+        without.stderr,
+        /\.claude\/settings\.json holds 1 hook, not run without a yes; to run them, add --hooks /,
+      );
+      const given = await runs.exec(
+        [{ match: '^run it', steps: [answer('Done.')] }],
+        ['--approve', 'all', '--hooks', temp.path('.claude/settings.json')],
+      );
+      assert.equal(given.code, 0, given.stderr);
+      assert.ok(fs.existsSync(temp.path('seen-workspace.json')), 'run with --hooks');
+      assert.doesNotMatch(given.stderr, /not run without a yes/);
+    } finally {
+      fs.rmSync(temp.path('.claude'), { recursive: true, force: true });
+    }
+  });
+
+  it("a hook's environment has no key or secret; where the sandbox exists it cannot write outside the workspace", async () => {
+    const outside = path.join('/var/tmp', `loopwire-h-hook-${process.pid}-${randomBytes(4).toString('hex')}`);
+    const env = runs.hookScript(
+      'env',
+      `const fs=require('fs');fs.writeFileSync('hook-env.json',JSON.stringify(process.env));` +
+        `try{fs.writeFileSync(${JSON.stringify(outside)},'x')}catch{}`,
+    );
+    const file = runs.hooksFile({ UserPromptSubmit: [group(undefined, env)] });
+    const secrets = { OPENAI_API_KEY: 'sk-test-not-a-key-0000', DEPLOY_TOKEN: 'token-value-123456' };
+    try {
+      const run = await runs.exec(
+        [{ match: '^run it', steps: [answer('Done.')] }],
+        ['--approve', 'auto', '--hooks', file],
+        secrets,
+      );
+      assert.equal(run.code, 0, run.stderr);
+      const seen = JSON.parse(fs.readFileSync(temp.path('hook-env.json'), 'utf8')) as Record<string, string>;
+      assert.equal(seen['OPENAI_API_KEY'], undefined);
+      assert.equal(seen['DEPLOY_TOKEN'], undefined);
+      assert.equal(seen['CLAUDE_PROJECT_DIR'], temp.dir);
+      if (sandboxSupport().available) assert.ok(!fs.existsSync(outside), 'confined: /var/tmp is read-only');
+    } finally {
+      fs.rmSync(outside, { force: true });
+    }
+  });
+
+  it('a hooks file that is not one is said with its path; the task runs', async () => {
+    const file = path.join(os.tmpdir(), `h-hook-bad-${randomBytes(4).toString('hex')}.json`);
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command' }] }] } }),
+    );
+    try {
+      const run = await runs.exec(
+        [{ match: '^run it', steps: [answer('Done.')] }],
+        ['--approve', 'all', '--hooks', file],
+      );
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stderr, new RegExp(`hooks not used: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `));
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+  });
+});
