@@ -27,21 +27,21 @@ export function promptInputs(body: string): PromptInput[] {
   return inputs;
 }
 
-/** The words of `args`: quotes group words and are removed; `NAME=value` words are named. */
+/**
+ * The words of `args`: a word that starts with a quote runs to its closing quote (which are removed), as does
+ * the value of `NAME="…"`; other quotes stay (`the user's cart`). `NAME=value` words are named.
+ */
 export function promptArguments(args: string): { named: Map<string, string>; bare: string[] } {
   const named = new Map<string, string>();
   const bare: string[] = [];
-  for (const match of args.matchAll(/(?:[^\s"']+|"[^"]*"?|'[^']*'?)+/g)) {
-    const word = match[0];
-    const pair = /^([\w.-]+)=([\s\S]*)$/.exec(word);
-    if (pair) named.set(pair[1] ?? '', unquote(pair[2] ?? ''));
-    else bare.push(unquote(word));
+  for (const match of args.matchAll(/(?<![^\s])(?:([\w.-]+)=)?(?:"([^"]*)"|'([^']*)'|(\S*))(?!\S)/g)) {
+    const [word, name, doubled, single, plain] = match;
+    const value = doubled ?? single ?? plain ?? '';
+    if (name !== undefined) named.set(name, value);
+    else if (word !== '') bare.push(value);
   }
   return { named, bare };
 }
-
-const unquote = (word: string) =>
-  word.replace(/"([^"]*)"?|'([^']*)'?/g, (_all, a?: string, b?: string) => a ?? b ?? '');
 
 /** What filling gives: the prompt, or the inputs nothing filled. */
 export type FilledPrompt = { text: string } | { missing: PromptInput[] };

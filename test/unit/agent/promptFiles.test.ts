@@ -114,6 +114,17 @@ describe('prompt files: placeholders', () => {
     });
     assert.deepEqual(promptArguments('a=1 "b c" d'), { named: new Map([['a', '1']]), bare: ['b c', 'd'] });
   });
+
+  it('keeps a quote inside a word: only a word that starts with one is quoted', () => {
+    assert.deepEqual(fillPrompt('Fix ${input:what}.', "the user's cart", '/w'), { text: "Fix the user's cart." });
+    assert.deepEqual(promptArguments(`t='a b' "open x=`), {
+      named: new Map([
+        ['t', 'a b'],
+        ['x', ''],
+      ]),
+      bare: ['"open'],
+    });
+  });
 });
 
 describe('slash commands', () => {
