@@ -76,6 +76,10 @@ export function execHooks(
   const specs: HookSpec[] = readHookFiles([...userHookFiles(home, process.env), ...files], report);
   if (specs.length === 0) return undefined;
   const confined = sandboxInForce(facts.approve, facts.sandbox) !== undefined;
+  const { support } = facts.sandbox;
+  if (confined) say('(hooks run in the sandbox: workspace-write, network on)\n');
+  else if (!support.available)
+    say(`(hooks run unconfined, with the user's rights, as there is no sandbox here: ${support.reason})\n`);
   return new AgentHooks(specs, {
     sessionId: facts.sessionId,
     transcriptPath: facts.transcriptPath,

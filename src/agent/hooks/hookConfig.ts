@@ -26,10 +26,38 @@ export const HookMatcherGroup = z.object({
 
 const HookEntry = z.union([HookMatcherGroup, HookCommand]);
 
-/** A hooks file: `{"hooks": {"PreToolUse": [...], …}}`, other keys allowed (a Claude Code settings file). */
+/** One event's entries: matcher groups, or commands alone (VS Code's form). */
+const EventHooks = z.array(HookEntry);
+
+/**
+ * A hooks file: `{"hooks": {"PreToolUse": [...], …}}`, other keys allowed (a Claude Code settings file). Only
+ * the events Loopwire runs are checked (parseHooks): another tool's events (Copilot's `preToolUse`) are not ours.
+ */
 export const HooksFile = z.looseObject({
-  hooks: z.record(z.string(), z.array(HookEntry)).optional(),
+  hooks: z.record(z.string(), z.unknown()).optional(),
 });
+
+/** A hook of a type other than `command` (Claude Code's `prompt`, `http`…): left out, said, the rest kept. */
+const isOtherType = (hook: unknown): boolean =>
+  typeof hook === 'object' && hook !== null && 'type' in hook && hook.type !== 'command';
+
+/** `entries` with the hooks of other types taken out, and how many were. */
+function commandHooksOnly(entries: unknown): { entries: unknown; skipped: number } {
+  if (!Array.isArray(entries)) return { entries, skipped: 0 };
+  let skipped = 0;
+  const kept = entries.flatMap((entry: unknown) => {
+    if (isOtherType(entry)) {
+      skipped++;
+      return [];
+    }
+    const hooks = (entry as { hooks?: unknown } | null)?.hooks;
+    if (!Array.isArray(hooks)) return [entry];
+    const commands = hooks.filter((hook) => !isOtherType(hook));
+    skipped += hooks.length - commands.length;
+    return commands.length === 0 ? [] : [{ ...(entry as object), hooks: commands }];
+  });
+  return { entries: kept, skipped };
+}
 
 export type HookCommand = z.infer<typeof HookCommand>;
 
@@ -47,8 +75,12 @@ export interface HookSpec {
 /** Claude Code's events this version does not run: named in the report, never an error. */
 const isHookEvent = (name: string): name is HookEvent => (HOOK_EVENTS as readonly string[]).includes(name);
 
-/** The hooks of `text` (read from `source`), or why it is not a hooks file. */
-export function parseHooks(text: string, source: string): HookSpec[] | { problem: string } {
+/** The hooks of `text` (read from `source`), or why it is not a hooks file; `skipped` counts hooks of other types. */
+export function parseHooks(
+  text: string,
+  source: string,
+  skipped?: (count: number) => void,
+): HookSpec[] | { problem: string } {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -61,9 +93,16 @@ export function parseHooks(text: string, source: string): HookSpec[] | { problem
     return { problem: `${issue?.path.join('.') || '(top)'}: ${issue?.message ?? 'not a hooks file'}` };
   }
   const specs: HookSpec[] = [];
-  for (const [event, entries] of Object.entries(parsed.data.hooks ?? {})) {
+  for (const [event, raw] of Object.entries(parsed.data.hooks ?? {})) {
     if (!isHookEvent(event)) continue;
-    for (const entry of entries) {
+    const commands = commandHooksOnly(raw);
+    if (commands.skipped > 0) skipped?.(commands.skipped);
+    const checked = EventHooks.safeParse(commands.entries);
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      return { problem: `hooks.${[event, ...(issue?.path ?? [])].join('.')}: ${issue?.message ?? 'not a hook'}` };
+    }
+    for (const entry of checked.data) {
       const group = 'hooks' in entry ? entry : { matcher: undefined, hooks: [entry] };
       for (const hook of group.hooks)
         specs.push({ event, matcher: group.matcher, command: hook.command, timeout: hook.timeout, source });
@@ -87,7 +126,9 @@ export function readHookFiles(files: readonly string[], report: (line: string) =
         report(`hooks not used: ${file}: ${error instanceof Error ? error.message : String(error)}`);
       continue;
     }
-    const parsed = parseHooks(text, file);
+    const other = (count: number) =>
+      report(`${count === 1 ? 'a hook' : `${count} hooks`} of ${file} not run: only type "command" is`);
+    const parsed = parseHooks(text, file, other);
     if ('problem' in parsed) report(`hooks not used: ${file}: ${parsed.problem}`);
     else specs.push(...parsed);
   }

@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { sandboxSupport } from '../../../src/sandbox';
 import { useTempWorkspace } from '../support/tempWorkspace';
-import { type Event, HookRuns, answer, group } from './support/hookRuns';
+import { type Event, HookRuns, answer, command, group } from './support/hookRuns';
 
 // Hooks in `loopwire exec` (issue 50, item 4) at a task's start and end, and where they come from:
 // UserPromptSubmit adds context or refuses the prompt; Stop sends the agent on once; a workspace's own hook
@@ -30,6 +30,22 @@ describe('cli: loopwire exec runs prompt, Stop and workspace hooks', function ()
     assert.match(run.transcript, /<hook_context event=\\"UserPromptSubmit\\">\\nThe release branch is frozen\./);
     const seen = runs.seen('context');
     assert.equal(seen['prompt'], 'run it');
+  });
+
+  it("SessionStart's context goes after the prompt; PostToolUse's after the call's output", async () => {
+    const start = runs.hookScript(
+      'start',
+      `console.log(JSON.stringify({hookSpecificOutput:{hookEventName:'SessionStart',additionalContext:'On call: Ana.'}}));`,
+    );
+    const post = runs.hookScript('post', `process.stderr.write('lint: 2 warnings');process.exit(2);`);
+    const file = runs.hooksFile({ SessionStart: [group(undefined, start)], PostToolUse: [group('Bash', post)] });
+    const steps = [command('echo hi'), answer('Done.')];
+    const run = await runs.exec([{ match: '^run it', steps }], ['--approve', 'all', '--hooks', file]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.transcript, /<hook_context event=\\"SessionStart\\">\\nOn call: Ana\./);
+    assert.match(run.transcript, /function_call_output.*hi.*A PostToolUse hook the user set up says: lint: 2 warnings/);
+    assert.equal(runs.seen('start')['source'], 'startup');
+    assert.equal((runs.seen('post')['tool_response'] as { success?: boolean }).success, true);
   });
 
   it('UserPromptSubmit blocks the prompt: the task ends with the reason, the model never sees it', async () => {
@@ -114,7 +130,10 @@ describe('cli: loopwire exec runs prompt, Stop and workspace hooks', function ()
       assert.equal(seen['OPENAI_API_KEY'], undefined);
       assert.equal(seen['DEPLOY_TOKEN'], undefined);
       assert.equal(seen['CLAUDE_PROJECT_DIR'], temp.dir);
-      if (sandboxSupport().available) assert.ok(!fs.existsSync(outside), 'confined: /var/tmp is read-only');
+      if (sandboxSupport().available) {
+        assert.ok(!fs.existsSync(outside), 'confined: /var/tmp is read-only');
+        assert.match(run.stderr, /\(hooks run in the sandbox: workspace-write, network on\)/);
+      }
     } finally {
       fs.rmSync(outside, { force: true });
     }
