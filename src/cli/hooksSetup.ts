@@ -12,6 +12,7 @@ import {
   workspaceHookFiles,
 } from '../agent';
 import { shellWord } from '../mcp/mcpConsent';
+import { t } from './cliL10n';
 
 // `loopwire exec`'s hooks (src/agent/hooks, docs/customize.md): the user's own, from `~/.claude/settings.json`
 // and `$XDG_CONFIG_HOME/loopwire/hooks.json`, run as they are; a workspace's (`.claude/settings.json`,
@@ -21,7 +22,9 @@ import { shellWord } from '../mcp/mcpConsent';
 
 export const hookFlagOptions = { hooks: { type: 'string', multiple: true } } as const;
 
-export const hookFlagsUsage = `  --hooks FILE           ${"run the hooks FILE holds (Claude Code's settings format); repeatable. A workspace's\n                         .claude/settings.json and .github/hooks/*.json hooks run only when named so; the\n                         user's ~/.claude/settings.json and $XDG_CONFIG_HOME/loopwire/hooks.json always"}
+export const hookFlagsUsage = `  --hooks FILE           ${t(
+  "run the hooks FILE holds (Claude Code's settings format; repeatable). A workspace's\n                         .claude/settings.json and .github/hooks/*.json run only when named so; the user's\n                         ~/.claude/settings.json and $XDG_CONFIG_HOME/loopwire/hooks.json always run",
+)}
 `;
 
 /** Where the run's hooks run and what they are told. */
