@@ -1,4 +1,4 @@
-import { type AnyInputItem, HOOK_CONTEXT_OPEN } from '../../protocol';
+import { type AnyInputItem, HOOK_CONTEXT_OPEN, isPrompt } from '../../protocol';
 import type { PromptWithParts } from '../conversation/outputItems';
 import { userMessage } from '../conversation/outputItems';
 import type { AgentEventSink } from '../events';
@@ -34,7 +34,8 @@ export async function beforePrompt(start: HookedTaskStart, prompt: string | Prom
   const items: AnyInputItem[] = [];
   if (!hooks.sessionStarted && hooks.has('SessionStart')) {
     hooks.sessionStarted = true;
-    const source = start.transcript.items.length > 0 ? 'resume' : 'startup';
+    // A session with a prompt already (--resume) resumes; the project instructions just added do not count.
+    const source = start.transcript.items.some(isPrompt) ? 'resume' : 'startup';
     const verdict = await hooks.run('SessionStart', { source }, start.emit);
     if (verdict?.stop !== undefined) throw new AgentStop('hook_stopped', verdict.stop);
     if (verdict?.context) items.push(contextItem('SessionStart', verdict.context));

@@ -40,7 +40,11 @@ describe('cli: loopwire exec runs prompt, Stop and workspace hooks', function ()
     const post = runs.hookScript('post', `process.stderr.write('lint: 2 warnings');process.exit(2);`);
     const file = runs.hooksFile({ SessionStart: [group(undefined, start)], PostToolUse: [group('Bash', post)] });
     const steps = [command('echo hi'), answer('Done.')];
-    const run = await runs.exec([{ match: '^run it', steps }], ['--approve', 'all', '--hooks', file]);
+    // Project instructions come first in a new session: it is still its startup.
+    await temp.write('AGENTS.md', '# Rules\n');
+    const run = await runs
+      .exec([{ match: '^run it', steps }], ['--approve', 'all', '--hooks', file])
+      .finally(() => fs.rmSync(temp.path('AGENTS.md')));
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.transcript, /<hook_context event=\\"SessionStart\\">\\nOn call: Ana\./);
     assert.match(run.transcript, /function_call_output.*hi.*A PostToolUse hook the user set up says: lint: 2 warnings/);
