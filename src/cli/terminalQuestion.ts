@@ -52,7 +52,8 @@ export function terminalAsk(
   let all = false;
   return async (request) => {
     if (request.escalation) return askEscalation(request, describe(request), await ruleFor(request));
-    if (all) return true;
+    // A hook that asks is asked about each time: `a` answered the mode's questions, not the hook's.
+    if (all && request.hookAsks === undefined) return true;
     const readline = createInterface({ input: process.stdin, output: process.stderr });
     try {
       const what = describe(request);
