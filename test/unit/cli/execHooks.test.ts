@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { sandboxSupport } from '../../../src/sandbox';
 import { useTempWorkspace } from '../support/tempWorkspace';
 import { HookRuns, answer, command, finished, group, hookNotices } from './support/hookRuns';
 
@@ -87,6 +89,38 @@ describe('cli: loopwire exec runs PreToolUse hooks', function () {
       assert.ok(!fs.existsSync(temp.path('ruled.txt')), 'the deny rule won over the hook');
     } finally {
       fs.rmSync(path.join(runs.config, 'loopwire', 'command-rules.json'));
+    }
+  });
+
+  it('PreToolUse allow does not let a call out of the sandbox: an escalation it allows runs confined', async function () {
+    if (!sandboxSupport().available) this.skip();
+    const allow = runs.hookScript(
+      'allow-out',
+      `console.log(JSON.stringify({hookSpecificOutput:{hookEventName:'PreToolUse',permissionDecision:'allow'}}));`,
+    );
+    const target = path.join('/var/tmp', `loopwire-h-hook-${process.pid}-${randomBytes(4).toString('hex')}`);
+    const escalated = {
+      output: [
+        {
+          type: 'function_call',
+          name: 'exec_command',
+          arguments: { cmd: `touch ${target}`, sandbox_permissions: 'require_escalated', justification: 'out' },
+        },
+      ],
+    };
+    const file = runs.hooksFile({ PreToolUse: [group('Bash', allow)] });
+    try {
+      const run = await runs.exec(
+        [{ match: '^run it', steps: [escalated, answer('Done.')] }],
+        ['--approve', 'auto', '--hooks', file],
+      );
+      const [call] = finished(run.events);
+      assert.equal(call?.declined, undefined, 'not asked: the hook allowed it');
+      assert.equal(call?.ok, false);
+      assert.match(call?.output ?? '', /The sandbox \(workspace-write, network off\) refused this/);
+      assert.ok(!fs.existsSync(target), `${target} was written`);
+    } finally {
+      fs.rmSync(target, { force: true });
     }
   });
 
