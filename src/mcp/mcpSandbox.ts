@@ -132,19 +132,23 @@ const PACKAGE_MARKS = ['package.json', 'node_modules', 'pyproject.toml', '.git']
 
 /**
  * The folders of what `server` runs that the sandbox's private /tmp would hide: each absolute path among its
- * command, arguments and folder in the host's temporary folder, widened to its package (the nearest folder above it
+ * command, arguments (a shell line's words too) and folder in the host's temporary folder, widened to its package (the nearest folder above it
  * holding a package.json, node_modules, pyproject.toml or .git, below the temporary folder itself) so that it
  * finds its own modules. Read only: the user chose to run that program, not to let it write there.
  */
 export function programFolders(server: McpServerConfig & { type: 'stdio' }): string[] {
   const temps = [...new Set(['/tmp', os.tmpdir()].flatMap(realOrNone))];
-  const folders = [server.command, ...server.args, server.cwd].flatMap((word) => {
-    if (!path.isAbsolute(word)) return [];
+  const folders = [server.command, ...server.args, server.cwd].flatMap(absolutePaths).flatMap((word) => {
     const real = realOrNone(word)[0];
     const temp = real && temps.find((t) => real.startsWith(`${t}${path.sep}`));
     return real && temp ? [packageOf(real, temp)] : [];
   });
   return [...new Set(folders)];
+}
+
+/** The absolute paths a word names: itself, or those inside a shell line (`sh -c 'exec node /tmp/s.mjs'`). */
+function absolutePaths(word: string): string[] {
+  return [...word.matchAll(/(?:^|[\s'"=:;&|(])(\/[^\s'"`;&|()<>]+)/g)].flatMap((match) => (match[1] ? [match[1]] : []));
 }
 
 function realOrNone(p: string): string[] {

@@ -41,6 +41,9 @@ describe('mcp: a server whose files are in the host’s /tmp sees them in the sa
       path.join(temp, 'pkg'),
       workspace,
     ]);
+    // Inside a shell line, as a config writes `sh -c 'touch x && exec node /tmp/…/server.mjs'`.
+    const line = server('sh', ['-c', `touch started && exec node ${script}`], '/');
+    assert.deepEqual(programFolders(line), [path.join(temp, 'pkg')]);
     // No package mark above it: its own folder only, never the whole /tmp.
     fs.rmSync(path.join(temp, 'pkg', 'package.json'));
     assert.deepEqual(programFolders(server(process.execPath, [script], '/')), [path.join(temp, 'pkg', 'src')]);
