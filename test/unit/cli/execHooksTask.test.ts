@@ -1,16 +1,15 @@
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { sandboxSupport } from '../../../src/sandbox';
 import { useTempWorkspace } from '../support/tempWorkspace';
 import { type Event, HookRuns, answer, command, group } from './support/hookRuns';
 
-// Hooks in `loopwire exec` (issue 50, item 4) at a task's start and end, and where they come from:
+// Hooks in `loopwire exec` (issue 50, item 4) at a task's start and end:
 // UserPromptSubmit adds context or refuses the prompt; Stop sends the agent on once; a workspace's own hook
-// files run only with --hooks and are said on stderr otherwise; a hook's environment holds no key or secret
-// and, where the sandbox exists, it is confined; a broken hooks file is said with its path.
+// files run only with --hooks (execHooksFiles.test.ts); a hook's environment holds no key or secret and,
+// where the sandbox exists, it is confined.
 
 describe('cli: loopwire exec runs prompt, Stop and workspace hooks', function () {
   this.timeout(30_000);
@@ -91,29 +90,6 @@ describe('cli: loopwire exec runs prompt, Stop and workspace hooks', function ()
     assert.equal(again['stop_hook_active'], true);
   });
 
-  it("a workspace's .claude/settings.json hooks run only with --hooks; without, stderr says so", async () => {
-    const marker = runs.hookScript('workspace', ``);
-    await temp.write('.claude/settings.json', JSON.stringify({ hooks: { Stop: [group(undefined, marker)] } }));
-    try {
-      const without = await runs.exec([{ match: '^run it', steps: [answer('Done.')] }], ['--approve', 'all']);
-      assert.equal(without.code, 0, without.stderr);
-      assert.ok(!fs.existsSync(temp.path('seen-workspace.json')), 'not run without --hooks');
-      assert.match(
-        without.stderr,
-        /\.claude\/settings\.json holds 1 hook, not run without a yes; to run them, add --hooks /,
-      );
-      const given = await runs.exec(
-        [{ match: '^run it', steps: [answer('Done.')] }],
-        ['--approve', 'all', '--hooks', temp.path('.claude/settings.json')],
-      );
-      assert.equal(given.code, 0, given.stderr);
-      assert.ok(fs.existsSync(temp.path('seen-workspace.json')), 'run with --hooks');
-      assert.doesNotMatch(given.stderr, /not run without a yes/);
-    } finally {
-      fs.rmSync(temp.path('.claude'), { recursive: true, force: true });
-    }
-  });
-
   it("a hook's environment has no key or secret; where the sandbox exists it cannot write outside the workspace", async () => {
     const outside = path.join('/var/tmp', `loopwire-h-hook-${process.pid}-${randomBytes(4).toString('hex')}`);
     const env = runs.hookScript(
@@ -140,24 +116,6 @@ describe('cli: loopwire exec runs prompt, Stop and workspace hooks', function ()
       }
     } finally {
       fs.rmSync(outside, { force: true });
-    }
-  });
-
-  it('a hooks file that is not one is said with its path; the task runs', async () => {
-    const file = path.join(os.tmpdir(), `h-hook-bad-${randomBytes(4).toString('hex')}.json`);
-    fs.writeFileSync(
-      file,
-      JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command' }] }] } }),
-    );
-    try {
-      const run = await runs.exec(
-        [{ match: '^run it', steps: [answer('Done.')] }],
-        ['--approve', 'all', '--hooks', file],
-      );
-      assert.equal(run.code, 0, run.stderr);
-      assert.match(run.stderr, new RegExp(`hooks not used: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `));
-    } finally {
-      fs.rmSync(file, { force: true });
     }
   });
 });
