@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Confinement, SandboxPolicy, SandboxSupport } from '../sandbox';
+import { type Confinement, type SandboxPolicy, type SandboxSupport, tempProgramFolders } from '../sandbox';
 import type { McpServerConfig } from './mcpConfig';
 
 // Where a stdio MCP server runs (docs/security.md). It is a program started on the user's yes, not on the
@@ -127,43 +127,10 @@ export function serverConfinement(
   };
 }
 
-/** What marks a program's own folder: the one its modules are found from. */
-const PACKAGE_MARKS = ['package.json', 'node_modules', 'pyproject.toml', '.git'];
-
 /**
- * The folders of what `server` runs that the sandbox's private /tmp would hide: each absolute path among its
- * command, arguments (a shell line's words too) and folder in the host's temporary folder, widened to its package (the nearest folder above it
- * holding a package.json, node_modules, pyproject.toml or .git, below the temporary folder itself) so that it
- * finds its own modules. Read only: the user chose to run that program, not to let it write there.
+ * The folders of what `server` runs that the sandbox's private /tmp would hide (its command, arguments and
+ * folder), shown to it read only: the user chose to run that program, not to let it write there.
  */
 export function programFolders(server: McpServerConfig & { type: 'stdio' }): string[] {
-  const temps = [...new Set(['/tmp', os.tmpdir()].flatMap(realOrNone))];
-  const folders = [server.command, ...server.args, server.cwd].flatMap(absolutePaths).flatMap((word) => {
-    const real = realOrNone(word)[0];
-    const temp = real && temps.find((t) => real.startsWith(`${t}${path.sep}`));
-    return real && temp ? [packageOf(real, temp)] : [];
-  });
-  return [...new Set(folders)];
-}
-
-/** The absolute paths a word names: itself, or those inside a shell line (`sh -c 'exec node /tmp/s.mjs'`). */
-function absolutePaths(word: string): string[] {
-  return [...word.matchAll(/(?:^|[\s'"=:;&|(])(\/[^\s'"`;&|()<>]+)/g)].flatMap((match) => (match[1] ? [match[1]] : []));
-}
-
-function realOrNone(p: string): string[] {
-  try {
-    return [fs.realpathSync(p)];
-  } catch {
-    return [];
-  }
-}
-
-/** The nearest folder above `file` (below `temp`) that holds a package mark, else `file`'s own folder. */
-function packageOf(file: string, temp: string): string {
-  const own = fs.statSync(file).isDirectory() ? file : path.dirname(file);
-  for (let dir = own; dir !== temp && dir.startsWith(`${temp}${path.sep}`); dir = path.dirname(dir)) {
-    if (PACKAGE_MARKS.some((mark) => fs.existsSync(path.join(dir, mark)))) return dir;
-  }
-  return own;
+  return tempProgramFolders([server.command, ...server.args, server.cwd]);
 }

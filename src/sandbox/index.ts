@@ -4,3 +4,4 @@ export * from './policy';
 export * from './sandboxSupport';
 export * from './confineSpawn';
 export * from './denialNote';
+export * from './programFolders';

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { type SandboxPolicy, confineSpawn, withoutSecrets } from '../../sandbox';
+import { type SandboxPolicy, confineSpawn, tempProgramFolders, withoutSecrets } from '../../sandbox';
 
 // One hook's run: `sh -c COMMAND` in the workspace folder, the event's JSON on stdin, its stdout, stderr and
 // exit code back. A hook is a program the user said yes to (docs/security.md), so it runs as an MCP server
@@ -40,7 +40,7 @@ export function runHookProcess(run: HookRun): Promise<HookExit> {
   let confined;
   try {
     confined = run.confined
-      ? confineSpawn(spec, { policy: HOOK_POLICY, roots: run.roots })
+      ? confineSpawn(spec, { policy: HOOK_POLICY, roots: run.roots, readable: tempProgramFolders([run.command]) })
       : { file: spec.file, args: spec.args, env: withoutSecrets(env), cleanup: () => undefined };
   } catch (error) {
     return Promise.resolve({ kind: 'error', message: error instanceof Error ? error.message : String(error) });
