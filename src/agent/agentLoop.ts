@@ -1,7 +1,7 @@
 import { t } from '@vscode/l10n';
 import { type AnyInputItem, type CallItem, isCompaction, isUserMessage, normalizeContext } from '../protocol';
 import { BUILTIN_TOOLS, type ToolRegistry } from '../tools';
-import { projectInstructionsUpdate } from './instructions/projectInstructions';
+import { appendProjectInstructions } from './instructions/projectInstructions';
 import { environmentFollower } from './instructions/environmentContext';
 import { modelProfile } from './model/modelCatalogue';
 import { type PromptWithParts, textOf, userMessage } from './conversation/outputItems';
@@ -164,9 +164,7 @@ export class Agent {
   /** The project's instructions and the skills where new or changed, then the prompt, into the transcript. */
   private async appendPrompt(prompt: string | PromptWithParts): Promise<void> {
     const { transcript } = this.options;
-    const project = await this.options.projectInstructions?.();
-    const update = project ? projectInstructionsUpdate(project, transcript.items) : undefined;
-    if (update) transcript.append(update);
+    await appendProjectInstructions(transcript, this.options.projectInstructions);
     const named = await beforePrompt(this.options, prompt); // The skills list, hooks; the named skills, context.
     this.promptStart?.mark('instructions');
     this.environmentChanged();

@@ -2,7 +2,13 @@ import type { AnyOutputItem, CallItem } from '../protocol';
 import type { ToolRegistry } from '../tools';
 import type { Workspace } from '../workspace';
 import type { AgentEventSink } from './events';
-import { callFolders, nestedCandidates, readNested, scopeOf } from './instructions/nestedInstructions';
+import {
+  callFolders,
+  nestedCandidates,
+  nestedInstructionsWithheld,
+  readNested,
+  scopeOf,
+} from './instructions/nestedInstructions';
 import { hostedCall, phaseOf, textOf } from './conversation/outputItems';
 import { nestedSkillItems, nestedSkillScopes } from './skills/nestedSkills';
 import { nestedSkillsScope } from './skills/skillsItem';
@@ -43,7 +49,7 @@ export function appendNestedInstructions(turnCalls: TurnCalls): Promise<void> | 
   const { calls, registry, transcript, workspace } = turnCalls;
   const folders = calls.flatMap((call) => callFolders(call, registry));
   if (folders.length === 0) return undefined;
-  const scopes = nestedCandidates(folders, transcript.items, workspace);
+  const scopes = nestedInstructionsWithheld(transcript) ? [] : nestedCandidates(folders, transcript.items, workspace);
   const skillScopes = nestedSkillScopes(folders, transcript, workspace);
   if (scopes.length === 0 && skillScopes.length === 0) return undefined;
   return appendRead(turnCalls, scopes).then(() => appendSkills(turnCalls, skillScopes));

@@ -39,6 +39,21 @@ export function callFolders(call: CallItem, registry: ToolRegistry): string[] {
 }
 
 /**
+ * The conversations (by their transcripts) whose project instructions were withheld at their last task's
+ * start, an untrusted workspace the user has not allowed: no AGENTS.md below the folder is sent to them either
+ * (projectInstructions.ts, appendProjectInstructions).
+ */
+const withheld = new WeakSet<object>();
+
+/** Whether the conversation of `transcript` is sent no nested AGENTS.md (see `withheld`). */
+export function withholdNestedInstructions(transcript: object, withhold: boolean): void {
+  if (withhold) withheld.add(transcript);
+  else withheld.delete(transcript);
+}
+
+export const nestedInstructionsWithheld = (transcript: object): boolean => withheld.has(transcript);
+
+/**
  * The folders among `folders` and those above them (below the workspace folder) whose AGENTS.md may be on
  * disk and was not sent in this conversation yet (`items`), outermost first: empty on most calls, and then the
  * agent goes on to its next request without a turn of the loop (nestedInstructionsFor's await).

@@ -2,7 +2,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { type AnyInputItem, PROJECT_INSTRUCTIONS_HEADING, userMessageText } from '../../protocol';
 import { InstructionsCache, type Probes, signatureOf } from './instructionsCache';
-import { isNestedInstructions } from './nestedInstructions';
+import { isNestedInstructions, withholdNestedInstructions } from './nestedInstructions';
 
 // The project's own instructions for agents, found as Codex finds them (codex-rs/core/src/project_doc.rs):
 // from the repository root — the nearest folder above the workspace folder with a `.git` — down to the
@@ -135,6 +135,22 @@ export async function readProjectInstructions(
 export function isProjectInstructions(item: AnyInputItem): boolean {
   // A nested AGENTS.md (nestedInstructions.ts) shares the heading but is not the task's set: never its update.
   return userMessageText(item)?.startsWith(HEADING) === true && !isNestedInstructions(item);
+}
+
+/**
+ * At a task's start, the project instructions of `source` into `transcript` where new or changed. A source
+ * that gives none (an untrusted workspace the user has not allowed) withholds the nested AGENTS.md files too,
+ * which a repository could otherwise slip in below its root; no source at all changes nothing.
+ */
+export async function appendProjectInstructions(
+  transcript: { readonly items: readonly AnyInputItem[]; append(...items: AnyInputItem[]): void },
+  source: (() => Promise<ProjectInstructions | undefined>) | undefined,
+): Promise<void> {
+  if (!source) return;
+  const project = await source();
+  withholdNestedInstructions(transcript, project === undefined);
+  const update = project ? projectInstructionsUpdate(project, transcript.items) : undefined;
+  if (update) transcript.append(update);
 }
 
 /**
