@@ -90,10 +90,14 @@ export function bwrapArgs(input: BwrapInput): string[] {
 
 /**
  * Of `paths`, those that exist, as mounts (symlinks resolved: a mount lands on the target anyway). A path
- * that holds a workspace folder is left alone (the user works there), as is one under /tmp or inside another,
- * hidden already.
+ * that holds a workspace folder is left alone (the user works there), as is one inside another, hidden
+ * already, or one under /tmp that no folder in `bound` (every folder bound over the private /tmp) shows again.
  */
-export function hiddenMounts(paths: readonly string[], roots: readonly string[]): HiddenMount[] {
+export function hiddenMounts(
+  paths: readonly string[],
+  roots: readonly string[],
+  bound: readonly string[] = roots,
+): HiddenMount[] {
   const mounts = new Map<string, HiddenMount>();
   for (const p of paths) {
     let real: string;
@@ -104,7 +108,10 @@ export function hiddenMounts(paths: readonly string[], roots: readonly string[])
     } catch {
       continue;
     }
-    if (isWithin(real, '/tmp') || roots.some((root) => isWithin(root, real))) continue;
+    // The private /tmp hides what is in the host's, unless a root bound over it shows it again (a workspace
+    // or a program's folder there, with the ssh agent's socket beside it): that stays hidden.
+    const shown = bound.some((root) => isWithin(real, root));
+    if ((isWithin(real, '/tmp') && !shown) || roots.some((root) => isWithin(root, real))) continue;
     mounts.set(real, { path: real, kind: stat.isDirectory() ? 'dir' : 'file' });
   }
   // Inside a hidden folder there is nothing left to hide (and no mount point to hide it on).

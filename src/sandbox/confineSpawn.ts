@@ -66,7 +66,8 @@ function confineWithBwrap(program: string, spec: SpawnSpec, confinement: Confine
   const network = confinement.policy.network;
   // Only the workspace folders leave a hidden path that holds them alone; a program's own folders do not.
   const roots = realRoots(confinement.roots);
-  const hidden = hiddenMounts(hiddenPaths({ env: spec.env, network, extra: confinement.hidden }), roots);
+  const bound = [...plan.writable, ...plan.readOnly];
+  const hidden = hiddenMounts(hiddenPaths({ env: spec.env, network, extra: confinement.hidden }), roots, bound);
   // Made before the argv is used and given back after the run; a throw here leaves nothing behind.
   const claimed = claimMountPoints(mountPointsOf(plan));
   // What could not be made, the command cannot make either: nothing to mount there.

@@ -82,6 +82,16 @@ function runtimeFolders(env: NodeJS.ProcessEnv): string[] {
   return dirs.filter((dir): dir is string => !!dir && path.isAbsolute(dir));
 }
 
+/**
+ * The agents' sockets the environment names (ssh's, gpg's): mostly in /tmp or the runtime folder, hidden with
+ * them, but named here too, so that a folder shown again over the private /tmp (a program's own, a workspace
+ * there) never shows one: whoever reaches it signs as the user.
+ */
+function agentSockets(env: NodeJS.ProcessEnv): string[] {
+  const named = [env['SSH_AUTH_SOCK'], process.env['SSH_AUTH_SOCK'], env['GPG_AGENT_INFO']?.split(':')[0]];
+  return named.filter((socket): socket is string => !!socket && path.isAbsolute(socket));
+}
+
 /** Absolute paths to hide from a confined command (existing or not; the caller keeps those that exist). */
 export function hiddenPaths(options: HiddenPathsOptions): string[] {
   const platform = options.platform ?? process.platform;
@@ -91,7 +101,12 @@ export function hiddenPaths(options: HiddenPathsOptions): string[] {
   );
   const host =
     platform === 'linux'
-      ? [...runtimeFolders(options.env), ...HOST_SOCKETS, ...(options.network ? [] : RESOLVER_SOCKETS)]
+      ? [
+          ...runtimeFolders(options.env),
+          ...agentSockets(options.env),
+          ...HOST_SOCKETS,
+          ...(options.network ? [] : RESOLVER_SOCKETS),
+        ]
       : [];
   return [...new Set([...underHomes, ...stateFolders(options.env), ...host, ...(options.extra ?? [])])];
 }

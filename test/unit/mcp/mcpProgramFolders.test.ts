@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { type McpServerConfig, programFolders } from '../../../src/mcp';
@@ -75,6 +76,27 @@ describe('mcp: a server whose files are in the host’s /tmp sees them in the sa
     );
     assert.notEqual(wrote.code, 0, ran.output);
     assert.equal(fs.existsSync(path.join(temp, 'pkg', 'planted.js')), false);
+    // A config naming the ssh agent's socket in /tmp shows its folder, never the socket: it stays hidden.
+    const socket = path.join(temp, 'pkg', 'agent.1');
+    const agent = net.createServer().listen(socket);
+    await new Promise((resolve) => agent.once('listening', resolve));
+    try {
+      const env = { ...process.env, SSH_AUTH_SOCK: socket };
+      const named = {
+        ...workspaceWrite([workspace], true),
+        readable: programFolders(server('node', [socket], workspace)),
+      };
+      const probe = await runFileConfined(
+        'sh',
+        ['-c', `test -S ${socket} && echo reachable || echo hidden`],
+        workspace,
+        named,
+        env,
+      );
+      assert.equal(probe.output.trim(), 'hidden');
+    } finally {
+      agent.close();
+    }
     // Without it, the private /tmp hides the script: what failed before.
     const hidden = await runFileConfined(process.execPath, [script], workspace, workspaceWrite([workspace], true));
     assert.match(hidden.output, /Cannot find module/);
