@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
-import { BUILTIN_TOOLS, CommandSessions, ReadLedger, type ToolContext, type ToolRegistry } from '../tools';
+import { BUILTIN_TOOLS, BackgroundCommands, ReadLedger, type ToolContext, type ToolRegistry } from '../tools';
 import { Agent, type RequestChoices } from './agentLoop';
 import type { ApprovalPolicy } from './approvals/approvals';
 import type { AgentEventSink } from './events';
@@ -15,8 +15,8 @@ import type { AgentHooks } from './hooks/agentHooks';
 import type { FoundSkills } from './skills/skillDiscovery';
 import type { ProxySettings } from './transport/proxy';
 import { RequestDump } from './transport/requestDump';
-import type { SessionOptions } from './transport/sessionOptions';
-import { SessionTransport, type TransportMode } from './transport/sessionTransport';
+import type { TransportOptions } from './transport/sessionOptions';
+import { ModelTransport, type TransportMode } from './transport/sessionTransport';
 import { Transcript } from './conversation/transcript';
 import { type Child, type ChildSpec, SubagentPool } from './subagents/subagentPool';
 import { type SubagentLimits, childApprovals, spawns } from './subagents/subagentLimits';
@@ -122,7 +122,7 @@ export interface AgentSpec {
 
 /** One endpoint's session transport (one socket at a time), and the agents that share it. */
 export interface AgentSession {
-  readonly transport: SessionTransport;
+  readonly transport: ModelTransport;
   /** An agent on this session (call its `start()` before its first run). */
   agent(spec: AgentSpec): Agent;
   /** Closes the socket; `announce: false` when a task's `done` must stay the last event. */
@@ -206,12 +206,12 @@ function environmentOf(facts: NonNullable<AgentSpec['environment']>, approvals: 
  * The subagents an agent of `spec` may start, each an agent of the same spec on its own lane and
  * conversation, one level deeper; none where it may not (src/agent/subagents).
  */
-function poolFor(transport: SessionTransport, spec: AgentSpec): SubagentPool | undefined {
+function poolFor(transport: ModelTransport, spec: AgentSpec): SubagentPool | undefined {
   const limits = spec.subagents;
   if (!limits || !spawns(limits)) return undefined;
   const child = ({ lane, transcript, emit, agentType }: ChildSpec): Child => {
     // Its background commands are its own, stopped when it is: the parent's Stop or close_agent ends them.
-    const sessions = spec.tools.sessions ? new CommandSessions() : undefined;
+    const sessions = spec.tools.sessions ? new BackgroundCommands() : undefined;
     const agent = newAgent(transport, {
       ...spec,
       transcript,
@@ -237,7 +237,7 @@ function poolFor(transport: SessionTransport, spec: AgentSpec): SubagentPool | u
 }
 
 /** An agent of `spec` on the session's `transport`. */
-function newAgent(transport: SessionTransport, spec: AgentSpec): Agent {
+function newAgent(transport: ModelTransport, spec: AgentSpec): Agent {
   const built = requestChoices(spec, spec.model ?? DEFAULT_MODEL, spec.modelOptions);
   const pool = poolFor(transport, spec);
   return new Agent({
@@ -263,7 +263,7 @@ function newAgent(transport: SessionTransport, spec: AgentSpec): Agent {
 }
 
 export function createAgentSession(options: AgentSessionOptions): AgentSession {
-  const settings: SessionOptions = {
+  const settings: TransportOptions = {
     endpoint: normalizeEndpoint(options.endpoint),
     transport: options.transport,
     emit: options.emit,
@@ -271,9 +271,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
     ...(options.proxy ? { proxy: options.proxy } : {}),
   };
-  const transport = options.dumpRequest
-    ? new RequestDump(settings, options.dumpRequest)
-    : new SessionTransport(settings);
+  const transport = options.dumpRequest ? new RequestDump(settings, options.dumpRequest) : new ModelTransport(settings);
   return {
     transport,
     agent: (spec) => newAgent(transport, spec),

@@ -138,8 +138,8 @@ export { type ProxyRoute, type ProxySettings, fetchProxyFault, proxyRoute, viaPr
 export { RedirectRefused, fetchSameOrigin } from './transport/redirectGuard';
 export { PromptStart } from './timing/promptStart';
 export {
-  type SessionOptions,
-  SessionTransport,
+  type TransportOptions,
+  ModelTransport,
   type TransportMode,
   type TurnOutcome,
   type TurnRequest,

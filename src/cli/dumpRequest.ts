@@ -9,7 +9,7 @@ import {
   policyFor,
 } from '../agent';
 import type { SandboxPolicy } from '../sandbox';
-import { CommandSessions, ReadLedger, type ToolRegistry } from '../tools';
+import { BackgroundCommands, ReadLedger, type ToolRegistry } from '../tools';
 import type { NodeWorkspace } from '../workspace/node/nodeWorkspace';
 import { commandShellName } from '../workspace/shared/userShell';
 import { type CliIo, ExitCode } from './cliIo';
@@ -66,7 +66,7 @@ export async function dumpRequest(setup: DumpSetup, io: CliIo): Promise<ExitCode
       model: setup.model,
     }),
     // As `loopwire exec` runs it: with sessions, so the request offers what reaches them (write_stdin).
-    tools: { workspace, reads: new ReadLedger(), sessions: new CommandSessions() },
+    tools: { workspace, reads: new ReadLedger(), sessions: new BackgroundCommands() },
     ...(setup.registry ? { registry: setup.registry } : {}),
     // Nothing runs: the mode and the sandbox are what the environment item and exec_command's parameters say.
     approvals: policyFor(setup.approve, () => Promise.resolve(false), undefined, setup.sandbox),

@@ -12,7 +12,7 @@ import {
 import type { McpConfig } from '../mcp/mcpConfig';
 import type * as Server from '../server';
 import type { LoopwireServer, ScenarioFile } from '../server';
-import { CommandSessions, ReadLedger, type ToolRegistry } from '../tools';
+import { BackgroundCommands, ReadLedger, type ToolRegistry } from '../tools';
 import type { NodeWorkspace } from '../workspace/node/nodeWorkspace';
 import { commandShellName } from '../workspace/shared/userShell';
 import { type CliIo, ExitCode } from './cliIo';
@@ -92,7 +92,7 @@ export async function runExec(run: ExecRun, io: CliIo, extras: ExecExtras): Prom
   // Commands left running in the background: each said on stderr, and all stopped however exec ends. Said
   // through the steering's output once there is one, so a line being typed is not broken by it.
   let say = io.stderr;
-  const sessions = new CommandSessions((event) => say(sessionLine(event)));
+  const sessions = new BackgroundCommands((event) => say(sessionLine(event)));
   // Ctrl+C, SIGTERM or a closed terminal: the task stops, and the commands' groups are told to go at once
   // (a tool waiting on one of them returns as it ends), not only once the turn has wound down.
   // The groups are signalled first: after SIGHUP the terminal is gone, and what the stopping task prints
@@ -168,7 +168,7 @@ async function startAgent(
     emit: (event: AgentEvent) => void;
     session: AgentSession;
     registry: ToolRegistry;
-    sessions: CommandSessions;
+    sessions: BackgroundCommands;
     unanswered: Unanswered;
   },
 ) {

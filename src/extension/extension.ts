@@ -14,7 +14,7 @@ import type { EndpointAccess } from './endpoint/endpointAccess';
 import { endpointCommands } from './endpoint/endpointCommands';
 import { statusItem } from './notifications/statusItem';
 import type * as SessionBundle from './sessionBundle';
-import type { WorkspaceSession } from './workspaceSession';
+import type { WindowRuntime } from './workspaceSession';
 
 /**
  * The session's bundle (dist/session.js, beside this one): required the first time a tool, a task or an
@@ -31,9 +31,9 @@ function loadSession(
   access: EndpointAccess,
   chat: ChatViewProvider,
   approvals: ApprovalChoice,
-): WorkspaceSession {
+): WindowRuntime {
   const started = performance.now();
-  const { WorkspaceSession: Session, taskNotifications } = sessionBundle();
+  const { WindowRuntime: Session, taskNotifications } = sessionBundle();
   const activity = taskNotifications(chat, log);
   const session = new Session(context, log, access, activity, approvals);
   log.info(`session loaded in ${(performance.now() - started).toFixed(1)} ms`);
@@ -59,7 +59,7 @@ function loadSession(
 export function activate(context: vscode.ExtensionContext): LoopwireApi {
   const started = performance.now();
   const log = vscode.window.createOutputChannel('Loopwire', { log: true });
-  let session: WorkspaceSession | undefined;
+  let session: WindowRuntime | undefined;
   const status = statusItem();
   const endpoints = endpointCommands(context, log, {
     changed: () => session?.endpointChanged(),
@@ -68,7 +68,7 @@ export function activate(context: vscode.ExtensionContext): LoopwireApi {
   const chat = new ChatViewProvider(context.extensionUri, () => current().chat);
   // The approval mode in force, read by the light bulb and Ctrl+I's context key without loading the session.
   const approvals = new ApprovalChoice(context.workspaceState);
-  const current = (): WorkspaceSession =>
+  const current = (): WindowRuntime =>
     (session ??= loadSession(context, log, status, endpoints.access, chat, approvals));
   context.subscriptions.push(
     status.item,

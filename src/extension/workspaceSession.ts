@@ -14,7 +14,7 @@ import {
   withCommandRules,
 } from '../agent';
 import {
-  CommandSessions,
+  BackgroundCommands,
   ReadLedger,
   type ToolRegistry,
   type ToolResult,
@@ -62,14 +62,14 @@ export interface TaskOutcome {
   transport: 'ws' | 'http';
 }
 
-export class WorkspaceSession implements vscode.Disposable {
+export class WindowRuntime implements vscode.Disposable {
   private workspace: Promise<Workspace> | undefined;
   private readonly backend: WindowBackend;
   /** The MCP servers' and the editor's tools, beside the built-in ones. */
   private readonly tools: WindowTools;
   private readonly reads = new ReadLedger();
   /** The chat's commands running in the background: stopped at Stop, at a new chat and when the window goes. */
-  private readonly commandSessions = new CommandSessions((event) =>
+  private readonly commandSessions = new BackgroundCommands((event) =>
     this.log.info(
       event.kind === 'background'
         ? `command session ${event.id} runs on in the background: ${event.command}`

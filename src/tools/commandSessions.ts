@@ -1,5 +1,5 @@
 import type { RunningCommand } from '../protocol/runningCommands';
-import type { CommandEnd, CommandSession } from '../workspace';
+import type { CommandEnd, CommandProcess } from '../workspace';
 
 // The commands of a chat that run on in the background (exec_command past its yield time), by the session id
 // the model names them with in write_stdin. The host owns the registry: it stops them all at Stop, at a new
@@ -12,21 +12,21 @@ export type SessionEvent =
 
 /** A session as the tools find it by id: the command as the model wrote it, and the timeout it was given. */
 export interface Running {
-  session: CommandSession;
+  session: CommandProcess;
   command: string;
   timeoutS: number;
   /** When it started (`performance.now()`), before its yield time; by default when it is added. */
   startedAt?: number;
 }
 
-export class CommandSessions {
+export class BackgroundCommands {
   private next = 1;
   /** Until the model has been told how each ended (its last output and exit code are still to read). */
   private readonly running = new Map<number, Running>();
   /** Until each has ended: what the panel lists, with when it started. */
   private readonly live = new Map<number, { running: Running; startedAt: number }>();
   /** Every session started, ended or not: an ended one's group may still hold what it left running. */
-  private readonly started: CommandSession[] = [];
+  private readonly started: CommandProcess[] = [];
   /** Settles once every session stopAll was called for is gone. */
   private stopping: Promise<void> = Promise.resolve();
   /** The panel's list, told each change (one panel per window: a later watch replaces it). */

@@ -7,7 +7,7 @@ import { jsonArguments, stringArgument } from './callSummary';
 import { type CommandPlace, type CommandVerdict, judgeCommand } from './commandSafety';
 import { TASK_DEFAULT_TIMEOUT_S, timedRun, timeoutArgument } from './runReport';
 import { maxOutputArgument, sessionReport, yieldArgument } from './sessionReport';
-import type { CommandSessions } from './commandSessions';
+import type { BackgroundCommands } from './commandSessions';
 import { type ToolResult, defineTool } from './tool';
 import { refusal } from './toolErrors';
 
@@ -94,7 +94,7 @@ export const execCommandTool = defineTool({
     const start = workspace.startCommand?.bind(workspace);
     const result =
       sessions && start
-        ? await runInSession({ what, line, args, budget, sandbox, signal: context.signal }, start, sessions)
+        ? await runInBackground({ what, line, args, budget, sandbox, signal: context.signal }, start, sessions)
         : await timedRun(
             what,
             args.timeout_s,
@@ -121,7 +121,7 @@ export function escalationOf(args: unknown): { justification?: string; prefixRul
 }
 
 /** A call to run as a session: what its report calls it, the line that runs, its arguments, its output budget. */
-interface RunAsSession {
+interface RunInBackground {
   what: string;
   line: string;
   args: z.output<typeof ExecCommandArgs>;
@@ -132,10 +132,10 @@ interface RunAsSession {
 }
 
 /** Runs `line` as a session: the answer waits for its end or the yield time, and then it runs on. */
-async function runInSession(
-  { what, line, args, budget, sandbox, signal }: RunAsSession,
+async function runInBackground(
+  { what, line, args, budget, sandbox, signal }: RunInBackground,
   start: NonNullable<Workspace['startCommand']>,
-  sessions: CommandSessions,
+  sessions: BackgroundCommands,
 ): Promise<ToolResult> {
   const timeoutS = args.timeout_s ?? TASK_DEFAULT_TIMEOUT_S;
   const startedAt = performance.now();

@@ -1,7 +1,7 @@
 import { t } from '@vscode/l10n';
 import { z } from 'zod';
 import type { CommandProgress } from '../workspace';
-import type { CommandSessions } from './commandSessions';
+import type { BackgroundCommands } from './commandSessions';
 import { translating } from './errorDisplay';
 import { TOOL_OUTPUT_BUDGET_TOKENS, CHARS_PER_TOKEN, headAndTail, outputLabel, runReport } from './runReport';
 import type { ToolResult } from './tool';
@@ -34,7 +34,7 @@ export function maxOutputArgument(tokens: number = TOOL_OUTPUT_BUDGET_TOKENS) {
 export function sessionReport(
   what: string,
   id: number,
-  seen: { progress: CommandProgress; timeoutS: number; sessions: CommandSessions; budget: number | undefined },
+  seen: { progress: CommandProgress; timeoutS: number; sessions: BackgroundCommands; budget: number | undefined },
 ): ToolResult {
   const { progress, timeoutS, sessions } = seen;
   const budget = seen.budget ?? TOOL_OUTPUT_BUDGET_TOKENS;
@@ -69,7 +69,7 @@ export function sessionReport(
  * for it, in the model's words: English in every language); undefined for any other output, write_stdin's
  * polls included. How the panel's card of the call knows to say it still runs.
  */
-export function backgroundSessionOf(output: string): number | undefined {
+export function backgroundCommandOf(output: string): number | undefined {
   const id = /^The command(?: \(run as: [\s\S]*?\))? is still running, in the background as session_id (\d+)\. /.exec(
     output,
   )?.[1];

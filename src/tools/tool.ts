@@ -4,7 +4,7 @@ import type { Plan } from '../protocol/plan';
 import type { SandboxPolicy } from '../sandbox';
 import type { AgentControl } from './agentControl';
 import type { Workspace } from '../workspace';
-import type { CommandSessions } from './commandSessions';
+import type { BackgroundCommands } from './commandSessions';
 import type { ReadLedger } from './readLedger';
 
 /** What every tool returns: `output` is written for a model — compact, honest about caps, actionable. */
@@ -40,7 +40,7 @@ export interface ToolContext {
    * The chat's commands running in the background, which its host stops at Stop, a new chat and exit.
    * Absent: a command runs to its end (a host that could not stop them would leave them running).
    */
-  sessions?: CommandSessions;
+  sessions?: BackgroundCommands;
   /**
    * Tokens of a command's or task's output in one result, its head and tail kept (the model catalogue's, for
    * the model the call answers); a call's own `max_output_tokens` wins. Absent: Codex's 10,000.

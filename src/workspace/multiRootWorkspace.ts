@@ -159,7 +159,7 @@ export class MultiRootWorkspace implements Port.Workspace {
   }
 
   /** As `runCommand`, where the folder's adapter can start a session. */
-  async startCommand(command: string, options: Port.CommandOptions): Promise<Port.CommandSession> {
+  async startCommand(command: string, options: Port.CommandOptions): Promise<Port.CommandProcess> {
     const [root, rest] =
       options.workdir === undefined || options.workdir.replace(/^\.\/?/, '') === ''
         ? [this.roots[0] as NamedRoot, undefined]

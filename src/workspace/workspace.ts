@@ -142,7 +142,7 @@ export interface CommandProgress {
  * A command that goes on running while the agent does other things (a dev server, a watcher, a prompt that
  * waits for input): its standard input stays open, and its output is read piece by piece.
  */
-export interface CommandSession {
+export interface CommandProcess {
   /** Its process id where the adapter knows it (a test checks the process is gone). */
   readonly pid: number | undefined;
   /** Settles when it has ended (by itself, by its timeout or by `stop`). */
@@ -216,5 +216,5 @@ export interface Workspace {
    * end: the caller reads its output as it comes and stops it (its whole process tree) when done with it.
    * Absent where the adapter cannot reach a command's input; its timeout still stops it after `timeoutMs`.
    */
-  startCommand?(command: string, options: CommandOptions): Promise<CommandSession>;
+  startCommand?(command: string, options: CommandOptions): Promise<CommandProcess>;
 }

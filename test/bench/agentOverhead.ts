@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Agent, type AgentEvent, SessionTransport, Transcript, type TurnMetrics, approveAll } from '../../src/agent';
+import { Agent, type AgentEvent, ModelTransport, Transcript, type TurnMetrics, approveAll } from '../../src/agent';
 import { type ScenarioFile, startServer } from '../../src/server';
 import { ReadLedger, toolsFor } from '../../src/tools';
 import { NodeWorkspace } from '../../src/workspace/node/nodeWorkspace';
@@ -55,7 +55,7 @@ async function main() {
       const emit = (event: AgentEvent) => {
         if (event.type === 'turn_finished') turns.push(event.metrics);
       };
-      const transport = new SessionTransport({ endpoint: server.url, transport: mode, emit });
+      const transport = new ModelTransport({ endpoint: server.url, transport: mode, emit });
       const agent = new Agent({
         transport,
         transcript: Transcript.create({ id: 'bench', createdAt: '', workspace: dir, model: 'gpt-5.5' }),

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import {
-  CommandSessions,
+  BackgroundCommands,
   ReadLedger,
   type ToolCall,
   type ToolContext,
@@ -315,7 +315,7 @@ export function workspaceContract(adapter: ContractAdapter): void {
       it('runs a command on in the background past yield_time_ms, its stdin reachable with write_stdin', async function () {
         if (opened.workspace.capabilities.commands === false) this.skip();
         this.timeout(30_000);
-        const sessions = new CommandSessions();
+        const sessions = new BackgroundCommands();
         context = { ...context, sessions };
         const started = await run('exec_command', {
           cmd: 'echo ready; while read line; do echo "got $line"; done; echo bye',

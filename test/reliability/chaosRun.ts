@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { Agent, type AgentEvent, SessionTransport, Transcript, approveAll } from '../../src/agent';
+import { Agent, type AgentEvent, ModelTransport, Transcript, approveAll } from '../../src/agent';
 import { type LoopwireServer, type ScenarioFile, startServer } from '../../src/server';
 import { ReadLedger, toolsFor } from '../../src/tools';
 import type { Workspace } from '../../src/workspace';
@@ -175,7 +175,7 @@ export async function chaosRun(seed: number, keep = false): Promise<ChaosOutcome
   await start();
   // The agent reaches the server only through the proxy; the admin calls below go to the server directly.
   const proxy = await FaultProxy.start(port);
-  let session: SessionTransport | undefined;
+  let session: ModelTransport | undefined;
   let armed = 0;
   const admin = (fault: Record<string, unknown>, transport?: 'ws') =>
     fetch(`${(server as LoopwireServer).url.replace(/\/v1$/, '')}/admin/faults`, {
@@ -277,7 +277,7 @@ export async function chaosRun(seed: number, keep = false): Promise<ChaosOutcome
       },
     }) as Workspace;
     const agent = (transcript: Transcript) => {
-      session = new SessionTransport({
+      session = new ModelTransport({
         endpoint: proxy.url,
         apiKey: TOKEN,
         transport: mode,

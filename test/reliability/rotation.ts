@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { Agent, type AgentEvent, SessionTransport, Transcript, approveAll } from '../../src/agent';
+import { Agent, type AgentEvent, ModelTransport, Transcript, approveAll } from '../../src/agent';
 import { type ScenarioFile, type TurnRecord, startServer } from '../../src/server';
 import { ReadLedger, toolsFor } from '../../src/tools';
 import { NodeWorkspace } from '../../src/workspace/node/nodeWorkspace';
@@ -63,7 +63,7 @@ export async function runRotation(calls: number, rotateMs: number): Promise<Rota
     observe: (record) => turns.push(record),
   });
   const events: AgentEvent[] = [];
-  const transport = new SessionTransport({
+  const transport = new ModelTransport({
     endpoint: server.url,
     apiKey: TOKEN,
     transport: 'ws',

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Agent, type AgentEvent, SessionTransport, Transcript, approveAll } from '../../src/agent';
+import { Agent, type AgentEvent, ModelTransport, Transcript, approveAll } from '../../src/agent';
 import { type ScenarioFile, prepareTokenizer, startServer } from '../../src/server';
 import { ReadLedger, toolsFor } from '../../src/tools';
 import { NodeWorkspace } from '../../src/workspace/node/nodeWorkspace';
@@ -166,7 +166,7 @@ async function record(): Promise<RecordedSession> {
   const server = await startServer({ scenarios: [SCENARIO], token: 'record', tps: 500, prefillUsPerToken: 0 });
   const events: AgentEvent[] = [];
   const emit = (event: AgentEvent) => events.push(event);
-  const transport = new SessionTransport({ endpoint: server.url, apiKey: 'record', transport: 'ws', emit });
+  const transport = new ModelTransport({ endpoint: server.url, apiKey: 'record', transport: 'ws', emit });
   try {
     const agent = new Agent({
       transport,

@@ -1,5 +1,5 @@
-import { SessionTransport } from './sessionTransport';
-import type { SessionOptions, TurnOutcome, TurnRequest } from './sessionOptions';
+import { ModelTransport } from './sessionTransport';
+import type { TransportOptions, TurnOutcome, TurnRequest } from './sessionOptions';
 import { AgentStop } from './transportFault';
 
 // A session transport that sends nothing (`loopwire exec --dump-request`): the agent builds its first turn
@@ -10,9 +10,9 @@ import { AgentStop } from './transportFault';
 /** The stop's code: the task ended because its request was dumped, not because anything failed. */
 export const REQUEST_DUMPED = 'request_dumped';
 
-export class RequestDump extends SessionTransport {
+export class RequestDump extends ModelTransport {
   constructor(
-    options: SessionOptions,
+    options: TransportOptions,
     private readonly dump: (body: Record<string, unknown>) => void,
   ) {
     super(options);

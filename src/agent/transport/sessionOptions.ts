@@ -10,7 +10,7 @@ import type { SteeredSegment } from './successorFollower';
 
 export type TransportMode = 'ws' | 'http' | 'auto';
 
-export interface SessionOptions {
+export interface TransportOptions {
   /** Base URL as `loopwire-server` prints it: `http://127.0.0.1:PORT/v1` (or `https://api.openai.com/v1`). */
   endpoint: string;
   apiKey?: string;
@@ -96,10 +96,10 @@ export interface TurnOutcome {
 }
 
 /** The options with every default filled in. */
-export type ResolvedSessionOptions = Required<Omit<SessionOptions, 'apiKey' | 'headers' | 'proxy'>> &
-  Pick<SessionOptions, 'apiKey' | 'headers' | 'proxy'>;
+export type ResolvedTransportOptions = Required<Omit<TransportOptions, 'apiKey' | 'headers' | 'proxy'>> &
+  Pick<TransportOptions, 'apiKey' | 'headers' | 'proxy'>;
 
-export function withDefaults(options: SessionOptions): ResolvedSessionOptions {
+export function withDefaults(options: TransportOptions): ResolvedTransportOptions {
   return {
     store: false,
     chain: true,

@@ -9,8 +9,8 @@ import { contextOf, requestBody, requestHeaders } from './requestBody';
 import { ResponseAssembler } from './responseAssembler';
 import { actionFor, retryDelayMs, waitToRetry } from './retryPolicy';
 import {
-  type ResolvedSessionOptions,
-  type SessionOptions,
+  type ResolvedTransportOptions,
+  type TransportOptions,
   type TurnOutcome,
   type TurnRequest,
   withDefaults,
@@ -30,12 +30,12 @@ import { type Attempt, connectFailed, exchangeWs } from './wsExchange';
 // socketKeeper.ts the socket). Faults are retried per retryPolicy.ts; a lost cache costs one full request
 // and loses nothing.
 
-export type { SessionOptions, TransportMode, TurnOutcome, TurnRequest } from './sessionOptions';
+export type { TransportOptions, TransportMode, TurnOutcome, TurnRequest } from './sessionOptions';
 
 /** How long a warm-up may take before the first turn goes out without it. */
 export const WARMUP_TIMEOUT_MS = 2_000;
 
-export class SessionTransport {
+export class ModelTransport {
   private readonly sockets: SocketKeeper;
   private readonly chains: ChainPolicy;
   private wsFailures = 0;
@@ -44,11 +44,11 @@ export class SessionTransport {
   private onHttp: boolean;
   /** A warm-up failed once: the server does not take them, and the session stops sending them. */
   private warmupsOff = false;
-  private readonly opts: ResolvedSessionOptions;
+  private readonly opts: ResolvedTransportOptions;
   /** The proxy every request of the session goes through (one endpoint, so one route), if any. */
   private readonly proxy: ProxyRoute | undefined;
 
-  constructor(options: SessionOptions) {
+  constructor(options: TransportOptions) {
     this.opts = withDefaults(options);
     this.proxy = proxyRoute(this.opts.endpoint, this.opts.proxy);
     this.onHttp = options.transport === 'http';

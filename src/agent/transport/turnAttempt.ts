@@ -4,7 +4,7 @@ import type { TurnOutcome } from './sessionOptions';
 import type { Attempt } from './wsExchange';
 
 // What one attempt at a turn sent and got back, and what the turn reports once one completed
-// (SessionTransport.run's bookkeeping, kept apart from its retries).
+// (ModelTransport.run's bookkeeping, kept apart from its retries).
 
 /** A turn's traffic over all its attempts. */
 export interface Totals {

@@ -52,7 +52,7 @@ export interface ChatBackend {
   context?: ChatContext;
   /** Told when a call waits for approval and when a task ends (the window's notifications and badge). */
   activity?: ChatActivity;
-  /** The commands the chat left running in the background (CommandSessions): the panel lists them, each with Stop. */
+  /** The commands the chat left running in the background (BackgroundCommands): the panel lists them, each with Stop. */
   commands?: ChatCommands;
 }
 

@@ -3,7 +3,7 @@ import { addToChatAttachments } from './addToChat';
 import type { ChatViewProvider } from '../chat/window/chatViewProvider';
 import { explainPrompt } from './explainSelection';
 import { fixPrompt } from './fixWithLoopwire';
-import type { WorkspaceSession } from '../workspaceSession';
+import type { WindowRuntime } from '../workspaceSession';
 
 // The commands that put something in the chat panel: Fix in Chat, New Chat, Ask…, Explain Selection,
 // Add to Chat, and Open Transcript. The session is loaded by the first of them that needs it.
@@ -11,18 +11,18 @@ import type { WorkspaceSession } from '../workspaceSession';
 /** Sends a prompt to the chat panel's conversation (revealing it, keeping focus where it is unless asked). */
 export async function askInChat(
   chat: ChatViewProvider,
-  current: () => WorkspaceSession,
+  current: () => WindowRuntime,
   prompt: string,
   focus = false,
-): ReturnType<WorkspaceSession['chat']['ask']> {
+): ReturnType<WindowRuntime['chat']['ask']> {
   await chat.reveal(focus);
   return current().chat.ask(prompt);
 }
 
 export function chatCommands(
   chat: ChatViewProvider,
-  current: () => WorkspaceSession,
-  started: () => WorkspaceSession | undefined,
+  current: () => WindowRuntime,
+  started: () => WindowRuntime | undefined,
 ): vscode.Disposable[] {
   const ask = (prompt: string, focus = false) => askInChat(chat, current, prompt, focus);
   return [

@@ -7,7 +7,7 @@ import { setApiKey } from './setApiKey';
 // session to build its backend again (`changed`), so the next request — a Retry of a task the endpoint
 // refused included — goes with the new key or endpoint, in the same chat.
 
-export interface EndpointSession {
+export interface EndpointRuntime {
   /** The window's session, if it was started: the key or endpoint changed. */
   changed(): void;
   /** Checks the endpoint now in use (the window's session is started for it). */
@@ -17,7 +17,7 @@ export interface EndpointSession {
 export function endpointCommands(
   context: vscode.ExtensionContext,
   log: vscode.LogOutputChannel,
-  session: EndpointSession,
+  session: EndpointRuntime,
 ): { access: EndpointAccess; disposables: vscode.Disposable[] } {
   const access = new EndpointAccess(context.secrets, context.workspaceState, (line) => log.info(line));
   const disposables = [

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { selectedLines } from '../commands/selectedLines';
-import type { WorkspaceSession } from '../workspaceSession';
+import type { WindowRuntime } from '../workspaceSession';
 import { inlineAllowed } from './inlineAllowed';
 import { askInline } from './inlinePrompt';
 import { type InlineProblem, type InlineRequest, linesAround, problemsIn } from './inlineRequest';
@@ -61,7 +61,7 @@ function requestOf(
  * Ctrl+I follow `loopwire.inlineEditOff`); a command run anyway (before activation set the key) says why. The
  * mode in force is the session's (approvalChoice.ts: a workspace's settings may make it stricter, never looser).
  */
-function allowed(current: () => WorkspaceSession): boolean {
+function allowed(current: () => WindowRuntime): boolean {
   const mode = current().approvalMode();
   if (inlineAllowed(mode)) return true;
   void vscode.window.showInformationMessage(
@@ -73,7 +73,7 @@ function allowed(current: () => WorkspaceSession): boolean {
   return false;
 }
 
-export async function editInline(current: () => WorkspaceSession): Promise<string | undefined> {
+export async function editInline(current: () => WindowRuntime): Promise<string | undefined> {
   const editor = vscode.window.activeTextEditor;
   if (!editor || !allowed(current)) return undefined;
   const document = editor.document;
@@ -97,7 +97,7 @@ export async function editInline(current: () => WorkspaceSession): Promise<strin
   return inline.send(run, { ...request, ...cursor }, answer.at);
 }
 
-export async function fixInline(current: () => WorkspaceSession, args: unknown[]): Promise<string | undefined> {
+export async function fixInline(current: () => WindowRuntime, args: unknown[]): Promise<string | undefined> {
   const [uri, range, message] = args;
   if (!(uri instanceof vscode.Uri) || !(range instanceof vscode.Range) || typeof message !== 'string') {
     void vscode.window.showInformationMessage(
@@ -126,7 +126,7 @@ export async function fixInline(current: () => WorkspaceSession, args: unknown[]
 
 /** Keep or Undo of an inline edit's hunk (or all of the document's), from its lens or key. */
 export async function reviewInline(
-  session: WorkspaceSession,
+  session: WindowRuntime,
   target: { uri: string; hunkId?: string; run?: string },
   action: 'keep' | 'undo',
 ): Promise<void> {

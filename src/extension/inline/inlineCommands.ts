@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type * as SessionBundle from '../sessionBundle';
-import type { WorkspaceSession } from '../workspaceSession';
+import type { WindowRuntime } from '../workspaceSession';
 import { INLINE_CANCEL, INLINE_KEEP, INLINE_UNDO } from './inlineMarks';
 
 // The inline commands, registered at activation: Edit Inline (Ctrl+I / Cmd+I in the editor), Fix with
@@ -28,7 +28,7 @@ function targetOf(value: unknown): { uri: string; hunkId?: string; run?: string 
 
 function review(
   bundle: () => typeof SessionBundle,
-  session: WorkspaceSession | undefined,
+  session: WindowRuntime | undefined,
   value: unknown,
   action: 'keep' | 'undo',
 ): Promise<void> {
@@ -39,8 +39,8 @@ function review(
 /** `bundle`: dist/session.js, required (once) by the first command run; `current` starts the session, `started` does not. */
 export function inlineCommands(
   bundle: () => typeof SessionBundle,
-  current: () => WorkspaceSession,
-  started: () => WorkspaceSession | undefined,
+  current: () => WindowRuntime,
+  started: () => WindowRuntime | undefined,
 ): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('loopwire.editInline', () => bundle().editInline(current)),

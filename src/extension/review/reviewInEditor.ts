@@ -5,7 +5,7 @@ import { type ReviewSource, ReviewMarks } from './editorMarks';
 // The review of the chat's edits, in step with the editor: the marks and Keep / Undo lenses on the lines the
 // agent changed (editorMarks.ts), and every change of a file — the editor's undo and redo, the user's typing,
 // a save, a file created, changed or deleted on disk — told to the chat, which reads the hunks' states again
-// from the text (its card and these marks follow). Set up with the chat's controller (WorkspaceSession).
+// from the text (its card and these marks follow). Set up with the chat's controller (WindowRuntime).
 
 /** What this needs of the chat (`ChatController`). */
 export interface ReviewedChat {

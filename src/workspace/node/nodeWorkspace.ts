@@ -110,7 +110,7 @@ export class NodeWorkspace implements Port.Workspace {
   }
 
   /** As `runCommand`, with a pipe to its standard input, read while it runs. */
-  startCommand(command: string, options: Port.CommandOptions): Promise<Port.CommandSession> {
+  startCommand(command: string, options: Port.CommandOptions): Promise<Port.CommandProcess> {
     return this.disk.startCommand(command, options);
   }
 }

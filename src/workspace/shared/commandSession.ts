@@ -1,5 +1,5 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import type { CommandEnd, CommandProgress, CommandSession } from '../workspace';
+import type { CommandEnd, CommandProgress, CommandProcess } from '../workspace';
 import { OutputTail } from './outputTail';
 import type { TaskSpec } from './taskDiscovery';
 import { KILL_GRACE_MS, killTree } from './taskProcess';
@@ -10,20 +10,20 @@ import { spawnTask } from './taskSpawn';
 // send keys to it later, and with its output handed out piece by piece rather than at its end.
 
 /** Starts `task` (a shell command); `onOutput` sees what it prints as it prints it (a terminal's mirror). */
-export function startTaskSession(
+export function startTaskProcess(
   task: TaskSpec,
   timeoutMs: number,
   onOutput?: (chunk: Buffer) => void,
-): CommandSession {
+): CommandProcess {
   if (task.run.kind !== 'shell') throw new Error('Only a shell command runs as a session.');
   const spawned = spawnTask(task, ['pipe', 'pipe', 'pipe']);
   const child = spawned.child as ChildProcessWithoutNullStreams;
-  const session = new ProcessSession(child, spawned.program, timeoutMs, onOutput, () => spawned.cleanup());
+  const session = new ChildProcessCommand(child, spawned.program, timeoutMs, onOutput, () => spawned.cleanup());
   for (const warning of spawned.warnings) session.note(`(sandbox) ${warning}\n`);
   return session;
 }
 
-class ProcessSession implements CommandSession {
+class ChildProcessCommand implements CommandProcess {
   readonly ended: Promise<CommandEnd>;
   private pending = new OutputTail();
   private end: CommandEnd | undefined;

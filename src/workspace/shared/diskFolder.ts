@@ -6,7 +6,7 @@ import type { Confinement } from '../../sandbox';
 import type {
   CommandOptions,
   CommandSandbox,
-  CommandSession,
+  CommandProcess,
   FoundFiles,
   TaskList,
   TaskOptions,
@@ -24,7 +24,7 @@ import { javascriptSearch } from './javascriptSearch';
 import { PlanFiles, type ReadNow } from './planFiles';
 import { ripgrepSearch } from './ripgrepSearch';
 import { type TaskSpec, discoverTasks } from './taskDiscovery';
-import { startTaskSession } from './commandSession';
+import { startTaskProcess } from './commandSession';
 import { runTaskProcess } from './taskProcess';
 import { type DiskText, readDiskText } from './textFiles';
 import { userShell } from './userShell';
@@ -38,7 +38,7 @@ import { userShell } from './userShell';
 export type TaskRunner = (task: TaskSpec, timeoutMs: number) => Promise<TaskRun>;
 
 /** Starts a shell command as a session (`startCommand`): the VS Code adapter mirrors it in a terminal. */
-export type SessionStarter = (task: TaskSpec, timeoutMs: number) => CommandSession;
+export type CommandProcessStarter = (task: TaskSpec, timeoutMs: number) => CommandProcess;
 
 export interface DiskFolderOptions {
   /** The ripgrep binary, or undefined for the JavaScript search. */
@@ -48,7 +48,7 @@ export interface DiskFolderOptions {
   /** How a shell command (`runCommand`) is run; by default like a task. */
   runCommand?: TaskRunner;
   /** How a shell command that runs on (`startCommand`) is started; by default a child process with a stdin pipe. */
-  startCommand?: SessionStarter;
+  startCommand?: CommandProcessStarter;
   /** The shell chosen for commands, asked at each one (VS Code's default terminal shell); else the user's. */
   commandShell?: () => string | undefined;
 }
@@ -69,7 +69,7 @@ export class DiskFolder {
     private readonly taskRunner: TaskRunner = runTaskProcess,
     private readonly commandRunner: TaskRunner = runTaskProcess,
     private readonly commandShell: () => string | undefined = () => undefined,
-    private readonly sessionStarter: SessionStarter = startTaskSession,
+    private readonly sessionStarter: CommandProcessStarter = startTaskProcess,
   ) {
     this.name = path.basename(root);
   }
@@ -160,7 +160,7 @@ export class DiskFolder {
   }
 
   /** The port's `startCommand`: checked as `runCommand`, started with its standard input open. */
-  async startCommand(command: string, options: CommandOptions): Promise<CommandSession> {
+  async startCommand(command: string, options: CommandOptions): Promise<CommandProcess> {
     return this.sessionStarter(await this.commandAt(command, options), options.timeoutMs);
   }
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { CommandSession, TaskRun } from '../workspace';
-import { startTaskSession } from '../shared/commandSession';
-import type { SessionStarter } from '../shared/diskFolder';
+import type { CommandProcess, TaskRun } from '../workspace';
+import { startTaskProcess } from '../shared/commandSession';
+import type { CommandProcessStarter } from '../shared/diskFolder';
 import { OutputTail, TASK_OUTPUT_TAIL_BYTES, finishedRun } from '../shared/outputTail';
 import { COMMAND_TERMINAL_NAME } from './commandTerminal';
 
@@ -19,13 +19,13 @@ const forTerminal = (text: string) => text.replace(/\r?\n/g, '\r\n');
  * Starts each session command in a new Loopwire pseudoterminal, never shown or focused by Loopwire;
  * `onFinished` hears each one's end with what it printed, as the command terminal's runs (`@terminal`).
  */
-export function sessionTerminalStarter(onFinished?: (command: string, run: TaskRun) => void): SessionStarter {
+export function sessionTerminalStarter(onFinished?: (command: string, run: TaskRun) => void): CommandProcessStarter {
   return (spec, timeoutMs) => {
-    const terminal = new SessionTerminal(spec.detail);
+    const terminal = new CommandTerminal(spec.detail);
     const decoder = new TextDecoder();
     const printed = new OutputTail();
     const started = Date.now();
-    const session = startTaskSession(spec, timeoutMs, (chunk) => {
+    const session = startTaskProcess(spec, timeoutMs, (chunk) => {
       printed.push(chunk);
       terminal.write(forTerminal(decoder.decode(chunk, { stream: true })));
     });
@@ -40,12 +40,12 @@ export function sessionTerminalStarter(onFinished?: (command: string, run: TaskR
   };
 }
 
-class SessionTerminal {
+class CommandTerminal {
   private readonly output = new vscode.EventEmitter<string>();
   private opened = false;
   /** What is written before VS Code opens the terminal (it opens it when the user first looks) is kept. */
   private pending = '';
-  private session: CommandSession | undefined;
+  private session: CommandProcess | undefined;
 
   constructor(line: string) {
     const pty: vscode.Pseudoterminal = {
@@ -62,7 +62,7 @@ class SessionTerminal {
     this.write(`\u001b[2m> ${forTerminal(line)}\u001b[0m\r\n`);
   }
 
-  attach(session: CommandSession): void {
+  attach(session: CommandProcess): void {
     this.session = session;
   }
 

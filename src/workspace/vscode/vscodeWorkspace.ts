@@ -227,7 +227,7 @@ export class VscodeWorkspace implements Port.Workspace {
   }
 
   /** In a Loopwire pseudoterminal of its own, whose process this window owns (sessionTerminal.ts). */
-  startCommand(command: string, options: Port.CommandOptions): Promise<Port.CommandSession> {
+  startCommand(command: string, options: Port.CommandOptions): Promise<Port.CommandProcess> {
     if (!this.capabilities.commands)
       throw new WorkspaceError('untrusted', 'This workspace is not trusted: Loopwire does not run commands in it.');
     return this.disk.startCommand(command, options);

@@ -2,7 +2,7 @@ import {
   Agent,
   type AgentEvent,
   type ContextPlan,
-  SessionTransport,
+  ModelTransport,
   Transcript,
   type TurnMetrics,
   approveAll,
@@ -56,7 +56,7 @@ export function turnRecorder() {
 
 /** The bench's agent on `transport`: the same loop, tools and instructions for every mode; `lane` its stream. */
 export function benchAgent(
-  transport: SessionTransport,
+  transport: ModelTransport,
   workspace: NodeWorkspace,
   emit: (event: AgentEvent) => void,
   extra: { lane?: string; context?: ContextPlan | undefined } = {},
@@ -82,9 +82,9 @@ export function benchAgent(
 }
 
 /** A session for `mode` against the bench's server, its events to `emit`. */
-export function benchSession(mode: ModeId, url: string, emit: (event: AgentEvent) => void): SessionTransport {
+export function benchSession(mode: ModeId, url: string, emit: (event: AgentEvent) => void): ModelTransport {
   const { transport, store, chain } = MODES[mode];
-  return new SessionTransport({ endpoint: url, apiKey: TOKEN, transport, store, chain, emit });
+  return new ModelTransport({ endpoint: url, apiKey: TOKEN, transport, store, chain, emit });
 }
 
 export async function runBenchTask(

@@ -1,4 +1,4 @@
-import type { Agent, SessionTransport } from '../../../src/agent';
+import type { Agent, ModelTransport } from '../../../src/agent';
 import type { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
 import { benchAgent, benchSession, turnRecorder } from './benchTask';
 import type { ModeId } from './benchTypes';
@@ -29,7 +29,7 @@ export async function runBatch(
   prompt: string,
 ): Promise<ParallelBatch> {
   const recorders = Array.from({ length: n }, () => turnRecorder());
-  const sessions: SessionTransport[] = [];
+  const sessions: ModelTransport[] = [];
   const sessionFor = (emit: (typeof recorders)[number]['emit']) => {
     const session = benchSession(SESSION_MODE[mode], url, emit);
     sessions.push(session);

@@ -11,13 +11,13 @@ import {
 } from '../../../src/agent';
 import type { SandboxSupport } from '../../../src/sandbox';
 import type { ScenarioFile } from '../../../src/server';
-import { CommandSessions, ReadLedger } from '../../../src/tools';
+import { BackgroundCommands, ReadLedger } from '../../../src/tools';
 import type { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
 import { type ServerProcess, TOKEN, startServerProcess } from '../loop/serverProcess';
 
 // The sandbox's cost as a task pays it: a scripted model (the bundled server, its own process) makes 20
 // exec_command calls, and the real agent loop runs them as `loopwire exec` does (createAgentSession, a
-// CommandSessions, policyFor with the sandbox reader) in `all` (no sandbox) and in `auto` (workspace-write,
+// BackgroundCommands, policyFor with the sandbox reader) in `all` (no sandbox) and in `auto` (workspace-write,
 // network off), the modes taking turns. Every call must have run and exited 0: a declined or failed call
 // would make a mode look fast for doing nothing.
 
@@ -63,7 +63,7 @@ async function runOnce(mode: ApprovalMode, server: ServerProcess, workspace: Nod
     emit,
     proxy: { off: true },
   });
-  const sessions = new CommandSessions();
+  const sessions = new BackgroundCommands();
   const agent = session.agent({
     transcript: Transcript.create({
       id: `sandbox-${mode}`,

@@ -8,8 +8,8 @@ import {
   type ApprovalPolicy,
   type ContextPlan,
   approveAll,
-  type SessionOptions,
-  SessionTransport,
+  type TransportOptions,
+  ModelTransport,
 } from '../../../src/agent';
 import {
   type LoopwireServer,
@@ -37,11 +37,11 @@ export interface AgentBench {
   transcriptFile: string;
   /** A new agent (and session transport) on the workspace; `transcript` resumes one. */
   agent(
-    options?: Partial<Omit<SessionOptions, 'emit' | 'endpoint'>> & {
+    options?: Partial<Omit<TransportOptions, 'emit' | 'endpoint'>> & {
       transcript?: Transcript;
       maxTurns?: number;
       /** Share this transport (another conversation on the same socket) instead of a new one. */
-      shared?: SessionTransport;
+      shared?: ModelTransport;
       lane?: string;
       /** Who approves writes and tasks (default: everything runs). */
       approvals?: ApprovalPolicy;
@@ -54,7 +54,7 @@ export interface AgentBench {
     },
   ): Promise<{
     agent: Agent;
-    transport: SessionTransport;
+    transport: ModelTransport;
     transcript: Transcript;
   }>;
   /**
@@ -131,7 +131,7 @@ export function useAgentBench(
     const emit = (event: AgentEvent) => bench.events.push(event);
     const transport =
       shared ??
-      new SessionTransport({
+      new ModelTransport({
         endpoint: bench.server.url,
         apiKey: 'test-token',
         transport: 'ws',

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { AgentStop, SessionTransport } from '../../../src/agent';
+import { AgentStop, ModelTransport } from '../../../src/agent';
 import { compactContext } from '../../../src/agent/transport/compactExchange';
 import { userMessage } from '../../../src/agent/conversation/outputItems';
 import { requestHeaders } from '../../../src/agent/transport/requestBody';
@@ -32,7 +32,7 @@ describe('agent: a redirect never takes the key to another origin', function () 
     `the endpoint redirected to ${servers.other}, another origin; Loopwire does not send the key there`;
 
   const session = () =>
-    new SessionTransport({
+    new ModelTransport({
       endpoint: endpoint(),
       transport: 'http',
       apiKey: TOKEN,

@@ -3,7 +3,7 @@ import * as fs from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { WebSocketServer } from 'ws';
-import { Agent, type AgentEvent, SessionTransport, Transcript, approveAll, modelFields } from '../../../src/agent';
+import { Agent, type AgentEvent, ModelTransport, Transcript, approveAll, modelFields } from '../../../src/agent';
 import { ReadLedger, toolsFor } from '../../../src/tools';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
 import { tempWorkspace } from '../support/tempWorkspace';
@@ -110,7 +110,7 @@ describe('agent: the late end of an abandoned response', function () {
     const dir = temp.dir;
     const events: AgentEvent[] = [];
     const emit = (event: AgentEvent) => events.push(event);
-    const transport = new SessionTransport({ endpoint: `http://127.0.0.1:${port}/v1`, transport: 'ws', emit });
+    const transport = new ModelTransport({ endpoint: `http://127.0.0.1:${port}/v1`, transport: 'ws', emit });
     try {
       const workspace = await NodeWorkspace.open(dir);
       const agent = new Agent({

@@ -7,7 +7,7 @@ import { Transcript } from '../../../src/agent/conversation/transcript';
 import { type FoundSkills, type Skill, findSkills } from '../../../src/agent/skills/skillDiscovery';
 import { mentionItem, mentionedSkills } from '../../../src/agent/skills/skillMentions';
 import { isNestedSkillsItem, isSkillsItem, skillsText, skillsUpdate } from '../../../src/agent/skills/skillsItem';
-import { SessionTransport } from '../../../src/agent/transport/sessionTransport';
+import { ModelTransport } from '../../../src/agent/transport/sessionTransport';
 import { type AnyInputItem, isPrompt } from '../../../src/protocol';
 import type { ScenarioFile } from '../../../src/server';
 import { BUILTIN_TOOLS, ReadLedger } from '../../../src/tools';
@@ -131,7 +131,7 @@ describe('agent: the skills message and its chain', () => {
       skills: () => Promise<FoundSkills> = () => findSkills([bench.dir], path.join(bench.dir, 'no-home')),
     ): Promise<Agent> {
       const workspace = await NodeWorkspace.open(bench.dir);
-      const transport = new SessionTransport({
+      const transport = new ModelTransport({
         endpoint: bench.server.url,
         apiKey: 'test-token',
         transport: 'ws',

@@ -4,7 +4,7 @@ import {
   type AgentEvent,
   type ApprovalPolicy,
   type ContextPlan,
-  SessionTransport,
+  ModelTransport,
   Transcript,
   approveAll,
 } from '../../../src/agent';
@@ -19,7 +19,7 @@ import type { AgentBench } from './agentHarness';
 
 export interface Steering {
   agent: Agent;
-  transport: SessionTransport;
+  transport: ModelTransport;
   transcript: Transcript;
   /** Called with each event as it is emitted, in the socket's own tick. */
   hooks: ((event: AgentEvent) => void)[];
@@ -45,7 +45,7 @@ export async function steeringAgent(
     bench.events.push(event);
     for (const hook of hooks) hook(event);
   };
-  const transport = new SessionTransport({
+  const transport = new ModelTransport({
     endpoint: bench.server.url,
     apiKey: 'test-token',
     transport: 'ws',

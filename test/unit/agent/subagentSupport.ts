@@ -10,7 +10,7 @@ import {
   createAgentSession,
 } from '../../../src/agent';
 import type { ScenarioFile } from '../../../src/server';
-import { CommandSessions, ReadLedger } from '../../../src/tools';
+import { BackgroundCommands, ReadLedger } from '../../../src/tools';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
 import type { AgentBench } from './agentHarness';
 
@@ -133,7 +133,7 @@ export async function subagentParent(
 ): Promise<{ run: (prompt: string, signal?: AbortSignal) => Promise<DoneEvent>; close: () => void }> {
   const workspace = await NodeWorkspace.open(bench.dir);
   const emit = (event: AgentEvent) => events.push(event);
-  const sessions = new CommandSessions();
+  const sessions = new BackgroundCommands();
   const session = createAgentSession({ endpoint: bench.server.url, apiKey: 'test-token', transport: 'ws', emit });
   fs.mkdirSync(path.dirname(bench.transcriptFile), { recursive: true });
   const transcript = Transcript.create(

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Agent, SessionTransport, Transcript, approveAll } from '../../../src/agent';
+import { Agent, ModelTransport, Transcript, approveAll } from '../../../src/agent';
 import { GAP_PHASES, TurnGap } from '../../../src/agent/timing/turnGap';
 import { rehearseSync } from '../../../src/agent/turnRehearsal';
 import type { ScenarioFile } from '../../../src/server';
@@ -51,7 +51,7 @@ describe('agent: the first turnarounds', () => {
       });
       const agent = new Agent({
         // Over HTTP the transport has nothing to warm up: whatever ran at start is the rehearsal's.
-        transport: new SessionTransport({
+        transport: new ModelTransport({
           endpoint: 'http://127.0.0.1:9/v1',
           transport: 'http',
           emit: () => undefined,

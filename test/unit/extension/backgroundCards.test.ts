@@ -3,7 +3,7 @@ import type { AgentEvent } from '../../../src/agent';
 import { followBackground } from '../../../src/extension/chat/entries/backgroundCards';
 import { ChatModel } from '../../../src/extension/chat/chatModel';
 import { type ChatEntry, HostMessage, type ToolEntry } from '../../../src/protocol/chatView';
-import { CommandSessions } from '../../../src/tools';
+import { BackgroundCommands } from '../../../src/tools';
 import { toolBench } from '../tools/toolHarness';
 
 // The card of an exec_command that leaves its command running in the background, host side, on a real
@@ -16,7 +16,7 @@ type Finished = Extract<AgentEvent, { type: 'tool_finished' }>;
 
 async function chatWithCommand(cmd: string) {
   const bench = await toolBench({});
-  const sessions = new CommandSessions();
+  const sessions = new BackgroundCommands();
   bench.context.sessions = sessions;
   const sent: ChatEntry[] = [];
   const model = new ChatModel(

@@ -6,13 +6,13 @@ import type { ChatBackend } from '../../../src/extension/chat/chatPort';
 import { ChatController } from '../../../src/extension/chat/chatController';
 import { HostMessage } from '../../../src/protocol/chatView';
 import type { RunningCommand } from '../../../src/protocol/runningCommands';
-import { CommandSessions } from '../../../src/tools';
+import { BackgroundCommands } from '../../../src/tools';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
 import { alive } from '../support/processAlive';
 
 // The panel's list of commands running in the background, host side: the page's watchCommands gets the list
 // now and at each change, its stopCommand ends that command's process group, on the window's own registry
-// (the CommandSessions the chat's exec_command calls fill) and a real command on the Node adapter.
+// (the BackgroundCommands the chat's exec_command calls fill) and a real command on the Node adapter.
 
 const unused = () => {
   throw new Error('not used by this test');
@@ -21,11 +21,11 @@ const unused = () => {
 describe('chat panel host: the commands running in the background', function () {
   this.timeout(20_000);
   let dir: string;
-  let sessions: CommandSessions;
+  let sessions: BackgroundCommands;
 
   beforeEach(async () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'chat-commands-'));
-    sessions = new CommandSessions();
+    sessions = new BackgroundCommands();
   });
   afterEach(async () => {
     await sessions.stopAll();

@@ -58,7 +58,7 @@ export function useChatBench(bench: AgentBench): ChatBench {
     let workspace: Promise<NodeWorkspace> | undefined;
     const backend: ChatBackend = {
       workspace: () => (workspace ??= NodeWorkspace.open(bench.dir)),
-      // Wired as the extension wires it (WorkspaceSession.agentFor): one session with its own sink (the status
+      // Wired as the extension wires it (WindowRuntime.agentFor): one session with its own sink (the status
       // bar's), each conversation's agent with the chat's.
       agent: async (transcript, approvals, emit, tools = (workspace) => workspace) => {
         const session = createAgentSession({

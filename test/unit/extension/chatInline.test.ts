@@ -10,7 +10,7 @@ import { useChatBench } from './chatHarness';
 // An inline edit that ended leaves one short entry in the panel's current chat (chat/entries/inlineEntries.ts): shown
 // at once without a state or a focus, kept in the chat's transcript as a note (never an item: the chat's
 // model is not sent it), found again after a reload from the snapshot and, without one, from the transcript.
-// An edit the window closed on before Keep or Undo comes as the chat goes (WorkspaceSession.dispose: inline
+// An edit the window closed on before Keep or Undo comes as the chat goes (WindowRuntime.dispose: inline
 // first, then the chat's last save): the next start shows it, left pending. A new chat's entries, before any
 // prompt, are chatInlineNewChat.test.ts'.
 

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Agent, type AgentEvent, SessionTransport, Transcript, approveAll } from '../../../src/agent';
+import { Agent, type AgentEvent, ModelTransport, Transcript, approveAll } from '../../../src/agent';
 import { type LoopwireServer, startServer } from '../../../src/server';
 import { ReadLedger, toolsFor } from '../../../src/tools';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
@@ -79,7 +79,7 @@ describe('reliability: the fault proxy, frame by frame', function () {
     fs.writeFileSync(path.join(dir, 'a.txt'), 'start\n');
     const events: AgentEvent[] = [];
     const emit = (event: AgentEvent) => events.push(event);
-    const session = new SessionTransport({
+    const session = new ModelTransport({
       endpoint: proxy.url,
       apiKey: TOKEN,
       transport,

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Agent, type AgentEvent, SessionTransport, Transcript, approveAll } from '../../../src/agent';
+import { Agent, type AgentEvent, ModelTransport, Transcript, approveAll } from '../../../src/agent';
 import { type LoopwireServer, startServer } from '../../../src/server';
 import { ReadLedger, toolsFor } from '../../../src/tools';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
@@ -36,7 +36,7 @@ describe('reliability: the WebSocket heartbeat', function () {
         once();
       }
     };
-    const session = new SessionTransport({
+    const session = new ModelTransport({
       endpoint: proxy.url,
       apiKey: TOKEN,
       transport: 'ws',

@@ -3,7 +3,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Agent, type AgentEvent, SessionTransport, Transcript, approveAll } from '../../../src/agent';
+import { Agent, type AgentEvent, ModelTransport, Transcript, approveAll } from '../../../src/agent';
 import { type LoopwireServer, type ScenarioFile, startServer } from '../../../src/server';
 import { ReadLedger, toolsFor } from '../../../src/tools';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
@@ -128,7 +128,7 @@ describe('secrets: the API key never appears in an output', function () {
       fs.writeFileSync(path.join(dir, 'notes.txt'), 'notes\n');
       const events: AgentEvent[] = [];
       const emit = (event: AgentEvent) => events.push(event);
-      const session = new SessionTransport({
+      const session = new ModelTransport({
         endpoint: target.url,
         apiKey,
         transport,

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { RunningCommand } from '../../../src/protocol/runningCommands';
-import { CommandSessions, type SessionEvent } from '../../../src/tools';
+import { BackgroundCommands, type SessionEvent } from '../../../src/tools';
 import { toolBench } from './toolHarness';
 import { alive } from '../support/processAlive';
 
@@ -13,7 +13,7 @@ import { alive } from '../support/processAlive';
 async function sessionBench(files: Record<string, string> = {}) {
   const bench = await toolBench(files);
   const events: SessionEvent[] = [];
-  const sessions = new CommandSessions((event) => events.push(event));
+  const sessions = new BackgroundCommands((event) => events.push(event));
   bench.context.sessions = sessions;
   return { ...bench, sessions, events };
 }

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, rmSync } from 'node:fs';
-import { CommandSessions, runToolCall } from '../../../src/tools';
+import { BackgroundCommands, runToolCall } from '../../../src/tools';
 import { type SandboxPolicy, sandboxSupport } from '../../../src/sandbox';
 import { type ToolBench, toolBench } from './toolHarness';
 
@@ -71,7 +71,7 @@ describe('exec_command and run_task in the OS sandbox', function () {
   });
 
   it('a command left running at its yield time stays confined, and ends with its session', async () => {
-    const sessions = new CommandSessions();
+    const sessions = new BackgroundCommands();
     const context = { ...bench.context, sessions, sandbox: WRITE };
     const started = await runToolCall(
       {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { startTaskSession } from '../../../src/workspace/shared/commandSession';
+import { startTaskProcess } from '../../../src/workspace/shared/commandSession';
 import { commandTask } from '../../../src/workspace/shared/diskFolder';
 
 // A command session's stdin is a socket (Node's pipes): Debian's bash then reads ~/.bashrc as if sshd had
@@ -34,7 +34,7 @@ describe('command sessions: the user’s ~/.bashrc is not read by a command’s 
         ...commandTask(line, home),
         run: { kind: 'shell' as const, line, shell: '/bin/bash', shellArgs: ['-c'] },
       };
-      const session = startTaskSession(task, 5000);
+      const session = startTaskProcess(task, 5000);
       await session.ended;
       const { output } = await session.read(0);
       assert.equal(output, 'ran\n');

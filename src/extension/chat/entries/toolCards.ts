@@ -1,7 +1,7 @@
 import { t } from '@vscode/l10n';
 import type { AgentEvent } from '../../../agent';
 import type { ApprovalAsk, ChatEntry, DiffFile, ToolEntry } from '../../../protocol/chatView';
-import { type ToolRegistry, backgroundSessionOf } from '../../../tools';
+import { type ToolRegistry, backgroundCommandOf } from '../../../tools';
 import { LiveDiff, type ReadText } from './liveDiff';
 import { reviewFiles } from '../../review/reviewFiles';
 
@@ -124,7 +124,7 @@ export class ToolCards {
     if (!entry) return;
     const { diff: _shown, ask: _ask, ...rest } = entry;
     // A command that goes on in the background still runs: its card says so until it ends (backgroundCards.ts).
-    const session = event.ok && !event.declined ? backgroundSessionOf(event.output) : undefined;
+    const session = event.ok && !event.declined ? backgroundCommandOf(event.output) : undefined;
     this.board.replace({
       ...rest,
       ...(session === undefined
