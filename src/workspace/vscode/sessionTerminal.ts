@@ -19,9 +19,9 @@ const forTerminal = (text: string) => text.replace(/\r?\n/g, '\r\n');
  * Starts each session command in a new Loopwire pseudoterminal, never shown or focused by Loopwire;
  * `onFinished` hears each one's end with what it printed, as the command terminal's runs (`@terminal`).
  */
-export function sessionTerminalStarter(onFinished?: (command: string, run: TaskRun) => void): CommandProcessStarter {
+export function backgroundTerminalStarter(onFinished?: (command: string, run: TaskRun) => void): CommandProcessStarter {
   return (spec, timeoutMs) => {
-    const terminal = new CommandTerminal(spec.detail);
+    const terminal = new BackgroundTerminal(spec.detail);
     const decoder = new TextDecoder();
     const printed = new OutputTail();
     const started = Date.now();
@@ -40,7 +40,7 @@ export function sessionTerminalStarter(onFinished?: (command: string, run: TaskR
   };
 }
 
-class CommandTerminal {
+class BackgroundTerminal {
   private readonly output = new vscode.EventEmitter<string>();
   private opened = false;
   /** What is written before VS Code opens the terminal (it opens it when the user first looks) is kept. */

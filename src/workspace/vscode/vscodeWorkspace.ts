@@ -10,7 +10,7 @@ import type * as Port from '../workspace';
 import { WorkspaceError } from '../workspaceError';
 import { findBundledRipgrep } from './bundledRipgrep';
 import { type CommandTerminalOptions, commandTerminalRunner } from './commandTerminal';
-import { sessionTerminalStarter } from './sessionTerminal';
+import { backgroundTerminalStarter } from './sessionTerminal';
 import { documentText, engineText, minimalReplacement, openDocument } from './documentText';
 import { terminalTaskRunner } from './terminalTaskRunner';
 import { newErrorsAfter, toDiagnostic } from './workspaceDiagnostics';
@@ -60,7 +60,7 @@ export class VscodeWorkspace implements Port.Workspace {
       ripgrep: await findBundledRipgrep(vscode.env.appRoot),
       runTask: terminalTaskRunner(scope),
       runCommand: commandTerminalRunner(options.commandTerminal),
-      startCommand: sessionTerminalStarter(options.commandTerminal?.onFinished),
+      startCommand: backgroundTerminalStarter(options.commandTerminal?.onFinished),
       // The shell of the user's terminals (terminal.integrated.defaultProfile, else as VS Code detects it).
       commandShell: () => vscode.env.shell || undefined,
     });
