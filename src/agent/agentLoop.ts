@@ -8,7 +8,7 @@ import { type PromptWithParts, textOf, userMessage } from './conversation/output
 import { instructionsItem } from './transport/requestBody';
 import { instructionsFollower, isInstructions } from './instructions/instructionsFollower';
 import type { PromptStart } from './timing/promptStart';
-import type { TurnOutcome, TurnRequest } from './transport/sessionTransport';
+import type { TurnOutcome, TurnRequest } from './transport/modelTransport';
 import { SteerClient } from './transport/steerClient';
 import { DEFAULT_MAX_TURNS, ProgressWatch } from './progressWatch';
 import { ToolRunner, callsIn } from './toolRunner';
@@ -21,7 +21,7 @@ import { editLanded } from './editEnd';
 import { appendNestedInstructions, showOutput } from './turnOutput';
 import { beforePrompt, stopHook } from './hooks/loopHooks';
 
-// The loop: the user's prompt, then turn after turn — the model answers over the session transport, the
+// The loop: the user's prompt, then turn after turn — the model answers over the model transport, the
 // calls it asks for run through the tools, their outputs go into the next turn — until an answer with no
 // call, the turn limit, a stop or a cancel. The transcript always holds the whole conversation.
 

@@ -6,7 +6,7 @@ import type { AgentEventSink } from './events';
 import type { ProjectInstructions } from './instructions/projectInstructions';
 import type { AgentHooks } from './hooks/agentHooks';
 import type { FoundSkills } from './skills/skillDiscovery';
-import type { ModelTransport } from './transport/sessionTransport';
+import type { ModelTransport } from './transport/modelTransport';
 import type { Transcript } from './conversation/transcript';
 
 // What an agent is built with (agentLoop.ts), apart from the loop that uses it.

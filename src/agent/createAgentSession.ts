@@ -15,14 +15,14 @@ import type { AgentHooks } from './hooks/agentHooks';
 import type { FoundSkills } from './skills/skillDiscovery';
 import type { ProxySettings } from './transport/proxy';
 import { RequestDump } from './transport/requestDump';
-import type { TransportOptions } from './transport/sessionOptions';
-import { ModelTransport, type TransportMode } from './transport/sessionTransport';
+import type { TransportOptions } from './transport/transportOptions';
+import { ModelTransport, type TransportMode } from './transport/modelTransport';
 import { Transcript } from './conversation/transcript';
 import { type Child, type ChildSpec, SubagentPool } from './subagents/subagentPool';
 import { type SubagentLimits, childApprovals, spawns } from './subagents/subagentLimits';
 
 // What `loopwire exec` and the extension's window session build alike, so that the two composition roots
-// differ only in where their settings come from: the session transport to an endpoint, the agents on it
+// differ only in where their settings come from: the model transport to an endpoint, the agents on it
 // (Loopwire's instructions, the tools its model and workspace are offered, the model's request fields), and
 // a new session's id and transcript (docs/agent-loop.md).
 
@@ -120,7 +120,7 @@ export interface AgentSpec {
   emit: AgentEventSink;
 }
 
-/** One endpoint's session transport (one socket at a time), and the agents that share it. */
+/** One endpoint's model transport (one socket at a time), and the agents that share it. */
 export interface AgentSession {
   readonly transport: ModelTransport;
   /** An agent on this session (call its `start()` before its first run). */

@@ -1,4 +1,4 @@
-// The agent core: the loop, its session transport (one socket, rotated), the transcript and the events.
+// The agent core: the loop, its model transport (one socket, rotated), the transcript and the events.
 // Plain Node; the editor is reached only through the Workspace port the tools are given.
 export { Agent, type AgentOptions, type DoneEvent, type PromptWithParts, type RequestChoices } from './agentLoop';
 export {
@@ -143,7 +143,7 @@ export {
   type TransportMode,
   type TurnOutcome,
   type TurnRequest,
-} from './transport/sessionTransport';
+} from './transport/modelTransport';
 export {
   type SessionHeader,
   Transcript,

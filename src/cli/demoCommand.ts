@@ -4,7 +4,7 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { type CliIo, ExitCode, errorMessage, parseFlags } from './cliIo';
-import { execCommand } from './execCommand';
+import { execCommand } from './exec/execMain';
 import { t } from './cliL10n';
 
 export const demoUsage = `${t('usage: {0}', 'loopwire demo [--transport ws|http|auto] [--json] [--keep]')}

@@ -16,7 +16,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   exec: {
     summary: t('run a task to completion on a folder (offline by default, against the bundled server)'),
     load: async () => {
-      const m = await import('./execCommand');
+      const m = await import('./exec/execMain');
       return { usage: m.execUsage, run: (argv, io) => m.execCommand(argv, io) };
     },
   },

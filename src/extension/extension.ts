@@ -13,8 +13,8 @@ import { KEEP_COMMAND, UNDO_COMMAND, reviewFromEditor } from './review/reviewCom
 import type { EndpointAccess } from './endpoint/endpointAccess';
 import { endpointCommands } from './endpoint/endpointCommands';
 import { statusItem } from './notifications/statusItem';
-import type * as SessionBundle from './sessionBundle';
-import type { WindowRuntime } from './workspaceSession';
+import type * as SessionBundle from './runtimeBundle';
+import type { WindowRuntime } from './windowRuntime';
 
 /**
  * The session's bundle (dist/session.js, beside this one): required the first time a tool, a task or an

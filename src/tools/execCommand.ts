@@ -6,8 +6,8 @@ import type { CommandSandbox, Workspace } from '../workspace';
 import { jsonArguments, stringArgument } from './callSummary';
 import { type CommandPlace, type CommandVerdict, judgeCommand } from './commandSafety';
 import { TASK_DEFAULT_TIMEOUT_S, timedRun, timeoutArgument } from './runReport';
-import { maxOutputArgument, sessionReport, yieldArgument } from './sessionReport';
-import type { BackgroundCommands } from './commandSessions';
+import { maxOutputArgument, sessionReport, yieldArgument } from './backgroundReport';
+import type { BackgroundCommands } from './backgroundCommands';
 import { type ToolResult, defineTool } from './tool';
 import { refusal } from './toolErrors';
 

@@ -58,6 +58,6 @@ export { toolsNamed } from './toolNameAliases';
 export { formatDiagnostic } from './commitPlan';
 export { type CommandPlace, type CommandVerdict, type JudgedCommand, judgeCommand } from './commandSafety';
 export { type JudgedCall, judgeCommandCall } from './execCommand';
-export { BackgroundCommands, type SessionEvent } from './commandSessions';
+export { BackgroundCommands, type SessionEvent } from './backgroundCommands';
 export { TOOL_OUTPUT_BUDGET_TOKENS } from './runReport';
-export { backgroundCommandOf } from './sessionReport';
+export { backgroundCommandOf } from './backgroundReport';

@@ -4,7 +4,7 @@ import type { Plan } from '../protocol/plan';
 import type { SandboxPolicy } from '../sandbox';
 import type { AgentControl } from './agentControl';
 import type { Workspace } from '../workspace';
-import type { BackgroundCommands } from './commandSessions';
+import type { BackgroundCommands } from './backgroundCommands';
 import type { ReadLedger } from './readLedger';
 
 /** What every tool returns: `output` is written for a model — compact, honest about caps, actionable. */

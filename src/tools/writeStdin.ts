@@ -1,7 +1,7 @@
 import { t } from '@vscode/l10n';
 import { z } from 'zod';
 import { jsonArguments } from './callSummary';
-import { maxOutputArgument, sessionReport, yieldArgument } from './sessionReport';
+import { maxOutputArgument, sessionReport, yieldArgument } from './backgroundReport';
 import { defineTool } from './tool';
 import { refusal } from './toolErrors';
 

@@ -24,7 +24,7 @@ import { QueueChips } from './queueChips';
 import { fitPrompt, unfitPrompt } from './promptFit';
 import { CommandList } from './commandList';
 import { PlanDock } from './planDock';
-import { Transcript } from './transcript';
+import { Transcript } from './transcriptView';
 
 // The chat panel. The host holds the conversation; this page shows a window of it and sends back what the
 // user does. It starts empty and asks for the state (`ready`), so a hidden and re-shown panel, or a reloaded

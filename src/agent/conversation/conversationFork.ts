@@ -1,7 +1,7 @@
 import { Transcript } from './transcript';
 
 // Edit and resend: a conversation forked at an earlier message is a new transcript holding the items
-// before it, the very same item objects, so that the session transport can chain the fork's first request
+// before it, the very same item objects, so that the model transport can chain the fork's first request
 // from the response that ended there (chainPolicy.ts matches a chain by its last item) while the socket
 // still holds it, and sends the whole context otherwise. The old transcript is left as it was: the branch
 // the user left stays whole, a past chat of its own.

@@ -1,7 +1,7 @@
 // Where a prompt's time goes on the host, from the moment it arrives to its request's bytes handed to the
 // socket (issue 36: a warm Send's host part stays within 5 ms). Each layer marks the end of its own phase —
 // the chat its echo, journal, agent and attachments, the agent the instructions and environment items, the
-// session transport the body and the socket — and the front end logs the one line `describe` writes, which
+// model transport the body and the socket — and the front end logs the one line `describe` writes, which
 // `npm run bench -- --panel` reads back (test/bench/panel/promptStartLog.ts).
 
 /** The phases in the order a prompt goes through them. */

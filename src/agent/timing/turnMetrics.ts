@@ -1,6 +1,6 @@
 import type { ContextPlan } from '../conversation/contextWindow';
 import type { TurnMetrics } from '../events';
-import type { TurnOutcome } from '../transport/sessionTransport';
+import type { TurnOutcome } from '../transport/modelTransport';
 import type { CallTiming } from '../toolRunner';
 
 // One turn's figures, as the turn_finished event carries them: where the time went (the client's overhead

@@ -1,7 +1,7 @@
 // Which response each lane of a session may chain from with `previous_response_id`, and what ends that:
 // a response is usable only while the server can still find it — on the socket it completed on (the
 // connection-scoped cache), or stored (`store: true`) — and any failed request or cancel on the lane ends
-// its chain (docs/protocol.md §3). The session transport asks here; it never keeps chains itself. A lane
+// its chain (docs/protocol.md §3). The model transport asks here; it never keeps chains itself. A lane
 // keeps its recent chains, not only the newest: a conversation forked at an earlier message (an edited and
 // resent prompt) chains from the response before that message while the socket still holds it.
 

@@ -256,7 +256,7 @@ export interface HttpTurn {
   onCancel: () => void;
 }
 
-/** One turn's request over HTTP, as an attempt of the session transport (over no socket: generation 0). */
+/** One turn's request over HTTP, as an attempt of the model transport (over no socket: generation 0). */
 export async function httpAttempt(turn: HttpTurn): Promise<Attempt> {
   const assembler = new ResponseAssembler(turn.turn, turn.emit);
   const text = JSON.stringify({ ...turn.body, stream: true });

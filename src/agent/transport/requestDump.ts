@@ -1,8 +1,8 @@
-import { ModelTransport } from './sessionTransport';
-import type { TransportOptions, TurnOutcome, TurnRequest } from './sessionOptions';
+import { ModelTransport } from './modelTransport';
+import type { TransportOptions, TurnOutcome, TurnRequest } from './transportOptions';
 import { AgentStop } from './transportFault';
 
-// A session transport that sends nothing (`loopwire exec --dump-request`): the agent builds its first turn
+// A model transport that sends nothing (`loopwire exec --dump-request`): the agent builds its first turn
 // as it always does — instructions, tools, fields, the context items and the prompt — and this hands the
 // request's body, exactly as the first HTTP attempt would send it, to `dump`, then stops the task. No socket,
 // no warm-up, no key: what a user reads is what the model would be told.

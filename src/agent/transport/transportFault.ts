@@ -1,6 +1,6 @@
 import type { ErrorDetails } from '../../protocol';
 
-// Everything that can go wrong with one request, as data: the session transport decides from the kind
+// Everything that can go wrong with one request, as data: the model transport decides from the kind
 // (and the API's error code) whether to resend at once, back off, open a new socket, drop the chain,
 // fall back to HTTP, or stop.
 

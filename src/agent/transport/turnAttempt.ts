@@ -1,6 +1,6 @@
 import type { AnyInputItem } from '../../protocol';
 import { type Chain, ChainPolicy } from './chainPolicy';
-import type { TurnOutcome } from './sessionOptions';
+import type { TurnOutcome } from './transportOptions';
 import type { Attempt } from './wsExchange';
 
 // What one attempt at a turn sent and got back, and what the turn reports once one completed

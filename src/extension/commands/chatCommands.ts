@@ -3,7 +3,7 @@ import { addToChatAttachments } from './addToChat';
 import type { ChatViewProvider } from '../chat/window/chatViewProvider';
 import { explainPrompt } from './explainSelection';
 import { fixPrompt } from './fixWithLoopwire';
-import type { WindowRuntime } from '../workspaceSession';
+import type { WindowRuntime } from '../windowRuntime';
 
 // The commands that put something in the chat panel: Fix in Chat, New Chat, Ask…, Explain Selection,
 // Add to Chat, and Open Transcript. The session is loaded by the first of them that needs it.

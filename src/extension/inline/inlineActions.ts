@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { selectedLines } from '../commands/selectedLines';
-import type { WindowRuntime } from '../workspaceSession';
+import type { WindowRuntime } from '../windowRuntime';
 import { inlineAllowed } from './inlineAllowed';
 import { askInline } from './inlinePrompt';
 import { type InlineProblem, type InlineRequest, linesAround, problemsIn } from './inlineRequest';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type * as SessionBundle from '../sessionBundle';
-import type { WindowRuntime } from '../workspaceSession';
+import type * as SessionBundle from '../runtimeBundle';
+import type { WindowRuntime } from '../windowRuntime';
 import { INLINE_CANCEL, INLINE_KEEP, INLINE_UNDO } from './inlineMarks';
 
 // The inline commands, registered at activation: Edit Inline (Ctrl+I / Cmd+I in the editor), Fix with

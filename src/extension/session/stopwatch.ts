@@ -1,4 +1,4 @@
-// How long a session's first agent took to start, lap by lap, for the log (workspaceSession.ts).
+// How long a session's first agent took to start, lap by lap, for the log (windowRuntime.ts).
 
 /** Milliseconds since it was made (`total`) and since the previous lap (`lap`). */
 export function stopwatch(): { lap: () => number; total: () => number } {

@@ -1,6 +1,6 @@
 import { TaskQueue } from '../session/taskQueue';
 
-// The composer pickers' writes (composerPickers.ts), one at a time in the order picked. Two picks in quick succession
+// The composer pickers' writes (windowComposer.ts), one at a time in the order picked. Two picks in quick succession
 // (Down then Up) written at once raced in VS Code: its writes to the file are queued, but each then reloads the
 // folder's settings on its own, and the first's reload could land last, leaving the first pick in force and
 // echoed to the page. Until the last queued write is done the choices are not sent (the page keeps its latest

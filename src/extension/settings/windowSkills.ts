@@ -1,10 +1,10 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { type FoundSkills, findSkills } from '../../agent';
-import { ALLOW_UNTRUSTED_KEY } from './composerPickers';
+import { ALLOW_UNTRUSTED_KEY } from './windowComposer';
 
 // The window's skills (src/agent/skills): the user's, and the workspace folders' where the workspace's
-// instruction files may be sent — a trusted workspace, or an untrusted one the user allowed (composerPickers.ts):
+// instruction files may be sent — a trusted workspace, or an untrusted one the user allowed (windowComposer.ts):
 // a skill is instructions a repository wrote for the agent, as its AGENTS.md is. Read at each agent's start
 // and each task's; a SKILL.md that cannot be used is said once a window in the Loopwire output log, with its
 // file and why.

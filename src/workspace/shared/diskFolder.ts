@@ -24,7 +24,7 @@ import { javascriptSearch } from './javascriptSearch';
 import { PlanFiles, type ReadNow } from './planFiles';
 import { ripgrepSearch } from './ripgrepSearch';
 import { type TaskSpec, discoverTasks } from './taskDiscovery';
-import { startTaskProcess } from './commandSession';
+import { startTaskProcess } from './commandProcess';
 import { runTaskProcess } from './taskProcess';
 import { type DiskText, readDiskText } from './textFiles';
 import { userShell } from './userShell';

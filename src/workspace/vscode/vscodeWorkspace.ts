@@ -10,7 +10,7 @@ import type * as Port from '../workspace';
 import { WorkspaceError } from '../workspaceError';
 import { findBundledRipgrep } from './bundledRipgrep';
 import { type CommandTerminalOptions, commandTerminalRunner } from './commandTerminal';
-import { backgroundTerminalStarter } from './sessionTerminal';
+import { backgroundTerminalStarter } from './backgroundTerminal';
 import { documentText, engineText, minimalReplacement, openDocument } from './documentText';
 import { terminalTaskRunner } from './terminalTaskRunner';
 import { newErrorsAfter, toDiagnostic } from './workspaceDiagnostics';
@@ -226,7 +226,7 @@ export class VscodeWorkspace implements Port.Workspace {
     return this.disk.runCommand(command, options);
   }
 
-  /** In a Loopwire pseudoterminal of its own, whose process this window owns (sessionTerminal.ts). */
+  /** In a Loopwire pseudoterminal of its own, whose process this window owns (backgroundTerminal.ts). */
   startCommand(command: string, options: Port.CommandOptions): Promise<Port.CommandProcess> {
     if (!this.capabilities.commands)
       throw new WorkspaceError('untrusted', 'This workspace is not trusted: Loopwire does not run commands in it.');

@@ -7,7 +7,7 @@ import { Transcript } from '../../../src/agent/conversation/transcript';
 import { type FoundSkills, type Skill, findSkills } from '../../../src/agent/skills/skillDiscovery';
 import { mentionItem, mentionedSkills } from '../../../src/agent/skills/skillMentions';
 import { isNestedSkillsItem, isSkillsItem, skillsText, skillsUpdate } from '../../../src/agent/skills/skillsItem';
-import { ModelTransport } from '../../../src/agent/transport/sessionTransport';
+import { ModelTransport } from '../../../src/agent/transport/modelTransport';
 import { type AnyInputItem, isPrompt } from '../../../src/protocol';
 import type { ScenarioFile } from '../../../src/server';
 import { BUILTIN_TOOLS, ReadLedger } from '../../../src/tools';

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import type { AgentEvent, TurnMetrics } from '../../../src/agent';
 import { ExitCode } from '../../../src/cli/cliIo';
-import { parseCompactAt, parseContextFlags } from '../../../src/cli/contextFlags';
-import { execCommand } from '../../../src/cli/execCommand';
-import { ExecRenderer, compactionLine, tokenMeter } from '../../../src/cli/execRenderer';
+import { parseCompactAt, parseContextFlags } from '../../../src/cli/exec/contextFlags';
+import { execCommand } from '../../../src/cli/exec/execMain';
+import { ExecRenderer, compactionLine, tokenMeter } from '../../../src/cli/exec/execRenderer';
 
 // `loopwire exec`'s context flags (--context-window, --compact-at, --no-compact) as the agent gets them, the
 // usage errors for bad values, and what the renderer prints for a compaction and in the summary's meter.

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { ExitCode } from '../../../src/cli/cliIo';
-import { execOptions } from '../../../src/cli/execOptions';
+import { execOptions } from '../../../src/cli/exec/execOptions';
 
 // `loopwire exec --image FILE` with no words (issue 40, item 2): the panel sends an image alone, since the user
 // reads the answer there and goes on; exec runs a task unattended, which may edit files and run commands, so

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { mcpServersOf } from '../../../src/cli/mcpSetup';
+import { mcpServersOf } from '../../../src/cli/exec/mcpSetup';
 import { shellWord } from '../../../src/mcp/mcpConsent';
 import { repoRoot, runProcess } from '../support/runProcess';
 import { useTempWorkspace } from '../support/tempWorkspace';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { AgentEvent } from '../../../src/agent';
-import { ExecRenderer, OUTPUT_PREVIEW_LINES } from '../../../src/cli/execRenderer';
+import { ExecRenderer, OUTPUT_PREVIEW_LINES } from '../../../src/cli/exec/execRenderer';
 
 // What `loopwire exec` prints for each event, on text and on a colour terminal. The spawned runs in
 // exec.test.ts show the same on the real bin; these pin the edges (colour, footers, control characters).

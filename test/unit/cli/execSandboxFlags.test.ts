@@ -2,10 +2,16 @@ import * as assert from 'node:assert/strict';
 import { type ApprovalRequest, gateCall, policyFor, withCommandRules } from '../../../src/agent';
 import { ExitCode } from '../../../src/cli/cliIo';
 import { runCommandRules } from '../../../src/cli/commandRulesFile';
-import { escalationRule } from '../../../src/cli/execApprovals';
-import { type ExecOptions, execOptions } from '../../../src/cli/execOptions';
-import { execHeader } from '../../../src/cli/execRenderer';
-import { type ExecHost, noSandboxNotice, processHost, sandboxLabel, sandboxReader } from '../../../src/cli/execSandbox';
+import { escalationRule } from '../../../src/cli/exec/execApprovals';
+import { type ExecOptions, execOptions } from '../../../src/cli/exec/execOptions';
+import { execHeader } from '../../../src/cli/exec/execRenderer';
+import {
+  type ExecHost,
+  noSandboxNotice,
+  processHost,
+  sandboxLabel,
+  sandboxReader,
+} from '../../../src/cli/exec/execSandbox';
 import type { SandboxSupport } from '../../../src/sandbox';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
 import { useTempWorkspace } from '../support/tempWorkspace';

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { EXIT_SIGNALS } from '../../../src/cli/exitSignals';
+import { EXIT_SIGNALS } from '../../../src/cli/exec/exitSignals';
 import { repoRoot } from '../support/runProcess';
 import { useTempWorkspace } from '../support/tempWorkspace';
 

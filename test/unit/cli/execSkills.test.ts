@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { execCommand } from '../../../src/cli/execCommand';
-import type { ExecHost } from '../../../src/cli/execSandbox';
+import { execCommand } from '../../../src/cli/exec/execMain';
+import type { ExecHost } from '../../../src/cli/exec/execSandbox';
 
 // `loopwire exec --dump-request` on a workspace holding skills, with a fake home folder holding the user's:
 // each SKILL.md that cannot be used is said once on stderr, with its file; the first request lists the usable

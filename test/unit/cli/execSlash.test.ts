@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { execCommand } from '../../../src/cli/execCommand';
-import type { ExecHost } from '../../../src/cli/execSandbox';
+import { execCommand } from '../../../src/cli/exec/execMain';
+import type { ExecHost } from '../../../src/cli/exec/execSandbox';
 
 // `loopwire exec "/name args"` in-process, with --dump-request where a request is built: a prompt file's body,
 // its inputs filled, is the prompt, its model the request's (unless --model), its tools narrow those offered;

@@ -6,7 +6,7 @@ import { repoRoot, runProcess } from '../support/runProcess';
 import { useTempWorkspace } from '../support/tempWorkspace';
 import { SCENARIOS } from '../agent/subagentSupport';
 import { alive } from '../support/processAlive';
-import { oneAtATime } from '../../../src/cli/execApprovals';
+import { oneAtATime } from '../../../src/cli/exec/execApprovals';
 
 // `loopwire exec` with subagents (issue 49, item 4), the built bin on the embedded backend (a real socket in
 // its process): --json names each subagent's events (`agent`, an added field), people see a subagent's lines

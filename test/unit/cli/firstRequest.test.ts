@@ -3,8 +3,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as prettier from 'prettier';
-import { execCommand } from '../../../src/cli/execCommand';
-import type { ExecHost } from '../../../src/cli/execSandbox';
+import { execCommand } from '../../../src/cli/exec/execMain';
+import type { ExecHost } from '../../../src/cli/exec/execSandbox';
 
 // What a real model is told, pinned: the first request `loopwire exec --dump-request` prints — instructions,
 // tools, context items and fields — for a Codex model, a GPT-5.x model and a model the catalogue does not

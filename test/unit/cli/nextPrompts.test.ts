@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { DoneEvent, PromptWithParts } from '../../../src/agent';
-import { type SteerableAgent, runWithNextPrompts } from '../../../src/cli/nextPrompts';
+import { type SteerableAgent, runWithNextPrompts } from '../../../src/cli/exec/nextPrompts';
 
 // What `loopwire exec` runs after its task on a terminal: the steers that came too late for it, then the lines
 // queued with Tab, each its own prompt, while tasks complete; otherwise each is named as not sent.

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { AgentEvent } from '../../../src/agent';
-import { ExecRenderer } from '../../../src/cli/execRenderer';
-import { planChecklist } from '../../../src/cli/planChecklist';
+import { ExecRenderer } from '../../../src/cli/exec/execRenderer';
+import { planChecklist } from '../../../src/cli/exec/planChecklist';
 import type { PlanStatus } from '../../../src/protocol/plan';
 
 // `loopwire exec` prints the plan as a checklist under the plan tool's line each time it changes: plain ASCII

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import stringWidth from 'string-width';
-import { fitTail } from '../../../src/cli/terminalWidth';
+import { fitTail } from '../../../src/cli/exec/terminalWidth';
 
 // The CLI's prompt row while a task runs (terminalSteering.ts): the typed line's end, fitted to the row in
 // the columns the terminal draws, so that Chinese text (two columns a character) does not wrap the row.

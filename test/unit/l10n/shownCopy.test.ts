@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
 import type { AgentEvent } from '../../../src/agent';
-import { ExecRenderer } from '../../../src/cli/execRenderer';
+import { ExecRenderer } from '../../../src/cli/exec/execRenderer';
 import { type CardBoard, ToolCards } from '../../../src/extension/chat/entries/toolCards';
 import type { ChatEntry } from '../../../src/protocol/chatView';
 import { BUILTIN_TOOLS } from '../../../src/tools';

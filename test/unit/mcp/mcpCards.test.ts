@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { AgentEvent } from '../../../src/agent';
-import { ExecRenderer } from '../../../src/cli/execRenderer';
+import { ExecRenderer } from '../../../src/cli/exec/execRenderer';
 import { ChatModel } from '../../../src/extension/chat/chatModel';
 import { transcriptEntries } from '../../../src/extension/chat/history/transcriptEntries';
 import { McpConnection, mcpSummary } from '../../../src/mcp';

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { startTaskProcess } from '../../../src/workspace/shared/commandSession';
+import { startTaskProcess } from '../../../src/workspace/shared/commandProcess';
 import { commandTask } from '../../../src/workspace/shared/diskFolder';
 
 // A command session's stdin is a socket (Node's pipes): Debian's bash then reads ~/.bashrc as if sshd had

@@ -1,7 +1,7 @@
 import type { HostMessage, ViewMessage } from '../../../protocol/chatView';
 
 // What the chat's host side needs for the composer's pickers and the project instructions' line: plain
-// types, so the chat is tested without VS Code (composerPickers.ts is the window's side).
+// types, so the chat is tested without VS Code (windowComposer.ts is the window's side).
 
 export type ChooseMessage = Extract<ViewMessage, { type: 'choose' }>;
 

@@ -1,5 +1,5 @@
-import { type ModelOptions, ReasoningEffort, ReasoningSummary, Verbosity } from '../agent';
-import { t } from './cliL10n';
+import { type ModelOptions, ReasoningEffort, ReasoningSummary, Verbosity } from '../../agent';
+import { t } from '../cliL10n';
 
 // The flags of `loopwire exec` that shape each request for a real endpoint: how hard the model reasons,
 // whether it sends summaries of it, how long its answers are, and extra headers for gateways

@@ -9,10 +9,10 @@ import {
   ruleMatches,
   ruleToOffer,
   withCommandRules,
-} from '../agent';
-import { type ToolRegistry, judgeCommandCall } from '../tools';
-import type { Workspace } from '../workspace';
-import { cliCommandRules, runCommandRules } from './commandRulesFile';
+} from '../../agent';
+import { type ToolRegistry, judgeCommandCall } from '../../tools';
+import type { Workspace } from '../../workspace';
+import { cliCommandRules, runCommandRules } from '../commandRulesFile';
 import type { ExecOptions } from './execOptions';
 import { sandboxReader } from './execSandbox';
 import { terminalAsk } from './terminalQuestion';

@@ -7,13 +7,13 @@ import {
   findProjectInstructions,
   newSessionId,
   policyFor,
-} from '../agent';
-import type { SandboxPolicy } from '../sandbox';
-import { BackgroundCommands, ReadLedger, type ToolRegistry } from '../tools';
-import type { NodeWorkspace } from '../workspace/node/nodeWorkspace';
-import { commandShellName } from '../workspace/shared/userShell';
-import { type CliIo, ExitCode } from './cliIo';
-import { t } from './cliL10n';
+} from '../../agent';
+import type { SandboxPolicy } from '../../sandbox';
+import { BackgroundCommands, ReadLedger, type ToolRegistry } from '../../tools';
+import type { NodeWorkspace } from '../../workspace/node/nodeWorkspace';
+import { commandShellName } from '../../workspace/shared/userShell';
+import { type CliIo, ExitCode } from '../cliIo';
+import { t } from '../cliL10n';
 import { skillsReader } from './skillsReport';
 
 // `loopwire exec --dump-request`: the first generating request of the task the other flags describe, printed

@@ -1,8 +1,8 @@
 import { emitKeypressEvents } from 'node:readline';
-import type { DoneEvent, PromptWithParts } from '../agent';
-import type { CliIo } from './cliIo';
+import type { DoneEvent, PromptWithParts } from '../../agent';
+import type { CliIo } from '../cliIo';
 import { type SteerableAgent, notSentLine, runWithNextPrompts } from './nextPrompts';
-import { t } from './cliL10n';
+import { t } from '../cliL10n';
 import { fitTail } from './terminalWidth';
 
 // The terminal's steering for `loopwire exec` (issue 38): while a task runs, a line typed and Enter steers it

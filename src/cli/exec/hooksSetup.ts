@@ -10,9 +10,9 @@ import {
   sandboxInForce,
   userHookFiles,
   workspaceHookFiles,
-} from '../agent';
-import { shellWord } from '../mcp/mcpConsent';
-import { t } from './cliL10n';
+} from '../../agent';
+import { shellWord } from '../../mcp/mcpConsent';
+import { t } from '../cliL10n';
 
 // `loopwire exec`'s hooks (src/agent/hooks, docs/customize.md): the user's own, from `~/.claude/settings.json`
 // and `$XDG_CONFIG_HOME/loopwire/hooks.json`, run as they are; a workspace's (`.claude/settings.json`,

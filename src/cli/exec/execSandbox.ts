@@ -1,7 +1,7 @@
 // The OS sandbox of a `loopwire exec` run (docs/cli.md, docs/security.md): the flags that choose it, the
 // approval mode a run gets by default, the sandbox the agent's commands run in, and what the run says of it.
 // The machine's support and the terminal are asked through an ExecHost, so tests can give their own.
-import { type ApprovalMode, type SandboxChoice, impliedSandbox, sandboxInForce } from '../agent';
+import { type ApprovalMode, type SandboxChoice, impliedSandbox, sandboxInForce } from '../../agent';
 import {
   SANDBOX_MODES,
   type SandboxMode,
@@ -9,8 +9,8 @@ import {
   type SandboxSupport,
   isSandboxMode,
   sandboxSupport,
-} from '../sandbox';
-import { t } from './cliL10n';
+} from '../../sandbox';
+import { t } from '../cliL10n';
 
 /** Where exec runs: whether someone sits at a terminal, and whether this machine can confine commands. */
 export interface ExecHost {

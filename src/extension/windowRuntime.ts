@@ -42,7 +42,7 @@ import { WindowBackend } from './endpoint/windowBackend';
 import { folderOf, readSettings, taskFolder } from './settings/settings';
 import { composerChoices } from './session/composerChoices';
 import { WindowChatContext } from './chat/window/chatContext';
-import { WindowComposer } from './settings/composerPickers';
+import { WindowComposer } from './settings/windowComposer';
 import { WindowSkills } from './settings/windowSkills';
 import { TaskQueue } from './session/taskQueue';
 import { stopwatch } from './session/stopwatch';

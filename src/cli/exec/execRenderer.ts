@@ -1,7 +1,7 @@
-import type { AgentEvent, TurnMetrics } from '../agent';
-import { compactTokens, groupedTokens, meterText } from '../protocol/contextMeter';
-import { BUILTIN_TOOLS, type ToolRegistry, outputLabel } from '../tools';
-import { t } from './cliL10n';
+import type { AgentEvent, TurnMetrics } from '../../agent';
+import { compactTokens, groupedTokens, meterText } from '../../protocol/contextMeter';
+import { BUILTIN_TOOLS, type ToolRegistry, outputLabel } from '../../tools';
+import { t } from '../cliL10n';
 import { PlanLines } from './planChecklist';
 import { withCliAdvice } from './stopAdvice';
 

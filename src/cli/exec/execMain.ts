@@ -1,13 +1,13 @@
 // `loopwire exec "prompt"`: one task run to completion on a folder through the Node adapter, over the
-// session transport, against the bundled server in-process (default) or any Responses endpoint.
+// model transport, against the bundled server in-process (default) or any Responses endpoint.
 // Here the run is prepared (flags, workspace, attachments, MCP consent, backend, transcript); execRun.ts runs it.
 import * as path from 'node:path';
-import { type PromptWithParts, Transcript, newTranscript } from '../agent';
-import type { McpConfig } from '../mcp/mcpConfig';
-import type { InputImage, InputText } from '../protocol';
-import { BUILTIN_TOOLS } from '../tools';
-import { NodeWorkspace } from '../workspace/node/nodeWorkspace';
-import { type CliIo, ExitCode, errorMessage } from './cliIo';
+import { type PromptWithParts, Transcript, newTranscript } from '../../agent';
+import type { McpConfig } from '../../mcp/mcpConfig';
+import type { InputImage, InputText } from '../../protocol';
+import { BUILTIN_TOOLS } from '../../tools';
+import { NodeWorkspace } from '../../workspace/node/nodeWorkspace';
+import { type CliIo, ExitCode, errorMessage } from '../cliIo';
 import { dumpRequest } from './dumpRequest';
 import { EXEC_NAME, type ExecOptions, execOptions, sessionsDir, usageError } from './execOptions';
 import { execHeader } from './execRenderer';
@@ -112,7 +112,7 @@ async function loadBackendAndTranscript(
 ): Promise<Pick<ExecRun, 'backend' | 'transcript'> | ExitCode> {
   const { flags } = options;
   // The bundled backend is loaded only to run it: against an endpoint, exec starts without its code.
-  const module = options.endpoint === 'embedded' ? await import('../server') : undefined;
+  const module = options.endpoint === 'embedded' ? await import('../../server') : undefined;
   try {
     const backend = module && {
       module,

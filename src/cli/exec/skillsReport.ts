@@ -1,6 +1,6 @@
 import * as os from 'node:os';
-import { type FoundSkills, findSkills } from '../agent';
-import { t } from './cliL10n';
+import { type FoundSkills, findSkills } from '../../agent';
+import { t } from '../cliL10n';
 
 // `loopwire exec` (`--dump-request` included) finds the skills of its workspace and the user's home folder
 // (src/agent/skills) and says on stderr each SKILL.md it could not use, with the file and why, once a run:

@@ -1,5 +1,5 @@
-import type { Agent, DoneEvent, PromptWithParts } from '../agent';
-import { t } from './cliL10n';
+import type { Agent, DoneEvent, PromptWithParts } from '../../agent';
+import { t } from '../cliL10n';
 
 // What `loopwire exec` runs after its task on the same conversation: the lines the user queued with Tab while
 // it ran, and the steers that arrived too late for it (the task answered before their tool boundary). Each is

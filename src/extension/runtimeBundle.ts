@@ -4,6 +4,6 @@ import './l10nSetup';
 // or need it started, so that extension.js, which every window loads at activation, keeps only what
 // registers them. extension.ts requires it on first use; Node keeps it loaded after that.
 
-export { WindowRuntime } from './workspaceSession';
+export { WindowRuntime } from './windowRuntime';
 export { taskNotifications } from './notifications/taskNotifications';
 export { editInline, fixInline, reviewInline } from './inline/inlineActions';

@@ -1,10 +1,10 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { ATTACHMENTS_MAX_BYTES, ATTACHMENT_MAX_BYTES, AttachmentError, attachmentParts } from '../agent';
-import { type Attachment, type InputImage, type InputText, attachmentLabel } from '../protocol';
-import { IMAGE_MAX_SIDE, ImageError, imagePart } from '../tools/imageScale';
-import { type Workspace, isWorkspaceError } from '../workspace';
-import { t } from './cliL10n';
+import { ATTACHMENTS_MAX_BYTES, ATTACHMENT_MAX_BYTES, AttachmentError, attachmentParts } from '../../agent';
+import { type Attachment, type InputImage, type InputText, attachmentLabel } from '../../protocol';
+import { IMAGE_MAX_SIDE, ImageError, imagePart } from '../../tools/imageScale';
+import { type Workspace, isWorkspaceError } from '../../workspace';
+import { t } from '../cliL10n';
 
 // `loopwire exec --file PATH` (repeatable): files and folders attached to the prompt, as the panel's chips
 // attach them — the same parts, read through the same core code (src/agent/conversation/attachments.ts). A path is taken

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises';
-import type { ApprovalRequest } from '../agent';
-import { t } from './cliL10n';
+import type { ApprovalRequest } from '../../agent';
+import { t } from '../cliL10n';
 
 // A question asked on the terminal (stderr, so that stdout stays the run's output) and its answer read from
 // stdin: for a user sitting at the run, before something happens that only they can allow.

@@ -10,9 +10,9 @@ import {
   type SandboxChoice,
   type TransportMode,
   isApprovalMode,
-} from '../agent';
-import { type CliIo, ExitCode, errorMessage } from './cliIo';
-import { t } from './cliL10n';
+} from '../../agent';
+import { type CliIo, ExitCode, errorMessage } from '../cliIo';
+import { t } from '../cliL10n';
 import { type ContextRequest, contextFlagOptions, contextFlagsUsage, parseContextFlags } from './contextFlags';
 import { dumpRequestUsage } from './dumpRequest';
 import {

@@ -1,9 +1,9 @@
 // What `loopwire exec` adds to the reason a task stopped: the environment variable or flag that fixes it in a
 // terminal. The agent's message states the fault alone (retryPolicy.ts), because the same stop reaches the
 // chat panel, where the remedy is a button that runs a VS Code command instead.
-import { AgentStop } from '../agent';
-import { errorMessage } from './cliIo';
-import { t } from './cliL10n';
+import { AgentStop } from '../../agent';
+import { errorMessage } from '../cliIo';
+import { t } from '../cliL10n';
 
 /** The advice per stop code; a code not listed gets none (the table's own advice is already in the message). */
 const ADVICE = new Map<string, string>([

@@ -1,5 +1,5 @@
-import { PROJECT_INSTRUCTIONS_MAX_BYTES, type ProjectInstructions } from '../agent';
-import { t } from './cliL10n';
+import { PROJECT_INSTRUCTIONS_MAX_BYTES, type ProjectInstructions } from '../../agent';
+import { t } from '../cliL10n';
 
 // The line `loopwire exec` prints on stderr at a task's start when the project has instructions for agents
 // (AGENTS.md, .github/copilot-instructions.md): which files the model is given, and what the cap left out.

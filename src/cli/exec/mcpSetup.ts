@@ -1,12 +1,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type ApprovalMode, type SandboxChoice, sandboxInForce } from '../agent';
-import { type McpConfig, readMcpConfig, workspaceMcpFile } from '../mcp/mcpConfig';
-import { describeServer, serverCount, shellWord } from '../mcp/mcpConsent';
-import { mcpSandbox } from '../mcp/mcpSandbox';
-import { BUILTIN_TOOLS, type ToolRegistry } from '../tools';
+import { type ApprovalMode, type SandboxChoice, sandboxInForce } from '../../agent';
+import { type McpConfig, readMcpConfig, workspaceMcpFile } from '../../mcp/mcpConfig';
+import { describeServer, serverCount, shellWord } from '../../mcp/mcpConsent';
+import { mcpSandbox } from '../../mcp/mcpSandbox';
+import { BUILTIN_TOOLS, type ToolRegistry } from '../../tools';
 import { askOnTerminal, onTerminal } from './terminalQuestion';
-import { t } from './cliL10n';
+import { t } from '../cliL10n';
 
 // `loopwire exec`'s MCP servers, started before the task and stopped when it ends; their tools join the
 // built-in ones as `mcp__SERVER__TOOL`, and a server that does not start is said on stderr and left out.
@@ -114,7 +114,7 @@ export async function startExecTools(
     log('MCP servers run in the sandbox: workspace-write, network on');
   // The MCP client (the SDK with its schemas and ajv) is loaded only when there is a server to start: most
   // runs have none, and loading it would cost each of them a good part of exec's start.
-  const { startMcpServers } = await import('../mcp/mcpServers');
+  const { startMcpServers } = await import('../../mcp/mcpServers');
   const servers = await startMcpServers(config.servers, { log, reserved: BUILTIN_TOOLS.names, sandbox, ...options });
   for (const server of servers.servers)
     if (server.error === undefined)

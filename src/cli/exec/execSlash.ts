@@ -8,9 +8,9 @@ import {
   findSkills,
   parseSlash,
   slashCommands,
-} from '../agent';
-import { ToolRegistry, toolsNamed } from '../tools';
-import { type CliIo, ExitCode } from './cliIo';
+} from '../../agent';
+import { ToolRegistry, toolsNamed } from '../../tools';
+import { type CliIo, ExitCode } from '../cliIo';
 import { EXEC_NAME, type ExecOptions } from './execOptions';
 import { skillsReader } from './skillsReport';
 

@@ -5,8 +5,8 @@ import type { PromptStart } from '../timing/promptStart';
 import type { SteerClient } from './steerClient';
 import type { SteeredSegment } from './successorFollower';
 
-// What a session transport is given and what it gives back: its options, with their defaults, and one
-// turn's request and outcome (sessionTransport.ts does the work).
+// What a model transport is given and what it gives back: its options, with their defaults, and one
+// turn's request and outcome (modelTransport.ts does the work).
 
 export type TransportMode = 'ws' | 'http' | 'auto';
 

@@ -1,4 +1,4 @@
-import type { Plan, PlanStatus } from '../protocol/plan';
+import type { Plan, PlanStatus } from '../../protocol/plan';
 
 // The task's plan as `loopwire exec` prints it, under the plan tool's line each time the plan changes: one
 // checkbox per step in plain ASCII (`[x]` done, `[~]` being worked on, `[ ]` to do), which reads the same on

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { CommandProcess, TaskRun } from '../workspace';
-import { startTaskProcess } from '../shared/commandSession';
+import { startTaskProcess } from '../shared/commandProcess';
 import type { CommandProcessStarter } from '../shared/diskFolder';
 import { OutputTail, TASK_OUTPUT_TAIL_BYTES, finishedRun } from '../shared/outputTail';
 import { COMMAND_TERMINAL_NAME } from './commandTerminal';

@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../agent';
+import type { AgentEvent } from '../../agent';
 import { ExecRenderer, type RenderTarget } from './execRenderer';
 
 // What `loopwire exec` prints of subagents (src/agent/subagents): each one's events through a renderer of its

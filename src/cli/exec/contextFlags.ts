@@ -1,4 +1,4 @@
-import { t } from './cliL10n';
+import { t } from '../cliL10n';
 
 // The flags of `loopwire exec` that shape the context a session manages (docs/agent-loop.md, "Long
 // sessions"): the model's window (overriding the model table, and given to the embedded backend as well) and

@@ -14,7 +14,7 @@ import {
   type TurnOutcome,
   type TurnRequest,
   withDefaults,
-} from './sessionOptions';
+} from './transportOptions';
 import { SocketKeeper } from './socketKeeper';
 import type { SteerClient } from './steerClient';
 import { SuccessorFollower } from './successorFollower';
@@ -30,7 +30,7 @@ import { type Attempt, connectFailed, exchangeWs } from './wsExchange';
 // socketKeeper.ts the socket). Faults are retried per retryPolicy.ts; a lost cache costs one full request
 // and loses nothing.
 
-export type { TransportOptions, TransportMode, TurnOutcome, TurnRequest } from './sessionOptions';
+export type { TransportOptions, TransportMode, TurnOutcome, TurnRequest } from './transportOptions';
 
 /** How long a warm-up may take before the first turn goes out without it. */
 export const WARMUP_TIMEOUT_MS = 2_000;

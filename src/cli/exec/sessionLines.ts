@@ -1,4 +1,4 @@
-import type { SessionEvent } from '../tools';
+import type { SessionEvent } from '../../tools';
 
 // What `loopwire exec` says of the commands that run on in the background (exec_command past its yield
 // time): one line when one goes on, one when it ends, so a person reading the run knows what is running.

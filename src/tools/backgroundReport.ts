@@ -1,7 +1,7 @@
 import { t } from '@vscode/l10n';
 import { z } from 'zod';
 import type { CommandProgress } from '../workspace';
-import type { BackgroundCommands } from './commandSessions';
+import type { BackgroundCommands } from './backgroundCommands';
 import { translating } from './errorDisplay';
 import { TOOL_OUTPUT_BUDGET_TOKENS, CHARS_PER_TOKEN, headAndTail, outputLabel, runReport } from './runReport';
 import type { ToolResult } from './tool';

@@ -8,21 +8,21 @@ import {
   contextWindowFor,
   createAgentSession,
   findProjectInstructions,
-} from '../agent';
-import type { McpConfig } from '../mcp/mcpConfig';
-import type * as Server from '../server';
-import type { LoopwireServer, ScenarioFile } from '../server';
-import { BackgroundCommands, ReadLedger, type ToolRegistry } from '../tools';
-import type { NodeWorkspace } from '../workspace/node/nodeWorkspace';
-import { commandShellName } from '../workspace/shared/userShell';
-import { type CliIo, ExitCode } from './cliIo';
+} from '../../agent';
+import type { McpConfig } from '../../mcp/mcpConfig';
+import type * as Server from '../../server';
+import type { LoopwireServer, ScenarioFile } from '../../server';
+import { BackgroundCommands, ReadLedger, type ToolRegistry } from '../../tools';
+import type { NodeWorkspace } from '../../workspace/node/nodeWorkspace';
+import { commandShellName } from '../../workspace/shared/userShell';
+import { type CliIo, ExitCode } from '../cliIo';
 import { type Unanswered, execApprovals } from './execApprovals';
 import { EXEC_NAME, type ExecFlags, type ExecOptions } from './execOptions';
 import type { ExecHost } from './execSandbox';
 import { ExecRenderer, NO_TERMINAL } from './execRenderer';
 import { SubagentLines } from './subagentLines';
 import { onExitSignals } from './exitSignals';
-import { projectInstructionsLine } from './instructionsLine';
+import { projectInstructionsLine } from './instructionsSummary';
 import { skillsReader } from './skillsReport';
 import { narrowedTools } from './execSlash';
 import { type ExecTools, startExecTools } from './mcpSetup';
@@ -30,7 +30,7 @@ import { execHooks } from './hooksSetup';
 import { sessionLine } from './sessionLines';
 import { failureLine } from './stopAdvice';
 import { type Steering, terminalSteering } from './terminalSteering';
-import { t } from './cliL10n';
+import { t } from '../cliL10n';
 
 /** How a user of the embedded backend adds a scenario: the end of the answer to a prompt none matches. */
 const SCENARIO_HINT = 'add --scenario FILE to loopwire exec';
