@@ -24,28 +24,28 @@ import {
 } from '../tools';
 import { ApprovalChoice } from './trust/approvalChoice';
 import { windowApprovals } from './trust/approvalPrompt';
-import { windowEnvironment } from './session/environmentFacts';
+import { windowEnvironment } from './runtime/environmentFacts';
 import { defaultApproval } from './trust/windowSandbox';
 import { commandRulesFor, keepAllowRule } from './trust/commandRulesSetting';
-import { WindowTools } from './session/externalTools';
+import { WindowTools } from './runtime/externalTools';
 import type { ChatActivity } from './chat/chatActivity';
 import { ChatController } from './chat/chatController';
 import { windowChatBackend } from './chat/window/windowChatBackend';
 import { InlineController } from './inline/inlineController';
 import { inlineTools } from './inline/inlineWorkspace';
-import { openWindowWorkspace } from './session/windowWorkspace';
+import { openWindowWorkspace } from './runtime/windowWorkspace';
 import { reviewInEditor } from './review/reviewInEditor';
 import type { Workspace } from '../workspace';
 import type { EndpointAccess } from './endpoint/endpointAccess';
 import { ENDPOINT_MODELS_KEY, type EndpointCheck, checkEndpoint } from './endpoint/endpointCheck';
 import { WindowBackend } from './endpoint/windowBackend';
 import { folderOf, readSettings, taskFolder } from './settings/settings';
-import { composerChoices } from './session/composerChoices';
+import { modelChoices } from './runtime/modelChoices';
 import { WindowChatContext } from './chat/window/chatContext';
 import { WindowComposer } from './settings/windowComposer';
 import { WindowSkills } from './settings/windowSkills';
-import { TaskQueue } from './session/taskQueue';
-import { stopwatch } from './session/stopwatch';
+import { TaskQueue } from './runtime/taskQueue';
+import { stopwatch } from './runtime/stopwatch';
 
 // One window's Loopwire session (the entry of dist/session.js): the workspace adapter, the backend with its
 // one socket shared by every task of the window (windowBackend.ts), the API's tools and tasks, and the chat
@@ -252,7 +252,7 @@ export class WindowRuntime implements vscode.Disposable {
         (rule) => void keepAllowRule(this.context.workspaceState, rule),
       ),
       // Read before every request: a model or effort picked in the composer goes with the next one.
-      choices: composerChoices,
+      choices: modelChoices,
       projectInstructions: () => this.composer.projectInstructions(),
       ...(skills ? { skills, skillsFound } : {}),
       environment: windowEnvironment,

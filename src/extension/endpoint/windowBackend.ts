@@ -12,7 +12,7 @@ import type { EndpointAccess, ResolvedEndpoint } from './endpointAccess';
 import { ignorePortForwarding } from './ports';
 import { PROXY_SETTINGS } from './proxySettings';
 import type { LoopwireSettings } from '../settings/settings';
-import type { TaskQueue } from '../session/taskQueue';
+import type { TaskQueue } from '../runtime/taskQueue';
 
 // The window's backend: the bundled server in-process when the endpoint is `embedded`, else the endpoint
 // itself, and the agent session — one socket — on it, shared by every task of the window. Started on first

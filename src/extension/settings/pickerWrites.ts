@@ -1,4 +1,4 @@
-import { TaskQueue } from '../session/taskQueue';
+import { TaskQueue } from '../runtime/taskQueue';
 
 // The composer pickers' writes (windowComposer.ts), one at a time in the order picked. Two picks in quick succession
 // (Down then Up) written at once raced in VS Code: its writes to the file are queued, but each then reloads the

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { ChatBackend } from '../../../src/extension/chat/chatController';
 import { backendInfo, windowChatBackend } from '../../../src/extension/chat/window/windowChatBackend';
 import { BEFORE_SCHEME } from '../../../src/extension/review/beforeSide';
-import { TaskQueue } from '../../../src/extension/session/taskQueue';
+import { TaskQueue } from '../../../src/extension/runtime/taskQueue';
 import { VscodeWorkspace } from '../../../src/workspace/vscode/vscodeWorkspace';
 import { eventually, fixture, writeFixture } from './support';
 

@@ -6,7 +6,7 @@ import {
   editorToolDefinitions,
   lmResultText,
   lmToolsApi,
-} from '../../../src/extension/session/editorTools';
+} from '../../../src/extension/runtime/editorTools';
 import { BUILTIN_TOOLS, ReadLedger, parametersOf, runToolCall } from '../../../src/tools';
 import type { Workspace } from '../../../src/workspace';
 

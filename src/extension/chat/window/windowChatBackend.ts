@@ -7,7 +7,7 @@ import { modalAsk } from '../../trust/approvalPrompt';
 import { machineSandbox } from '../../trust/windowSandbox';
 import { BeforeDocuments } from '../../review/beforeSide';
 import { readSettings } from '../../settings/settings';
-import type { TaskQueue } from '../../session/taskQueue';
+import type { TaskQueue } from '../../runtime/taskQueue';
 
 // The chat panel's backend in a window: the window's workspace, agents, queue and transcripts, a modal when
 // no panel is there to ask on, VS Code's diff editor for "before this edit" against the file now (its left

@@ -9,16 +9,16 @@ import { readSettings } from '../settings/settings';
 // So the answer is kept until a `loopwire` setting, the folders or the workspace's trust change: VS Code
 // fires those events as it takes the new values in, so no read could have seen them sooner.
 
-export interface ComposerChoices {
+export interface ModelChoices {
   model: string | undefined;
   modelOptions: ModelOptions;
 }
 
-let kept: ComposerChoices | undefined;
+let kept: ModelChoices | undefined;
 let watching: vscode.Disposable[] | undefined;
 
 /** The window's model and options now (its first folder's settings, as the chat's agent reads them). */
-export function composerChoices(): ComposerChoices {
+export function modelChoices(): ModelChoices {
   watching ??= [
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration('loopwire')) kept = undefined;
