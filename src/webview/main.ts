@@ -24,7 +24,7 @@ import { QueueChips } from './queueChips';
 import { fitPrompt, unfitPrompt } from './promptFit';
 import { CommandList } from './commandList';
 import { PlanDock } from './planDock';
-import { Transcript } from './transcriptView';
+import { TranscriptView } from './transcriptView';
 
 // The chat panel. The host holds the conversation; this page shows a window of it and sends back what the
 // user does. It starts empty and asks for the state (`ready`), so a hidden and re-shown panel, or a reloaded
@@ -71,7 +71,7 @@ function saveDraft(): void {
   const attachments = chips.attachments;
   vscode.setState(attachments.length > 0 ? { draft: prompt.value, attachments } : { draft: prompt.value });
 }
-const transcript = new Transcript({
+const transcript = new TranscriptView({
   render: (entry) => entryView(entry, post),
   loadOlder: (before) => post({ type: 'loadOlder', before }),
   example: (text) => {

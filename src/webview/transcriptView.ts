@@ -50,7 +50,7 @@ function showsProgress(entry: ChatEntry): boolean {
   }
 }
 
-export class Transcript {
+export class TranscriptView {
   readonly element = h('div', { class: 'transcript', attrs: { role: 'log', 'aria-label': t('Conversation') } });
   private readonly shown = new Map<string, Shown>();
   /** Ids in the page's order: the conversation, and the prompts queued after it. */
