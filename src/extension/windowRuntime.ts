@@ -30,7 +30,7 @@ import { commandRulesFor, keepAllowRule } from './trust/commandRulesSetting';
 import { WindowTools } from './runtime/externalTools';
 import type { ChatActivity } from './chat/chatActivity';
 import { ChatController } from './chat/chatController';
-import { windowChatBackend } from './chat/window/windowChatBackend';
+import { windowChatHost } from './chat/window/windowChatBackend';
 import { InlineController } from './inline/inlineController';
 import { inlineTools } from './inline/inlineWorkspace';
 import { openWindowWorkspace } from './runtime/windowWorkspace';
@@ -323,7 +323,7 @@ export class WindowRuntime implements vscode.Disposable {
   get chat(): ChatController {
     if (this.chatController) return this.chatController;
     const chat = new ChatController({
-      ...windowChatBackend(
+      ...windowChatHost(
         {
           workspace: () => this.adapter(),
           agent: (transcript, approvals, emit, tools) => this.agentFor(transcript, approvals, emit, tools),

@@ -14,7 +14,7 @@ import type { ChatTakeBack } from './checkpoints/chatTakeBack';
 import type { ChatSaver } from './history/chatSaver';
 import type { ReviewBook } from '../review/reviewBook';
 import { ChatInline } from './entries/inlineEntries';
-import type { ChatBackend, ChatOutcome, PostToPage } from './chatPort';
+import type { ChatHost, ChatOutcome, PostToPage } from './chatPort';
 import { readChat, restoreCurrent } from './history/chatRestore';
 import { implementPlan } from './composer/planImplement';
 import { ReviewRefused } from '../review/reviewEdits';
@@ -30,7 +30,7 @@ import { onChatEvent } from './chatEvents';
 // outlives the webview (a hidden or reloaded panel asks for the state again; a stream goes on); a reloaded window
 // finds it again (chatSnapshot.ts), a task cut short offered for Resume. Plain Node, behind `ChatBackend`.
 
-export type { ChatBackend, ChatOutcome, PostToPage } from './chatPort';
+export type { ChatHost, ChatOutcome, PostToPage } from './chatPort';
 
 export class ChatController {
   readonly model: ChatModel;
@@ -63,7 +63,7 @@ export class ChatController {
   /** Every message to the page, in order; those of a turn's gap wait until the next request is sent. */
   readonly outbox = new ChatOutbox((message) => void this.post?.(message));
 
-  constructor(readonly backend: ChatBackend) {
+  constructor(readonly backend: ChatHost) {
     const parts = wireChat(
       {
         outbox: this.outbox,

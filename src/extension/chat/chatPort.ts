@@ -10,7 +10,7 @@ import type { ComposerPort } from './composer/composerPort';
 // What the chat panel's host side (chatController.ts) needs of the window around it, and what it answers:
 // plain types, so that it is tested without VS Code (window/windowChatBackend.ts is the window's side).
 
-export interface ChatBackend {
+export interface ChatHost {
   workspace(): Promise<Workspace>;
   /**
    * An agent for this transcript on the window's socket, its events sent to `emit` (and the session's

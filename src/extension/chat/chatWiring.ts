@@ -6,7 +6,7 @@ import { ChatCheckpoints } from './checkpoints/chatCheckpoints';
 import { ChangedFiles } from '../review/changedFiles';
 import { ChatModel } from './chatModel';
 import type { ChatOutbox } from './chatOutbox';
-import type { ChatBackend, ChatOutcome } from './chatPort';
+import type { ChatHost, ChatOutcome } from './chatPort';
 import { PromptQueue } from './composer/chatQueue';
 import { ChatSaver } from './history/chatSaver';
 import { snapshotOf } from './history/chatSnapshot';
@@ -45,7 +45,7 @@ export interface ChatParts {
   queue: PromptQueue;
 }
 
-export function wireChat(owner: ChatOwner, backend: ChatBackend): ChatParts {
+export function wireChat(owner: ChatOwner, backend: ChatHost): ChatParts {
   const log = (line: string) => backend.log(line);
   const workspace = () => backend.workspace();
   // In the order they were always built: each reads the ones after it only once the chat runs.

@@ -2,7 +2,7 @@ import { t } from '@vscode/l10n';
 import type { HostMessage } from '../../protocol/chatView';
 import type { ChatAttachments } from './composer/chatAttachments';
 import type { ChatModel } from './chatModel';
-import type { ChatBackend } from './chatPort';
+import type { ChatHost } from './chatPort';
 import { ReviewRefused } from '../review/reviewEdits';
 import { listSessions } from './history/sessionHistory';
 import type { ViewRoutes } from './viewRoutes';
@@ -26,7 +26,7 @@ type SideRoute =
   | 'stopCommand';
 
 export interface SideParts {
-  backend: ChatBackend;
+  backend: ChatHost;
   attachments: ChatAttachments;
   model: ChatModel;
   send(message: HostMessage): void;

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ChatBackend } from '../../../src/extension/chat/chatController';
-import { backendInfo, windowChatBackend } from '../../../src/extension/chat/window/windowChatBackend';
+import type { ChatHost } from '../../../src/extension/chat/chatController';
+import { backendInfo, windowChatHost } from '../../../src/extension/chat/window/windowChatBackend';
 import { BEFORE_SCHEME } from '../../../src/extension/review/beforeSide';
 import { TaskQueue } from '../../../src/extension/runtime/taskQueue';
 import { VscodeWorkspace } from '../../../src/workspace/vscode/vscodeWorkspace';
@@ -33,7 +33,7 @@ async function controlReportedAgain(control: vscode.Uri): Promise<void> {
 function windowBackend(subscriptions: vscode.Disposable[]) {
   const workspace = VscodeWorkspace.open(vscode.Uri.file(fixture()));
   const unused = () => Promise.reject(new Error('not used by this test'));
-  const backend: ChatBackend = windowChatBackend(
+  const backend: ChatHost = windowChatHost(
     {
       workspace: () => workspace,
       agent: unused,

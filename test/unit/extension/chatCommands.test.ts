@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ChatBackend } from '../../../src/extension/chat/chatPort';
+import type { ChatHost } from '../../../src/extension/chat/chatPort';
 import { ChatController } from '../../../src/extension/chat/chatController';
 import { HostMessage } from '../../../src/protocol/chatView';
 import type { RunningCommand } from '../../../src/protocol/runningCommands';
@@ -33,7 +33,7 @@ describe('chat panel host: the commands running in the background', function () 
   });
 
   function controller(sent: HostMessage[]): ChatController {
-    const backend: ChatBackend = {
+    const backend: ChatHost = {
       workspace: unused,
       agent: unused,
       enqueue: unused,

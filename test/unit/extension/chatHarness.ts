@@ -8,7 +8,7 @@ import {
   Transcript,
   createAgentSession,
 } from '../../../src/agent';
-import { type ChatBackend, ChatController } from '../../../src/extension/chat/chatController';
+import { type ChatHost, ChatController } from '../../../src/extension/chat/chatController';
 import type { ChatContext } from '../../../src/extension/chat/composer/contextPort';
 import type { ComposerPort } from '../../../src/extension/chat/composer/composerPort';
 import { type HostMessage, HostMessage as HostMessageSchema, type Remedy } from '../../../src/protocol/chatView';
@@ -56,7 +56,7 @@ export function useChatBench(bench: AgentBench): ChatBench {
     const sessions = path.join(path.dirname(bench.dir), 'sessions');
     let queue: Promise<unknown> = Promise.resolve();
     let workspace: Promise<NodeWorkspace> | undefined;
-    const backend: ChatBackend = {
+    const backend: ChatHost = {
       workspace: () => (workspace ??= NodeWorkspace.open(bench.dir)),
       // Wired as the extension wires it (WindowRuntime.agentFor): one session with its own sink (the status
       // bar's), each conversation's agent with the chat's.

@@ -1,5 +1,5 @@
 import { t } from '@vscode/l10n';
-import type { ChatBackend, ChatOutcome } from '../chatPort';
+import type { ChatHost, ChatOutcome } from '../chatPort';
 import { ReviewRefused } from '../../review/reviewEdits';
 
 // Implement, on a task that answered in plan mode: the approval mode goes back to the one the user had before
@@ -12,7 +12,7 @@ export const IMPLEMENT_PROMPT = 'Implement the plan.';
 
 /** Leaves plan mode (where the window can) and sends {@link IMPLEMENT_PROMPT} as the chat's next turn. */
 export async function implementPlan(
-  backend: ChatBackend,
+  backend: ChatHost,
   ask: (prompt: string) => Promise<ChatOutcome>,
 ): Promise<void> {
   if (backend.approvalMode() === 'plan') {

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ApprovalMode, Transcript } from '../../../agent';
 import type { BackendInfo, Remedy } from '../../../protocol/chatView';
 import type { Workspace } from '../../../workspace';
-import type { ChatBackend } from '../chatController';
+import type { ChatHost } from '../chatController';
 import { modalAsk } from '../../trust/approvalPrompt';
 import { machineSandbox } from '../../trust/windowSandbox';
 import { BeforeDocuments } from '../../review/beforeSide';
@@ -22,7 +22,7 @@ const REMEDY_COMMANDS: Record<Remedy, string> = {
 };
 
 /** What the window's session gives the chat. */
-export interface WindowChat extends Pick<ChatBackend, 'agent' | 'sessionsDir' | 'log' | 'stopCommands'> {
+export interface WindowChat extends Pick<ChatHost, 'agent' | 'sessionsDir' | 'log' | 'stopCommands'> {
   workspace(): Promise<Workspace>;
   queue: TaskQueue;
   newTranscript(): Transcript;
@@ -30,7 +30,7 @@ export interface WindowChat extends Pick<ChatBackend, 'agent' | 'sessionsDir' | 
 }
 
 /** The chat's backend on `window`; the content provider it registers goes into `subscriptions`. */
-export function windowChatBackend(window: WindowChat, subscriptions: vscode.Disposable[]): ChatBackend {
+export function windowChatHost(window: WindowChat, subscriptions: vscode.Disposable[]): ChatHost {
   const before = new BeforeDocuments();
   subscriptions.push(before);
   return {
