@@ -30,7 +30,7 @@ import { commandRulesFor, keepAllowRule } from './trust/commandRulesSetting';
 import { WindowTools } from './runtime/externalTools';
 import type { ChatActivity } from './chat/chatActivity';
 import { ChatController } from './chat/chatController';
-import { windowChatHost } from './chat/window/windowChatBackend';
+import { windowChatHost } from './chat/window/windowChatHost';
 import { InlineController } from './inline/inlineController';
 import { inlineTools } from './inline/inlineWorkspace';
 import { openWindowWorkspace } from './runtime/windowWorkspace';
@@ -49,7 +49,7 @@ import { stopwatch } from './runtime/stopwatch';
 
 // One window's Loopwire session (the entry of dist/session.js): the workspace adapter, the backend with its
 // one socket shared by every task of the window (windowBackend.ts), the API's tools and tasks, and the chat
-// panel's conversation (windowChatBackend.ts). Created on first use, so activation costs nothing; tasks on the
+// panel's conversation (windowChatHost.ts). Created on first use, so activation costs nothing; tasks on the
 // default lane run one at a time.
 
 /** The window's folders, for a transcript's header. */

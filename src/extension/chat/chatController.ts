@@ -28,7 +28,7 @@ import { onChatEvent } from './chatEvents';
 // The chat panel's host side: one conversation at a time (a transcript on disk, an agent on the window's socket),
 // the model of what the panel shows, the review of what edits wrote, the answers to what the user clicks. It
 // outlives the webview (a hidden or reloaded panel asks for the state again; a stream goes on); a reloaded window
-// finds it again (chatSnapshot.ts), a task cut short offered for Resume. Plain Node, behind `ChatBackend`.
+// finds it again (chatSnapshot.ts), a task cut short offered for Resume. Plain Node, behind `ChatHost`.
 
 export type { ChatHost, ChatOutcome, PostToPage } from './chatPort';
 

@@ -8,7 +8,7 @@ import type { ChatContext } from './composer/contextPort';
 import type { ComposerPort } from './composer/composerPort';
 
 // What the chat panel's host side (chatController.ts) needs of the window around it, and what it answers:
-// plain types, so that it is tested without VS Code (window/windowChatBackend.ts is the window's side).
+// plain types, so that it is tested without VS Code (window/windowChatHost.ts is the window's side).
 
 export interface ChatHost {
   workspace(): Promise<Workspace>;

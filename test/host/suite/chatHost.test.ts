@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ChatHost } from '../../../src/extension/chat/chatController';
-import { backendInfo, windowChatHost } from '../../../src/extension/chat/window/windowChatBackend';
+import { backendInfo, windowChatHost } from '../../../src/extension/chat/window/windowChatHost';
 import { BEFORE_SCHEME } from '../../../src/extension/review/beforeSide';
 import { TaskQueue } from '../../../src/extension/runtime/taskQueue';
 import { VscodeWorkspace } from '../../../src/workspace/vscode/vscodeWorkspace';
