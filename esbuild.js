@@ -64,14 +64,14 @@ const targets = [
     external: [...wsOptional, 'vscode'],
   },
   {
-    // The window's session (agent, tools, adapter, bundled backend) and the work of the commands that start
+    // The window's runtime (agent, tools, adapter, bundled backend) and the work of the commands that start
     // it (src/extension/runtimeBundle.ts), required by extension.js on first use so that activation loads a
     // few kilobytes, not the tokenizer. Its ranks lie beside it (dist/o200k_base.json),
     // read at the embedded backend's first count: two thirds of the bundle's bytes that loading the session,
     // when the panel first shows, no longer compiles.
     ...nodeDefaults,
     entryPoints: ['src/extension/runtimeBundle.ts'],
-    outfile: 'dist/session.js',
+    outfile: 'dist/runtime.js',
     external: [...wsOptional, 'vscode'],
     plugins: [ranksBeside],
   },

@@ -15,7 +15,7 @@ export interface LoopwireApi {
   };
   agent: {
     /**
-     * Runs one task in the window's workspace session (its socket and backend, shared with the chat) and
+     * Runs one task in the window's runtime (its socket and backend, shared with the chat) and
      * resolves when it ends. `turns` counts model responses.
      */
     run(

@@ -13,18 +13,18 @@ import { KEEP_COMMAND, UNDO_COMMAND, reviewFromEditor } from './review/reviewCom
 import type { EndpointAccess } from './endpoint/endpointAccess';
 import { endpointCommands } from './endpoint/endpointCommands';
 import { statusItem } from './notifications/statusItem';
-import type * as SessionBundle from './runtimeBundle';
+import type * as RuntimeBundle from './runtimeBundle';
 import type { WindowRuntime } from './windowRuntime';
 
 /**
- * The session's bundle (dist/session.js, beside this one): required the first time a tool, a task or an
+ * The runtime's bundle (dist/runtime.js, beside this one): required the first time a tool, a task or an
  * inline edit is asked for (Node keeps it after that), so a window that never uses Loopwire never loads it.
  */
-function sessionBundle(): typeof SessionBundle {
-  return createRequire(__filename)(path.join(__dirname, 'session.js')) as typeof SessionBundle;
+function runtimeBundle(): typeof RuntimeBundle {
+  return createRequire(__filename)(path.join(__dirname, 'runtime.js')) as typeof RuntimeBundle;
 }
 
-function loadSession(
+function loadRuntime(
   context: vscode.ExtensionContext,
   log: vscode.LogOutputChannel,
   status: ReturnType<typeof statusItem>,
@@ -33,9 +33,9 @@ function loadSession(
   approvals: ApprovalChoice,
 ): WindowRuntime {
   const started = performance.now();
-  const { WindowRuntime: Session, taskNotifications } = sessionBundle();
+  const { WindowRuntime: Runtime, taskNotifications } = runtimeBundle();
   const activity = taskNotifications(chat, log);
-  const session = new Session(context, log, access, activity, approvals);
+  const runtime = new Runtime(context, log, access, activity, approvals);
   log.info(`session loaded in ${(performance.now() - started).toFixed(1)} ms`);
   // The status bar and the log line go after what the loop does next (its next request on the socket):
   // nothing waits for them, and a turn's gap is no place for them. In order, in one turn of the loop.
@@ -44,12 +44,12 @@ function loadSession(
     logEvent(log, event);
   });
   context.subscriptions.push(
-    session,
-    session.onEvent((event) => {
+    runtime,
+    runtime.onEvent((event) => {
       if (SHOWN.has(event.type)) shown(event);
     }),
   );
-  return session;
+  return runtime;
 }
 
 /**
@@ -59,17 +59,17 @@ function loadSession(
 export function activate(context: vscode.ExtensionContext): LoopwireApi {
   const started = performance.now();
   const log = vscode.window.createOutputChannel('Loopwire', { log: true });
-  let session: WindowRuntime | undefined;
+  let runtime: WindowRuntime | undefined;
   const status = statusItem();
   const endpoints = endpointCommands(context, log, {
-    changed: () => session?.endpointChanged(),
+    changed: () => runtime?.endpointChanged(),
     check: () => current().checkEndpoint(),
   });
   const chat = new ChatViewProvider(context.extensionUri, () => current().chat);
-  // The approval mode in force, read by the light bulb and Ctrl+I's context key without loading the session.
+  // The approval mode in force, read by the light bulb and Ctrl+I's context key without loading the runtime.
   const approvals = new ApprovalChoice(context.workspaceState);
   const current = (): WindowRuntime =>
-    (session ??= loadSession(context, log, status, endpoints.access, chat, approvals));
+    (runtime ??= loadRuntime(context, log, status, endpoints.access, chat, approvals));
   context.subscriptions.push(
     status.item,
     approvals,
@@ -80,13 +80,13 @@ export function activate(context: vscode.ExtensionContext): LoopwireApi {
       new FixWithLoopwire(() => approvals.peek()),
       FixWithLoopwire.metadata,
     ),
-    ...chatCommands(chat, current, () => session),
-    ...inlineCommands(sessionBundle, current, () => session),
-    vscode.commands.registerCommand('loopwire.stop', () => session?.chat.stop()),
+    ...chatCommands(chat, current, () => runtime),
+    ...inlineCommands(runtimeBundle, current, () => runtime),
+    vscode.commands.registerCommand('loopwire.stop', () => runtime?.chat.stop()),
     vscode.commands.registerCommand('loopwire.chooseApproval', () => current().chooseApproval()),
     // The editor's Keep / Undo lenses (review/editorMarks.ts): they exist only once the chat does.
-    vscode.commands.registerCommand(KEEP_COMMAND, (hunk?: unknown) => reviewFromEditor(session?.chat, hunk, 'accept')),
-    vscode.commands.registerCommand(UNDO_COMMAND, (hunk?: unknown) => reviewFromEditor(session?.chat, hunk, 'reject')),
+    vscode.commands.registerCommand(KEEP_COMMAND, (hunk?: unknown) => reviewFromEditor(runtime?.chat, hunk, 'accept')),
+    vscode.commands.registerCommand(UNDO_COMMAND, (hunk?: unknown) => reviewFromEditor(runtime?.chat, hunk, 'reject')),
     log,
     vscode.commands.registerCommand('loopwire.showLog', () => log.show(true)),
     ...endpoints.disposables,
@@ -106,7 +106,7 @@ export function activate(context: vscode.ExtensionContext): LoopwireApi {
     chat: {
       ask: (prompt) => askInChat(chat, current, prompt),
       newChat: () => Promise.resolve(vscode.commands.executeCommand('loopwire.newChat')).then(() => undefined),
-      view: () => session?.chat.shown,
+      view: () => runtime?.chat.shown,
     },
   };
 }

@@ -1,6 +1,6 @@
 import './l10nSetup';
 
-// What dist/session.js holds (esbuild.js): the window's session and the work of the commands that start it
+// What dist/runtime.js holds (esbuild.js): the window's runtime and the work of the commands that start it
 // or need it started, so that extension.js, which every window loads at activation, keeps only what
 // registers them. extension.ts requires it on first use; Node keeps it loaded after that.
 

@@ -47,7 +47,7 @@ import { WindowSkills } from './settings/windowSkills';
 import { TaskQueue } from './runtime/taskQueue';
 import { stopwatch } from './runtime/stopwatch';
 
-// One window's Loopwire session (the entry of dist/session.js): the workspace adapter, the backend with its
+// One window's Loopwire runtime (the entry of dist/runtime.js): the workspace adapter, the backend with its
 // one socket shared by every task of the window (windowBackend.ts), the API's tools and tasks, and the chat
 // panel's conversation (windowChatHost.ts). Created on first use, so activation costs nothing; tasks on the
 // default lane run one at a time.

@@ -50,12 +50,12 @@ describe('build: the manifest and what it points to', () => {
     assert.match(bundle, /require\("vscode"\)/);
     assert.match(bundle, /activate/);
     assert.doesNotMatch(bundle, /require\("\.\.?\//, 'a bundle must not require files beside it');
-    // Activation loads this file only; the agent, zod and the tokenizer come with dist/session.js on first use.
+    // Activation loads this file only; the agent, zod and the tokenizer come with dist/runtime.js on first use.
     assert.ok(
       bundle.length < 64 * 1024,
-      `dist/extension.js is ${Math.round(bundle.length / 1024)} KB: what pulled in the session?`,
+      `dist/extension.js is ${Math.round(bundle.length / 1024)} KB: what pulled in the runtime?`,
     );
-    // Nothing configures a copy of @vscode/l10n in this bundle (l10nSetup.ts runs in session.js): one here
+    // Nothing configures a copy of @vscode/l10n in this bundle (l10nSetup.ts runs in runtime.js): one here
     // would say its strings in English. What activation runs translates with `vscode.l10n`.
     assert.doesNotMatch(
       bundle,
@@ -105,11 +105,11 @@ describe('build: the packaged extension holds only what runs', () => {
     assert.equal(result.code, 0, result.stderr);
     const files = result.stdout.trim().split('\n').sort();
     const allowed =
-      /^(dist\/extension\.js|dist\/session\.js|dist\/o200k_base\.json|dist\/tree-sitter(-bash)?\.wasm|dist\/webview\.js|dist\/codicons\/codicon\.(css|ttf)|media\/.+|README\.md|LICENSE|CHANGELOG\.md|package\.json|package\.nls(\.[a-z-]+)?\.json|l10n\/bundle\.l10n(\.[a-z-]+)?\.json)$/;
+      /^(dist\/extension\.js|dist\/runtime\.js|dist\/o200k_base\.json|dist\/tree-sitter(-bash)?\.wasm|dist\/webview\.js|dist\/codicons\/codicon\.(css|ttf)|media\/.+|README\.md|LICENSE|CHANGELOG\.md|package\.json|package\.nls(\.[a-z-]+)?\.json|l10n\/bundle\.l10n(\.[a-z-]+)?\.json)$/;
     for (const file of files) assert.match(file, allowed);
     for (const needed of [
       manifest.main.replace(/^\.\//, ''),
-      'dist/session.js',
+      'dist/runtime.js',
       'dist/o200k_base.json',
       'dist/tree-sitter.wasm',
       'dist/tree-sitter-bash.wasm',

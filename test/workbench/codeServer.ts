@@ -77,7 +77,7 @@ export function requireFiles(bundles = true): void {
   if (!fs.existsSync(NODE24) || !fs.existsSync(CODE_SERVER))
     missing.push(`code-server in ${hostHome} (run ../shared/vscode-host/install.sh, or set VSCODE_HOST_HOME)`);
   if (!fs.existsSync(CHROMIUM)) missing.push(`Chromium at ${CHROMIUM} (apt-get install chromium)`);
-  for (const bundle of bundles ? ['extension.js', 'session.js', 'webview.js'] : [])
+  for (const bundle of bundles ? ['extension.js', 'runtime.js', 'webview.js'] : [])
     if (!fs.existsSync(path.join(ROOT, 'dist', bundle))) missing.push(`dist/${bundle} (run \`npm run bundle\`)`);
   // Never a silent skip: a machine without these fails, saying what to provide.
   if (missing.length > 0) throw new Error(`The workbench suite needs: ${missing.join('; ')}`);

@@ -138,7 +138,7 @@ describe('Loopwire from its .vsix in the VS Code workbench: a real endpoint, fir
     // and nothing .vscodeignore leaves out (no source maps, no CLI bins).
     assert.ok(fs.existsSync(path.join(workbench.extension, '.vsixmanifest')), 'installed from a .vsix');
     const dist = fs.readdirSync(path.join(workbench.extension, 'dist'));
-    assert.ok(dist.includes('extension.js') && dist.includes('session.js') && dist.includes('webview.js'));
+    assert.ok(dist.includes('extension.js') && dist.includes('runtime.js') && dist.includes('webview.js'));
     assert.deepEqual(
       dist.filter((file) => file.endsWith('.map') || file === 'cli'),
       [],

@@ -6,7 +6,7 @@ import { fixOffers } from '../inline/inlineAllowed';
 // The light bulb's two fixes, offered only where a diagnostic is: **Fix with Loopwire** (first) fixes it inline
 // — the problem, its lines and the problems around them go as an inline request on that range, and the edit
 // streams into the editor (inline/inlineCommands.ts); **Fix in Chat** starts a task in the chat panel scoped
-// to that diagnostic — its message, where it is, and the code around it — on the window's session. In
+// to that diagnostic — its message, where it is, and the code around it — on the window's runtime. In
 // `read-only` and `plan` only Fix in Chat is offered: an inline edit writes the file (inline/inlineAllowed.ts).
 
 export const FIX_KIND = vscode.CodeActionKind.QuickFix.append('loopwire');

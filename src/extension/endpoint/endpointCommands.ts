@@ -8,9 +8,9 @@ import { setApiKey } from './setApiKey';
 // refused included — goes with the new key or endpoint, in the same chat.
 
 export interface EndpointRuntime {
-  /** The window's session, if it was started: the key or endpoint changed. */
+  /** The window's runtime, if it was started: the key or endpoint changed. */
   changed(): void;
-  /** Checks the endpoint now in use (the window's session is started for it). */
+  /** Checks the endpoint now in use (the window's runtime is started for it). */
   check(): Promise<{ ok: boolean; text: string }>;
 }
 

@@ -21,7 +21,7 @@ const KEPT = 20;
 
 export class BeforeDocuments implements vscode.Disposable {
   private readonly texts = new Map<string, string>();
-  /** Keys unique to this window's session: a second provider of the scheme (tests) cannot answer for ours. */
+  /** Keys unique to this window's runtime: a second provider of the scheme (tests) cannot answer for ours. */
   private readonly prefix = Math.random().toString(36).slice(2, 10);
   private count = 0;
   private readonly disposables: vscode.Disposable[];

@@ -19,7 +19,7 @@ import { machineSandbox } from '../trust/windowSandbox';
 
 // The tools a window's agents get besides Loopwire's own: those of the MCP servers each folder's
 // `.vscode/mcp.json` names (started for the first agent, started again for the next agent after a file
-// changed, stopped with the window's session), and, where `loopwire.externalTools` is `ask` and this VS Code
+// changed, stopped with the window's runtime), and, where `loopwire.externalTools` is `ask` and this VS Code
 // has `vscode.lm.tools`, the editor's (editorTools.ts). An untrusted workspace gets neither: a workspace file
 // must not start programs, nor hand the model other extensions' tools, before the user trusts it. A trusted
 // one's servers still start only after the user's yes to each (mcpConsentPrompt.ts): trusting a folder's

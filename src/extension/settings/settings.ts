@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-// The settings are read by the session bundle (dist/session.js), which holds the agent's index; what
+// The settings are read by the session bundle (dist/runtime.js), which holds the agent's index; what
 // activation needs of the agent comes through src/agent/activation.ts.
 import { DEFAULT_COMPACT_AT, type TransportMode } from '../../agent';
 import { PLAN_TOOL_SETTINGS, type PlanToolSetting } from '../../agent/activation';

@@ -65,7 +65,7 @@ function writeWorkspace(folder: string): void {
  * window installs whatever it holds (a bundle half written would be no Loopwire at all).
  */
 async function distSettled(): Promise<void> {
-  const bundles = ['extension.js', 'session.js', 'webview.js'].map((name) => path.join(ROOT, 'dist', name));
+  const bundles = ['extension.js', 'runtime.js', 'webview.js'].map((name) => path.join(ROOT, 'dist', name));
   await until(
     'dist/ built and settled',
     () => {

@@ -21,7 +21,7 @@ export interface ColdPrompt {
   send_to_first_text_message_ms: number;
   /** The extension's `activate()`. */
   activation_ms: number;
-  /** dist/session.js required and the window's session made (when the panel first asked). */
+  /** dist/runtime.js required and the window's runtime made (when the panel first asked). */
   session_load_ms: number;
   /** The embedded server's start (its scenarios, its listening socket). */
   backend_start_ms: number;

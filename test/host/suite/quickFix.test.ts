@@ -4,7 +4,7 @@ import manifest from '../../../package.json';
 import { eventually, loopwire, readFixture, writeFixture } from './support';
 
 // The quick fix on a diagnostic: offered only where a problem is, and running it fixes the file through a
-// task on the window's session (the scenario answers the fix prompt the action builds).
+// task on the window's runtime (the scenario answers the fix prompt the action builds).
 
 describe('Fix with Loopwire', () => {
   it('every contributed command is registered', async () => {

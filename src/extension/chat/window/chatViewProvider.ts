@@ -4,7 +4,7 @@ import type { ChatController } from '../chatController';
 import { PANEL_STYLES, chatHtml } from './chatHtml';
 
 // The sidebar chat panel's webview. It only carries messages: the conversation lives in the window's
-// session (dist/session.js, loaded when the panel first shows), so hiding the panel or reloading it loses
+// session (dist/runtime.js, loaded when the panel first shows), so hiding the panel or reloading it loses
 // nothing and a stream in progress goes on.
 
 export class ChatViewProvider implements vscode.WebviewViewProvider {

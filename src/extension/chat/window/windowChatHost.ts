@@ -21,7 +21,7 @@ const REMEDY_COMMANDS: Record<Remedy, string> = {
   showLog: 'loopwire.showLog',
 };
 
-/** What the window's session gives the chat. */
+/** What the window's runtime gives the chat. */
 export interface WindowChat extends Pick<ChatHost, 'agent' | 'sessionsDir' | 'log' | 'stopCommands'> {
   workspace(): Promise<Workspace>;
   queue: TaskQueue;
