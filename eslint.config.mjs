@@ -116,7 +116,7 @@ export function layerConfig(root) {
     },
     {
       // Activation loads dist/extension.js, which must stay small: what it needs of the agent is a named entry,
-      // src/agent/activation.ts, and everything else comes through the agent's index (in dist/session.js).
+      // src/agent/activation.ts, and everything else comes through the agent's index (in dist/runtime.js).
       target: './src/extension',
       from: './src/agent',
       except: ['./index.ts', './activation.ts'],
