@@ -186,22 +186,29 @@ export async function installVsix(work: string, vsix: string, log: fs.WriteStrea
   return folder;
 }
 
-/**
- * Starts code-server on `port` with the run's profile, whose user settings are the suite's defaults and
- * `userSettings` over them.
- */
-export async function startCodeServer(
-  work: string,
-  port: number,
-  log: fs.WriteStream,
-  userSettings: Record<string, unknown> = {},
-): Promise<ChildProcess> {
+/** The profile's user settings: the suite's defaults, `userSettings` over them (written again for each suite a server serves). */
+export function writeUserSettings(work: string, userSettings: Record<string, unknown> = {}): void {
   const userData = path.join(work, 'user-data');
   fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
   fs.writeFileSync(
     path.join(userData, 'User', 'settings.json'),
     JSON.stringify({ ...USER_SETTINGS, ...userSettings }, null, 2),
   );
+}
+
+/**
+ * Starts code-server on `port` with the run's profile, whose user settings are the suite's defaults and
+ * `userSettings` over them; `extraArgs` go to code-server as they are, `extraEnv` over its environment.
+ */
+export async function startCodeServer(
+  work: string,
+  port: number,
+  log: NodeJS.WritableStream,
+  userSettings: Record<string, unknown> = {},
+  extraArgs: string[] = [],
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<ChildProcess> {
+  writeUserSettings(work, userSettings);
   fs.writeFileSync(path.join(work, 'config.yaml'), 'auth: none\n');
   const args = [
     CODE_SERVER,
@@ -217,8 +224,9 @@ export async function startCodeServer(
     '--disable-workspace-trust',
     '--disable-getting-started-override',
     '--ignore-last-opened',
+    ...extraArgs,
   ];
-  const env = serverEnv(work);
+  const env = { ...serverEnv(work), ...extraEnv };
   // Its own process group, so teardown ends the extension host and every task it started with it.
   const child = spawn(NODE24, args, { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   child.stdout?.pipe(log, { end: false });
@@ -239,7 +247,7 @@ export async function startCodeServer(
     process.removeListener('exit', onExit);
   });
   await until(
-    `code-server on 127.0.0.1:${port} (see ${path.relative(ROOT, log.path.toString())})`,
+    `code-server on 127.0.0.1:${port} (see ${log instanceof fs.WriteStream ? path.relative(ROOT, log.path.toString()) : 'code-server.log'})`,
     async () => {
       if (exited) throw new Error(exited);
       const response = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { codeActions, flat, inlineTitles, text, useInlineWorkbench } from './inlineWorkbench';
+import { hostMarker, watchShown } from './marker';
 import { ARTIFACTS, until } from './workbench';
 
 // Fix where the code is (issue 39), in the real workbench: the light bulb's Fix with Loopwire on the demo's
@@ -91,10 +92,12 @@ describe('Loopwire in the VS Code workbench: inline fix', function () {
       await page.keyboard.press('Escape');
       // Ctrl+I is not ours while `loopwire.inlineEditOff` holds: no prompt, nor the command's refusal.
       await lines().click();
+      const prompted = await watchShown(page, 'prompt', '.quick-input-widget .quick-input-title', /Edit Inline/);
+      const refused = await watchShown(page, 'refusal', '.notifications-toasts', /inline edits/);
       await page.keyboard.press('Control+i');
-      await page.waitForTimeout(1_500);
-      assert.equal(await page.locator('.quick-input-widget', { hasText: 'Edit Inline' }).isVisible(), false);
-      assert.equal(await page.locator('.notifications-toasts', { hasText: 'inline edits' }).count(), 0);
+      await hostMarker(page); // after it, what Ctrl+I would have shown has come
+      assert.equal(await prompted(), false, 'no Edit Inline prompt');
+      assert.equal(await refused(), false, 'no refusal');
       await page.keyboard.press('Escape');
     } finally {
       await approvals.selectOption('ask');

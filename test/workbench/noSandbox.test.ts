@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
+import { hostMarker } from './marker';
 import { useWorkbench } from './suite';
 import { ARTIFACTS, type Workbench, until } from './workbench';
 
@@ -43,7 +44,9 @@ describe('Loopwire in the VS Code workbench: no sandbox here', function () {
     await workbench.reload();
     const again = (await workbench.panel()).getByRole('combobox', { name: 'Approvals', exact: true });
     await until('the pickers again', async () => ((await again.inputValue()) === 'ask' ? true : undefined), 30_000);
-    await new Promise((resolve) => setTimeout(resolve, 2_000)); // time for a notification to come, were one due
+    // The notice goes with the pickers' first state (composerPickers.ts refresh): a marker through the extension
+    // host after it proves that a notice, were one sent, has come.
+    await hostMarker(workbench.page, (title) => workbench.command(title));
     assert.equal(await toast.count(), 0, 'said once');
   });
 });

@@ -1,15 +1,32 @@
+import type { Suite } from 'mocha';
+import { WorkbenchPool } from './shared';
 import { type Workbench, type WorkbenchOptions, startWorkbench } from './workbench';
 
-// One workbench for a mocha suite: started before its tests (code-server's start and the first load take most
-// of a minute on a busy two-core machine), closed after them, and a screenshot of the window for each test
-// that fails (failed-TITLE.png beside the suite's other artefacts).
+// One workbench for a mocha suite: started before its tests (its window: the page, the extension host and the
+// panel take most of its start), closed after them, and a screenshot of the window for each test that fails
+// (failed-TITLE.png beside the suite's other artefacts). The suites of one mocha run share Chromium and, where
+// they ask nothing else of it, code-server (shared.ts); a root after hook, added by the first suite to start,
+// ends them after the last file, whether the run is one file or the whole phase.
+
+/** Made when the first test file loads, before any suite's hooks change the environment it keys on. */
+const pool = new WorkbenchPool();
+let closing = false;
+
+const rootOf = (suite: Suite): Suite => (suite.parent ? rootOf(suite.parent) : suite);
 
 export function useWorkbench(started: (workbench: Workbench) => void, options: WorkbenchOptions = {}): void {
   let workbench: Workbench | undefined;
 
   before(async function () {
     this.timeout(300_000);
-    workbench = await startWorkbench(options);
+    if (!closing && this.test?.parent) {
+      closing = true;
+      rootOf(this.test.parent).afterAll(async function closePool() {
+        this.timeout(60_000);
+        await pool.close();
+      });
+    }
+    workbench = await startWorkbench(options, pool);
     started(workbench);
   });
 

@@ -15,8 +15,6 @@ import { ARTIFACTS, type Workbench, commandHere, openInEditor, until } from './w
 /** Its own folder: the harness's logs have the same names as panel.test.ts's. */
 const WALK_ARTIFACTS = path.join(ARTIFACTS, 'walk');
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Monaco draws spaces as no-break spaces. */
 const text = async (locator: Locator) => ((await locator.textContent()) ?? '').replace(/\u00a0/g, ' ');
 
@@ -201,13 +199,18 @@ describe('Loopwire in the VS Code workbench: the walk', function () {
     await card.locator('.tool-card.status-done').waitFor({ timeout: 60_000 });
     await card.getByRole('button', { name: 'Open in diff editor' }).click();
     await page.locator('.part.editor .monaco-diff-editor').first().waitFor();
-    // The after side parses; the before side is the broken file, which must not be diagnosed. A language
-    // server answers within a second or two; give it longer, then look at Problems.
-    await sleep(4_000);
+    // The after side parses; the before side is the broken file, which must not be diagnosed. A marker: a JSON
+    // file with a trailing comma, opened beside the diff (which stays in view, its documents open) after it;
+    // once the language server has reported the marker's error it has been through the diff's sides too.
+    fs.writeFileSync(path.join(workbench.workspace, 'marker.json'), '{ "marker": 1, }\n');
+    await page.keyboard.press('Control+P');
+    await page.locator('.quick-input-widget input').fill('marker.json');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'marker.json' }).first().waitFor();
+    await page.keyboard.press('Control+Enter'); // to the side
     await page.keyboard.press('Control+Shift+M');
     const problems = page.locator('.markers-panel-container');
     await problems.waitFor({ state: 'visible' });
-    await until('Problems to settle', async () => ((await text(problems)).trim() === '' ? undefined : true));
+    await until('the marker’s problem', async () => (await text(problems)).includes('Trailing comma') || undefined);
     const shown = await text(problems);
     assert.doesNotMatch(shown, /expected/i, `no parse error of the before side in Problems: ${shown}`);
     await shot('diff-editor-problems');

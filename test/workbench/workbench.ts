@@ -1,21 +1,10 @@
-import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { type Browser, type Frame, type Locator, type Page, chromium } from 'playwright-core';
-import {
-  CHROMIUM,
-  ROOT,
-  copyDemo,
-  freePort,
-  installExtension,
-  installVsix,
-  requireFiles,
-  startCodeServer,
-  stopProcessGroup,
-} from './codeServer';
+import type { Browser, BrowserContext, Frame, Locator, Page } from 'playwright-core';
+import { ROOT, copyDemo, requireFiles } from './codeServer';
+import { type ServerLease, type WorkbenchPool, launchChromium, ownServer } from './shared';
 import { until } from './until';
-import { packagedVsix } from './vsix';
 
 // The chat panel where users see it: the real VS Code workbench, served by code-server (codeServer.ts), in
 // headless Debian Chromium driven by playwright-core, with Loopwire's view shown. Nothing reaches past
@@ -99,8 +88,11 @@ export async function openInEditor(page: Page, file: string): Promise<Locator> {
   return page.locator('.part.editor .editor-group-container.active .monaco-editor .view-lines').first();
 }
 
-/** Opens the Loopwire view from its activity-bar item (or, should the layout hide it, with New Chat). */
-async function showLoopwire(page: Page, step: (what: string) => void): Promise<void> {
+/**
+ * Opens the Loopwire view from its activity-bar item (or, should the layout hide it, with New Chat). `reloaded`:
+ * the window had the view before, and restores its layout on its own time.
+ */
+async function showLoopwire(page: Page, step: (what: string) => void, reloaded: boolean): Promise<void> {
   // The Loopwire activity-bar item appears once the extension's contributions are registered.
   const item = page.locator('.part.activitybar .action-item a.action-label[aria-label^="Loopwire"]').first();
   const shown = await item.waitFor({ timeout: 90_000 }).then(
@@ -110,16 +102,19 @@ async function showLoopwire(page: Page, step: (what: string) => void): Promise<v
   if (shown) {
     step('Loopwire in the activity bar');
     const showing = async () =>
-      (await page.locator('.part.sidebar .composite.title h2', { hasText: /Loopwire/i }).count()) > 0;
-    // After a reload the workbench restores its layout on its own time: a click on the item of a view that is
-    // about to show would hide it again. So the side bar gets a moment first, and the item is clicked again
-    // whenever a click left the view hidden.
+      (await page.locator('.part.sidebar .composite.title h2', { hasText: reloaded ? /Loopwire/i : /./ }).count()) > 0;
+    // A click on the item of a view that is about to show would hide it again. After a reload the workbench
+    // restores the view on its own time, so the side bar gets a moment to show it (a limit: it returns as soon
+    // as the view is there). A new window restores only the side bar's default view: once that shows, nothing
+    // more comes of itself, and the item is clicked at once.
     await until('the side bar to settle', async () => ((await showing()) ? true : undefined), 3_000).catch(
       () => undefined,
     );
+    const loopwire = async () =>
+      (await page.locator('.part.sidebar .composite.title h2', { hasText: /Loopwire/i }).count()) > 0;
     let clickedAt = 0;
     await until('the Loopwire view in the side bar', async () => {
-      if (await showing()) return true;
+      if (await loopwire()) return true;
       if (Date.now() - clickedAt > 2_000) {
         clickedAt = Date.now();
         await item.click();
@@ -151,9 +146,11 @@ export interface WorkbenchOptions {
 
 /**
  * code-server, then Chromium on its workbench with the demo copy (or the given workspace) open and the
- * Loopwire view shown. On any failure everything started so far is stopped again.
+ * Loopwire view shown. On any failure everything started so far is stopped again. With a `pool` (a mocha run,
+ * suite.ts) the run's Chromium and code-server are used where the suite can share them (shared.ts); without
+ * one (the benches) the workbench starts and ends its own.
  */
-export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Workbench> {
+export async function startWorkbench(options: WorkbenchOptions = {}, pool?: WorkbenchPool): Promise<Workbench> {
   // A .vsix is built from the sources (vsix.ts), so only the unpacked install needs dist/.
   requireFiles(options.install !== 'vsix');
   const artifacts = options.artifacts ?? ARTIFACTS;
@@ -166,16 +163,18 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
   } else copyDemo(workspace);
   const log = fs.createWriteStream(path.join(artifacts, 'code-server.log'));
   const pageLog = fs.createWriteStream(path.join(artifacts, 'page.log'));
-  let server: ChildProcess | undefined;
-  let browser: Browser | undefined;
+  let lease: ServerLease | undefined;
+  let browser: { browser: Browser; own: boolean } | undefined;
+  let context: BrowserContext | undefined;
   const offHostRequests: string[] = [];
   const pageErrors: string[] = [];
   const started = Date.now();
   const step = (what: string) => pageLog.write(`[harness +${((Date.now() - started) / 1000).toFixed(1)} s] ${what}\n`);
 
   const close = async () => {
-    await browser?.close().catch(() => undefined);
-    if (server) await stopProcessGroup(server);
+    await context?.close().catch(() => undefined);
+    if (browser?.own) await browser.browser.close().catch(() => undefined);
+    await lease?.release();
     if (process.env['LOOPWIRE_WORKBENCH_KEEP'] === '1') pageLog.write(`kept ${work}\n`);
     else fs.rmSync(work, { recursive: true, force: true, maxRetries: 3 });
     log.end();
@@ -183,33 +182,12 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
   };
 
   try {
-    let extension: string;
-    if (options.install === 'vsix') {
-      const vsix = await packagedVsix();
-      step(`packaged ${vsix}`);
-      extension = await installVsix(work, vsix, log);
-      step(`installed ${path.basename(extension)} with --install-extension`);
-    } else extension = installExtension(path.join(work, 'extensions'));
-    const port = await freePort();
-    server = await startCodeServer(work, port, log, options.userSettings);
-    step(`code-server listening on 127.0.0.1:${port}`);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        // Only the loopback address resolves: nothing the workbench asks for can leave the machine.
-        '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-      ],
-    });
-    const context = await browser.newContext({ viewport: VIEWPORT });
+    const server = await (pool ? pool.codeServer(options, log, step) : ownServer(options, log, step));
+    lease = server;
+    const { port } = server;
+    browser = pool ? await pool.chromium() : { browser: await launchChromium(), own: true };
+    step(browser.own ? 'Chromium launched' : "the run's Chromium");
+    context = await browser.browser.newContext({ viewport: VIEWPORT });
     // The panel's own files come from vscode-cdn.net addresses that the webview's service worker answers
     // inside the browser; anything else off 127.0.0.1 is a request that tried to leave the machine.
     const offHost = (url: string) => /^(https?|wss?):/.test(url) && new URL(url).hostname !== '127.0.0.1';
@@ -231,13 +209,13 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
     await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
     step('workbench shown');
 
-    await showLoopwire(page, step);
+    await showLoopwire(page, step, false);
     let current: Frame | undefined;
     const workbench: Workbench = {
       page,
       workspace,
-      userData: path.join(work, 'user-data'),
-      extension,
+      userData: server.userData,
+      extension: server.extension,
       offHostRequests,
       pageErrors,
       async panel(timeoutMs = 60_000) {
@@ -262,7 +240,7 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
         ]);
         await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
         step('workbench shown again');
-        await showLoopwire(page, step);
+        await showLoopwire(page, step, true);
         await workbench.panel(90_000);
         step('panel shown again');
       },
