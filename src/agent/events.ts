@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { EditedFile } from '../protocol';
+import { ReviewFinding } from './review/reviewFindings';
 import { GAP_PHASES } from './timing/turnGap';
 
 // The agent's event stream: one zod schema per event, the single source of truth for every consumer (the
@@ -181,6 +182,17 @@ const EventBody = z.discriminatedUnion('type', [
         reason: z.string().optional(),
       })
       .optional(),
+  }),
+  /**
+   * A review's findings (`/review`, src/agent/review), read from the model's answer once the task completed:
+   * each with its severity, file, line and suggested fix; `problems` says what of the answer could not be used.
+   */
+  z.object({
+    type: z.literal('review'),
+    findings: z.array(ReviewFinding),
+    verdict: z.enum(['correct', 'incorrect']).optional(),
+    explanation: z.string().optional(),
+    problems: z.array(z.string()).optional(),
   }),
   /**
    * The task is over: `completed`, or stopped for `reason` (and resumable from the transcript), in the person's

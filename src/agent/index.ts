@@ -46,6 +46,7 @@ export {
   type AgentSessionOptions,
   type AgentSpec,
   DEFAULT_MODEL,
+  type FrontChoices,
   createAgentSession,
   newSessionId,
   newTranscript,
@@ -133,6 +134,22 @@ export {
   slashCommands,
 } from './prompts/slashCommands';
 export { INIT_PROMPT } from './prompts/initPrompt';
+export { promptModelId } from './prompts/promptFile';
+export { type ReviewRequest, prepareReview } from './review/reviewRequest';
+export { ReviewFinding, ReviewReport, ReviewSeverity, parseReview } from './review/reviewFindings';
+export { REVIEW_HEADING } from './review/reviewPrompt';
+export { REVIEW_FORMS, type ReviewTarget, parseReviewTarget } from './review/reviewTarget';
+export {
+  type CustomAgent,
+  type CustomAgentProblem,
+  type FoundCustomAgents,
+  USER_AGENT_DIRS,
+  WORKSPACE_AGENT_DIRS,
+  customAgentNamed,
+  findCustomAgents,
+} from './customAgents/customAgentDiscovery';
+export { DEFAULT_AGENT_NAME } from './customAgents/customAgentFile';
+export { customAgentModel, customAgentNotes } from './customAgents/customAgentApply';
 export { USER_AGENT, WEBSOCKET_BETA, requestHeaders } from './transport/requestBody';
 export { type ProxyRoute, type ProxySettings, fetchProxyFault, proxyRoute, viaProxy } from './transport/proxy';
 export { RedirectRefused, fetchSameOrigin } from './transport/redirectGuard';

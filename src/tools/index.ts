@@ -61,3 +61,5 @@ export { type JudgedCall, judgeCommandCall } from './execCommand';
 export { BackgroundCommands, type SessionEvent } from './backgroundCommands';
 export { TOOL_OUTPUT_BUDGET_TOKENS } from './runReport';
 export { backgroundCommandOf } from './backgroundReport';
+export { gitConfigReason } from './gitDirCheck';
+export { reviewToolNames } from './reviewTools';

@@ -48,6 +48,8 @@ export function eventRoutes(chat: ChatSurface): EventRoutes {
     turn_started: nothing,
     notice: nothing,
     retry: nothing,
+    // A review's findings are shown by the review's own front end (src/extension/review), not as a chat line.
+    review: nothing,
   };
 }
 
