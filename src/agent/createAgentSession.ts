@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
-import { BUILTIN_TOOLS, BackgroundCommands, ReadLedger, type ToolContext, type ToolRegistry } from '../tools';
+import {
+  BUILTIN_TOOLS,
+  BackgroundCommands,
+  ReadLedger,
+  type ToolContext,
+  type ToolRegistry,
+  toolsNamed,
+} from '../tools';
 import { Agent, type RequestChoices } from './agentLoop';
 import type { ApprovalPolicy } from './approvals/approvals';
 import type { AgentEventSink } from './events';
@@ -97,7 +104,7 @@ export interface AgentSpec {
    * write settings), each field given winning over `model` and `modelOptions`. The next request goes with
    * them, on the same chain (`previous_response_id` does not depend on the model or its fields).
    */
-  choices?: (() => { model?: string | undefined; modelOptions?: Partial<ModelOptions> | undefined }) | undefined;
+  choices?: (() => FrontChoices) | undefined;
   /** The project's instructions, read at the start of each task (`findProjectInstructions`); absent: none. */
   projectInstructions?: (() => Promise<ProjectInstructions | undefined>) | undefined;
   /** The skills of the workspace and the user, read at the start of each task (`findSkills`); absent: none. */
@@ -120,6 +127,17 @@ export interface AgentSpec {
   emit: AgentEventSink;
 }
 
+/** What the front end chose for the next request (AgentSpec's `choices`). */
+export interface FrontChoices {
+  model?: string | undefined;
+  modelOptions?: Partial<ModelOptions> | undefined;
+  /**
+   * The tools offered narrowed to these names (ours, or VS Code's and Claude Code's mapped to ours:
+   * toolNameAliases.ts): a prompt file's `tools`, for its prompt only. Absent: every tool the model is offered.
+   */
+  tools?: readonly string[] | undefined;
+}
+
 /** One endpoint's model transport (one socket at a time), and the agents that share it. */
 export interface AgentSession {
   readonly transport: ModelTransport;
@@ -134,10 +152,12 @@ function requestChoices(
   spec: AgentSpec,
   model: string,
   modelOptions: Partial<ModelOptions> | undefined,
+  tools?: readonly string[],
 ): RequestChoices {
   const registry = spec.registry ?? BUILTIN_TOOLS;
   const profile = modelProfile(model);
-  const toolSpecs = registry.offer(model, {
+  const named = tools === undefined ? undefined : toolsNamed(tools, registry).tools;
+  const offered = registry.offer(model, {
     capabilities: spec.tools.workspace.capabilities,
     editStyle: profile.editTool,
     planTool: planToolOffered(spec.planTool, profile.planTool),
@@ -149,6 +169,7 @@ function requestChoices(
     outputTokens: profile.toolOutputTokens,
     agents: profile.subagents && spawns(spec.subagents),
   });
+  const toolSpecs = named ? offered.filter((tool) => typeof tool.name === 'string' && named.has(tool.name)) : offered;
   return {
     model,
     toolSpecs,
@@ -182,16 +203,16 @@ function choicesReader(
   let last = { key: '', choices: built };
   // Asked several times a turn: the same answer as last time (composerChoices keeps its object until a
   // setting changes, and a new choice is a new object) is the same choices, with no key made of it.
-  let seen: { now: ReturnType<typeof chosen>; model: unknown; modelOptions: unknown } | undefined;
+  let seen: { now: FrontChoices; model: unknown; modelOptions: unknown; tools: unknown } | undefined;
   return () => {
     const now = chosen();
-    if (seen && seen.now === now && seen.model === now.model && seen.modelOptions === now.modelOptions)
-      return last.choices;
-    seen = { now, model: now.model, modelOptions: now.modelOptions };
+    const same = seen && seen.now === now && seen.model === now.model && seen.modelOptions === now.modelOptions;
+    if (same && seen?.tools === now.tools) return last.choices;
+    seen = { now, model: now.model, modelOptions: now.modelOptions, tools: now.tools };
     const model = now.model ?? spec.model ?? DEFAULT_MODEL;
     const modelOptions = { ...spec.modelOptions, ...now.modelOptions };
-    const key = JSON.stringify([model, modelOptions]);
-    if (key !== last.key) last = { key, choices: requestChoices(spec, model, modelOptions) };
+    const key = JSON.stringify([model, modelOptions, now.tools ?? null]);
+    if (key !== last.key) last = { key, choices: requestChoices(spec, model, modelOptions, now.tools) };
     return last.choices;
   };
 }

@@ -6,6 +6,7 @@ import { Plan } from './plan';
 import { RunningCommand } from './runningCommands';
 import { ComposerChoices } from './composerChoices';
 import { ChatEntry } from './chatEntries';
+import { SlashEntries } from './slashMenu';
 
 // What the extension host sends the chat panel: the entries and their changes, the state, the pickers, the
 // banner and the meters (chatView.ts gathers them with the page's messages).
@@ -117,6 +118,8 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('imageFiles'), files: z.array(ImageFile).max(MAX_IMAGES) }),
   /** The commands running in the background (the list above the composer), answering `watchCommands` and at each change. */
   z.object({ type: z.literal('commands'), commands: z.array(RunningCommand) }),
+  /** The `/` menu's commands (slashMenu.ts), answering the page's `slashCommands`. */
+  z.object({ type: z.literal('slashCommands'), commands: SlashEntries }),
 ]);
 
 export type BackendInfo = z.infer<typeof BackendInfo>;

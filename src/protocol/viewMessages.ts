@@ -85,6 +85,8 @@ export const ViewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('attachSelection') }),
   /** Resources dropped on the panel (`file:` URIs): the host attaches those in the workspace. */
   z.object({ type: z.literal('attachUris'), uris: z.array(z.string().max(8192)).max(100) }),
+  /** The `/` menu opened: the host answers with the slash commands now (`slashCommands`). */
+  z.object({ type: z.literal('slashCommands') }),
 ]);
 
 export type ViewMessage = z.infer<typeof ViewMessage>;

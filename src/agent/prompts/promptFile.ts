@@ -86,3 +86,13 @@ const oneLine = (value: string) =>
     .split(/\s+/)
     .filter((word) => word !== '')
     .join(' ');
+
+/**
+ * A prompt file's `model` as a model id: VS Code's files name models as its picker shows them (`GPT-4o`,
+ * `Claude Sonnet 4 (copilot)`); the vendor in brackets goes, and a name with capitals or spaces is lowercased,
+ * spaces as hyphens (`gpt-4o`, `claude-sonnet-4`). An id (`gpt-5.2-codex`) stays as it is.
+ */
+export function promptModelId(model: string): string {
+  const bare = model.replace(/\s*\([^)]*\)\s*$/, '').trim();
+  return /[A-Z\s]/.test(bare) ? bare.toLowerCase().replace(/\s+/g, '-') : bare;
+}

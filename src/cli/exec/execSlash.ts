@@ -7,6 +7,7 @@ import {
   findPromptFiles,
   findSkills,
   parseSlash,
+  promptModelId,
   slashCommands,
 } from '../../agent';
 import { ToolRegistry, toolsNamed } from '../../tools';
@@ -147,14 +148,9 @@ function slashError(io: CliIo, message: string): ExitCode {
   return ExitCode.usage;
 }
 
-/**
- * A prompt file's `model` as a model id: VS Code's files name models as its picker shows them (`GPT-4o`,
- * `Claude Sonnet 4 (copilot)`); the vendor in brackets goes, and a name with capitals or spaces is lowercased,
- * spaces as hyphens (`gpt-4o`, `claude-sonnet-4`). An id (`gpt-5.2-codex`) stays as it is.
- */
+/** A prompt file's `model` as a model id (promptModelId: the panel's `/` commands read it alike). */
 export function modelId(model: string): string {
-  const bare = model.replace(/\s*\([^)]*\)\s*$/, '').trim();
-  return /[A-Z\s]/.test(bare) ? bare.toLowerCase().replace(/\s+/g, '-') : bare;
+  return promptModelId(model);
 }
 
 /** `registry` narrowed to what `names` stand for; each name that stands for no tool said once on `say`. */

@@ -24,6 +24,8 @@ import { sideRoutes } from './sideRoutes';
 import { type ViewRoutes, route } from './viewRoutes';
 import { messageOf } from './messageOf';
 import { onChatEvent } from './chatEvents';
+import { ChatSlash } from './composer/chatSlash';
+import { type PromptChoices, PromptTurn } from './composer/promptTurn';
 
 // The chat panel's host side: one conversation at a time (a transcript on disk, an agent on the window's socket),
 // the model of what the panel shows, the review of what edits wrote, the answers to what the user clicks. It
@@ -62,6 +64,10 @@ export class ChatController {
   readonly inline = new ChatInline(() => ({ model: this.model, transcript: this.kept() }));
   /** Every message to the page, in order; those of a turn's gap wait until the next request is sent. */
   readonly outbox = new ChatOutbox((message) => void this.post?.(message));
+  /** The running prompt's own model, tools or plan mode (a prompt file's, `/plan`'s): for that prompt only. */
+  private readonly turn = new PromptTurn();
+  /** The `/` commands: the menu's list, and what a sent `/name args` does (chatSlash.ts). */
+  readonly slash: ChatSlash;
 
   constructor(readonly backend: ChatHost) {
     const parts = wireChat(
@@ -77,12 +83,20 @@ export class ChatController {
         abortTasks: () => this.abortTasks(),
         steer: (text) => this.agent?.steer(text) ?? false,
       },
-      backend,
+      // The approval mode in force is plan mode while a `/plan` prompt runs.
+      Object.assign(Object.create(backend) as ChatHost, {
+        approvalMode: () => this.turn.mode(backend.approvalMode()),
+      }),
     );
     ({ model: this.model, attachments: this.attachments, checkpoints: this.checkpoints, saver: this.saver } = parts);
     ({ approvals: this.approvals, reviews: this.reviews, takeBack: this.takeBack } = parts);
     ({ changedFiles: this.changedFiles, queue: this.queue } = parts);
     backend.composer?.attach((message) => this.send(message));
+    this.slash = new ChatSlash(backend.slash, {
+      newChat: () => this.newChat(),
+      notice: (level, text) => this.model.notice(level, text),
+      giveBack: (text) => this.send({ type: 'focus', text }),
+    });
     // The conversation the panel showed before this window reloaded, if any.
     this.restored = restoreCurrent(
       backend.sessionsDir,
@@ -146,6 +160,7 @@ export class ChatController {
     shown: (message) => void (this.shown = { entries: message.entries, sessionId: message.sessionId }),
     restore: (message) => this.takeBack.restore(message.id),
     resend: (message) => this.resend(message),
+    slashCommands: async () => this.send({ type: 'slashCommands', commands: await this.slash.entries() }),
   };
 
   /** A message from the webview, validated first: anything else is logged and dropped. */
@@ -169,8 +184,12 @@ export class ChatController {
     const start = new PromptStart(performance.now(), (done) => this.backend.log(done.describe()));
     await this.restored;
     if (this.busy) return this.queue.add(prompt, attachments);
+    // A `/command` is read when its turn comes (a queued one too): what it sends, or what it did here.
+    const slash = prompt.trimStart().startsWith('/') ? await this.slash.expand(prompt) : undefined;
+    if (slash && 'handled' in slash)
+      return { ok: slash.handled === 'done', status: slash.handled === 'done' ? 'completed' : 'failed', text: '' };
     const id = this.model.addUser(prompt, false, attachments);
-    return this.run(prompt, id, attachments, start);
+    return this.run(slash?.prompt ?? prompt, id, attachments, start, slash?.choices);
   }
 
   /** Stops the running task; every queued prompt, and what was steered and not delivered, goes back to the composer. */
@@ -237,6 +256,7 @@ export class ChatController {
     userId?: string,
     attachments: readonly Attachment[] = [],
     start?: PromptStart,
+    choices?: PromptChoices,
   ): Promise<ChatOutcome> {
     const controller = new AbortController();
     this.tasks.add(controller);
@@ -249,6 +269,7 @@ export class ChatController {
     try {
       await this.backend.enqueue(async () => {
         if (controller.signal.aborted) return;
+        this.turn.set(choices);
         start?.mark('echo');
         from = this.model.all.length;
         const transcript = this.kept();
@@ -265,6 +286,7 @@ export class ChatController {
             if (this.transcript === transcript) onChatEvent(event, this, this.agent?.registry);
           },
           (workspace) => this.checkpoints.wrap(workspace),
+          (base) => this.turn.choices(base),
         );
         this.model.tools = this.agent.registry;
         start?.mark('agent');
@@ -287,6 +309,7 @@ export class ChatController {
       this.model.stopped(messageOf(error), typeof code === 'string' ? code : undefined, this.transcript !== undefined);
       this.agent = undefined;
     } finally {
+      this.turn.set(undefined);
       this.tasks.delete(controller);
       if (!this.busy) this.send({ type: 'running', running: false });
       this.saver.now();

@@ -1,4 +1,12 @@
-import type { Agent, AgentEvent, ApprovalMode, ApprovalPolicy, ApprovalRequest, Transcript } from '../../agent';
+import type {
+  Agent,
+  AgentEvent,
+  ApprovalMode,
+  ApprovalPolicy,
+  ApprovalRequest,
+  FrontChoices,
+  Transcript,
+} from '../../agent';
 import type { BackendInfo, HostMessage, Remedy } from '../../protocol/chatView';
 import type { RunningCommand } from '../../protocol/runningCommands';
 import type { CommandEnd, Workspace } from '../../workspace';
@@ -6,6 +14,7 @@ import type { SandboxFor } from '../trust/windowSandbox';
 import type { ChatActivity } from './chatActivity';
 import type { ChatContext } from './composer/contextPort';
 import type { ComposerPort } from './composer/composerPort';
+import type { SlashPort } from './composer/chatSlash';
 
 // What the chat panel's host side (chatController.ts) needs of the window around it, and what it answers:
 // plain types, so that it is tested without VS Code (window/windowChatHost.ts is the window's side).
@@ -14,13 +23,15 @@ export interface ChatHost {
   workspace(): Promise<Workspace>;
   /**
    * An agent for this transcript on the window's socket, its events sent to `emit` (and the session's
-   * listeners); its tools get the window's port through `tools` where given (the chat's checkpoint journal).
+   * listeners); its tools get the window's port through `tools` where given (the chat's checkpoint journal);
+   * `choices`, read before every request, puts a prompt's own model and tools over the window's (promptTurn.ts).
    */
   agent(
     transcript: Transcript,
     approvals: ApprovalPolicy,
     emit: (event: AgentEvent) => void,
     tools?: (workspace: Workspace) => Workspace,
+    choices?: (base: FrontChoices) => FrontChoices,
   ): Promise<Agent>;
   /** Runs after the session's tasks already queued (one conversation at a time on the default lane). */
   enqueue<T>(run: () => Promise<T>): Promise<T>;
@@ -54,6 +65,8 @@ export interface ChatHost {
   activity?: ChatActivity;
   /** The commands the chat left running in the background (BackgroundCommands): the panel lists them, each with Stop. */
   commands?: ChatCommands;
+  /** The `/` commands' prompt files, skills and `/review` (chatSlash.ts), where the window has them. */
+  slash?: SlashPort;
 }
 
 /** What the panel's list of commands running in the background needs of the window. */

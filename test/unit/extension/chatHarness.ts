@@ -11,6 +11,7 @@ import {
 import { type ChatHost, ChatController } from '../../../src/extension/chat/chatController';
 import type { ChatContext } from '../../../src/extension/chat/composer/contextPort';
 import type { ComposerPort } from '../../../src/extension/chat/composer/composerPort';
+import type { SlashPort } from '../../../src/extension/chat/composer/chatSlash';
 import { type HostMessage, HostMessage as HostMessageSchema, type Remedy } from '../../../src/protocol/chatView';
 import { ReadLedger } from '../../../src/tools';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
@@ -33,6 +34,8 @@ export interface ChatBench {
   chatContext?: ChatContext;
   /** The composer's pickers' window side, where a test gives one (default: none). */
   steering?: ComposerPort;
+  /** The `/` commands' window side (prompt files, skills, /review), where a test gives one (default: none). */
+  slash?: SlashPort;
   /** The model the chat's agents ask for (default: gpt-5.5; reset per test). */
   model?: string;
   /** The key the next agent's session sends (default: the server's token; reset per test). */
@@ -60,7 +63,7 @@ export function useChatBench(bench: AgentBench): ChatBench {
       workspace: () => (workspace ??= NodeWorkspace.open(bench.dir)),
       // Wired as the extension wires it (WindowRuntime.agentFor): one session with its own sink (the status
       // bar's), each conversation's agent with the chat's.
-      agent: async (transcript, approvals, emit, tools = (workspace) => workspace) => {
+      agent: async (transcript, approvals, emit, tools = (workspace) => workspace, choices) => {
         const session = createAgentSession({
           endpoint: bench.server.url,
           apiKey: state.apiKey ?? 'test-token',
@@ -79,6 +82,8 @@ export function useChatBench(bench: AgentBench): ChatBench {
             if (event.type === 'done' && event.status === 'failed') session.close(false);
           },
           ...(state.context ? { context: state.context } : {}),
+          // A prompt's own model and tools over the window's (none here: the spec's model).
+          ...(choices ? { choices: () => choices({}) } : {}),
         });
         await agent.start();
         return agent;
@@ -119,6 +124,7 @@ export function useChatBench(bench: AgentBench): ChatBench {
       log: (line) => state.logged.push(line),
       ...(state.chatContext ? { context: state.chatContext } : {}),
       ...(state.steering ? { composer: state.steering } : {}),
+      ...(state.slash ? { slash: state.slash } : {}),
     };
     const chat = new ChatController(backend);
     chats.push(chat);
@@ -142,6 +148,7 @@ export function useChatBench(bench: AgentBench): ChatBench {
     delete state.model;
     state.chatContext = undefined;
     state.steering = undefined;
+    state.slash = undefined;
     state.sessionEvents = [];
     state.remedies = [];
     state.states = [];
