@@ -8,7 +8,7 @@ import type { Confinement } from './policy';
 import { type SandboxSupport, sandboxSupport } from './sandboxSupport';
 import { seatbeltArgs } from './seatbeltProfile';
 import { withoutLoopwireKeys, withoutSecrets } from './secrets';
-import { isWithin, mountPointsOf, planWrites, realRoots, unwritableRoot } from './writePlan';
+import { isWithin, keptReadOnly, mountPointsOf, planWrites, realRoots, unwritableRoot } from './writePlan';
 
 export { isSecretName, withoutLoopwireKeys, withoutSecrets } from './secrets';
 
@@ -114,7 +114,9 @@ function confineWithSeatbelt(program: string, spec: SpawnSpec, confinement: Conf
       return [];
     }
   });
-  const input = { writableRoots, hidden: [...new Set(hidden)], privateTmp, network: confinement.policy.network };
+  const kept = keptReadOnly(confinement, writableRoots);
+  const network = confinement.policy.network;
+  const input = { writableRoots, hidden: [...new Set(hidden)], privateTmp, network, keptReadOnly: kept };
   return {
     file: program,
     args: seatbeltArgs(input, spec.file, spec.args),

@@ -43,6 +43,14 @@ export interface Confinement {
    * src/mcp/mcpSandbox.ts). A hidden path inside one stays hidden. Those that do not exist are left out.
    */
   readable?: readonly string[];
+  /**
+   * Further absolute paths inside the writable folders kept read only: a git worktree's own git folder is
+   * written (its index, its HEAD), but its `commondir`, `gitdir` and `config.worktree` say which repository's
+   * config and hooks git reads there, so a command rewriting them would have the user's next git run its
+   * program (src/agent/worktrees/worktreeSandbox.ts). Those missing, or links, are left out: the caller makes
+   * each before the run.
+   */
+  keptReadOnly?: readonly string[];
 }
 
 /**

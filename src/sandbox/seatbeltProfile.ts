@@ -17,6 +17,8 @@ export interface SeatbeltInput {
   /** The command's own temporary folder (its TMPDIR), writable. */
   privateTmp: string;
   network: boolean;
+  /** Paths inside the writable roots that stay read only (policy.ts, keptReadOnly). */
+  keptReadOnly?: readonly string[];
 }
 
 export interface SeatbeltProfile {
@@ -87,7 +89,13 @@ function writeRule(input: SeatbeltInput, params: [string, string][], hiddenNames
       return `(require-not (literal ${param(pinned)}))`;
     });
     const hidden = hiddenNames.map((h) => `(require-not (subpath ${param(h)}))`);
-    return `  (require-all (subpath ${param(name)})\n    ${[...exceptions, ...pins, ...hidden].join('\n    ')})`;
+    const kept = (input.keptReadOnly ?? []).map((p, j) => {
+      const keptName = `${name}_KEPT_${j}`;
+      params.push([keptName, p]);
+      return `(require-not (literal ${param(keptName)}))`;
+    });
+    const rules = [...exceptions, ...pins, ...hidden, ...kept];
+    return `  (require-all (subpath ${param(name)})\n    ${rules.join('\n    ')})`;
   });
   return alternatives.length ? ['(allow file-write*', ...alternatives, ')'] : [];
 }

@@ -119,8 +119,19 @@ export function planWrites(confinement: Confinement, homes: readonly string[] = 
   // A program's own folders (its cache), after the workspace's: nothing of the agent's is read from them.
   const extra = realRoots(confinement.writable ?? []).filter((folder) => unwritableRoot(folder, homes) === undefined);
   plan.writable = [...new Set([...plan.writable, ...extra])].sort((a, b) => depth(a) - depth(b));
+  plan.protectedPaths.push(...keptReadOnly(confinement, plan.writable));
   plan.readOnly = withReadable(plan.readOnly, plan.writable, confinement);
   return plan;
+}
+
+/** The confinement's keptReadOnly paths that exist (no link) inside a writable folder, as real paths. */
+export function keptReadOnly(confinement: Confinement, writable: readonly string[]): string[] {
+  return (confinement.keptReadOnly ?? []).flatMap((p) => {
+    const entry = entryAt(p);
+    if (entry === 'missing' || entry === 'symlink') return [];
+    const real = fs.realpathSync(p);
+    return writable.some((folder) => isWithin(real, folder)) ? [real] : [];
+  });
 }
 
 /** `readOnly` and the confinement's readable folders that no root already shows, parents first. */

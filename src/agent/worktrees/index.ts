@@ -13,3 +13,4 @@ export {
 export { WorktreeError, type WorktreeErrorCode } from './worktreeError';
 export { BRANCH_PREFIX, defaultWorktreePath, nameProblem, worktreesFolder } from './worktreePaths';
 export type { WorktreeRecord } from './worktreeStore';
+export { type WorktreeExtras, worktreeConfinement } from './worktreeSandbox';

@@ -3,7 +3,7 @@ import { type EditPlan, hashText } from '../../edit';
 import type * as Port from '../workspace';
 import { WorkspaceError } from '../workspaceError';
 import { type Write, commitWrites } from '../shared/atomicWrites';
-import { DiskFolder, type TaskRunner, readFromDisk } from '../shared/diskFolder';
+import { type ConfinementExtras, DiskFolder, type TaskRunner, readFromDisk } from '../shared/diskFolder';
 import { findOnPath } from './findExecutable';
 
 // The Workspace port over plain files and processes: the headless CLI and the tests. A file's version is
@@ -16,6 +16,8 @@ export interface NodeWorkspaceOptions {
   ripgrep?: string | null;
   /** How a task's process is run; by default a child process in its own group. */
   runTask?: TaskRunner;
+  /** What its confined commands may write besides the folder (a git worktree's own git folder). */
+  confinement?: ConfinementExtras;
 }
 
 export class NodeWorkspace implements Port.Workspace {
@@ -34,7 +36,9 @@ export class NodeWorkspace implements Port.Workspace {
 
   static async open(root: string, options: NodeWorkspaceOptions = {}): Promise<NodeWorkspace> {
     const ripgrep = options.ripgrep === undefined ? await findOnPath('rg') : (options.ripgrep ?? undefined);
-    return new NodeWorkspace(await DiskFolder.open(root, { ripgrep, runTask: options.runTask }));
+    return new NodeWorkspace(
+      await DiskFolder.open(root, { ripgrep, runTask: options.runTask, confinement: options.confinement }),
+    );
   }
 
   locate(given: string): Port.WorkspaceLocation {

@@ -51,7 +51,15 @@ export interface DiskFolderOptions {
   startCommand?: CommandProcessStarter;
   /** The shell chosen for commands, asked at each one (VS Code's default terminal shell); else the user's. */
   commandShell?: () => string | undefined;
+  /**
+   * What every confined command of this folder may write, read or not see besides the folder itself: a git
+   * worktree's own git folder (src/agent/worktrees/worktreeSandbox.ts).
+   */
+  confinement?: ConfinementExtras | undefined;
 }
+
+/** A confinement's parts beyond its policy and roots. */
+export type ConfinementExtras = Omit<Confinement, 'policy' | 'roots'>;
 
 /** A file as it is on disk: its exact text, bytes and mode. */
 export const readFromDisk: ReadNow<DiskText> = (where) => readDiskText(where.real, where.path);
@@ -70,6 +78,7 @@ export class DiskFolder {
     private readonly commandRunner: TaskRunner = runTaskProcess,
     private readonly commandShell: () => string | undefined = () => undefined,
     private readonly sessionStarter: CommandProcessStarter = startTaskProcess,
+    private readonly extras: ConfinementExtras = {},
   ) {
     this.name = path.basename(root);
   }
@@ -87,6 +96,7 @@ export class DiskFolder {
       options.runCommand,
       options.commandShell,
       options.startCommand,
+      options.confinement,
     );
   }
 
@@ -145,7 +155,7 @@ export class DiskFolder {
     let last: TaskRun | undefined;
     let output = '';
     for (const task of order) {
-      const confinement = confinementOf(options.sandbox, this.root);
+      const confinement = confinementOf(options.sandbox, this.root, this.extras);
       last = await this.taskRunner({ ...task, confinement }, Math.max(1, deadline - Date.now()));
       output += order.length > 1 ? `> ${task.label}\n${last.output}` : last.output;
       if (last.exitCode !== 0) break;
@@ -177,14 +187,18 @@ export class DiskFolder {
       );
     return {
       ...commandTask(command, where.real, this.commandShell()),
-      confinement: confinementOf(options.sandbox, this.root),
+      confinement: confinementOf(options.sandbox, this.root, this.extras),
     };
   }
 }
 
 /** The confinement a sandbox asks for, writing in `root` unless it names its folders (multi-root: all of them). */
-function confinementOf(sandbox: CommandSandbox | undefined, root: string): Confinement | undefined {
-  return sandbox && { policy: sandbox.policy, roots: sandbox.roots ?? [root] };
+function confinementOf(
+  sandbox: CommandSandbox | undefined,
+  root: string,
+  extras: ConfinementExtras,
+): Confinement | undefined {
+  return sandbox && { ...extras, policy: sandbox.policy, roots: sandbox.roots ?? [root] };
 }
 
 /** A shell command as a task to run: in `cwd`, in the user's shell (or the one `chosen`). */
