@@ -1,4 +1,5 @@
 import demoScenarios from './scenarios/demo.json';
+import reviewScenarios from './scenarios/review.json';
 import everydayScenarios from './scenarios/default.json';
 import { type ScenarioFile, parseScenarioFile } from './scenarioFile';
 
@@ -7,8 +8,12 @@ import { type ScenarioFile, parseScenarioFile } from './scenarioFile';
 // search, read, replace, run, list tasks) whose captures become the tools' arguments (default.json). The JSON is
 // bundled, never read from disk at run time, and checked with the same strict schema as any --scenario file.
 
-/** The files in load order: the demo's first, so that its prompts win over the everyday patterns. */
+/**
+ * The files in load order: a review's first (its prompt carries a diff, whose lines could match any other
+ * pattern), then the demo's, so that its prompts win over the everyday patterns.
+ */
 export const DEFAULT_SCENARIO_FILES: readonly { source: string; json: unknown }[] = [
+  { source: 'src/server/scenarios/review.json', json: reviewScenarios },
   { source: 'src/server/scenarios/demo.json', json: demoScenarios },
   { source: 'src/server/scenarios/default.json', json: everydayScenarios },
 ];

@@ -1,5 +1,6 @@
 import type { AnyInputItem, OutputItem } from '../protocol';
 import { locateStep } from './contextSteps';
+import { substituteDiffLines } from './diffLines';
 import { outputsSincePrompt, substituteOutputs } from './outputReferences';
 import type { Fault } from './faults';
 import { newId } from './ids';
@@ -32,7 +33,8 @@ export class ScriptedModel {
     private readonly scenarioHint: string = DEFAULT_SCENARIO_HINT,
   ) {
     this.scenarios = files.flatMap((file) =>
-      file.scenarios.map((scenario) => ({ scenario, pattern: new RegExp(scenario.match, 'i') })),
+      // `d`: the groups' places, for `{{diff_line.NAME}}` (diffLines.ts).
+      file.scenarios.map((scenario) => ({ scenario, pattern: new RegExp(scenario.match, 'id') })),
     );
   }
 
@@ -127,7 +129,8 @@ export function fillCaptures(
   match: RegExpExecArray,
   outputs: readonly string[] = [],
 ): ScenarioItem {
-  const substitute = (text: string) => substituteOutputs(substituteCaptures(text, match), outputs);
+  const substitute = (text: string) =>
+    substituteOutputs(substituteCaptures(substituteDiffLines(text, match), match), outputs);
   switch (item.type) {
     // A string, a list of strings or an object's leaves alike: substituteLeaves keeps the value's shape.
     case 'function_call':
