@@ -1,7 +1,8 @@
 import type { ToolRegistry } from './toolRegistry';
 
 // The tool names other agents' files give (a prompt file's or a custom agent's `tools`: VS Code's tools and tool
-// sets, `search/codebase` as well as `codebase`), as the tools of ours that do the same. Our own names stand for
+// sets, `search/codebase` as well as `codebase`; Claude Code's in its subagents' `tools: Read, Grep, Bash`), as the
+// tools of ours that do the same. Our own names stand for
 // themselves; `SERVER/*` is every tool of that MCP server (`mcp__SERVER__…`). A name with no counterpart here
 // (`fetch`, `githubRepo`) is unknown: VS Code ignores a tool it does not have, and so does Loopwire, saying so.
 
@@ -36,6 +37,15 @@ const VSCODE_TOOLS: Record<string, readonly string[]> = {
   todo: ['update_plan'],
   runsubagent: AGENTS,
   agent: AGENTS,
+  // Claude Code's (`Read` and `Edit` are above), as its hooks' matchers map them (src/agent/hooks/hookMatcher.ts).
+  bash: COMMANDS,
+  grep: ['search_text'],
+  glob: ['find_files'],
+  ls: ['find_files'],
+  write: EDIT,
+  multiedit: EDIT,
+  task: AGENTS,
+  todowrite: ['update_plan'],
 };
 
 /** The tools of `registry` that `names` stand for, and the names that stand for none of them. */

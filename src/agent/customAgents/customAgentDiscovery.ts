@@ -1,0 +1,114 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { within } from '../skills/skillDiscovery';
+import { type CustomAgentHeader, parseCustomAgentFile } from './customAgentFile';
+
+// Where custom agents are found, in this order: each workspace folder's `.github/agents/*.agent.md` (VS Code's),
+// then its `.claude/agents/*.md` (Claude Code's, which VS Code reads too), then the user's `~/.claude/agents/*.md`
+// (Claude Code's user-level folder; VS Code keeps its user agents in its profile, out of reach of a CLI).
+// Each folder's files in name order, not its subfolders. The first agent of a name wins (a project's over the
+// user's, as in Claude Code); a later one of that name is reported. A workspace file a link leads out of the
+// workspace folder is not read (it is not the team's). Nothing here throws: what cannot be used is a problem
+// naming its file.
+
+/** A workspace folder's agent folders and the ending each file has there, in the order they are read. */
+export const WORKSPACE_AGENT_DIRS = [
+  { dir: '.github/agents', ending: '.agent.md' },
+  { dir: '.claude/agents', ending: '.md' },
+] as const;
+/** The user's agent folders, under the home folder. */
+export const USER_AGENT_DIRS = [{ dir: '.claude/agents', ending: '.md' }] as const;
+/** A file larger than this is not read. */
+export const AGENT_FILE_MAX_BYTES = 256 * 1024;
+
+export interface CustomAgent extends CustomAgentHeader {
+  /** The file as the tools name it: workspace-relative for the workspace's, absolute for the user's. */
+  label: string;
+  scope: 'workspace' | 'user';
+}
+
+export interface CustomAgentProblem {
+  file: string;
+  problem: string;
+}
+
+export interface FoundCustomAgents {
+  agents: CustomAgent[];
+  problems: CustomAgentProblem[];
+}
+
+/** One folder to read, and how its files are named and bounded. */
+interface Place {
+  dir: string;
+  ending: string;
+  scope: CustomAgent['scope'];
+  /** The real folder a workspace file must stay inside. */
+  inside?: string;
+  /** What a file's label starts with. */
+  prefix: string;
+}
+
+/**
+ * The custom agents of the workspace `folders` (in several, labels start with the folder's name) and of the
+ * user's `home` (undefined: none of the user's).
+ */
+export async function findCustomAgents(
+  folders: readonly string[],
+  home: string | undefined,
+): Promise<FoundCustomAgents> {
+  const found: FoundCustomAgents = { agents: [], problems: [] };
+  const places: Place[] = [];
+  for (const folder of folders) {
+    const root = await fs.realpath(folder).catch(() => path.resolve(folder));
+    const prefix = folders.length > 1 ? `${path.basename(path.resolve(folder))}/` : '';
+    for (const { dir, ending } of WORKSPACE_AGENT_DIRS)
+      places.push({ dir: path.join(root, dir), ending, scope: 'workspace', inside: root, prefix: `${prefix}${dir}/` });
+  }
+  if (home !== undefined)
+    for (const { dir, ending } of USER_AGENT_DIRS) {
+      const absolute = path.join(home, dir);
+      places.push({ dir: absolute, ending, scope: 'user', prefix: `${absolute}${path.sep}` });
+    }
+  const seen = new Set<string>();
+  for (const place of places) {
+    const entries = await fs.readdir(place.dir).catch(() => [] as string[]);
+    for (const name of entries.filter((entry) => entry.endsWith(place.ending)).sort())
+      await take(place, name, seen, found);
+  }
+  return found;
+}
+
+async function take(place: Place, name: string, seen: Set<string>, found: FoundCustomAgents): Promise<void> {
+  const label = `${place.prefix}${name}`;
+  const problem = (text: string) => void found.problems.push({ file: label, problem: text });
+  const real = await fs.realpath(path.join(place.dir, name)).catch(() => undefined);
+  if (real === undefined) return problem('it cannot be read: a broken link');
+  if (place.inside !== undefined && !within(place.inside, real))
+    return problem('it leads out of the workspace through a symbolic link: not used');
+  // `.claude/agents` a link to `.github/agents`: one file, one agent.
+  if (seen.has(real)) return;
+  seen.add(real);
+  let content: string;
+  try {
+    const stats = await fs.stat(real);
+    if (!stats.isFile()) return;
+    if (stats.size > AGENT_FILE_MAX_BYTES)
+      return problem(`it is larger than ${AGENT_FILE_MAX_BYTES / 1024} KiB: not read`);
+    content = await fs.readFile(real, 'utf8');
+  } catch (error) {
+    return problem(`it cannot be read: ${(error as Error).message}`);
+  }
+  const header = parseCustomAgentFile(content, name, place.ending);
+  if ('problem' in header) return problem(header.problem);
+  const taken = found.agents.find((agent) => agent.name.toLowerCase() === header.name.toLowerCase());
+  if (taken) return problem(`the name '${header.name}' is already ${taken.label}'s: not used`);
+  found.agents.push({ ...header, label, scope: place.scope });
+}
+
+/** The agent `name` names (its exact name, else the only one of that name in any case); undefined: none. */
+export function customAgentNamed(agents: readonly CustomAgent[], name: string): CustomAgent | undefined {
+  return (
+    agents.find((agent) => agent.name === name) ??
+    agents.find((agent) => agent.name.toLowerCase() === name.toLowerCase())
+  );
+}

@@ -1,0 +1,100 @@
+import { load as loadYaml } from 'js-yaml';
+import { z } from 'zod';
+import { frontMatterOf, skillBody } from '../skills/skillFile';
+
+// One custom agent's file: VS Code's `NAME.agent.md` (code.visualstudio.com/docs/copilot/customization/custom-agents)
+// or Claude Code's subagent `NAME.md` (docs.claude.com/en/docs/claude-code/sub-agents), which VS Code reads too.
+// An optional YAML front matter between two `---` lines (the skills' reader, skillFile.ts), then the body: the
+// agent's instructions. Read here: `name` (default: the file's name less its ending), `description`, `tools` (a
+// list, or Claude Code's comma-separated text) and `model` (text, or VS Code's list of models in order of
+// preference: the first). Other fields (`handoffs`, `target`, `argument-hint`, `mcp-servers`, Claude Code's
+// `color`, `permissionMode`…) are allowed and not read. What is wrong is said in a sentence naming the field,
+// never thrown: a team's broken file must not stop a task.
+
+/** The name of the agent a chat has when no custom agent is chosen: no file may take it. */
+export const DEFAULT_AGENT_NAME = 'Loopwire';
+
+/** The most characters of a name (a picker's line). */
+const NAME_MAX = 64;
+
+const text = (field: string) => z.string({ error: `the field \`${field}\` is not text` }).optional();
+const names = (field: string) =>
+  z.union([z.array(z.string()), z.string()], { error: `the field \`${field}\` is not a list of names` }).optional();
+
+/** The front matter's fields Loopwire reads; the others stay unchecked (loose). */
+const FrontMatter = z.looseObject({
+  name: text('name'),
+  description: text('description'),
+  tools: names('tools'),
+  model: names('model'),
+});
+
+/** What a valid custom agent file says. */
+export interface CustomAgentHeader {
+  name: string;
+  /** On one line; empty where the file gives none. */
+  description: string;
+  /** The tool names as written (VS Code's, Claude Code's or ours); undefined: the tools are not narrowed. */
+  tools?: string[];
+  /** The model as written (the first of a list); undefined: the chat's model. */
+  model?: string;
+  /** The body after the front matter: added to the standing instructions. May be empty (a tools-only agent). */
+  instructions: string;
+}
+
+/** The custom agent of the file named `fileName` (ending `ending`) holding `content`, or what is wrong with it. */
+export function parseCustomAgentFile(
+  content: string,
+  fileName: string,
+  ending: string,
+): CustomAgentHeader | { problem: string } {
+  const yaml = frontMatterOf(content);
+  let data: unknown = {};
+  if (yaml !== undefined) {
+    try {
+      data = loadYaml(yaml) ?? {};
+    } catch (error) {
+      return { problem: `the front matter is not valid YAML: ${(error as Error).message.split('\n')[0] ?? ''}` };
+    }
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    return { problem: 'the front matter is not a mapping of fields' };
+  const parsed = FrontMatter.safeParse(data);
+  if (!parsed.success) return { problem: parsed.error.issues[0]?.message ?? 'the front matter is not valid' };
+  const fields = parsed.data;
+  const name = oneLine(fields.name ?? fileName.slice(0, fileName.length - ending.length));
+  const nameProblem = checkName(name);
+  if (nameProblem) return { problem: nameProblem };
+  const tools = listOf(fields.tools);
+  const model = listOf(fields.model)?.[0];
+  const instructions = (yaml === undefined ? content.replace(/^\uFEFF/, '') : skillBody(content)).trim();
+  return {
+    name,
+    description: oneLine(fields.description ?? ''),
+    ...(tools ? { tools } : {}),
+    ...(model ? { model } : {}),
+    instructions,
+  };
+}
+
+function checkName(name: string): string | undefined {
+  if (name === '') return 'the field `name` is empty';
+  if ([...name].length > NAME_MAX) return `the name '${name}' is longer than ${NAME_MAX} characters`;
+  if (name.toLowerCase() === DEFAULT_AGENT_NAME.toLowerCase())
+    return `the name '${name}' is the default agent's: give the agent another`;
+  if (/[\p{Cc}]/u.test(name)) return `the name '${name}' holds control characters`;
+  return undefined;
+}
+
+/** A list or comma-separated text (Claude Code's `tools: Read, Grep`) as trimmed names, empties dropped. */
+function listOf(value: string | string[] | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const list = typeof value === 'string' ? value.split(',') : value;
+  return list.map((each) => each.trim()).filter((each) => each !== '');
+}
+
+const oneLine = (value: string) =>
+  value
+    .split(/\s+/)
+    .filter((word) => word !== '')
+    .join(' ');
