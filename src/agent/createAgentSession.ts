@@ -27,6 +27,13 @@ import { ModelTransport, type TransportMode } from './transport/modelTransport';
 import { Transcript } from './conversation/transcript';
 import { type Child, type ChildSpec, SubagentPool } from './subagents/subagentPool';
 import { type SubagentLimits, childApprovals, spawns } from './subagents/subagentLimits';
+import {
+  type AgentChoiceSpec,
+  asCustomAgent,
+  followingAgent,
+  subagentChoice,
+  withAgentInstructions,
+} from './customAgents/agentChoice';
 
 // What `loopwire exec` and the extension's window session build alike, so that the two composition roots
 // differ only in where their settings come from: the model transport to an endpoint, the agents on it
@@ -77,7 +84,7 @@ export interface AgentSessionOptions {
 }
 
 /** What differs between two agents on one session: the model, the conversation and who approves. */
-export interface AgentSpec {
+export interface AgentSpec extends AgentChoiceSpec {
   /** {@link DEFAULT_MODEL} when not given. */
   model?: string | undefined;
   /** Reasoning effort, summaries and verbosity; each field's default when not given. */
@@ -230,11 +237,16 @@ function environmentOf(facts: NonNullable<AgentSpec['environment']>, approvals: 
 function poolFor(transport: ModelTransport, spec: AgentSpec): SubagentPool | undefined {
   const limits = spec.subagents;
   if (!limits || !spawns(limits)) return undefined;
-  const child = ({ lane, transcript, emit, agentType }: ChildSpec): Child => {
+  const child = ({ lane, transcript, emit, agentType, forked }: ChildSpec): Child => {
+    // A fork's first request names the parent's last response (the server's fork onto a new stream) and
+    // sends only what is new: the open calls' outputs and its task.
+    if (forked) transport.forkLane(lane, spec.lane);
     // Its background commands are its own, stopped when it is: the parent's Stop or close_agent ends them.
     const sessions = spec.tools.sessions ? new BackgroundCommands() : undefined;
     const agent = newAgent(transport, {
       ...spec,
+      // A custom agent its `agent_type` names, or none; its tools no more than its parent's.
+      ...subagentChoice(spec, agentType),
       transcript,
       lane,
       emit,
@@ -258,8 +270,10 @@ function poolFor(transport: ModelTransport, spec: AgentSpec): SubagentPool | und
 }
 
 /** An agent of `spec` on the session's `transport`. */
-function newAgent(transport: ModelTransport, spec: AgentSpec): Agent {
-  const built = requestChoices(spec, spec.model ?? DEFAULT_MODEL, spec.modelOptions);
+function newAgent(transport: ModelTransport, given: AgentSpec): Agent {
+  // As its custom agent makes it (tools narrowed, its model, its instructions); as given where it has none.
+  const spec = asCustomAgent(given, DEFAULT_MODEL);
+  const built = withAgentInstructions(spec, requestChoices(spec, spec.model ?? DEFAULT_MODEL, spec.modelOptions));
   const pool = poolFor(transport, spec);
   return new Agent({
     transport,
@@ -275,7 +289,7 @@ function newAgent(transport: ModelTransport, spec: AgentSpec): Agent {
     ...(spec.maxTurns === undefined ? {} : { maxTurns: spec.maxTurns }),
     ...(spec.lane === undefined ? {} : { lane: spec.lane }),
     ...(spec.endAfterEdit ? { endAfterEdit: true } : {}),
-    ...(spec.choices ? { choices: choicesReader(spec, spec.choices, built) } : {}),
+    ...(spec.choices ? { choices: followingAgent(spec, choicesReader(spec, spec.choices, built)) } : {}),
     ...(spec.projectInstructions ? { projectInstructions: spec.projectInstructions } : {}),
     ...(spec.skills ? { skills: spec.skills } : {}),
     ...(spec.environment ? { environment: environmentOf(spec.environment, spec.approvals) } : {}),

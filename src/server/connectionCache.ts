@@ -8,6 +8,8 @@ import type { StateBudget } from './stateBudget';
  */
 export class ConnectionCache {
   private readonly entries = new Map<string, ContextState>();
+  /** The lane each entry was made on ('' the default lane): a request on another lane naming it is a fork. */
+  private readonly lanes = new Map<string, string>();
 
   constructor(
     private readonly connectionId: string,
@@ -25,10 +27,16 @@ export class ConnectionCache {
     return state;
   }
 
-  set(responseId: string, state: ContextState): void {
+  /** The lane `responseId` was made on, while it is held. */
+  laneOf(responseId: string): string | undefined {
+    return this.entries.has(responseId) ? this.lanes.get(responseId) : undefined;
+  }
+
+  set(responseId: string, state: ContextState, lane = ''): void {
     this.entries.delete(responseId);
     this.entries.set(responseId, state);
-    this.budget.add(this.key(responseId), state.bytes, () => this.entries.delete(responseId));
+    this.lanes.set(responseId, lane);
+    this.budget.add(this.key(responseId), state.bytes, () => this.forget(responseId));
     for (const oldest of this.entries.keys()) {
       if (this.entries.size <= this.capacity) break;
       this.delete(oldest);
@@ -36,8 +44,13 @@ export class ConnectionCache {
   }
 
   delete(responseId: string): void {
-    this.entries.delete(responseId);
+    this.forget(responseId);
     this.budget.remove(this.key(responseId));
+  }
+
+  private forget(responseId: string): void {
+    this.entries.delete(responseId);
+    this.lanes.delete(responseId);
   }
 
   /** Releases everything (the socket closed). */

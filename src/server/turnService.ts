@@ -31,6 +31,11 @@ export interface TurnRecord {
   outcome: TurnOutcome['kind'] | 'not_found' | 'invalid' | 'compacted';
   /** Where the chain's state came from. */
   chainedFrom: 'none' | 'connection' | 'store';
+  /**
+   * A fork onto a new stream: the socket's response it chained from was made on another lane, this one
+   * ('' the default lane). Absent otherwise.
+   */
+  forkedFrom?: string;
   /** Decoding and validating the request, in ms (measured by the transport). */
   parseMs: number;
   /** Loading the chain from the store, in ms. */
@@ -84,11 +89,15 @@ export class TurnService {
     let base: ContextState | undefined;
     let reloaded: Awaited<ReturnType<ResponseStore['loadChain']>> = [];
     let chainedFrom: TurnRecord['chainedFrom'] = 'none';
+    let forkedFrom: string | undefined;
     const loadStarted = performance.now();
     if (previousId !== undefined) {
       base = options.cache?.get(previousId);
-      if (base) chainedFrom = 'connection';
-      else {
+      if (base) {
+        chainedFrom = 'connection';
+        const lane = options.cache?.laneOf(previousId);
+        if (lane !== undefined && lane !== (options.streamId ?? '')) forkedFrom = lane;
+      } else {
         reloaded = await this.store.loadChain(previousId);
         chainedFrom = 'store';
       }
@@ -104,7 +113,7 @@ export class TurnService {
       return { kind: 'invalid', refusal: invalid };
     }
     const keep = async (response: ResponseObject, state: ContextState): Promise<void> => {
-      options.cache?.set(response.id, state);
+      options.cache?.set(response.id, state, options.streamId);
       if (request.store !== false) await this.store.put(await this.stored(request, response, state, previousId));
     };
     const outcome = await runTurn(
@@ -120,7 +129,8 @@ export class TurnService {
       },
       sink,
     );
-    this.observe(this.record(transport, options.parseMs, loadMs, chainedFrom, outcome));
+    const record = this.record(transport, options.parseMs, loadMs, chainedFrom, outcome);
+    this.observe(forkedFrom === undefined ? record : { ...record, forkedFrom });
     return outcome;
   }
 

@@ -23,6 +23,8 @@ export interface ChildSpec {
   transcript: Transcript;
   emit: AgentEventSink;
   agentType: string | undefined;
+  /** Started from a copy of the parent's conversation (`fork_context`): its lane forks the parent's. */
+  forked: boolean;
 }
 
 export interface PoolOptions {
@@ -84,7 +86,13 @@ export class SubagentPool implements AgentControl, TaskHelpers {
       if (event.type === 'message') this.agents.get(id)?.heard(event.text, event.phase);
       this.options.emit({ ...event, agent: ref });
     };
-    const child = this.options.makeChild({ lane: `subagent-${id}`, transcript, emit, agentType: request.agentType });
+    const child = this.options.makeChild({
+      lane: `subagent-${id}`,
+      transcript,
+      emit,
+      agentType: request.agentType,
+      forked: request.forkContext,
+    });
     const subagent = new Subagent(
       id,
       child,

@@ -32,6 +32,8 @@ export type Route = { transport: 'http' } | { transport: 'ws'; generation: numbe
 export class ChainPolicy {
   /** Per lane, its chains, oldest first. */
   private readonly chains = new Map<string, Chain[]>();
+  /** Lanes forked from another (a subagent given its parent's context): lane -> the lane it forks. */
+  private readonly forks = new Map<string, string>();
 
   /**
    * @param enabled `false` sends the full context every turn (the benchmark's `ws-full` mode).
@@ -48,11 +50,32 @@ export class ChainPolicy {
    */
   usable(lane: string, context: readonly unknown[], route: Route): Chain | undefined {
     if (!this.enabled) return undefined;
-    const chains = this.chains.get(lane) ?? [];
+    const own = this.find(this.chains.get(lane) ?? [], context, route);
+    const source = this.forks.get(lane);
+    // A fork's own warm-up covers its instructions alone: its parent's response, where usable, covers more.
+    if (source === undefined || own?.last !== undefined) return own;
+    const forked = this.find(this.chains.get(source) ?? [], context, route, true);
+    return forked && forked.itemCount > (own?.itemCount ?? 0) ? forked : own;
+  }
+
+  /**
+   * `lane` starts as a fork of `source`'s conversation (the same item objects, then its own): until it has
+   * a response of its own, its first request may chain from one of `source`'s (the API's fork onto a new
+   * stream: `previous_response_id` of a response made on another lane of the socket). Chained so, it reads
+   * its conversation as `source` sent it, instructions included (a subagent: its parent's, which offer
+   * subagents it has no tool for; the spawn's output tells it that it is the subagent).
+   */
+  fork(lane: string, source: string): void {
+    if (this.enabled && lane !== source) this.forks.set(lane, source);
+  }
+
+  private find(chains: readonly Chain[], context: readonly unknown[], route: Route, across = false): Chain | undefined {
     for (let index = chains.length - 1; index >= 0; index--) {
       const chain = chains[index] as Chain;
       if (chain.itemCount > context.length) continue;
       if (chain.last !== undefined && context[chain.itemCount - 1] !== chain.last) continue;
+      // Across lanes only a response, never a warm-up: a fork shares its conversation, not its instructions.
+      if (across && chain.last === undefined) continue;
       if (chain.generation === 0 ? this.store : route.transport === 'ws' && route.generation === chain.generation)
         return chain;
     }
@@ -81,6 +104,8 @@ export class ChainPolicy {
    */
   broken(lane: string): void {
     this.chains.delete(lane);
+    // A fork refused (its parent evicted, or gone with the socket) sends its whole context next.
+    this.forks.delete(lane);
   }
 
   /**

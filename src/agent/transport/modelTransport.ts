@@ -210,6 +210,14 @@ export class ModelTransport {
   }
 
   /**
+   * `lane` starts from a fork of `source`'s conversation (chainPolicy.ts): its first request chains from
+   * the response `source` last made on this socket where it can, and sends the whole context otherwise.
+   */
+  forkLane(lane: string, source: string = DEFAULT_LANE): void {
+    this.chains.fork(lane, source);
+  }
+
+  /**
    * Closes the socket; the session can still be resumed by a new transport with the same transcript.
    * `announce: false` when the task's `done` must stay the last event.
    */
