@@ -13,6 +13,7 @@ import { AttachmentChips } from './attachmentChips';
 import { acceptDrops } from './composerDrop';
 import { ComposerPickers } from './composerPickers';
 import { ContextPicker } from './contextPicker';
+import { SlashMenu } from './slashMenu';
 import { askResend } from './checkpointActions';
 import { button, h } from './dom';
 import { entryView } from './entryView';
@@ -62,6 +63,7 @@ const chips = new AttachmentChips((attachments) => {
 });
 if (Array.isArray(saved?.attachments)) chips.add(saved.attachments);
 const contextPicker = new ContextPicker(prompt, post, (attachments) => chips.add(attachments));
+const slashMenu = new SlashMenu(prompt, post);
 const images = new ImageIntake(
   (attachments) => chips.add(attachments),
   () => chips.attachments.filter((attachment) => attachment.kind === 'image').length,
@@ -126,6 +128,7 @@ document.body.append(
       'div',
       { class: 'composer' },
       contextPicker.element,
+      slashMenu.element,
       chips.element,
       images.notice,
       imageWarning.element,
@@ -342,6 +345,8 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       return instructionsLine.show(message.instructions);
     case 'contextMatches':
       return contextPicker.showMatches(message.query, message.matches);
+    case 'slashCommands':
+      return slashMenu.show(message.commands);
     case 'attach':
       chips.add(message.attachments);
       prompt.focus();
