@@ -15,6 +15,7 @@ import { commandShellName } from '../../workspace/shared/userShell';
 import { type CliIo, ExitCode } from '../cliIo';
 import { t } from '../cliL10n';
 import { skillsReader } from './skillsReport';
+import { type ExecAgents, agentSpecOf } from './execAgent';
 
 // `loopwire exec --dump-request`: the first generating request of the task the other flags describe, printed
 // as the JSON body that would go over HTTP (the whole context, `stream: true`), and nothing else on stdout.
@@ -40,6 +41,8 @@ export interface DumpSetup {
   prompt: string | PromptWithParts;
   /** The tools offered, when a prompt file narrows them; absent: the built-in ones. */
   registry?: ToolRegistry;
+  /** --agent's custom agent, and those a subagent may be started as. */
+  agents?: ExecAgents;
 }
 
 /** Prints the body and returns 0; 1 if the agent stopped before it built a request. */
@@ -77,6 +80,7 @@ export async function dumpRequest(setup: DumpSetup, io: CliIo): Promise<ExitCode
     environment: () => ({ cwd: workspace.root, shell: commandShellName(), folders: [workspace.root] }),
     // As exec runs it: the model may start subagents.
     subagents: {},
+    ...agentSpecOf(setup.agents),
     emit: () => undefined,
   });
   const done = await agent.run(setup.prompt);

@@ -9,6 +9,7 @@ import { BUILTIN_TOOLS } from '../../tools';
 import { NodeWorkspace } from '../../workspace/node/nodeWorkspace';
 import { type CliIo, ExitCode, errorMessage } from '../cliIo';
 import { dumpRequest } from './dumpRequest';
+import { type ExecAgents, execAgents, sayAgent } from './execAgent';
 import { EXEC_NAME, type ExecOptions, execOptions, sessionsDir, usageError } from './execOptions';
 import { execHeader } from './execRenderer';
 import { execSlash, narrowedTools } from './execSlash';
@@ -31,9 +32,16 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
   // `/name args`: a prompt file, a skill or a built-in makes the prompt (and may pick the model, tools, mode).
   const slash = await execSlash(given, workspace.root, io);
   if (typeof slash === 'number') return slash;
-  const { options, tools: toolNames } = slash;
+  const { tools: toolNames } = slash;
+  // --agent: a custom agent's model is the run's where neither --model nor a prompt file named one.
+  const modelChosen = given.flags.model !== undefined || slash.options.model !== given.model;
+  const request = { name: slash.options.flags.agent, model: slash.options.model, modelChosen };
+  const chosen = await execAgents(request, workspace.root, io);
+  if (typeof chosen === 'number') return chosen;
+  const { agents } = chosen;
+  const options = { ...slash.options, model: chosen.model };
   const prompt = promptOf(options.prompt, parts);
-  if (options.flags['dump-request']) return dumpFor(options, workspace, prompt, io, toolNames);
+  if (options.flags['dump-request']) return dumpFor(options, workspace, prompt, io, { toolNames, agents });
   let mcpConfig: McpConfig;
   try {
     mcpConfig = await mcpServersOf(options.flags['mcp-config'], workspace.root, terminalConsent(io.stderr));
@@ -50,7 +58,7 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
   if (notice !== undefined) io.stderr(notice);
   const loaded = await loadBackendAndTranscript(options, workspace, io);
   if (typeof loaded === 'number') return loaded;
-  const run: ExecRun = { options, workspace, prompt, mcpConfig, color, ...loaded, toolNames };
+  const run: ExecRun = { options, workspace, prompt, mcpConfig, color, ...loaded, toolNames, agents };
   return runExec(run, io, extras);
 }
 
@@ -84,7 +92,7 @@ function dumpFor(
   workspace: NodeWorkspace,
   prompt: string | PromptWithParts | undefined,
   io: CliIo,
-  toolNames: string[] | undefined,
+  { toolNames, agents }: { toolNames: string[] | undefined; agents: ExecAgents },
 ): Promise<ExitCode> | ExitCode {
   if (prompt === undefined) return usageError(io, '--dump-request prints the request for a prompt: give one');
   const { endpoint, model, context, approve } = options;
@@ -94,7 +102,8 @@ function dumpFor(
   const setup = { endpoint, model, modelOptions, headers, context, workspace, approve, prompt, sandbox };
   // A prompt file's `tools`: the request offers only those.
   const registry = toolNames && narrowedTools(BUILTIN_TOOLS, toolNames, (line) => io.stderr(line));
-  return dumpRequest(registry ? { ...setup, registry } : setup, io);
+  sayAgent(agents.agent, registry ?? BUILTIN_TOOLS, (line) => io.stderr(line));
+  return dumpRequest({ ...setup, ...(registry ? { registry } : {}), agents }, io);
 }
 
 function header(options: ExecOptions, workspace: NodeWorkspace, color: boolean): string {

@@ -15,6 +15,7 @@ import { type CliIo, ExitCode, errorMessage } from '../cliIo';
 import { t } from '../cliL10n';
 import { type ContextRequest, contextFlagOptions, contextFlagsUsage, parseContextFlags } from './contextFlags';
 import { dumpRequestUsage } from './dumpRequest';
+import { agentFlagOptions, agentFlagsUsage } from './execAgent';
 import {
   type ExecHost,
   defaultApproval,
@@ -42,7 +43,7 @@ ${fileFlagsUsage}  --endpoint URL         ${t("a Responses API base URL (http://
 ${sandboxFlagsUsage}  --max-turns N          ${t('model responses at most (default 500: a ceiling; a model that makes no progress\n                         three responses in a row is stopped before)')}
   --resume FILE          ${t('continue the session kept in FILE (the prompt is optional then)')}
   --sessions-dir DIR     ${t('where sessions are kept (default: $XDG_STATE_HOME/loopwire/sessions)')}
-${modelFlagsUsage}${contextFlagsUsage}${mcpFlagsUsage}${hookFlagsUsage}  --verbose              ${t("print every line of each tool's output (default: the first few, a task's last few)")}
+${agentFlagsUsage}${modelFlagsUsage}${contextFlagsUsage}${mcpFlagsUsage}${hookFlagsUsage}  --verbose              ${t("print every line of each tool's output (default: the first few, a task's last few)")}
   --json                 ${t("print the agent's events as JSON Lines instead of text")}
 ${dumpRequestUsage}
 ${t('Exit status: 0 the task completed, 1 it failed or was stopped (the reason on one line), 2 bad usage.')}
@@ -92,6 +93,7 @@ function parse(argv: string[]) {
       ...fileFlagOptions,
       ...mcpFlagOptions,
       ...hookFlagOptions,
+      ...agentFlagOptions,
       verbose: { type: 'boolean' },
       json: { type: 'boolean' },
       'dump-request': { type: 'boolean' },

@@ -27,6 +27,7 @@ import { skillsReader } from './skillsReport';
 import { narrowedTools } from './execSlash';
 import { type ExecTools, startExecTools } from './mcpSetup';
 import { execHooks } from './hooksSetup';
+import { type ExecAgents, agentSpecOf, sayAgent } from './execAgent';
 import { sessionLine } from './sessionLines';
 import { failureLine } from './stopAdvice';
 import { type Steering, terminalSteering } from './terminalSteering';
@@ -54,6 +55,8 @@ export interface ExecRun {
   transcript: Transcript;
   /** A prompt file's `tools` (`/name`, execSlash.ts): the tools offered narrowed to them; undefined: not narrowed. */
   toolNames?: string[] | undefined;
+  /** --agent's custom agent, and those a subagent may be started as (execAgent.ts). */
+  agents?: ExecAgents | undefined;
 }
 
 /**
@@ -113,6 +116,7 @@ export async function runExec(run: ExecRun, io: CliIo, extras: ExecExtras): Prom
     const where = { approve: run.options.approve, sandbox: run.options.sandbox, roots: [run.workspace.root] };
     tools = await startExecTools(run.mcpConfig, (line) => io.stderr(`(${line})\n`), where);
     if (run.toolNames) tools = { ...tools, registry: narrowedTools(tools.registry, run.toolNames, io.stderr) };
+    sayAgent(run.agents?.agent, tools.registry, io.stderr);
     // On a terminal the user can steer the task as it runs; its output waits while they type a line.
     const steering = terminalSteering(io, run.color);
     say = steering.io.stderr;
@@ -212,6 +216,7 @@ async function startAgent(
     environment: () => ({ cwd: workspace.root, shell: commandShellName(), folders: [workspace.root] }),
     // The model may hand parts of the task to subagents; exec ends only once they have.
     subagents: {},
+    ...agentSpecOf(run.agents),
     ...(hooks ? { hooks } : {}),
     emit,
   });

@@ -20,6 +20,9 @@ import type { ExecHost } from '../../../src/cli/exec/execSandbox';
 // (first-request-gpt-5.2-codex-skills.json); the others have none, and the home folder is an empty one of the
 // test's, so that the user's own skills never reach a snapshot.
 //
+// A custom agent chosen with --agent adds its body at the end of the instructions and narrows the tools
+// (first-request-gpt-5.2-codex-agent.json); without one the instructions are as before.
+//
 // To accept a change: UPDATE_SNAPSHOTS=1 npx mocha test/unit/cli/firstRequest.test.ts, then read the diff.
 
 const SNAPSHOTS = path.join(__dirname, 'snapshots');
@@ -120,6 +123,20 @@ describe('cli: the first request a model is sent (snapshots)', function () {
       await assertPinned('gpt-5.2-codex-skills', 'gpt-5.2-codex');
     } finally {
       fs.rmSync(path.join(workspace, '.agents'), { recursive: true, force: true });
+    }
+  });
+
+  it('gpt-5.2-codex as a custom agent (--agent): its body after the standing instructions, its tools, as pinned', async () => {
+    const agents = path.join(workspace, '.github', 'agents');
+    fs.mkdirSync(agents, { recursive: true });
+    fs.writeFileSync(
+      path.join(agents, 'reviewer.agent.md'),
+      "---\ndescription: Reviews the change\ntools: ['search', 'read', 'runCommands']\n---\n\nReview only: report findings by file and line.\n",
+    );
+    try {
+      await assertPinned('gpt-5.2-codex-agent', 'gpt-5.2-codex', ['--agent', 'reviewer']);
+    } finally {
+      fs.rmSync(path.join(workspace, '.github'), { recursive: true, force: true });
     }
   });
 
