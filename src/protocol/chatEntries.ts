@@ -103,6 +103,57 @@ export const InlineEntry = z.object({
   note: z.string(),
 });
 
+/** A tool call's card: the chat's own, or one of a subagent's calls (nested in its spawn_agent card). */
+export const ToolCall = z.object({
+  kind: z.literal('tool'),
+  id: z.string(),
+  turn: z.int().nonnegative(),
+  name: z.string(),
+  /** One line: what the call is about (a path, a pattern, a task). */
+  summary: z.string(),
+  /** The workspace paths the written call reads or changes, as its tool says: where the summary names one, it opens the file. */
+  paths: z.array(z.string()).optional(),
+  status: ToolStatus,
+  durationMs: z.number().nonnegative().optional(),
+  /** The command the call left running in the background (exec_command past its yield time), until it ends. */
+  session: z.int().positive().optional(),
+  /** How that command ended: its exit code (null: stopped, or by a signal), and whether its timeout stopped it. */
+  exit: z.object({ code: z.int().nullable(), timedOut: z.boolean() }).optional(),
+  /** The tool's answer, cut for display. */
+  output: z.string().optional(),
+  /** The live diff while streaming, the proposed one while asking, the review once applied. */
+  diff: z.array(DiffFile).optional(),
+  /** While `approval`: what the call will do, for the card's Allow / Skip. */
+  ask: ApprovalAsk.optional(),
+});
+
+/**
+ * A subagent (issue 49 item 4) as its spawn_agent card shows it: folded, its id and type, the first line of its
+ * task, where it stands and how many calls it made; opened, its calls' cards and its answer.
+ */
+export const SubagentView = z.object({
+  id: z.string(),
+  /** The `agent_type` the spawn asked for (`explorer`…), where it asked for one. */
+  type: z.string().optional(),
+  /** Its task: the spawn's message (send_input's later ones do not replace it). */
+  task: z.string(),
+  state: z.enum(['running', 'done', 'failed']),
+  /** Why it failed or stopped, where it did. */
+  reason: z.string().optional(),
+  calls: z.array(ToolCall),
+  /** Its last answer (markdown), once it wrote one. */
+  answer: z.string().optional(),
+});
+
+/** A subagent a wait call waited for: what the wait returned for it, in a line. */
+export const WaitedAgent = z.object({
+  id: z.string(),
+  /** `done` with an answer, `failed` (errored), `running` (the wait timed out first), `closed`, `unknown`. */
+  state: z.enum(['done', 'failed', 'running', 'closed', 'unknown']),
+  /** The answer's (or the error's) first line. */
+  line: z.string().optional(),
+});
+
 export const ChatEntry = z.discriminatedUnion('kind', [
   /**
    * A prompt; `queued` while it waits for the task before it (shown last, marked queued); `attachments`: what
@@ -130,27 +181,11 @@ export const ChatEntry = z.discriminatedUnion('kind', [
   }),
   /** The model's reasoning summary (markdown), shown folded as *Thinking*, growing while `streaming`. */
   z.object({ kind: z.literal('thinking'), id: z.string(), text: z.string(), streaming: z.boolean() }),
-  z.object({
-    kind: z.literal('tool'),
-    id: z.string(),
-    turn: z.int().nonnegative(),
-    name: z.string(),
-    /** One line: what the call is about (a path, a pattern, a task). */
-    summary: z.string(),
-    /** The workspace paths the written call reads or changes, as its tool says: where the summary names one, it opens the file. */
-    paths: z.array(z.string()).optional(),
-    status: ToolStatus,
-    durationMs: z.number().nonnegative().optional(),
-    /** The command the call left running in the background (exec_command past its yield time), until it ends. */
-    session: z.int().positive().optional(),
-    /** How that command ended: its exit code (null: stopped, or by a signal), and whether its timeout stopped it. */
-    exit: z.object({ code: z.int().nullable(), timedOut: z.boolean() }).optional(),
-    /** The tool's answer, cut for display. */
-    output: z.string().optional(),
-    /** The live diff while streaming, the proposed one while asking, the review once applied. */
-    diff: z.array(DiffFile).optional(),
-    /** While `approval`: what the call will do, for the card's Allow / Skip. */
-    ask: ApprovalAsk.optional(),
+  ToolCall.extend({
+    /** On a spawn_agent card: the subagent that call started, nested under it. */
+    subagent: SubagentView.optional(),
+    /** On a wait card: the subagents it waited for, and where each stood when it returned. */
+    waited: z.array(WaitedAgent).optional(),
   }),
   /** A line of the conversation's own; a task's stop has the `remedy` that fixes its cause. */
   z.object({
@@ -169,5 +204,8 @@ export type ToolStatus = z.infer<typeof ToolStatus>;
 export type ChatEntry = z.infer<typeof ChatEntry>;
 export type ApprovalAsk = z.infer<typeof ApprovalAsk>;
 export type ToolEntry = Extract<ChatEntry, { kind: 'tool' }>;
+export type ToolCall = z.infer<typeof ToolCall>;
+export type SubagentView = z.infer<typeof SubagentView>;
+export type WaitedAgent = z.infer<typeof WaitedAgent>;
 export type InlineEntry = z.infer<typeof InlineEntry>;
 export type Remedy = z.infer<typeof Remedy>;
