@@ -7,6 +7,7 @@ import {
   type AgentEvent,
   type ApprovalMode,
   type ApprovalPolicy,
+  type FrontChoices,
   type Transcript,
   approveAll,
   modelOptionsFrom,
@@ -44,6 +45,7 @@ import { modelChoices } from './runtime/modelChoices';
 import { WindowChatContext } from './chat/window/chatContext';
 import { WindowComposer } from './settings/windowComposer';
 import { WindowSkills } from './settings/windowSkills';
+import { windowSlash } from './chat/window/windowSlash';
 import { TaskQueue } from './runtime/taskQueue';
 import { stopwatch } from './runtime/stopwatch';
 
@@ -216,6 +218,7 @@ export class WindowRuntime implements vscode.Disposable {
     tools: (workspace: Workspace) => Workspace = (workspace) => workspace,
     lane?: { id: string; tools: (registry: ToolRegistry) => ToolRegistry },
     folder = taskFolder(),
+    choices?: (base: FrontChoices) => FrontChoices,
   ): Promise<Agent> {
     const settings = readSettings(folder);
     const first = this.agentsStarted++ === 0;
@@ -252,7 +255,7 @@ export class WindowRuntime implements vscode.Disposable {
         (rule) => void keepAllowRule(this.context.workspaceState, rule),
       ),
       // Read before every request: a model or effort picked in the composer goes with the next one.
-      choices: modelChoices,
+      choices: choices ? () => choices(modelChoices()) : modelChoices,
       projectInstructions: () => this.composer.projectInstructions(),
       ...(skills ? { skills, skillsFound } : {}),
       environment: windowEnvironment,
@@ -326,13 +329,15 @@ export class WindowRuntime implements vscode.Disposable {
       ...windowChatHost(
         {
           workspace: () => this.adapter(),
-          agent: (transcript, approvals, emit, tools) => this.agentFor(transcript, approvals, emit, tools),
+          agent: (transcript, approvals, emit, tools, choices) =>
+            this.agentFor(transcript, approvals, emit, tools, undefined, undefined, choices),
           queue: this.queue,
           newTranscript: () => this.newTranscript(readSettings(vscode.workspace.workspaceFolders?.[0]).model),
           sessionsDir: this.sessionsDir(),
           approvalMode: () => this.approvals.mode(),
           log: (line) => this.log.warn(line),
           stopCommands: () => this.stopCommands(),
+          slash: windowSlash(this.context, this.skills, this.log),
         },
         this.disposables,
       ),

@@ -22,7 +22,7 @@ const REMEDY_COMMANDS: Record<Remedy, string> = {
 };
 
 /** What the window's runtime gives the chat. */
-export interface WindowChat extends Pick<ChatHost, 'agent' | 'sessionsDir' | 'log' | 'stopCommands'> {
+export interface WindowChat extends Pick<ChatHost, 'agent' | 'sessionsDir' | 'log' | 'stopCommands' | 'slash'> {
   workspace(): Promise<Workspace>;
   queue: TaskQueue;
   newTranscript(): Transcript;
@@ -40,6 +40,7 @@ export function windowChatHost(window: WindowChat, subscriptions: vscode.Disposa
     newTranscript: () => window.newTranscript(),
     stopCommands: () => window.stopCommands?.(),
     sessionsDir: window.sessionsDir,
+    ...(window.slash ? { slash: window.slash } : {}),
     approvalMode: () => window.approvalMode(),
     sandbox: machineSandbox,
     askElsewhere: (request) => modalAsk()(request),
