@@ -34,8 +34,9 @@ function loadRuntime(
 ): WindowRuntime {
   const started = performance.now();
   const { WindowRuntime: Runtime, taskNotifications } = runtimeBundle();
-  const activity = taskNotifications(chat, log);
-  const runtime = new Runtime(context, log, access, activity, approvals);
+  // Show on a notification that names one of several chats shows that one.
+  const activity = taskNotifications(chat, log, (id) => runtime.chats.show(id));
+  const runtime: WindowRuntime = new Runtime(context, log, access, activity, approvals);
   log.info(`session loaded in ${(performance.now() - started).toFixed(1)} ms`);
   // The status bar and the log line go after what the loop does next (its next request on the socket):
   // nothing waits for them, and a turn's gap is no place for them. In order, in one turn of the loop.
@@ -65,7 +66,7 @@ export function activate(context: vscode.ExtensionContext): LoopwireApi {
     changed: () => runtime?.endpointChanged(),
     check: () => current().checkEndpoint(),
   });
-  const chat = new ChatViewProvider(context.extensionUri, () => current().chat);
+  const chat = new ChatViewProvider(context.extensionUri, () => current().chats);
   // The approval mode in force, read by the light bulb and Ctrl+I's context key without loading the runtime.
   const approvals = new ApprovalChoice(context.workspaceState);
   const current = (): WindowRuntime =>

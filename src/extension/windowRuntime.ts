@@ -7,7 +7,6 @@ import {
   type AgentEvent,
   type ApprovalMode,
   type ApprovalPolicy,
-  type FrontChoices,
   type Transcript,
   approveAll,
   modelOptionsFrom,
@@ -30,12 +29,12 @@ import { defaultApproval } from './trust/windowSandbox';
 import { commandRulesFor, keepAllowRule } from './trust/commandRulesSetting';
 import { WindowTools } from './runtime/externalTools';
 import type { ChatActivity } from './chat/chatActivity';
-import { ChatController } from './chat/chatController';
-import { windowChatHost } from './chat/window/windowChatHost';
+import type { ChatController } from './chat/chatController';
+import type { ChatDeck } from './chat/deck/chatDeck';
+import { windowChats } from './chat/window/windowChats';
 import { InlineController } from './inline/inlineController';
 import { inlineTools } from './inline/inlineWorkspace';
 import { openWindowWorkspace } from './runtime/windowWorkspace';
-import { reviewInEditor } from './review/reviewInEditor';
 import type { Workspace } from '../workspace';
 import type { EndpointAccess } from './endpoint/endpointAccess';
 import { ENDPOINT_MODELS_KEY, type EndpointCheck, checkEndpoint } from './endpoint/endpointCheck';
@@ -45,7 +44,6 @@ import { modelChoices } from './runtime/modelChoices';
 import { WindowChatContext } from './chat/window/chatContext';
 import { WindowComposer } from './settings/windowComposer';
 import { WindowSkills } from './settings/windowSkills';
-import { windowSlash } from './chat/window/windowSlash';
 import { TaskQueue } from './runtime/taskQueue';
 import { stopwatch } from './runtime/stopwatch';
 
@@ -82,7 +80,7 @@ export class WindowRuntime implements vscode.Disposable {
   private readonly listeners = new Set<(event: AgentEvent) => void>();
 
   private readonly disposables: vscode.Disposable[] = [];
-  private chatController: ChatController | undefined;
+  private deck: ChatDeck | undefined;
   private inlineController: InlineController | undefined;
   /** The composer's pickers and the project instructions (AGENTS.md), read at each task's start. */
   private readonly composer: WindowComposer;
@@ -172,7 +170,7 @@ export class WindowRuntime implements vscode.Disposable {
       await this.context.globalState.update(ENDPOINT_MODELS_KEY, { ...known, [check.origin]: check.models });
     }
     // Said in the conversation too, where the user will send the next prompt (the notification fades).
-    this.chatController?.model.notice(check.ok ? 'info' : 'error', check.text);
+    this.deck?.shown.model.notice(check.ok ? 'info' : 'error', check.text);
     return check;
   }
 
@@ -185,7 +183,7 @@ export class WindowRuntime implements vscode.Disposable {
     this.stopCommands();
     // Before the chat's last save: an inline edit still waiting for Keep or Undo leaves its entry there.
     this.inlineController?.dispose();
-    this.chatController?.dispose();
+    this.deck?.dispose();
     for (const disposable of this.disposables) disposable.dispose();
     this.backend.dispose();
   }
@@ -208,17 +206,17 @@ export class WindowRuntime implements vscode.Disposable {
 
   /**
    * An agent on the window's socket for `transcript`; its events go to `emit` and every listener. `lane`: its
-   * own `stream_id` lane and tools, to run beside the default lane's task (an inline edit). `folder`: the one
-   * whose settings the task follows (its turn limit, in a multi-root window).
+   * own `stream_id` lane, to run beside the default lane's task (a chat of several open at once), with its own
+   * tools where `inline` (an inline edit). `folder`: the one whose settings the task follows (its turn limit,
+   * in a multi-root window).
    */
   private async agentFor(
     transcript: Transcript,
     approvals: ApprovalPolicy,
     emit: (event: AgentEvent) => void,
     tools: (workspace: Workspace) => Workspace = (workspace) => workspace,
-    lane?: { id: string; tools: (registry: ToolRegistry) => ToolRegistry },
+    lane?: { id: string; inline?: (registry: ToolRegistry) => ToolRegistry },
     folder = taskFolder(),
-    choices?: (base: FrontChoices) => FrontChoices,
   ): Promise<Agent> {
     const settings = readSettings(folder);
     const first = this.agentsStarted++ === 0;
@@ -231,7 +229,8 @@ export class WindowRuntime implements vscode.Disposable {
     const registry = await this.tools.registry();
     const toolsMs = clock.lap();
     // Read once here so that the instructions say how skills work; an inline edit's small request lists none.
-    const skills = lane ? undefined : () => this.skills.read();
+    const inline = lane?.inline;
+    const skills = inline ? undefined : () => this.skills.read();
     const skillsFound = skills !== undefined && (await skills()).skills.length > 0;
     const agent = session.agent({
       model: settings.model,
@@ -242,12 +241,13 @@ export class WindowRuntime implements vscode.Disposable {
       transcript,
       // An inline agent's reads are its own: it never saw what the window's other conversations read.
       // An inline agent keeps no command in the background: its commands run to their end.
-      tools: lane
+      tools: inline
         ? { workspace: tools(workspace), reads: new ReadLedger() }
         : { workspace: tools(workspace), reads: this.reads, sessions: this.commandSessions },
-      registry: lane ? lane.tools(registry) : registry,
+      registry: inline ? inline(registry) : registry,
+      ...(lane ? { lane: lane.id } : {}),
       // An inline edit ends on its edit: one request in the common case, no closing answer (editEnd.ts).
-      ...(lane ? { lane: lane.id, endAfterEdit: true } : {}),
+      ...(inline ? { endAfterEdit: true } : {}),
       // The user's command rules, read at each command (allow only from where a repository cannot write).
       approvals: withCommandRules(
         approvals,
@@ -255,11 +255,11 @@ export class WindowRuntime implements vscode.Disposable {
         (rule) => void keepAllowRule(this.context.workspaceState, rule),
       ),
       // Read before every request: a model or effort picked in the composer goes with the next one.
-      choices: choices ? () => choices(modelChoices()) : modelChoices,
+      choices: modelChoices,
       projectInstructions: () => this.composer.projectInstructions(),
       ...(skills ? { skills, skillsFound } : {}),
       environment: windowEnvironment,
-      emit: (event) => this.forward(event, emit, lane !== undefined),
+      emit: (event) => this.forward(event, emit, inline !== undefined),
     });
     await agent.start();
     // Where a first prompt's time goes before its request (npm run bench -- --panel reads this line).
@@ -320,42 +320,33 @@ export class WindowRuntime implements vscode.Disposable {
   }
 
   /**
-   * The chat panel's conversation (one per window), created when the panel first asks for it, with its
-   * review shown and kept in step in the editor (review/reviewInEditor.ts).
+   * The window's chats (chat/deck/chatDeck.ts: several open at once, each on its own lane of the socket),
+   * made when the panel first asks for them, each with its review shown and kept in step in the editor.
    */
-  get chat(): ChatController {
-    if (this.chatController) return this.chatController;
-    const chat = new ChatController({
-      ...windowChatHost(
-        {
-          workspace: () => this.adapter(),
-          agent: (transcript, approvals, emit, tools, choices) =>
-            this.agentFor(transcript, approvals, emit, tools, undefined, undefined, choices),
-          queue: this.queue,
-          newTranscript: () => this.newTranscript(readSettings(vscode.workspace.workspaceFolders?.[0]).model),
-          sessionsDir: this.sessionsDir(),
-          approvalMode: () => this.approvals.mode(),
-          log: (line) => this.log.warn(line),
-          stopCommands: () => this.stopCommands(),
-          slash: windowSlash(this.context, this.skills, this.log),
-        },
-        this.disposables,
-      ),
-      composer: this.composer,
-      context: this.chatContext,
-      activity: this.activity,
-      commands: this.commandSessions,
-    });
-    this.chatController = chat;
-    if (!this.inlineController?.disposed) this.prepare(); // not made on the way out, for an inline edit's entry
-    this.disposables.push(
-      ...reviewInEditor(
-        chat,
-        () => this.adapter(),
-        (line) => this.log.warn(line),
-      ),
+  get chats(): ChatDeck {
+    if (this.deck) return this.deck;
+    this.deck = windowChats(
+      {
+        workspace: () => this.adapter(),
+        agent: (lane) => (transcript, approvals, emit, tools) =>
+          this.agentFor(transcript, approvals, emit, tools, lane === undefined ? undefined : { id: lane }),
+        queue: this.queue,
+        newTranscript: () => this.newTranscript(readSettings(vscode.workspace.workspaceFolders?.[0]).model),
+        sessionsDir: this.sessionsDir(),
+        approvalMode: () => this.approvals.mode(),
+        log: (line) => this.log.warn(line),
+        stopCommands: () => this.stopCommands(),
+      },
+      { composer: this.composer, context: this.chatContext, activity: this.activity, commands: this.commandSessions },
+      this.disposables,
     );
-    return chat;
+    if (!this.inlineController?.disposed) this.prepare(); // not made on the way out, for an inline edit's entry
+    return this.deck;
+  }
+
+  /** The chat the panel shows. */
+  get chat(): ChatController {
+    return this.chats.shown;
   }
 
   /**
@@ -370,7 +361,7 @@ export class WindowRuntime implements vscode.Disposable {
       agent: async (lane, tools, emit, file) => {
         // Kept apart from the chats: History lists none of them, the chat's own entry stands for each.
         const transcript = this.newTranscript(readSettings(vscode.workspace.workspaceFolders?.[0]).model, 'inline');
-        const lanes = { id: lane, tools: inlineTools };
+        const lanes = { id: lane, inline: inlineTools };
         const agent = await this.agentFor(transcript, approveAll, emit, tools, lanes, folderOf(file) ?? taskFolder());
         return { agent, transcript };
       },

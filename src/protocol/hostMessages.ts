@@ -6,6 +6,7 @@ import { Plan } from './plan';
 import { RunningCommand } from './runningCommands';
 import { ComposerChoices } from './composerChoices';
 import { ChatEntry } from './chatEntries';
+import { ChatTab } from './chatTabs';
 import { SlashEntries } from './slashMenu';
 
 // What the extension host sends the chat panel: the entries and their changes, the state, the pickers, the
@@ -118,6 +119,8 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('imageFiles'), files: z.array(ImageFile).max(MAX_IMAGES) }),
   /** The commands running in the background (the list above the composer), answering `watchCommands` and at each change. */
   z.object({ type: z.literal('commands'), commands: z.array(RunningCommand) }),
+  /** The window's open chats (chatTabs.ts) and the one shown; empty while one chat alone is open (no list). */
+  z.object({ type: z.literal('chats'), chats: z.array(ChatTab).max(1000), shown: z.string() }),
   /** The `/` menu's commands (slashMenu.ts), answering the page's `slashCommands`. */
   z.object({ type: z.literal('slashCommands'), commands: SlashEntries }),
 ]);

@@ -85,6 +85,9 @@ export const ViewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('attachSelection') }),
   /** Resources dropped on the panel (`file:` URIs): the host attaches those in the workspace. */
   z.object({ type: z.literal('attachUris'), uris: z.array(z.string().max(8192)).max(100) }),
+  /** The list of chats: show chat `id` (none stops), or close it (its task stopped, its transcript kept). */
+  z.object({ type: z.literal('switchChat'), id: z.string().max(100) }),
+  z.object({ type: z.literal('closeChat'), id: z.string().max(100) }),
   /** The `/` menu opened: the host answers with the slash commands now (`slashCommands`). */
   z.object({ type: z.literal('slashCommands') }),
 ]);

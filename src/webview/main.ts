@@ -24,6 +24,7 @@ import { t } from './l10n';
 import { QueueChips } from './queueChips';
 import { fitPrompt, unfitPrompt } from './promptFit';
 import { CommandList } from './commandList';
+import { ChatList } from './chatList';
 import { PlanDock } from './planDock';
 import { TranscriptView } from './transcriptView';
 
@@ -95,6 +96,7 @@ const queueChips = new QueueChips(post);
 const instructionsLine = new InstructionsLine(post);
 const planDock = new PlanDock(post);
 const commandList = new CommandList(post);
+const chatList = new ChatList(post);
 // The figures are read out from the meter element (its aria-valuetext), not from the short label beside it.
 const meterLabel = h('span', { class: 'context-meter-text', attrs: { 'aria-hidden': 'true' } });
 const meterBar = h('meter', {
@@ -115,7 +117,7 @@ const toolbar = h(
 // title, the product's name. `.landmark` is `display: contents` (chat.css): the body's column stays as it was.
 const heading = h('h1', { class: 'visually-hidden' }, document.title);
 document.body.append(
-  h('header', { class: 'landmark' }, heading, toolbar, bannerArea, history),
+  h('header', { class: 'landmark' }, heading, toolbar, chatList.element, bannerArea, history),
   h(
     'main',
     { class: 'landmark' },
@@ -359,6 +361,8 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       return takeBack(message.items);
     case 'commands':
       return commandList.show(message.commands);
+    case 'chats':
+      return chatList.show(message.chats, message.shown);
   }
 });
 

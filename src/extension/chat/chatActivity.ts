@@ -3,10 +3,19 @@ import type { DoneEvent } from '../../agent';
 // What the chat tells the window about the moments a task needs the user (a call waiting for Allow / Skip, a
 // task's end), so that the window can say so where the user is (taskNotifications.ts). Plain types.
 
+/** The chat a moment is of, where several are open (deck/chatDeck.ts): a notification names it. */
+export interface ChatNamed {
+  id: string;
+  title: string;
+  /** The panel shows another chat: the user is away from this one even with the panel in front. */
+  hidden: boolean;
+}
+
 /** A call waiting for Allow / Skip, and its action as its card words it ("Run command `echo hi`"). */
 export interface WaitingCall {
   callId: string;
   action: string;
+  chat?: ChatNamed;
 }
 
 /** How one of the chat's tasks ended. */
@@ -18,6 +27,7 @@ export interface TaskEnd {
   prompt: string | undefined;
   /** Another task of the chat runs or waits to run right after this one (a queued prompt, a steer). */
   more: boolean;
+  chat?: ChatNamed;
 }
 
 export interface ChatActivity {

@@ -97,9 +97,9 @@ export class ChatController {
       notice: (level, text) => this.model.notice(level, text),
       giveBack: (text) => this.send({ type: 'focus', text }),
     });
-    // The conversation the panel showed before this window reloaded, if any.
+    // The conversation the panel showed before this window reloaded, if any (none for a chat opened beside).
     this.restored = restoreCurrent(
-      backend.sessionsDir,
+      backend.beside ? undefined : backend.sessionsDir,
       (id) => this.restore(id),
       (line) => backend.log(line),
       () => this.saver.setCurrent(undefined),
@@ -246,6 +246,13 @@ export class ChatController {
     this.outbox.send(message);
   }
 
+  /** Shown again after another chat was (chatDeck.ts): the page gets the whole state, the window's keys follow. */
+  reshow(): void {
+    this.saver.setCurrent(this.sessionId);
+    this.changed();
+    this.sendState();
+  }
+
   private sendState(): void {
     this.send(this.model.state(this.sessionId ?? '', this.busy, this.backend.backendInfo?.()));
     this.queue.publish();
@@ -301,7 +308,7 @@ export class ChatController {
           undelivered = this.agent.takeSteers();
           this.agent = undefined;
         }
-      });
+      }, controller.signal);
     } catch (error) {
       end = { status: 'failed', reason: messageOf(error) };
       // A task that failed while starting (a refused warm-up, no folder open) is one line with its remedy too.
@@ -310,16 +317,26 @@ export class ChatController {
       this.agent = undefined;
     } finally {
       this.turn.set(undefined);
-      this.tasks.delete(controller);
-      if (!this.busy) this.send({ type: 'running', running: false });
-      this.saver.now();
-      this.changed();
-      // What was steered and not delivered runs next, then what waits in the queue.
-      if (!this.busy) this.queue.requeue([...undelivered, ...(this.agent?.takeSteers() ?? [])]);
-      this.backend.activity?.ended({ ...end, prompt: prompt || undefined, more: this.busy || this.queue.size > 0 });
-      this.queue.next();
+      this.finished(controller, prompt, end, undelivered);
     }
     return { ok: end.status === 'completed', status: end.status, text: this.model.answerSince(from) };
+  }
+
+  /** A task is over: the page and the window are told, and what was steered or queued runs next. */
+  private finished(
+    controller: AbortController,
+    prompt: string | undefined,
+    end: Pick<DoneEvent, 'status' | 'reason'>,
+    undelivered: string[],
+  ): void {
+    this.tasks.delete(controller);
+    if (!this.busy) this.send({ type: 'running', running: false });
+    this.saver.now();
+    this.changed();
+    // What was steered and not delivered runs next, then what waits in the queue.
+    if (!this.busy) this.queue.requeue([...undelivered, ...(this.agent?.takeSteers() ?? [])]);
+    this.backend.activity?.ended({ ...end, prompt: prompt || undefined, more: this.busy || this.queue.size > 0 });
+    this.queue.next();
   }
 
   /** Edit and resend of a prompt (chatFork.ts): the chat forks there and the prompt as edited is sent in the fork. */

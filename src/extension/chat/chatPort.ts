@@ -33,8 +33,13 @@ export interface ChatHost {
     tools?: (workspace: Workspace) => Workspace,
     choices?: (base: FrontChoices) => FrontChoices,
   ): Promise<Agent>;
-  /** Runs after the session's tasks already queued (one conversation at a time on the default lane). */
-  enqueue<T>(run: () => Promise<T>): Promise<T>;
+  /**
+   * Runs after the session's tasks already queued (one conversation at a time on the default lane), or, for a
+   * chat on a lane of its own, once a slot is free (chatDeck.ts); `signal` aborted while it waits: at once.
+   */
+  enqueue<T>(run: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+  /** A chat opened beside another (deck/chatDeck.ts): it starts empty, not as the chat before a reload. */
+  beside?: boolean;
   /** A new transcript for a chat. */
   newTranscript(): Transcript;
   /** Where transcripts are kept. */

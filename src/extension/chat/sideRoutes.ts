@@ -23,7 +23,9 @@ type SideRoute =
   | 'attachSelection'
   | 'attachUris'
   | 'watchCommands'
-  | 'stopCommand';
+  | 'stopCommand'
+  | 'switchChat'
+  | 'closeChat';
 
 export interface SideParts {
   backend: ChatHost;
@@ -53,5 +55,8 @@ export function sideRoutes(parts: () => SideParts): Pick<ViewRoutes, SideRoute> 
     // The commands running in the background: the list above the composer, and the Stop of each.
     watchCommands: () => backend().commands?.watch((commands) => parts().send({ type: 'commands', commands })),
     stopCommand: async (message) => backend().commands?.stop(message.id),
+    // The list of chats is the deck's (deck/chatDeck.ts): a chat alone has no other to show or close.
+    switchChat: () => undefined,
+    closeChat: () => undefined,
   };
 }

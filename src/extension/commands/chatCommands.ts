@@ -41,7 +41,7 @@ export function chatCommands(
     ),
     vscode.commands.registerCommand('loopwire.newChat', async () => {
       await chat.reveal(true);
-      current().chat.newChat();
+      current().chats.newChat();
     }),
     vscode.commands.registerCommand('loopwire.ask', async () => {
       const prompt = await vscode.window.showInputBox({

@@ -80,6 +80,8 @@ export class WindowBackend implements vscode.Disposable {
     if (!old) return;
     this.queue
       .run(async () => {
+        // Chats on lanes of their own may still be mid-task on this socket.
+        await this.queue.besideDone();
         const { server, session, unforwarded } = await old.catch(() => ({
           server: undefined,
           session: undefined,

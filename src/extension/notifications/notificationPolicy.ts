@@ -1,4 +1,4 @@
-import type { TaskEnd, WaitingCall } from '../chat/chatActivity';
+import type { ChatNamed, TaskEnd, WaitingCall } from '../chat/chatActivity';
 import { t } from '@vscode/l10n';
 
 // Which of the chat's moments become a VS Code notification (`loopwire.notifications`), and the count the
@@ -24,6 +24,8 @@ export interface Notice {
   message: string;
   /** The entry concerned, where it is a call waiting for approval. */
   callId?: string;
+  /** The chat concerned, where several are open: Show shows it. */
+  chatId?: string;
 }
 
 /** The view's badge: how many calls wait for Allow / Skip. */
@@ -57,14 +59,18 @@ export class NotificationPolicy {
     const fresh = calls.find((call) => !this.calls.some((before) => before.callId === call.callId));
     this.calls = [...calls];
     if (calls.length === 0) this.batchNotified = false;
-    if (!fresh || this.batchNotified || where.setting === 'off' || !away(where)) return undefined;
+    if (!fresh || this.batchNotified || where.setting === 'off' || !away(where, fresh.chat)) return undefined;
     this.batchNotified = true;
+    // A notification shows no markdown: the action's code marks would show as backticks.
+    const action = fresh.action.replace(/`/g, '');
     return {
       kind: 'approval',
       severity: 'info',
-      // A notification shows no markdown: the action's code marks would show as backticks.
-      message: t('Loopwire is waiting for your approval: {0}.', fresh.action.replace(/`/g, '')),
+      message: fresh.chat
+        ? t('Loopwire is waiting for your approval in “{0}”: {1}.', clip(fresh.chat.title), action)
+        : t('Loopwire is waiting for your approval: {0}.', action),
       callId: fresh.callId,
+      ...(fresh.chat ? { chatId: fresh.chat.id } : {}),
     };
   }
 
@@ -73,13 +79,20 @@ export class NotificationPolicy {
     this.batchNotified = false;
     // Stop was the user's own click; a completed task followed by a queued prompt is not done for the user.
     if (end.status === 'cancelled' || (end.status === 'completed' && end.more)) return undefined;
-    if (where.setting !== 'all' || !away(where)) return undefined;
+    if (where.setting !== 'all' || !away(where, end.chat)) return undefined;
+    const chatId = end.chat ? { chatId: end.chat.id } : {};
     if (end.status === 'completed') {
       const what = end.prompt === undefined ? t('the task') : `“${clip(end.prompt)}”`;
-      return { kind: 'finished', severity: 'info', message: t('Loopwire finished {0}.', what) };
+      return { kind: 'finished', severity: 'info', message: t('Loopwire finished {0}.', what), ...chatId };
     }
-    const why = clip(end.reason) || (end.status === 'failed' ? t('the task failed') : t('the task stopped'));
-    return { kind: 'stopped', severity: 'warning', message: t('Loopwire stopped: {0}.', why.replace(/\.$/, '')) };
+    const why = (clip(end.reason) || (end.status === 'failed' ? t('the task failed') : t('the task stopped'))).replace(
+      /\.$/,
+      '',
+    );
+    const message = end.chat
+      ? t('Loopwire stopped in “{0}”: {1}.', clip(end.chat.title), why)
+      : t('Loopwire stopped: {0}.', why);
+    return { kind: 'stopped', severity: 'warning', message, ...chatId };
   }
 
   /** The badge for the calls waiting now; none while none waits. */
@@ -93,5 +106,6 @@ export class NotificationPolicy {
   }
 }
 
-/** The user is looking elsewhere: the panel is hidden, or the window is not the one in front. */
-const away = (where: Whereabouts): boolean => !where.panelVisible || !where.windowFocused;
+/** The user is looking elsewhere: the panel is hidden or shows another chat, or the window is not in front. */
+const away = (where: Whereabouts, chat?: ChatNamed): boolean =>
+  !where.panelVisible || !where.windowFocused || chat?.hidden === true;

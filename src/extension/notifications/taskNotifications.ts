@@ -9,8 +9,15 @@ import { type Notice, NotificationPolicy, type Whereabouts, notificationSetting 
 
 const SHOW = 'Show';
 
-/** What the window's chat reports its moments to (the session passes it to the chat controller). */
-export function taskNotifications(view: ChatViewProvider, log: vscode.LogOutputChannel): ChatActivity {
+/**
+ * What the window's chat reports its moments to (the runtime passes it to its chats); `open` shows one of
+ * several chats open at once (Show on a notification that names it).
+ */
+export function taskNotifications(
+  view: ChatViewProvider,
+  log: vscode.LogOutputChannel,
+  open?: (chatId: string) => void,
+): ChatActivity {
   const policy = new NotificationPolicy();
   // Read at each moment: a change of setting, panel or focus applies to the next one.
   const where = (): Whereabouts => ({
@@ -25,7 +32,11 @@ export function taskNotifications(view: ChatViewProvider, log: vscode.LogOutputC
         : vscode.window.showInformationMessage(notice.message, SHOW);
     // The panel opens at its latest entries: the waiting call's card, or the answer of the task that ended.
     Promise.resolve(shown)
-      .then((choice) => (choice === SHOW ? view.reveal(true) : undefined))
+      .then((choice) => {
+        if (choice !== SHOW) return undefined;
+        if (notice.chatId !== undefined) open?.(notice.chatId);
+        return view.reveal(true);
+      })
       .catch((error: unknown) => log.warn(`The chat panel could not be shown: ${String(error)}`));
   };
   return {

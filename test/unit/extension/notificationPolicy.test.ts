@@ -137,4 +137,24 @@ describe('notifications: when the chat needs the user', () => {
     policy.waiting([], hidden());
     assert.equal(policy.badge(), undefined);
   });
+  it('several chats open (issue 49): a hidden chat’s moments are told with the panel in front, naming the chat', () => {
+    const policy = new NotificationPolicy();
+    const chat = { id: 'chat-2', title: 'fix the cart', hidden: true };
+    assert.deepEqual(policy.waiting([{ ...call('c1', 'Run command `npm test`'), chat }], inFront), {
+      kind: 'approval',
+      severity: 'info',
+      message: 'Loopwire is waiting for your approval in “fix the cart”: Run command npm test.',
+      callId: 'c1',
+      chatId: 'chat-2',
+    });
+    assert.deepEqual(policy.ended({ ...end('failed'), chat }, inFront), {
+      kind: 'stopped',
+      severity: 'warning',
+      message: 'Loopwire stopped in “fix the cart”: The endpoint refused the API key.',
+      chatId: 'chat-2',
+    });
+    assert.equal(policy.ended({ ...end('completed'), chat }, inFront)?.chatId, 'chat-2');
+    // The chat the panel shows is not hidden: in front, nothing is said.
+    assert.equal(policy.ended({ ...end('completed'), chat: { ...chat, hidden: false } }, inFront), undefined);
+  });
 });

@@ -62,15 +62,15 @@ export function readChat(dir: string, id: string, tools: ToolRegistry, log: (lin
 
 /**
  * The chat the panel showed before this window reloaded, if any, reopened by `restore`; one that cannot be
- * read is said in the log and `forget` drops it.
+ * read is said in the log and `forget` drops it. No `dir`: none (a chat opened beside another starts empty).
  */
 export async function restoreCurrent(
-  dir: string,
+  dir: string | undefined,
   restore: (id: string) => Promise<void>,
   log: (line: string) => void,
   forget: () => void,
 ): Promise<void> {
-  const id = currentChat(dir);
+  const id = dir === undefined ? undefined : currentChat(dir);
   if (id === undefined) return;
   try {
     await restore(id);

@@ -12,6 +12,7 @@ export const PANEL_STYLES = [
   'media/promptActions.css',
   'media/plan.css',
   'media/commandList.css',
+  'media/chatList.css',
 ] as const;
 
 export interface ChatPage {

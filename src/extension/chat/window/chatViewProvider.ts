@@ -1,11 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { ChatController } from '../chatController';
+import type { PostToPage } from '../chatPort';
 import { PANEL_STYLES, chatHtml } from './chatHtml';
 
 // The sidebar chat panel's webview. It only carries messages: the conversation lives in the window's
 // session (dist/runtime.js, loaded when the panel first shows), so hiding the panel or reloading it loses
 // nothing and a stream in progress goes on.
+
+/** What the page talks to: the window's chats (deck/chatDeck.ts), or one chat. */
+export interface PanelChat {
+  attach(post: PostToPage | undefined): void;
+  receive(message: unknown): Promise<void>;
+}
 
 export class ChatViewProvider implements vscode.WebviewViewProvider {
   static readonly viewType = 'loopwire.chat';
@@ -15,7 +21,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly chat: () => ChatController,
+    private readonly chat: () => PanelChat,
   ) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
