@@ -46,7 +46,9 @@ export async function gatherChanges(git: ReviewGit, root: string, target: Review
   const diff = await git(['diff', ...DIFF_OPTIONS, ...diffArgs]);
   const files = splitDiff(diff);
   if (to === '') files.push(...(await untrackedDiffs(git, root)));
-  const diffCommand = `git diff ${diffArgs.join(' ')}`;
+  // The working tree's diff is `git diff HEAD` (run against HEAD's hash, read once): named so for the model.
+  const working = target.kind === 'working' && base.from !== EMPTY_TREE;
+  const diffCommand = working ? 'git diff HEAD' : `git diff ${diffArgs.join(' ')}`;
   const cut = capped(files, REVIEW_DIFF_CAP);
   const logText = log === undefined ? undefined : log.length > LOG_CAP ? `${log.slice(0, LOG_CAP)}\n[log cut]` : log;
   return {

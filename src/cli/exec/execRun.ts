@@ -30,6 +30,7 @@ import { execHooks } from './hooksSetup';
 import { type ExecAgents, agentSpecOf, sayAgent } from './execAgent';
 import { sessionLine } from './sessionLines';
 import { failureLine } from './stopAdvice';
+import { reviewEvent, reviewExitCode, reviewText } from './reviewLines';
 import { type Steering, terminalSteering } from './terminalSteering';
 import { t } from '../cliL10n';
 
@@ -55,6 +56,8 @@ export interface ExecRun {
   transcript: Transcript;
   /** A prompt file's `tools` (`/name`, execSlash.ts): the tools offered narrowed to them; undefined: not narrowed. */
   toolNames?: string[] | undefined;
+  /** `/review`: the findings of the answer are read and printed once the task completes (reviewLines.ts). */
+  review?: boolean | undefined;
   /** --agent's custom agent, and those a subagent may be started as (execAgent.ts). */
   agents?: ExecAgents | undefined;
 }
@@ -122,7 +125,13 @@ export async function runExec(run: ExecRun, io: CliIo, extras: ExecExtras): Prom
     say = steering.io.stderr;
     // One printer for the session's events and the agent's: the renderer keeps what it has shown.
     const unanswered: Unanswered = new Set();
-    const emit = eventPrinter(run.options.flags, steering.io, run.color, tools.registry, unanswered);
+    const print = eventPrinter(run.options.flags, steering.io, run.color, tools.registry, unanswered);
+    // The task's answer (not a subagent's, not a progress note): a review's findings are read from it.
+    let answer = '';
+    const emit = (event: AgentEvent) => {
+      if (event.type === 'message' && event.agent === undefined && event.phase !== 'commentary') answer = event.text;
+      print(event);
+    };
     session = openSession(run, emit, server);
     const parts = { steering, emit, session, registry: tools.registry, sessions, unanswered };
     const agent = await startAgent(run, parts);
@@ -130,6 +139,7 @@ export async function runExec(run: ExecRun, io: CliIo, extras: ExecExtras): Prom
     const { flags } = run.options;
     if (!flags.json && run.transcript.file && extras.announceSession !== false)
       io.stderr(`${t('(session kept in {0}; continue it with --resume)', run.transcript.file)}\n`);
+    if (run.review && done.status === 'completed') return printReview(answer, run, print, steering.io);
     return done.status === 'completed' ? ExitCode.ok : ExitCode.failed;
   } catch (error) {
     io.stderr(`${EXEC_NAME}: ${failureLine(error)}\n`);
@@ -143,6 +153,14 @@ export async function runExec(run: ExecRun, io: CliIo, extras: ExecExtras): Prom
     await server?.close();
     await tools?.close();
   }
+}
+
+/** A review's findings: one `review` event in --json's stream, else lines after the answer; the exit code. */
+function printReview(answer: string, run: ExecRun, print: (event: AgentEvent) => void, out: CliIo): ExitCode {
+  const event = reviewEvent(answer, run.workspace.root);
+  if (run.options.flags.json) print(event);
+  else out.stdout(reviewText(event, run.color));
+  return reviewExitCode(event);
 }
 
 /** The agent session on the embedded backend or the endpoint. */

@@ -7,6 +7,7 @@ import {
   findPromptFiles,
   findSkills,
   parseSlash,
+  prepareReview,
   promptModelId,
   slashCommands,
 } from '../../agent';
@@ -18,7 +19,8 @@ import { skillsReader } from './skillsReport';
 // `loopwire exec "/name args"`: a slash command (src/agent/prompts) turned into the run's prompt before anything
 // starts. A prompt file's body, its inputs filled, is the prompt, its `model` the run's (unless --model says
 // otherwise) and its `tools` narrow what is offered; `/skill args` names the skill as `$skill` does; `/plan`
-// runs its prompt in plan mode, `/init` asks for an AGENTS.md; `/skills` and `/help` print and send nothing.
+// runs its prompt in plan mode, `/init` asks for an AGENTS.md, `/review` reviews the changes (src/agent/review)
+// in the read-only mode with only the tools that read; `/skills` and `/help` print and send nothing.
 // An unknown command, a missing input, or a command exec cannot run is bad usage: nothing is sent.
 
 /** The run as a slash command makes it: its options (prompt, model, approvals), and the tools it narrows to. */
@@ -26,6 +28,8 @@ export interface SlashRun {
   options: ExecOptions;
   /** The names a prompt file's `tools` gives (VS Code's or ours); undefined: not narrowed. */
   tools?: string[];
+  /** `/review`: the answer's findings are read and printed once the task completes (reviewLines.ts). */
+  review?: boolean;
 }
 
 /** The run `options` describe once its prompt's slash command is applied, or the exit code when it ends here. */
@@ -102,13 +106,34 @@ async function builtinRun(
       return ExitCode.ok;
     case 'skills':
       return printSkills(context.root, io);
+    case 'review':
+      return reviewRun(options, args, context);
     default:
-      // new, compact, review (PANEL_ONLY)
+      // new, compact (PANEL_ONLY)
       return slashError(
         io,
-        `/${name} is not available in ${EXEC_NAME} yet (it is the chat panel's); ${EXEC_NAME} runs /plan, /init, /skills, /help and the prompt files and skills`,
+        `/${name} is not available in ${EXEC_NAME} yet (it is the chat panel's); ${EXEC_NAME} runs /plan, /review, /init, /skills, /help and the prompt files and skills`,
       );
   }
+}
+
+/**
+ * `/review [target]`: the changes gathered with git, in the prompt; the run in the read-only mode whatever
+ * --approve said, offered only the tools that read. A target that names nothing, or no repository: exit 2.
+ */
+async function reviewRun(
+  options: ExecOptions,
+  args: string,
+  { root, io }: BuiltinContext,
+): Promise<SlashRun | ExitCode> {
+  const review = await prepareReview(root, args);
+  if ('problem' in review) return slashError(io, `/review: ${review.problem}`);
+  const prompt = review.prompt;
+  return {
+    options: { ...options, prompt, approve: 'read-only', approveDefaulted: false },
+    tools: review.tools,
+    review: true,
+  };
 }
 
 /** `/skills`: each skill found, with its description and file; what cannot be used, on stderr. */
@@ -139,7 +164,7 @@ export function helpText(commands: readonly SlashCommand[]): string {
 }
 
 /** The built-ins only the chat panel runs for now. */
-const PANEL_ONLY: ReadonlySet<string> = new Set(['new', 'compact', 'review']);
+const PANEL_ONLY: ReadonlySet<string> = new Set(['new', 'compact']);
 
 const names = (commands: readonly SlashCommand[]) => commands.map((command) => `/${command.name}`).join(', ');
 

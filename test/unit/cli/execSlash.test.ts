@@ -123,7 +123,7 @@ describe('cli: loopwire exec "/name args"', function () {
     assert.ok(plan.body.input.some((item) => textOf(item).includes('<approval_mode>plan</approval_mode>')));
   });
 
-  it('/skills and /help print, exit 0 and send nothing; /new, /compact, /review are exit 2 here', async () => {
+  it('/skills and /help print, exit 0 and send nothing; /new, /compact are exit 2 here, /review where there is no repository', async () => {
     const skills = await exec('/skills');
     assert.equal(skills.code, 0, skills.stderr);
     assert.equal(skills.stdout, 'fix-tests: Finds and fixes a failing test. (.agents/skills/fix-tests/SKILL.md)\n');
@@ -133,12 +133,17 @@ describe('cli: loopwire exec "/name args"', function () {
       help.stdout,
       /\n {2}\/fix-test +Fix one failing test — TEST file=PATH \(\.github\/prompts\/fix-test\.prompt\.md\)\n/,
     );
-    assert.match(help.stdout, /\n {2}\/review +Review the current changes .* \(not in loopwire exec yet\)\n/);
+    assert.match(help.stdout, /\n {2}\/review +Review the current changes and report findings by file and line\n/);
+    assert.match(help.stdout, /\n {2}\/compact +.* \(not in loopwire exec yet\)\n/);
     assert.equal((await exec('/prompts')).stdout, help.stdout);
-    for (const name of ['new', 'compact', 'review']) {
+    for (const name of ['new', 'compact']) {
       const result = await exec(`/${name}`);
       assert.equal(result.code, 2, name);
       assert.match(result.stderr, new RegExp(`/${name} is not available in loopwire exec yet`));
     }
+    const review = await exec('/review');
+    assert.equal(review.code, 2);
+    assert.equal(review.stdout, '');
+    assert.match(review.stderr, /\/review: .* is not in a git repository, so there are no changes to review/);
   });
 });

@@ -36,7 +36,7 @@ describe('review: the changes under review, from real git', function () {
       changes.shown.map((file) => file.file),
       ['src/cart.js', 'src/new.js'],
     );
-    assert.match(prompt, /\$ git diff [0-9a-f]{40} \(and the untracked files, as added\)/);
+    assert.match(prompt, /\$ git diff HEAD \(and the untracked files, as added\)/);
     assert.match(prompt, /^- {2}return amount - \(amount \* percent\) \/ 100;$/m);
     assert.match(prompt, /^\+ {2}return amount - percent;$/m);
     assert.match(prompt, /^@@ -0,0 \+1,1 @@\n\+module\.exports = 1;$/m);
