@@ -41,6 +41,13 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
       return { usage: m.applyPatchUsage, run: m.applyPatchCommand };
     },
   },
+  worktree: {
+    summary: t('list, apply or discard the git worktrees of loopwire exec --worktree'),
+    load: async () => {
+      const m = await import('./worktreeCommand');
+      return { usage: m.worktreeUsage, run: m.worktreeCommand };
+    },
+  },
   tool: {
     summary: t("run one of the agent's tools on a folder (find_files, read_file, run_task, …)"),
     load: async () => {

@@ -17,6 +17,7 @@ import { type ExecExtras, type ExecRun, runExec } from './execRun';
 import { noSandboxNotice, sandboxLabel, sandboxReader } from './execSandbox';
 import { promptFlagParts } from './fileFlags';
 import { mcpServersOf, terminalConsent } from './mcpSetup';
+import { openWorktree } from './worktreeFlags';
 
 export { execUsage } from './execOptions';
 export type { ExecExtras } from './execRun';
@@ -32,7 +33,7 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
   // `/name args`: a prompt file, a skill or a built-in makes the prompt (and may pick the model, tools, mode).
   const slash = await execSlash(given, workspace.root, io);
   if (typeof slash === 'number') return slash;
-  const { tools: toolNames, review } = slash;
+  const { tools: toolNames } = slash;
   // --agent: a custom agent's model is the run's where neither --model nor a prompt file named one.
   const modelChosen = given.flags.model !== undefined || slash.options.model !== given.model;
   const request = { name: slash.options.flags.agent, model: slash.options.model, modelChosen };
@@ -58,7 +59,7 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
   if (notice !== undefined) io.stderr(notice);
   const loaded = await loadBackendAndTranscript(options, workspace, io);
   if (typeof loaded === 'number') return loaded;
-  const run: ExecRun = { options, workspace, prompt, mcpConfig, color, ...loaded, toolNames, agents, review };
+  const run: ExecRun = { options, workspace, prompt, mcpConfig, color, ...loaded, toolNames, agents };
   return runExec(run, io, extras);
 }
 
@@ -73,6 +74,15 @@ async function openWorkspace(
     workspace = await NodeWorkspace.open(path.resolve(flags.workspace ?? '.'));
   } catch (error) {
     return usageError(io, `--workspace: ${errorMessage(error)}`);
+  }
+  // --worktree: the whole task runs in a worktree of its own, made (and set up) here, before anything else.
+  if (flags.worktree !== undefined) {
+    const opened = await openWorktree(options, io);
+    if (typeof opened === 'string') {
+      io.stderr(`${EXEC_NAME}: ${opened}\n`);
+      return ExitCode.failed;
+    }
+    workspace = opened;
   }
   if ((flags.file || flags.image) && options.prompt === undefined)
     return usageError(io, '--file and --image attach to a prompt: give one');

@@ -29,13 +29,14 @@ import { fileFlagOptions, fileFlagsUsage } from './fileFlags';
 import { hookFlagOptions, hookFlagsUsage } from './hooksSetup';
 import { mcpFlagOptions, mcpFlagsUsage } from './mcpSetup';
 import { type ModelRequest, modelFlagOptions, modelFlagsUsage, parseModelFlags } from './modelFlags';
+import { worktreeFlagOptions, worktreeFlagsProblem, worktreeFlagsUsage } from './worktreeFlags';
 
 export const execUsage = `${t('usage: {0}', 'loopwire exec [options] "prompt"')}
 
 ${t("Runs one task to completion on a folder: the model's tool calls (find, search, read, edit, run tasks) act on\nthe files there. By default the model is the bundled server's scripted one, in-process and offline.")}
 
   --workspace DIR        ${t('the folder to work on (default: the current directory)')}
-${fileFlagsUsage}  --endpoint URL         ${t("a Responses API base URL (http://127.0.0.1:PORT/v1 as loopwire-server prints it,\n                         https://api.openai.com/v1 with OPENAI_API_KEY), or 'embedded' (default)")}
+${worktreeFlagsUsage}${fileFlagsUsage}  --endpoint URL         ${t("a Responses API base URL (http://127.0.0.1:PORT/v1 as loopwire-server prints it,\n                         https://api.openai.com/v1 with OPENAI_API_KEY), or 'embedded' (default)")}
   --transport MODE       ${t('ws, http or auto (default auto: WebSocket, HTTP after repeated failures)')}
   --model M              ${t('the model (default {0}; GPT models are offered apply_patch, others edit_file)', DEFAULT_MODEL)}
   --scenario FILE        ${t('a scenario file for the embedded server, before the default ones (repeatable)')}
@@ -94,6 +95,7 @@ function parse(argv: string[]) {
       ...mcpFlagOptions,
       ...hookFlagOptions,
       ...agentFlagOptions,
+      ...worktreeFlagOptions,
       verbose: { type: 'boolean' },
       json: { type: 'boolean' },
       'dump-request': { type: 'boolean' },
@@ -134,6 +136,8 @@ export function execOptions(argv: string[], io: CliIo, host: ExecHost = processH
   if (blank && (flags.image || flags.file))
     return usageError(io, '--image and --file attach to a prompt: say what to do with them, as the prompt');
   if (blank && !flags.resume) return usageError(io, 'no prompt');
+  const worktree = worktreeFlagsProblem(flags);
+  if (worktree !== undefined) return usageError(io, worktree);
   const run = runFlags(flags, io);
   if (typeof run === 'number') return run;
   const approvals = approvalFlags(flags, io, host);
