@@ -33,7 +33,7 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
   // `/name args`: a prompt file, a skill or a built-in makes the prompt (and may pick the model, tools, mode).
   const slash = await execSlash(given, workspace.root, io);
   if (typeof slash === 'number') return slash;
-  const { tools: toolNames } = slash;
+  const { tools: toolNames, review } = slash;
   // --agent: a custom agent's model is the run's where neither --model nor a prompt file named one.
   const modelChosen = given.flags.model !== undefined || slash.options.model !== given.model;
   const request = { name: slash.options.flags.agent, model: slash.options.model, modelChosen };
@@ -59,7 +59,7 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
   if (notice !== undefined) io.stderr(notice);
   const loaded = await loadBackendAndTranscript(options, workspace, io);
   if (typeof loaded === 'number') return loaded;
-  const run: ExecRun = { options, workspace, prompt, mcpConfig, color, ...loaded, toolNames, agents };
+  const run: ExecRun = { options, workspace, prompt, mcpConfig, color, ...loaded, toolNames, agents, review };
   return runExec(run, io, extras);
 }
 
