@@ -248,6 +248,7 @@ export class WindowRuntime implements vscode.Disposable {
       ...(lane ? { lane: lane.id } : {}),
       // An inline edit ends on its edit: one request in the common case, no closing answer (editEnd.ts).
       ...(inline ? { endAfterEdit: true } : {}),
+      ...(inline ? {} : { subagents: {} }),
       // The user's command rules, read at each command (allow only from where a repository cannot write).
       approvals: withCommandRules(
         approvals,
@@ -273,6 +274,8 @@ export class WindowRuntime implements vscode.Disposable {
   /** An agent's event, to its task's `emit` and every listener; a task's end acts on the window too. */
   private forward(event: AgentEvent, emit: (event: AgentEvent) => void, inline: boolean): void {
     emit(event);
+    // A subagent's events are its chat's alone: its end is not the task's (the status bar, the socket, Stop).
+    if (event.agent) return;
     this.emit(event);
     // A task the endpoint stopped (a refusal, bad credentials, nothing listening) leaves a socket that may
     // be in any state: the next task gets a new one, and picks up a key or setting fixed meanwhile.

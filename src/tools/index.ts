@@ -40,6 +40,7 @@ export {
 export {
   BUILTIN_TOOLS,
   SHELL_TOOL,
+  SUBAGENT_TOOLS,
   type ToolName,
   TOOLS,
   TOOL_NAMES,

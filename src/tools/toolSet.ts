@@ -50,6 +50,12 @@ export function isToolName(name: string): name is ToolName {
 /** The tool that runs a shell command line: the model catalogue's shell column (src/agent/model/modelCatalogue.ts). */
 export const SHELL_TOOL: string = execCommandTool.name;
 
+/** The tools a front end nests a subagent under (spawn) and lists answers on (wait): the chat panel's cards. */
+export const SUBAGENT_TOOLS: { readonly spawn: string; readonly wait: string } = {
+  spawn: spawnAgentTool.name,
+  wait: waitAgentsTool.name,
+};
+
 /** The built-in tools as a set: what every consumer asks about a tool by name (the functions below). */
 export const BUILTIN_TOOLS = new ToolRegistry(Object.values<ToolDefinition>(TOOLS));
 

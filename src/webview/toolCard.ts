@@ -4,6 +4,7 @@ import { cardClock } from './commandClock';
 import { button, formatDuration, h } from './dom';
 import { type PathLink, findPathLinks, summaryLinks } from './pathLinks';
 import { t } from './l10n';
+import { subagentView, waitedView } from './subagentCard';
 
 // A tool call's card: name, what it is about, live status, duration, what an approval asks (with Allow,
 // Allow for this chat, Skip), the diff of an edit with its review, and the collapsible output, where
@@ -202,6 +203,9 @@ export function toolCard(entry: ToolEntry, post: Post): HTMLElement {
         button(t('Undo all of this turn'), () => post({ type: 'undoTurn', turn: entry.turn }), { icon: 'discard' }),
       ),
     );
+  // A spawn_agent call's subagent, folded, and a wait's answers in a line each (subagentCard.ts).
+  if (entry.subagent) card.append(subagentView(entry.subagent, (call) => toolCard(call, post)));
+  if (entry.waited) card.append(waitedView(entry.waited));
   if (entry.output !== undefined && entry.output !== '') card.append(outputView(entry.output, post));
   return card;
 }

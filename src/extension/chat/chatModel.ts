@@ -18,6 +18,7 @@ import { ChatPlan } from './entries/chatPlan';
 import type { ReadText } from './entries/liveDiff';
 import { NativeSteerLines } from './entries/steerLines';
 import { stopBanner, stopLine } from './entries/stopLine';
+import { SubagentCards } from './entries/subagentEntries';
 import { type CardBoard, ToolCards } from './entries/toolCards';
 
 // The conversation as the panel shows it, built from the agent's events: the host keeps it (a hidden panel
@@ -32,6 +33,8 @@ export class ChatModel {
   private readonly byId = new Map<string, ChatEntry>();
   /** The tool calls' cards, with their live diffs. */
   private readonly cards: ToolCards;
+  /** The subagents' events, nested in the spawn_agent cards that started them. */
+  private readonly subagents: SubagentCards;
   private sequence = 0;
   /** The lines of steers committed natively in the turn under way: they go if the turn is not kept. */
   private readonly nativeSteers = new NativeSteerLines();
@@ -64,6 +67,7 @@ export class ChatModel {
       remove: (ids) => this.remove(ids),
     };
     this.cards = new ToolCards(board, () => this.tools, readText, diffIntervalMs);
+    this.subagents = new SubagentCards(board, () => this.tools);
     this.plan = new ChatPlan(
       post,
       () => this.tools,
@@ -87,6 +91,7 @@ export class ChatModel {
   /** Starts over with these entries and meter (a new chat, a reopened session). */
   reset(entries: ChatEntry[] = [], context?: ContextMeter): void {
     this.cards.clear();
+    this.subagents.clear();
     this.entries = entries;
     this.byId.clear();
     for (const entry of entries) this.byId.set(entry.id, entry);
@@ -188,18 +193,21 @@ export class ChatModel {
 
   /** A call asking for approval, perhaps again (a Resume). */
   asking(callId: string, ask: ApprovalAsk): void {
-    this.cards.asking(callId, ask);
+    if (!this.subagents.asking(callId, ask)) this.cards.asking(callId, ask);
   }
 
   /** A tool card's approval answered: its status, and its ask gone. */
   answered(callId: string, status: 'running' | 'declined'): void {
-    this.cards.answered(callId, status);
+    if (!this.subagents.answered(callId, status)) this.cards.answered(callId, status);
   }
 
   handle(event: AgentEvent): void {
+    // A subagent's event goes into its spawn card, never into the conversation (subagentEntries.ts).
+    if (this.subagents.handle(event)) return;
     if (event.type !== 'reasoning_delta') this.endThinking();
     this.plan.handle(event);
     routeEvent(this.routes, event);
+    this.subagents.own(event);
   }
 
   /** The chat's handler of each kind of event (chatEventRoutes.ts routes them). */

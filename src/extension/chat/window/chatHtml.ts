@@ -7,6 +7,7 @@ export const PANEL_STYLES = [
   'media/chat.css',
   'media/transcript.css',
   'media/toolCard.css',
+  'media/subagent.css',
   'media/diff.css',
   'media/composerPickers.css',
   'media/promptActions.css',

@@ -1,0 +1,112 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { AgentEvent } from '../../../src/agent';
+import { ChatModel } from '../../../src/extension/chat/chatModel';
+import { SnapshotWriter, loadSnapshot, snapshotOf } from '../../../src/extension/chat/history/chatSnapshot';
+import { type ChatEntry, HostMessage, type ToolEntry } from '../../../src/protocol/chatView';
+import { BUILTIN_TOOLS } from '../../../src/tools';
+import { useAgentBench } from '../agent/agentHarness';
+import { SCENARIOS, subagentParent } from '../agent/subagentSupport';
+
+// Subagents in the chat panel's model (issue 49 item 4), host side: a real agent on the bundled server over a
+// real socket spawns two subagents, each reading a file on its own lane, and waits for both; its events, the
+// subagents' among them, go through the chat's model as the window sends them. Each subagent is nested in its
+// spawn_agent card (task, state, its read_file card, its answer) and nothing of theirs is in the conversation
+// itself; the wait card says whom it waited for and what each answered; the panel's snapshot keeps it all.
+
+describe('chat: subagents nested under the spawn_agent cards that started them', function () {
+  this.timeout(30_000);
+  const bench = useAgentBench(SCENARIOS, { 'a.txt': 'alpha text\n', 'b.txt': 'beta text\n' });
+  let close: (() => void) | undefined;
+  afterEach(() => close?.());
+
+  async function chatOfTwoHelpers(): Promise<{ model: ChatModel; sent: ChatEntry[] }> {
+    const sent: ChatEntry[] = [];
+    const model = new ChatModel(
+      (message) => {
+        // Every message the page gets is one the page's schema reads.
+        const checked = HostMessage.parse(JSON.parse(JSON.stringify(message)));
+        if (checked.type === 'entry') sent.push(checked.entry);
+      },
+      () => Promise.resolve(undefined),
+    );
+    model.tools = BUILTIN_TOOLS;
+    const events: AgentEvent[] = [];
+    // The chat's model takes each event as it comes, as the window hands them over.
+    const live = new Proxy(events, {
+      get: (target, key, receiver) =>
+        key === 'push'
+          ? (event: AgentEvent) => (model.handle(event), target.push(event))
+          : Reflect.get(target, key, receiver),
+    });
+    const built = await subagentParent(bench, live);
+    close = built.close;
+    const done = await built.run('two helpers');
+    assert.equal(done.status, 'completed', done.reason);
+    return { model, sent };
+  }
+
+  const tools = (entries: readonly ChatEntry[]) => entries.filter((entry): entry is ToolEntry => entry.kind === 'tool');
+
+  it('shows each subagent in its spawn card, with its call and answer, and the wait card with both answers', async () => {
+    const { model } = await chatOfTwoHelpers();
+    const cards = tools(model.all);
+    assert.deepEqual(
+      cards.map((card) => card.name),
+      ['spawn_agent', 'spawn_agent', 'wait', 'wait'],
+      "the subagents' own calls are not the conversation's",
+    );
+    assert.ok(!model.all.some((entry) => entry.kind === 'assistant' && /read .\.txt/.test(entry.text)));
+    const [alpha, beta, firstWait, lastWait] = cards;
+    for (const [card, name, file] of [
+      [alpha, 'alpha', 'a.txt'],
+      [beta, 'beta', 'b.txt'],
+    ] as const) {
+      const view = card?.subagent;
+      assert.ok(view, `${name}'s spawn card holds its subagent`);
+      assert.equal(view.task, `helper ${name} reads ${file}`);
+      assert.equal(view.state, 'done');
+      assert.deepEqual(
+        view.calls.map((call) => [call.name, call.status, call.summary]),
+        [['read_file', 'done', file]],
+      );
+      assert.match(view.calls[0]?.output ?? '', new RegExp(`${name} text`));
+      assert.equal(view.answer, `${name} read ${file}`);
+      assert.equal(JSON.parse(card?.output ?? '{}').agent_id, view.id);
+    }
+    // The first wait returned as soon as one had answered: the other was still running then.
+    const answers = { [alpha?.subagent?.id ?? '']: 'alpha read a.txt', [beta?.subagent?.id ?? '']: 'beta read b.txt' };
+    const first = firstWait?.waited ?? [];
+    assert.equal(first.length, 2);
+    assert.ok(first.some((agent) => agent.state === 'done' && agent.line === answers[agent.id]));
+    assert.ok(first.every((agent) => agent.state === 'running' || agent.line === answers[agent.id]));
+    assert.deepEqual(lastWait?.waited, [
+      { id: alpha?.subagent?.id, state: 'done', line: 'alpha read a.txt' },
+      { id: beta?.subagent?.id, state: 'done', line: 'beta read b.txt' },
+    ]);
+  });
+
+  it("the panel's snapshot keeps them: a chat reopened shows the same cards", async () => {
+    const { model } = await chatOfTwoHelpers();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-subagent-snapshot-'));
+    try {
+      const writer = SnapshotWriter.of(dir, (error) => assert.fail(String(error)));
+      await writer.save(snapshotOf('chat-1', false, model, [], []));
+      const { snapshot, problem } = loadSnapshot(dir, 'chat-1');
+      assert.equal(problem, undefined);
+      assert.deepEqual(snapshot?.entries, JSON.parse(JSON.stringify(model.all)));
+      const reopened = new ChatModel(
+        () => undefined,
+        () => Promise.resolve(undefined),
+      );
+      reopened.reset(snapshot?.entries ?? []);
+      const spawns = tools(reopened.all).filter((card) => card.subagent);
+      assert.equal(spawns.length, 2);
+      assert.ok(spawns.every((card) => card.subagent?.state === 'done' && card.subagent.calls.length === 1));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
