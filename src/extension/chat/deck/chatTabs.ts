@@ -53,7 +53,7 @@ function stateOf(facts: TabFacts): ChatState {
   }
 }
 
-/** The newest entry that says something: an answer's last line, a call's summary, a notice. */
+/** The newest entry that says something since the last prompt: an answer's last line, a call's summary, a notice. */
 function lastLine(entries: readonly ChatEntry[]): string {
   for (let at = entries.length - 1; at >= 0; at--) {
     const entry = entries[at];
@@ -63,7 +63,8 @@ function lastLine(entries: readonly ChatEntry[]): string {
       const last = lines.at(-1);
       if (last !== undefined) return oneLine(last);
     } else if (entry.kind === 'tool') return oneLine(`${entry.name} ${entry.summary}`);
-    else if (entry.kind === 'user') return oneLine(entry.text);
+    // Nothing said since the prompt: the page shows the state in words rather than the title again.
+    else if (entry.kind === 'user') return '';
   }
   return '';
 }
