@@ -88,33 +88,39 @@ export async function openInEditor(page: Page, file: string): Promise<Locator> {
   return page.locator('.part.editor .editor-group-container.active .monaco-editor .view-lines').first();
 }
 
+/** The side bar's title (its view container's name) as shown. */
+const sidebarTitle = (page: Page) => page.locator('.part.sidebar .composite.title h2').first();
+
 /**
  * Opens the Loopwire view from its activity-bar item (or, should the layout hide it, with New Chat). `reloaded`:
- * the window had the view before, and restores its layout on its own time.
+ * the window had the view before, and restores it on its own time.
  */
 async function showLoopwire(page: Page, step: (what: string) => void, reloaded: boolean): Promise<void> {
   // The Loopwire activity-bar item appears once the extension's contributions are registered.
-  const item = page.locator('.part.activitybar .action-item a.action-label[aria-label^="Loopwire"]').first();
+  const label = 'a.action-label[aria-label^="Loopwire"]';
+  const item = page.locator(`.part.activitybar .action-item ${label}`).first();
   const shown = await item.waitFor({ timeout: 90_000 }).then(
     () => true,
     () => false,
   );
   if (shown) {
     step('Loopwire in the activity bar');
-    const showing = async () =>
-      (await page.locator('.part.sidebar .composite.title h2', { hasText: reloaded ? /Loopwire/i : /./ }).count()) > 0;
-    // A click on the item of a view that is about to show would hide it again. After a reload the workbench
-    // restores the view on its own time, so the side bar gets a moment to show it (a limit: it returns as soon
-    // as the view is there). A new window restores only the side bar's default view: once that shows, nothing
-    // more comes of itself, and the item is clicked at once.
-    await until('the side bar to settle', async () => ((await showing()) ? true : undefined), 3_000).catch(
-      () => undefined,
-    );
-    const loopwire = async () =>
-      (await page.locator('.part.sidebar .composite.title h2', { hasText: /Loopwire/i }).count()) > 0;
+    // The item is `checked` while its view shows (a hidden side bar keeps the view's title in the page, so
+    // the title says nothing). A click on a checked item hides the view, so the item is clicked only while
+    // unchecked, and again if a click left it so.
+    const checked = page.locator(`.part.activitybar .action-item.checked ${label}`);
+    // A new window opens the side bar's default view as it starts: once that shows, nothing more comes of
+    // itself (a limit, should the side bar be hidden). A reloaded window restores Loopwire's view, which a
+    // click meanwhile only opens sooner.
+    if (!reloaded)
+      await until(
+        'the side bar’s first view',
+        async () => (await sidebarTitle(page).isVisible()) || undefined,
+        3_000,
+      ).catch(() => undefined);
     let clickedAt = 0;
     await until('the Loopwire view in the side bar', async () => {
-      if (await loopwire()) return true;
+      if ((await checked.count()) > 0) return true;
       if (Date.now() - clickedAt > 2_000) {
         clickedAt = Date.now();
         await item.click();
