@@ -30,10 +30,13 @@ import { type SubagentLimits, childApprovals, spawns } from './subagents/subagen
 import {
   type AgentChoiceSpec,
   asCustomAgent,
-  followingAgent,
+  chosenAgent,
+  modelOf,
   subagentChoice,
   withAgentInstructions,
+  withChosenAgent,
 } from './customAgents/agentChoice';
+import type { CustomAgent } from './customAgents/customAgentDiscovery';
 
 // What `loopwire exec` and the extension's window session build alike, so that the two composition roots
 // differ only in where their settings come from: the model transport to an endpoint, the agents on it
@@ -143,6 +146,8 @@ export interface FrontChoices {
    * toolNameAliases.ts): a prompt file's `tools`, for its prompt only. Absent: every tool the model is offered.
    */
   tools?: readonly string[] | undefined;
+  /** The custom agent the chat goes with (the composer's agent picker); `null`: Loopwire's own; absent: the spec's. */
+  agent?: CustomAgent | null | undefined;
 }
 
 /** One endpoint's model transport (one socket at a time), and the agents that share it. */
@@ -210,18 +215,31 @@ function choicesReader(
   let last = { key: '', choices: built };
   // Asked several times a turn: the same answer as last time (composerChoices keeps its object until a
   // setting changes, and a new choice is a new object) is the same choices, with no key made of it.
-  let seen: { now: FrontChoices; model: unknown; modelOptions: unknown; tools: unknown } | undefined;
+  let seen: { now: FrontChoices; model: unknown; modelOptions: unknown; tools: unknown; agent: unknown } | undefined;
   return () => {
     const now = chosen();
     const same = seen && seen.now === now && seen.model === now.model && seen.modelOptions === now.modelOptions;
-    if (same && seen?.tools === now.tools) return last.choices;
-    seen = { now, model: now.model, modelOptions: now.modelOptions, tools: now.tools };
-    const model = now.model ?? spec.model ?? DEFAULT_MODEL;
+    if (same && seen?.tools === now.tools && seen?.agent === now.agent) return last.choices;
+    seen = { now, model: now.model, modelOptions: now.modelOptions, tools: now.tools, agent: now.agent };
+    const agent = chosenAgent(spec, now);
+    const model = modelOf(spec, now.model, agent, DEFAULT_MODEL);
     const modelOptions = { ...spec.modelOptions, ...now.modelOptions };
-    const key = JSON.stringify([model, modelOptions, now.tools ?? null]);
-    if (key !== last.key) last = { key, choices: requestChoices(spec, model, modelOptions, now.tools) };
+    const key = JSON.stringify([model, modelOptions, now.tools ?? null, agent ?? null]);
+    if (key !== last.key) last = { key, choices: agentRequest(spec, model, modelOptions, now.tools, agent) };
     return last.choices;
   };
+}
+
+/** The request choices of `spec` as `agent` makes them: its tools narrowed, its instructions after ours. */
+function agentRequest(
+  spec: AgentSpec,
+  model: string,
+  modelOptions: Partial<ModelOptions> | undefined,
+  tools: readonly string[] | undefined,
+  agent: CustomAgent | undefined,
+): RequestChoices {
+  const agentSpec = withChosenAgent(spec, agent);
+  return withAgentInstructions(agentSpec, requestChoices(agentSpec, model, modelOptions, tools));
 }
 
 /** The environment item's reader: the facts, the approval mode and, where commands may be confined, the sandbox. */
@@ -273,7 +291,11 @@ function poolFor(transport: ModelTransport, spec: AgentSpec): SubagentPool | und
 function newAgent(transport: ModelTransport, given: AgentSpec): Agent {
   // As its custom agent makes it (tools narrowed, its model, its instructions); as given where it has none.
   const spec = asCustomAgent(given, DEFAULT_MODEL);
-  const built = withAgentInstructions(spec, requestChoices(spec, spec.model ?? DEFAULT_MODEL, spec.modelOptions));
+  // A chat's first request goes with the custom agent picked before it: its instructions head the context.
+  const now = spec.choices?.();
+  const picked = now?.agent ?? undefined;
+  const model = picked ? modelOf(spec, now?.model, picked, DEFAULT_MODEL) : (spec.model ?? DEFAULT_MODEL);
+  const built = agentRequest(spec, model, spec.modelOptions, undefined, picked ?? spec.customAgent);
   const pool = poolFor(transport, spec);
   return new Agent({
     transport,
@@ -289,7 +311,7 @@ function newAgent(transport: ModelTransport, given: AgentSpec): Agent {
     ...(spec.maxTurns === undefined ? {} : { maxTurns: spec.maxTurns }),
     ...(spec.lane === undefined ? {} : { lane: spec.lane }),
     ...(spec.endAfterEdit ? { endAfterEdit: true } : {}),
-    ...(spec.choices ? { choices: followingAgent(spec, choicesReader(spec, spec.choices, built)) } : {}),
+    ...(spec.choices ? { choices: choicesReader(spec, spec.choices, built) } : {}),
     ...(spec.projectInstructions ? { projectInstructions: spec.projectInstructions } : {}),
     ...(spec.skills ? { skills: spec.skills } : {}),
     ...(spec.environment ? { environment: environmentOf(spec.environment, spec.approvals) } : {}),

@@ -47,23 +47,59 @@ export function withAgentInstructions(spec: AgentChoiceSpec, choices: RequestCho
   return instructions === choices.instructions ? choices : { ...choices, instructions };
 }
 
-/** A reader of request choices whose every answer has the agent's instructions (each answer mapped once). */
-export function followingAgent(spec: AgentChoiceSpec, read: () => RequestChoices): () => RequestChoices {
-  let last: { from: RequestChoices; to: RequestChoices } | undefined;
-  return () => {
-    const from = read();
-    if (last?.from !== from) last = { from, to: withAgentInstructions(spec, from) };
-    return last.to;
-  };
+/** The custom agent in force: the front end's choice now where it makes one (`null`: none), else the spec's. */
+export function chosenAgent(
+  spec: AgentChoiceSpec,
+  now: { agent?: CustomAgent | null | undefined } | undefined,
+): CustomAgent | undefined {
+  if (now?.agent === null) return undefined;
+  return now?.agent ?? spec.customAgent;
+}
+
+/** The model of a request: the front end's pick, else the agent's (unless the user named one), else the spec's. */
+export function modelOf(
+  spec: AgentChoiceSpec,
+  picked: string | undefined,
+  agent: CustomAgent | undefined,
+  fallback: string,
+): string {
+  const own = agent && spec.modelChosen !== true ? customAgentModel(agent).model : undefined;
+  return picked ?? own ?? spec.model ?? fallback;
+}
+
+/** `spec` as the front end's chosen `agent` makes it (the tools narrowed); itself where that is its own agent. */
+export function withChosenAgent<S extends AgentChoiceSpec>(spec: S, agent: CustomAgent | undefined): S {
+  if (agent === spec.customAgent) return spec;
+  return { ...spec, customAgent: agent, registry: customAgentRegistry(spec.registry ?? BUILTIN_TOOLS, agent) };
 }
 
 /**
  * A subagent of `spec` as its `agentType` makes it: the custom agent that names (none otherwise, not its
  * parent's), with tools no more than its parent's.
  */
-export function subagentChoice(spec: AgentChoiceSpec, agentType: string | undefined): AgentChoiceSpec {
+export function subagentChoice<S extends AgentChoiceSpec & { choices?: (() => ChosenAgentNow) | undefined }>(
+  spec: S,
+  agentType: string | undefined,
+): Partial<S> {
   const named = subagentAs(spec, agentType);
-  return { customAgent: named, registry: customAgentRegistry(spec.registry ?? BUILTIN_TOOLS, named) };
+  const chosen = spec.choices;
+  // The parent's tools as its agent now narrows them (the panel's pick included), then the named agent's.
+  const parent = customAgentRegistry(spec.registry ?? BUILTIN_TOOLS, chosenAgent(spec, chosen?.()));
+  const registry = customAgentRegistry(parent, named);
+  if (!chosen) return { customAgent: named, registry } as Partial<S>;
+  // The picker's model still counts for it; the picker's agent is its parent's, not its own.
+  let last: { from: ChosenAgentNow; to: ChosenAgentNow } | undefined;
+  const own = () => {
+    const from = chosen();
+    if (last?.from !== from) last = { from, to: { ...from, agent: named ?? null } };
+    return last.to;
+  };
+  return { customAgent: named, registry, choices: own } as Partial<S>;
+}
+
+/** What a front end's choices say of the agent (FrontChoices, createAgentSession.ts). */
+interface ChosenAgentNow {
+  agent?: CustomAgent | null | undefined;
 }
 
 /** `spawn_agent`'s own kinds: a custom agent of one of these names is not started by it. */
