@@ -93,7 +93,7 @@ export class ChatController {
     ({ changedFiles: this.changedFiles, queue: this.queue } = parts);
     backend.composer?.attach((message) => this.send(message));
     this.slash = new ChatSlash(backend.slash, {
-      newChat: () => this.newChat(),
+      newChat: () => (backend.newChat ? backend.newChat() : this.newChat()),
       notice: (level, text) => this.model.notice(level, text),
       giveBack: (text) => this.send({ type: 'focus', text }),
     });

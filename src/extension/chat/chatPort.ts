@@ -40,6 +40,8 @@ export interface ChatHost {
   enqueue<T>(run: () => Promise<T>, signal?: AbortSignal): Promise<T>;
   /** A chat opened beside another (deck/chatDeck.ts): it starts empty, not as the chat before a reload. */
   beside?: boolean;
+  /** `/new`: the window's New Chat, which opens a chat beside a running one (deck/chatDeck.ts); absent: start over. */
+  newChat?(): void;
   /** A new transcript for a chat. */
   newTranscript(): Transcript;
   /** Where transcripts are kept. */

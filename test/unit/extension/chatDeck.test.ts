@@ -115,6 +115,22 @@ describe('parallel chats: several at once on one socket, one lane each', functio
     assert.equal(first.busy, false);
   });
 
+  it('/new is New Chat: an idle chat starts over in place and is listed as new again', async () => {
+    ui.mode = 'ask';
+    const first = ui.deck.shown;
+    const running = first.ask('write the note');
+    await eventually(() => card(first)?.status === 'approval', { message: 'the approval card' });
+    ui.deck.newChat();
+    await ui.deck.shown.ask('say hello');
+    await eventually(() => ui.tabs()[1]?.state === 'done', { message: 'the second done' });
+    await ui.deck.receive({ type: 'send', text: '/new' });
+    await eventually(() => ui.tabs()[1]?.state === 'new', { message: 'the second listed as new' });
+    assert.equal(ui.deck.all.length, 2);
+    assert.equal(first.busy, true, 'the first goes on');
+    first.stop();
+    await running;
+  });
+
   it('one chat alone: New Chat starts it over in place and the page gets no list', async () => {
     await ui.deck.receive({ type: 'ready' });
     await ui.deck.shown.ask('say hello');

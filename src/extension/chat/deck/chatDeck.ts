@@ -169,6 +169,7 @@ export class ChatDeck {
           signal,
           () => this.waits(full),
         ),
+      newChat: () => this.newChat(),
       // The window's context keys (Stop, Open Transcript) follow the chat shown.
       changed: (state) => {
         if (chat.id === this.shownId) base.changed?.(state);
