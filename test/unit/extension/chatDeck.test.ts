@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { ChatController } from '../../../src/extension/chat/chatController';
+import { loadSnapshot } from '../../../src/extension/chat/history/chatSnapshot';
 import type { ToolEntry } from '../../../src/protocol/chatView';
 import type { ScenarioFile } from '../../../src/server';
 import { useAgentBench } from '../agent/agentHarness';
@@ -151,6 +153,13 @@ describe('parallel chats: several at once on one socket, one lane each', functio
     await ui.deck.receive({ type: 'closeChat', id: 'chat-1' });
     assert.equal((await closed).status, 'cancelled');
     assert.equal(ui.deck.all.length, 1);
+    // Its last snapshot is of a stopped task, not one cut short (History would offer Resume).
+    await eventually(
+      () => loadSnapshot(path.join(path.dirname(bench.dir), 'sessions'), id).snapshot?.running === false,
+      {
+        message: 'the closed chat saved as stopped',
+      },
+    );
     assert.deepEqual(ui.tabs(), []);
     // The closed chat is in History: opening it while another chat runs opens it beside that one.
     const running = ui.deck.shown.ask('write the note');
