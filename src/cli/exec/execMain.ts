@@ -17,7 +17,7 @@ import { type ExecExtras, type ExecRun, runExec } from './execRun';
 import { noSandboxNotice, sandboxLabel, sandboxReader } from './execSandbox';
 import { promptFlagParts } from './fileFlags';
 import { mcpServersOf, terminalConsent } from './mcpSetup';
-import { openWorktree } from './worktreeFlags';
+import { openWorktree } from './worktreeOpen';
 
 export { execUsage } from './execOptions';
 export type { ExecExtras } from './execRun';
