@@ -26,7 +26,7 @@ describe('Loopwire in the VS Code workbench: inline fix', function () {
   after(() => delete process.env['LOOPWIRE_WIRE_LOG']);
 
   const bench = useInlineWorkbench(INLINE_ARTIFACTS);
-  const { shot, lines, lens, noLensLeft, focusInEditor, openFile, goTo, shows, quickFixMenu } = bench;
+  const { shot, lines, shown, act, noLensLeft, focusInEditor, openFile, goTo, shows, quickFixMenu } = bench;
 
   it('the light bulb fixes config/shipping.json inline, and Undo takes the fix back', async () => {
     const { workbench } = bench;
@@ -36,11 +36,11 @@ describe('Loopwire in the VS Code workbench: inline fix', function () {
     assert.ok(inline >= 0 && chat > inline, `Fix with Loopwire first, then Fix in Chat: ${rows.join(' / ')}`);
     await shot('quick-fix-menu');
     await workbench.page.locator('.action-widget .monaco-list-row', { hasText: 'Fix with Loopwire' }).first().click();
-    await lens('Undo').waitFor({ timeout: 60_000 });
+    await shown('Undo', 60_000);
     await shows('"freeShippingFrom": 5000,');
     await shows('5000,,', true);
     await shot('fix-streamed');
-    await lens('Undo').click();
+    await act('Undo');
     await shows('5000,,');
     await noLensLeft();
     // The file was saved before the fix and is as it was: no unsaved mark either.
@@ -118,7 +118,7 @@ describe('Loopwire in the VS Code workbench: inline fix', function () {
     await until('the chat’s request', () => Promise.resolve(chatRequest() ? true : undefined));
     await quickFixMenu();
     await workbench.page.locator('.action-widget .monaco-list-row', { hasText: 'Fix with Loopwire' }).first().click();
-    await lens('Undo').waitFor({ timeout: 60_000 });
+    await shown('Undo', 60_000);
     await shows('5000,,', true);
     // The chat's answer is still held back by the model (20 s): the fix did not wait for it.
     assert.equal(
@@ -145,7 +145,7 @@ describe('Loopwire in the VS Code workbench: inline fix', function () {
       1,
     );
     await panel.locator('.entry.assistant', { hasText: 'Done waiting' }).waitFor({ timeout: 60_000 });
-    await lens('Keep').click();
+    await act('Keep');
     await workbench.screenshot('chat-done', { sidebar: true });
   });
 

@@ -35,7 +35,8 @@ describe('Loopwire in the VS Code workbench: inline edit (Ctrl+I)', function () 
   });
   after(() => delete process.env['LOOPWIRE_WIRE_LOG']);
   const bench = useInlineWorkbench(EDIT_ARTIFACTS);
-  const { shot, lens, lensCount, noLensLeft, openFile, goTo, lineTexts, shows, inlinePrompt, loopwireLog } = bench;
+  const { shot, shown, act, lensCount, noLensLeft, openFile, goTo, lineTexts, shows, inlinePrompt, loopwireLog } =
+    bench;
 
   it('Ctrl+I on a selection with a prompt: one hunk undone, the other kept', async () => {
     const { page } = bench.workbench;
@@ -47,15 +48,15 @@ describe('Loopwire in the VS Code workbench: inline edit (Ctrl+I)', function () 
     await page.locator('.quick-input-widget input').fill('take the percent of the amount');
     await shot('prompt');
     await page.keyboard.press('Enter');
-    await lens('Keep All').waitFor({ timeout: 60_000 });
+    await shown('Keep All', 60_000);
     await shows('const discount = (amount * percent) / 100;');
     await shows('of an amount off it');
     await shot('edit-streamed');
     // The first hunk (the comment) taken back, the second (the return) kept.
-    await lens('Undo').click();
+    await act('Undo');
     await shows('off an amount in cents');
     await until('the lenses of the hunk left', async () => ((await lensCount()) === 2 ? true : undefined));
-    await lens('Keep').click();
+    await act('Keep');
     await noLensLeft();
     await shows('const discount = (amount * percent) / 100;');
     await shot('edit-kept');
@@ -107,17 +108,17 @@ describe('Loopwire in the VS Code workbench: inline edit (Ctrl+I)', function () 
       await inlinePrompt();
       await page.locator('.quick-input-widget input').fill('say what each function returns');
       await page.keyboard.press('Enter');
-      await lens('Undo All').waitFor({ timeout: 60_000 });
+      await shown('Undo All', 60_000);
       await shows('(price times quantity)');
       await shows('every line summed, then the discount taken off');
     };
     await ask();
-    await lens('Undo All').click();
+    await act('Undo All');
     await noLensLeft();
     assert.deepEqual(await lineTexts(), before, 'Undo All: the file as it was');
     await ask();
     await shot('both-hunks');
-    await lens('Keep All').click();
+    await act('Keep All');
     await noLensLeft();
     await shows('(price times quantity)');
     await shows('every line summed, then the discount taken off');
@@ -136,11 +137,11 @@ describe('Loopwire in the VS Code workbench: inline edit (Ctrl+I)', function () 
     // The user goes on at the end of the file while the model still writes.
     await page.keyboard.press('Control+End');
     await page.keyboard.type('// typed while Loopwire wrote');
-    await lens('Undo').waitFor({ timeout: 60_000 });
+    await shown('Undo', 60_000);
     await shows('(A long comment, so that the edit takes a while to write.)');
     await shows('// typed while Loopwire wrote');
     await shot('typed-while-streaming');
-    await lens('Undo').click();
+    await act('Undo');
     await noLensLeft();
     const expected = [...before];
     expected.splice(expected.indexOf(''), 1, '// typed while Loopwire wrote');

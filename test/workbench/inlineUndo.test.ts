@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { noteWhen, noted, pageNow } from './inlineLensProbe';
+import { MOUSEUP, armInput } from '../bench/inline/inputProbe';
+import { noteWhen, noted } from './inlineLensProbe';
 import { inlineTitles, useInlineWorkbench } from './inlineWorkbench';
 import { ARTIFACTS, until } from './workbench';
 
@@ -19,7 +20,8 @@ const ALL = ['Keep All', 'Undo All', 'Keep', 'Undo', 'Keep', 'Undo'];
 describe('Loopwire in the VS Code workbench: an inline edit and the editor’s undo', function () {
   this.timeout(180_000);
   const bench = useInlineWorkbench(UNDO_ARTIFACTS);
-  const { shot, lens, lensCount, noLensLeft, openFile, goTo, lineTexts, shows, inlinePrompt, loopwireLog } = bench;
+  const { shot, shown, act, lensCount, noLensLeft, openFile, goTo, lineTexts, shows, inlinePrompt, loopwireLog } =
+    bench;
   const timings: Record<string, number> = {};
 
   const page = () => bench.workbench.page;
@@ -41,13 +43,15 @@ describe('Loopwire in the VS Code workbench: an inline edit and the editor’s u
       const found = await inlineTitles(await bench.workbench.panel());
       return JSON.stringify(found) === JSON.stringify(expected) ? true : undefined;
     }).catch(async () => assert.fail(`entries: ${JSON.stringify(await inlineTitles(await bench.workbench.panel()))}`));
-  /** Clicks lens `title` and notes how long the lenses took to be `after`. */
+  /** Runs action `title` (its link in the hover) and notes how long from the click the actions took to be `after`. */
   const clickLens = async (title: string, after: string[], name: string) => {
     await noteWhen(page(), name, { lenses: after });
-    const at = await pageNow(page());
-    await lens(title).click();
-    const shown = await until(`the lenses after ${title}`, () => noted(page(), name));
-    timings[name] = Math.round(shown - at);
+    // From the click's mouseup as the page got it (the hover before it is the user's reading time).
+    await armInput(page(), MOUSEUP);
+    await act(title);
+    const shown = await until(`the actions after ${title}`, () => noted(page(), name));
+    const click = await until('the click noted', () => noted(page(), MOUSEUP));
+    timings[name] = Math.round(shown - click);
   };
 
   before(() => fs.mkdirSync(UNDO_ARTIFACTS, { recursive: true }));
@@ -63,7 +67,7 @@ describe('Loopwire in the VS Code workbench: an inline edit and the editor’s u
     await noteWhen(page(), 'edit-end', { text: 'return roundCents(amount - discount);' });
     await noteWhen(page(), 'edit-lenses', { lenses: ALL });
     await page().keyboard.press('Enter');
-    await lens('Keep All').waitFor({ timeout: 60_000 });
+    await shown('Keep All', 60_000);
     const end = await until('the edit’s end noted', () => noted(page(), 'edit-end'));
     const lenses = await until('its lenses noted', () => noted(page(), 'edit-lenses'));
     timings['cold: last line to lenses'] = Math.round(lenses - end);
@@ -78,11 +82,11 @@ describe('Loopwire in the VS Code workbench: an inline edit and the editor’s u
     await shot('ctrl-z-once');
 
     await press('Control+Shift+z');
-    await lens('Keep All').waitFor({ timeout: 15_000 });
+    await shown('Keep All', 15_000);
     await shows('const discount = (amount * percent) / 100;');
     assert.equal(await lensCount(), ALL.length, 'Keep All, Undo All and each hunk’s Keep and Undo again');
     await shot('redone');
-    await lens('Keep All').click();
+    await act('Keep All');
     await noLensLeft();
     await entries(['Edited inline in src/cart.js:10 kept']);
   });
@@ -97,7 +101,7 @@ describe('Loopwire in the VS Code workbench: an inline edit and the editor’s u
     await noteWhen(page(), 'warm-end', { text: 'every line summed, then the discount taken off' });
     await noteWhen(page(), 'warm-lenses', { lenses: ALL });
     await page().keyboard.press('Enter');
-    await lens('Undo All').waitFor({ timeout: 60_000 });
+    await shown('Undo All', 60_000);
     const end = await until('the edit’s end noted', () => noted(page(), 'warm-end'));
     timings['warm: last line to lenses'] = Math.round(
       (await until('lenses', () => noted(page(), 'warm-lenses'))) - end,
@@ -107,14 +111,14 @@ describe('Loopwire in the VS Code workbench: an inline edit and the editor’s u
     await sameLines(before, 'the file as before, after Undo All');
     await entries(['Edited inline in src/cart.js:10 kept', 'Edited inline in src/cart.js:5 undone']);
     await press('Control+z');
-    await lens('Undo All').waitFor({ timeout: 15_000 });
+    await shown('Undo All', 15_000);
     await shows('(price times quantity)');
     await shot('undo-all-undone');
 
     await clickLens('Undo', ['Keep', 'Undo'], 'Undo: click to the other hunk’s lenses');
     await shows('(price times quantity)', true);
     await press('Control+z');
-    await lens('Keep All').waitFor({ timeout: 15_000 });
+    await shown('Keep All', 15_000);
     await shows('(price times quantity)');
     assert.equal(await lensCount(), ALL.length, 'the hunk brought back waits again');
     await shot('undo-lens-undone');
@@ -163,7 +167,7 @@ describe('Loopwire in the VS Code workbench: an inline edit and the editor’s u
     // The typing cuts the edit's undo step in two: one Ctrl+Z would stop between the model's steps.
     await page().keyboard.press('Control+End');
     await page().keyboard.type('// typed while Loopwire wrote');
-    await lens('Undo').waitFor({ timeout: 60_000 });
+    await shown('Undo', 60_000);
     await shows('(A long comment, so that the edit takes a while to write.)');
     await shot('typed-while-streaming');
     await press('Control+z');
@@ -185,7 +189,7 @@ describe('Loopwire in the VS Code workbench: an inline edit and the editor’s u
     await bench.quickFixMenu();
     const before = await lineTexts();
     await page().locator('.action-widget .monaco-list-row', { hasText: 'Fix with Loopwire' }).first().click();
-    await lens('Undo').waitFor({ timeout: 60_000 });
+    await shown('Undo', 60_000);
     await shows('"freeShippingFrom": 5000,');
     await press('Control+z');
     await noLensLeft();
@@ -196,6 +200,37 @@ describe('Loopwire in the VS Code workbench: an inline edit and the editor’s u
     const titles = await inlineTitles(await bench.workbench.panel());
     assert.ok(titles.includes('Fixed inline in config/shipping.json:3 undone'), titles.join(' / '));
     await bench.workbench.screenshot('chat-entries', { sidebar: true });
+  });
+
+  it('the actions are labels at the hunks, linked in their hover; Ctrl+N / Ctrl+Y act on the hunk nearest the cursor', async () => {
+    await openFile('src/cart.js', 'cartTotal');
+    await goTo('5');
+    for (let i = 0; i < 15; i++) await page().keyboard.press('Shift+ArrowDown');
+    await inlinePrompt();
+    await page().locator('.quick-input-widget input').fill('say what each function returns');
+    await page().keyboard.press('Enter');
+    await shown('Undo All', 60_000);
+    await until('every action', async () => ((await lensCount()) === ALL.length ? true : undefined));
+    // Labels, not lenses: no CodeLens is drawn beside them (nor instead of them).
+    assert.equal(await page().locator('.part.editor .codelens-decoration a').count(), 0, 'no CodeLens');
+    await bench.hover('Keep');
+    await shot('labels-and-hover');
+    await page().mouse.move(1, 1);
+    // The cursor at the end of the file: the nearest hunk is the last one, cartTotal's comment.
+    await press('Control+End');
+    await press('Control+n');
+    await shows("/** The cart's total in cents: every line, then the discount. */");
+    await until('the first hunk’s actions left', async () => ((await lensCount()) === 2 ? true : undefined));
+    await shot('ctrl-n');
+    // At the top of the file: the hunk left, lineTotal's comment.
+    await press('Control+Home');
+    await press('Control+y');
+    await noLensLeft();
+    await shows('(price times quantity)');
+    const last = async () => (await inlineTitles(await bench.workbench.panel())).at(-1);
+    await until('the entry: 1 of 2 kept', async () =>
+      (await last()) === 'Edited inline in src/cart.js:5 1 of 2 kept' ? true : undefined,
+    ).catch(async () => assert.fail(`the last entry: ${await last()}`));
   });
 
   after(() => {

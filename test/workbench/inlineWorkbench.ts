@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Frame, Locator } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import { copyDemo } from './codeServer';
+import { actionRows } from './inlineLensProbe';
 import { useWorkbench } from './suite';
 import { type Workbench, openInEditor, until } from './workbench';
 
@@ -104,6 +105,49 @@ export const text = async (locator: Locator) => ((await locator.textContent()) ?
 /** A line's words with one space between them (an entry's icon, title and outcome are separate elements). */
 export const flat = (line: string) => line.replace(/\s+/g, ' ');
 
+const EDITOR = '.part.editor .editor-group-container.active';
+/** The titles of the active editor's inline actions, top first. */
+export const actionTitles = async (page: Page) => (await actionRows(page)).flatMap((row) => row.titles);
+
+/** Waits until the active editor shows the inline action `title`. */
+export const actionShown = (page: Page, title: string, timeoutMs = 15_000) =>
+  until(`the ${title} action`, async () => ((await actionTitles(page)).includes(title) ? true : undefined), timeoutMs);
+
+/**
+ * Shows the hover that links the inline action `title`, as a user does with the mouse: hovers the line of the
+ * first label showing it (Keep All and Undo All: the first hunk's line); its link. Undefined for a lens.
+ */
+export async function hoverAction(page: Page, title: string): Promise<Locator | undefined> {
+  const rows = await actionRows(page);
+  const whole = title.endsWith(' All');
+  const row = rows.find((r) => (whole && !r.lens ? r.titles.includes('Keep') : r.titles.includes(title)));
+  if (!row) throw new Error(`no ${title} action: ${JSON.stringify(rows.map((r) => r.titles))}`);
+  if (row.lens) return undefined;
+  const link = page.locator('.monaco-hover a', { hasText: new RegExp(`^${title}$`) }).first();
+  // An earlier hover (another hunk's) goes first: the mouse leaves the editor.
+  await page.mouse.move(1, 1);
+  await until('no hover left', async () => ((await link.isVisible()) ? undefined : true));
+  await page.mouse.move(row.x, row.y);
+  await until(`${title} in the hover`, async () => {
+    if (await link.isVisible()) return true;
+    // Moved off and back: the editor shows a hover once the mouse rests on the line.
+    await page.mouse.move(row.x, row.y - 40);
+    await page.mouse.move(row.x, row.y);
+    await page.waitForTimeout(500);
+    return (await link.isVisible()) ? true : undefined;
+  });
+  return link;
+}
+
+/** Runs the inline action `title` as a user does with the mouse: its link in its hover, or its lens. */
+export async function runAction(page: Page, title: string): Promise<void> {
+  const link = await hoverAction(page, title);
+  if (link) return link.click();
+  const rows = await actionRows(page);
+  const lens = rows.find((r) => r.titles.includes(title));
+  if (lens) await page.mouse.click(lens.x, lens.y);
+}
+
 /** The titles of the panel's inline entries, in order, each on one line. */
 export const inlineTitles = async (panel: Frame) =>
   (await panel.locator('.entry.inline .inline-header').allInnerTexts()).map((title) => flat(title).trim());
@@ -114,8 +158,12 @@ export interface InlineWorkbench {
   shot: (name: string) => Promise<string>;
   /** The active editor's lines. */
   lines: () => Locator;
-  /** The active editor's code lens titled `title` exactly. */
-  lens: (title: string) => Locator;
+  /** Waits until the active editor shows the inline action `title` (a label's, or a lens). */
+  shown: (title: string, timeoutMs?: number) => Promise<unknown>;
+  /** Runs that action as a user does: its link in the hover of its hunk's lines (a lens: clicked). */
+  act: (title: string) => Promise<void>;
+  /** Shows the hover that links that action. */
+  hover: (title: string) => Promise<unknown>;
   lensCount: () => Promise<number>;
   /** Waits until the edit's lenses are gone (it was kept, undone or stopped). */
   noLensLeft: () => Promise<unknown>;
@@ -155,19 +203,17 @@ export function useInlineWorkbench(artifacts: string): InlineWorkbench {
     if (!started) throw new Error('the workbench has not started');
     return started;
   };
-  const editor = '.part.editor .editor-group-container.active';
-  const lines = () => wb().page.locator(`${editor} .monaco-editor .view-lines`).first();
-  const lensCount = () => wb().page.locator(`${editor} .codelens-decoration a`).count();
+  const lines = () => wb().page.locator(`${EDITOR} .monaco-editor .view-lines`).first();
+  const lensCount = async () => (await actionTitles(wb().page)).length;
   return {
     get workbench() {
       return wb();
     },
     shot: (name) => wb().screenshot(name),
     lines,
-    lens: (title) =>
-      wb()
-        .page.locator(`${editor} .codelens-decoration a`, { hasText: new RegExp(`^${title}$`) })
-        .first(),
+    shown: (title, timeoutMs) => actionShown(wb().page, title, timeoutMs),
+    act: (title) => runAction(wb().page, title),
+    hover: (title) => hoverAction(wb().page, title),
     lensCount,
     noLensLeft: () => until('no lens left', async () => ((await lensCount()) === 0 ? true : undefined)),
     focusInEditor: () => wb().page.evaluate<boolean>("document.activeElement?.closest('.part.editor') != null"),
@@ -189,7 +235,7 @@ export function useInlineWorkbench(artifacts: string): InlineWorkbench {
     },
     quickFixMenu: async () => {
       await openFile(wb().page, lines, 'config/shipping.json', 'freeShippingFrom');
-      await wb().page.locator(`${editor} .squiggly-error`).first().waitFor();
+      await wb().page.locator(`${EDITOR} .squiggly-error`).first().waitFor();
       await goTo(wb(), '3:28');
       return codeActions(wb(), 'Fix with Loopwire');
     },

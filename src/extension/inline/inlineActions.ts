@@ -124,14 +124,18 @@ export async function fixInline(current: () => WindowRuntime, args: unknown[]): 
   return inline.send(run, requestOf('fix', document, run.path, lines, message, problem), sentAt);
 }
 
-/** Keep or Undo of an inline edit's hunk (or all of the document's), from its lens or key. */
+/**
+ * Keep or Undo of an inline edit's hunk (or all of the document's), from its action; by key (`line`), the
+ * hunk nearest the cursor.
+ */
 export async function reviewInline(
   session: WindowRuntime,
-  target: { uri: string; hunkId?: string; run?: string },
+  target: { uri: string; hunkId?: string; run?: string; line?: number },
   action: 'keep' | 'undo',
 ): Promise<void> {
   try {
-    await session.inline.review(target.uri, target.hunkId, action, target.run);
+    if (target.line !== undefined) await session.inline.reviewNearest(target.uri, target.line, action);
+    else await session.inline.review(target.uri, target.hunkId, action, target.run);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     void vscode.window.showWarningMessage(

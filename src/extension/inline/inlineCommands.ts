@@ -1,20 +1,25 @@
 import * as vscode from 'vscode';
 import type * as SessionBundle from '../runtimeBundle';
 import type { WindowRuntime } from '../windowRuntime';
-import { INLINE_CANCEL, INLINE_KEEP, INLINE_UNDO } from './inlineMarks';
+import { INLINE_CANCEL, INLINE_KEEP, INLINE_UNDO } from './inlineAffordances';
 
 // The inline commands, registered at activation: Edit Inline (Ctrl+I / Cmd+I in the editor), Fix with
 // Loopwire (the light bulb's inline fix), and the editor's Keep / Undo / Stop of an inline edit. What they do
 // is in the session's bundle (inlineActions.ts): the session — and with it the agent's code — is loaded by
 // the first of them.
 
+/** What a Keep or Undo acts on: a hunk or the whole edit, or (`line`: a key's) the hunk nearest that line. */
+type Target = { uri: string; hunkId?: string; run?: string; line?: number };
+
 /**
- * The document a lens or key names (`{ uri, hunkId?, run? }`), else the active editor's, and the hunk and the
- * edit (a lens's) if any.
+ * The document an action or key names (`{ uri, hunkId?, run? }`), else the active editor's, and the hunk and
+ * the edit (an action's) if any; a key's `{ at: 'cursor' }` names the active editor's cursor line.
  */
-function targetOf(value: unknown): { uri: string; hunkId?: string; run?: string } | undefined {
+function targetOf(value: unknown): Target | undefined {
+  const editor = vscode.window.activeTextEditor;
   if (typeof value === 'object' && value !== null) {
-    const { uri, hunkId, run } = value as Record<string, unknown>;
+    const { uri, hunkId, run, at } = value as Record<string, unknown>;
+    if (at === 'cursor' && editor) return { uri: editor.document.uri.toString(), line: editor.selection.active.line };
     if (typeof uri === 'string')
       return {
         uri,
@@ -22,7 +27,7 @@ function targetOf(value: unknown): { uri: string; hunkId?: string; run?: string 
         ...(typeof run === 'string' ? { run } : {}),
       };
   }
-  const active = vscode.window.activeTextEditor?.document.uri.toString();
+  const active = editor?.document.uri.toString();
   return active === undefined ? undefined : { uri: active };
 }
 

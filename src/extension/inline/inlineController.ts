@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { isNoMatchAnswer } from '../../server/noMatchAnswer';
 import type { Workspace } from '../../workspace';
 import { type InlineAgentSource, InlineRun, type InlineTiming } from './inlineRun';
+import { nearestHunk } from './inlineAffordances';
 import { InlineMarks } from './inlineMarks';
 import { UndoWalk } from './inlineUndoWalk';
 import type { InlineNote } from './inlineNote';
@@ -15,6 +16,8 @@ import { showOfflineNotice } from './offlineNotice';
 
 /** The context key that is true while an inline edit streams (package.json's Escape binding reads it). */
 export const RUNNING_KEY = 'loopwire.inlineRunning';
+/** True while the active editor's file has an edit waiting for Keep or Undo (its keys, package.json, read it). */
+export const REVIEW_KEY = 'loopwire.inlineReview';
 
 export interface InlineDeps {
   agent: InlineAgentSource;
@@ -48,6 +51,8 @@ export class InlineController implements vscode.Disposable {
   private lanes = 0;
   /** The value `loopwire.inlineRunning` was last given. */
   private runningKey: boolean | undefined;
+  /** The value `loopwire.inlineReview` was last given. */
+  private reviewKey: boolean | undefined;
   /** The window is going: the edits still shown have left their entries (`dispose`). */
   disposed = false;
   /** The last run's time from Enter to its first painted line (the API's `inline.lastTiming`). */
@@ -62,7 +67,11 @@ export class InlineController implements vscode.Disposable {
         marks: () => run.edit.marks(run.document.getText()),
       })),
     );
-    this.disposables = [this.marks, vscode.workspace.onDidChangeTextDocument((event) => this.documentChanged(event))];
+    this.disposables = [
+      this.marks,
+      vscode.workspace.onDidChangeTextDocument((event) => this.documentChanged(event)),
+      vscode.window.onDidChangeActiveTextEditor(() => void this.setKeys()),
+    ];
   }
 
   /**
@@ -136,6 +145,14 @@ export class InlineController implements vscode.Disposable {
     if (run.state === 'over') await this.restoreSaved(run);
   }
 
+  /** Keep or Undo by key: the hunk of `uri`'s edit nearest `line` (0-based), where the cursor is. */
+  async reviewNearest(uri: string, line: number, action: 'keep' | 'undo'): Promise<void> {
+    const run = this.inReview(uri, undefined);
+    if (!run) return;
+    const hunkId = nearestHunk(run.edit.marks(run.document.getText()), line, run.document.lineCount);
+    if (hunkId !== undefined) await this.review(uri, hunkId, action, run.id);
+  }
+
   /** The edit of `uri` waiting for Keep or Undo, if it is the run `runId` (when named). */
   private inReview(uri: string, runId: string | undefined): InlineRun | undefined {
     const run = this.runs.get(uri);
@@ -204,7 +221,7 @@ export class InlineController implements vscode.Disposable {
       else this.runs.set(key, run);
     }
     this.marks.refresh();
-    void this.setRunning();
+    void this.setKeys();
   }
 
   /** The chat's entry for an ended run: made once, then updated when its outcome changes. */
@@ -220,12 +237,19 @@ export class InlineController implements vscode.Disposable {
     this.past = [...this.past.filter((earlier) => earlier !== run), run].slice(-PAST_RUNS);
   }
 
-  /** Sets the context key when it changes only: a streamed edit changes its run at every step. */
-  private setRunning(): Thenable<unknown> | undefined {
+  /** Sets the context keys when they change only: a streamed edit changes its run at every step. */
+  private async setKeys(): Promise<void> {
     const running = [...this.runs.values()].some((run) => run.state === 'running');
-    if (running === this.runningKey) return undefined;
-    this.runningKey = running;
-    return vscode.commands.executeCommand('setContext', RUNNING_KEY, running);
+    const active = vscode.window.activeTextEditor?.document.uri.toString();
+    const reviewing = active !== undefined && this.runs.get(active)?.state === 'review';
+    if (running !== this.runningKey) {
+      this.runningKey = running;
+      await vscode.commands.executeCommand('setContext', RUNNING_KEY, running);
+    }
+    if (reviewing !== this.reviewKey) {
+      this.reviewKey = reviewing;
+      await vscode.commands.executeCommand('setContext', REVIEW_KEY, reviewing);
+    }
   }
 
   private multiRoot(): boolean {

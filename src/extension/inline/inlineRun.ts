@@ -6,7 +6,7 @@ import { liveDiffKind } from '../../tools';
 import { type Workspace, WorkspaceError } from '../../workspace';
 import { closeUndoStep, writeText } from './bufferText';
 import { InlineEdit } from './inlineEdit';
-import { type InlineTiming, type TimingMarks, timingLine, timingOf } from './inlineTiming';
+import { type InlineTiming, type TimingMarks, endLine, timingLine, timingOf } from './inlineTiming';
 import { type InlineEnd, type InlineNote, inlineNote } from './inlineNote';
 import { type InlineRequest, inlinePrompt } from './inlineRequest';
 import { InlineWorkspace } from './inlineWorkspace';
@@ -161,6 +161,8 @@ export class InlineRun {
       await this.carry((buffer) => {
         const result = this.edit.undo(buffer, id);
         refused = result.ok ? undefined : result.message;
+        // The hunk's actions go now, not after the editor's round trip for the text (the others' move with it).
+        if (result.ok && this.state === 'review') this.changed();
         return result.ok ? result.text : undefined;
       }, step);
       if (refused !== undefined) throw new Error(refused);
@@ -258,7 +260,7 @@ export class InlineRun {
       void this.undo().catch(() => undefined);
     }
     this.log.info(
-      `inline ${this.path}: ${status}${why ? ` (${why.split('\n')[0] ?? ''})` : ''}${timingLine(this.timing())}`,
+      `inline ${this.path}: ${status}${why ? ` (${why.split('\n')[0] ?? ''})` : ''}${timingLine(this.timing())}${endLine(this.marks)}`,
     );
     this.settle(status === 'completed' ? 'review' : 'over');
   }
@@ -346,6 +348,7 @@ export class InlineRun {
       if (written === 'refused')
         throw new WorkspaceError('io_error', `The editor refused the edit of ${this.path}.`, this.path);
       this.marks.paintAt ??= performance.now();
+      this.marks.writtenAt = performance.now();
       this.changed();
       return this.document.version;
     });

@@ -20,6 +20,8 @@ export interface TimingMarks {
   deltaAt?: number;
   previewAt?: number;
   paintAt?: number;
+  /** The file's last write by the edit tool (then the run ends, and its Keep / Undo are drawn). */
+  writtenAt?: number;
 }
 
 /** The parts, once every moment is known; `sentAt`: Enter. */
@@ -41,4 +43,11 @@ export function timingLine(timing: InlineTiming | undefined): string {
   return timing
     ? `; first line painted ${timing.totalMs.toFixed(1)} ms after Enter: agent ${timing.agentMs.toFixed(1)} ms, first edit delta ${timing.firstDeltaMs.toFixed(1)} ms, first changed line written ${timing.previewMs.toFixed(1)} ms, painted ${timing.paintMs.toFixed(1)} ms`
     : '';
+}
+
+/** The log's words for the time from the edit's last write to its end, where its Keep / Undo are drawn. */
+export function endLine(marks: TimingMarks): string {
+  return marks.writtenAt === undefined
+    ? ''
+    : `; ended ${(performance.now() - marks.writtenAt).toFixed(1)} ms after its last write`;
 }

@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { codeActions, text } from '../../workbench/inlineWorkbench';
+import { actionTitles, codeActions, runAction, text } from '../../workbench/inlineWorkbench';
 import { noteWhen, noted } from '../../workbench/inlineLensProbe';
 import { type Workbench, openInEditor, until } from '../../workbench/workbench';
 import { type HostTiming, type InlineKind, type InlineSample, hostTiming } from './inlineFigures';
@@ -29,21 +29,16 @@ const EDIT_MS = 60_000;
 interface Editor {
   page: Page;
   lines: () => Locator;
-  lens: (title: string) => Locator;
   lensCount: () => Promise<number>;
 }
 
 function editorOf(workbench: Workbench): Editor {
   const page = workbench.page;
-  const lensLinks = () => page.locator(`${EDITOR} .codelens-decoration a`);
   return {
     page,
     lines: () => page.locator(`${EDITOR} .monaco-editor .view-lines`).first(),
-    lens: (title) =>
-      lensLinks()
-        .filter({ hasText: new RegExp(`^${title}$`) })
-        .first(),
-    lensCount: () => lensLinks().count(),
+    // The edit's actions: its labels' titles (lenses where inlay hints are off).
+    lensCount: async () => (await actionTitles(page)).length,
   };
 }
 
@@ -65,7 +60,7 @@ const at = (page: Page, name: string, timeoutMs = 15_000) => until(name, () => n
 async function clickLens(editor: Editor, title: string, after: string[], name: string): Promise<number> {
   await armInput(editor.page, MOUSEUP);
   await noteWhen(editor.page, name, { lenses: after });
-  await editor.lens(title).click();
+  await runAction(editor.page, title);
   const shown = await at(editor.page, name);
   return shown - (await at(editor.page, MOUSEUP));
 }
@@ -83,7 +78,7 @@ async function undoBack(editor: Editor, original: string): Promise<void> {
     await until('the undo to land', async () => ((await now()) !== before ? true : undefined), 3_000).catch(
       () => undefined,
     );
-    // Its lenses follow a debounce later (250 ms at least).
+    // Its actions follow a debounce later (25 ms at least; a lens's 250 ms).
     await until('the lenses to follow', async () => ((await back()) ? true : undefined), 1_500).catch(() => undefined);
   }
   if (!(await back())) throw new Error(`Ctrl+Z did not bring back ${original}`);

@@ -97,6 +97,9 @@ describe('Fix with Loopwire, inline', () => {
     assert.equal(editor.document.getText(), BROKEN);
     await vscode.commands.executeCommand(inline.command.command, ...((inline.command.arguments ?? []) as unknown[]));
     assert.equal(editor.document.getText(), fixed);
+    // With inlay hints off the actions are CodeLenses (else labels, which no API reads back).
+    const editorConfig = vscode.workspace.getConfiguration('editor');
+    await editorConfig.update('inlayHints.enabled', 'off', vscode.ConfigurationTarget.Global);
     const lenses = async (): Promise<string[]> =>
       ((await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri)) ?? [])
         .map((lens) => lens.command?.title ?? '')
@@ -110,5 +113,6 @@ describe('Fix with Loopwire, inline', () => {
     assert.equal(editor.document.getText(), fixed);
     await eventually(async () => (await lenses()).length === 2, { message: 'the lenses back', intervalMs: 100 });
     await vscode.commands.executeCommand('loopwire.inline.keep', { uri: uri.toString() });
+    await editorConfig.update('inlayHints.enabled', undefined, vscode.ConfigurationTarget.Global);
   });
 });
