@@ -6,7 +6,9 @@ import type { Transcript } from '../conversation/transcript';
 // items, the very same objects, conversationFork.ts). The parent is mid-response then: the spawn call, and
 // any call beside it, has no output yet, and no server takes a call without one. Each gets an output that
 // says where it stands — the spawn's tells the subagent that it is the agent that call started — and the
-// subagent's task follows as its own prompt.
+// subagent's task follows as its own prompt. Being the same objects, the fork's first request names the
+// parent's last response on the subagent's own lane (the server's fork onto a new stream, chainPolicy.ts) and
+// sends only those outputs and the task.
 
 /** What the subagent reads as the output of the call that started it. */
 const SPAWNED_HERE =

@@ -31,7 +31,8 @@ export function onChatEvent(event: AgentEvent, chat: ChatEventTargets, registry:
   if (!STREAMED.has(event.type)) chat.outbox.hold();
   chat.model.handle(event);
   if (event.type === 'done') chat.outbox.flush();
-  if (event.type === 'steered') chat.queue.delivered(event.text);
+  // A subagent steered by its parent (send_input) took none of the user's queued prompts.
+  if (event.type === 'steered' && !event.agent) chat.queue.delivered(event.text);
   // A command or task may change files too, and is not journaled: the checkpoint says it ran.
   if (event.type === 'tool_started' && registry?.effect(event.name) === 'task')
     chat.checkpoints.unjournaled(event.name);
