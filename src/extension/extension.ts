@@ -9,6 +9,7 @@ import { askInChat, chatCommands } from './commands/chatCommands';
 import { FixWithLoopwire } from './commands/fixWithLoopwire';
 import { inlineCommands } from './inline/inlineCommands';
 import { inlineOffKey } from './inline/inlineOffKey';
+import { reviewChangesCommands } from './review/reviewActivation';
 import { KEEP_COMMAND, UNDO_COMMAND, reviewFromEditor } from './review/reviewCommands';
 import type { EndpointAccess } from './endpoint/endpointAccess';
 import { endpointCommands } from './endpoint/endpointCommands';
@@ -83,6 +84,7 @@ export function activate(context: vscode.ExtensionContext): LoopwireApi {
     ),
     ...chatCommands(chat, current, () => runtime),
     ...inlineCommands(runtimeBundle, current, () => runtime),
+    ...reviewChangesCommands(runtimeBundle, current, context),
     vscode.commands.registerCommand('loopwire.stop', () => runtime?.chat.stop()),
     vscode.commands.registerCommand('loopwire.chooseApproval', () => current().chooseApproval()),
     // The editor's Keep / Undo lenses (review/editorMarks.ts): they exist only once the chat does.

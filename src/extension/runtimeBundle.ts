@@ -7,3 +7,4 @@ import './l10nSetup';
 export { WindowRuntime } from './windowRuntime';
 export { taskNotifications } from './notifications/taskNotifications';
 export { editInline, fixInline, reviewInline } from './inline/inlineActions';
+export { fixFinding, reviewChanges } from './review/reviewChangesCommand';

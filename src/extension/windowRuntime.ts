@@ -196,7 +196,7 @@ export class WindowRuntime implements vscode.Disposable {
   }
 
   /** A new transcript in the window's storage. */
-  private newTranscript(model: string | undefined, folder = ''): Transcript {
+  newTranscript(model: string | undefined, folder = ''): Transcript {
     return newTranscript(path.join(this.sessionsDir(), folder), { workspace: folderPaths(), model });
   }
 
@@ -210,7 +210,7 @@ export class WindowRuntime implements vscode.Disposable {
    * tools where `inline` (an inline edit). `folder`: the one whose settings the task follows (its turn limit,
    * in a multi-root window).
    */
-  private async agentFor(
+  async agentFor(
     transcript: Transcript,
     approvals: ApprovalPolicy,
     emit: (event: AgentEvent) => void,
