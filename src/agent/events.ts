@@ -180,6 +180,8 @@ const EventBody = z.discriminatedUnion('type', [
         event: z.string(),
         decision: z.enum(['allow', 'ask', 'deny', 'block', 'context']).optional(),
         reason: z.string().optional(),
+        /** The tool call it decided about (PreToolUse, PostToolUse): the panel shows the line on that call's card. */
+        callId: z.string().optional(),
       })
       .optional(),
   }),

@@ -260,6 +260,7 @@ export class WindowRuntime implements vscode.Disposable {
       projectInstructions: () => this.composer.projectInstructions(),
       ...(skills ? { skills, skillsFound } : {}),
       environment: windowEnvironment,
+      ...(inline ? {} : await this.tools.hooks.forAgent(transcript, approvals)), // an inline edit runs none
       emit: (event) => this.forward(event, emit, inline !== undefined),
     });
     await agent.start();

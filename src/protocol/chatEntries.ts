@@ -103,6 +103,13 @@ export const InlineEntry = z.object({
   note: z.string(),
 });
 
+/** What a hook (src/agent/hooks) decided about a call: a line on its card ("PreToolUse hook denied: …"). */
+export const ToolHook = z.object({
+  event: z.string().max(100),
+  decision: z.enum(['allow', 'ask', 'deny', 'block', 'context']),
+  reason: z.string().max(4000).optional(),
+});
+
 /** A tool call's card: the chat's own, or one of a subagent's calls (nested in its spawn_agent card). */
 export const ToolCall = z.object({
   kind: z.literal('tool'),
@@ -125,6 +132,8 @@ export const ToolCall = z.object({
   diff: z.array(DiffFile).optional(),
   /** While `approval`: what the call will do, for the card's Allow / Skip. */
   ask: ApprovalAsk.optional(),
+  /** A hook's decision about the call, where one decided (the last, for PostToolUse after PreToolUse). */
+  hook: ToolHook.optional(),
 });
 
 /**
@@ -205,6 +214,7 @@ export type ChatEntry = z.infer<typeof ChatEntry>;
 export type ApprovalAsk = z.infer<typeof ApprovalAsk>;
 export type ToolEntry = Extract<ChatEntry, { kind: 'tool' }>;
 export type ToolCall = z.infer<typeof ToolCall>;
+export type ToolHook = z.infer<typeof ToolHook>;
 export type SubagentView = z.infer<typeof SubagentView>;
 export type WaitedAgent = z.infer<typeof WaitedAgent>;
 export type InlineEntry = z.infer<typeof InlineEntry>;

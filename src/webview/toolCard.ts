@@ -4,6 +4,7 @@ import { cardClock } from './commandClock';
 import { button, formatDuration, h } from './dom';
 import { type PathLink, findPathLinks, summaryLinks } from './pathLinks';
 import { t } from './l10n';
+import { hookLineView } from './hookLine';
 import { subagentView, waitedView } from './subagentCard';
 
 // A tool call's card: name, what it is about, live status, duration, what an approval asks (with Allow,
@@ -189,6 +190,7 @@ export function toolCard(entry: ToolEntry, post: Post): HTMLElement {
       h('span', { class: 'tool-state' }, h('span', { class: 'tool-status' }, statusLabel(entry)), durationView(entry)),
     ),
   );
+  if (entry.hook) card.append(hookLineView(entry.hook));
   if (entry.diff && entry.diff.length > 0) card.append(diffView(entry, entry.diff, post));
   if (entry.status === 'approval') card.append(approvalView(entry, post));
   // While any of the turn's changes is still in the files as the agent made them.

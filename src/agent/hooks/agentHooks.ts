@@ -94,6 +94,7 @@ export function hookDecided(
   event: HookEvent,
   decision: 'allow' | 'ask' | 'deny' | 'block' | 'context',
   reason?: string,
+  callId?: string,
 ): void {
   const said = { allow: 'allowed', ask: 'asks', deny: 'denied', block: 'blocked', context: 'added context' }[decision];
   const message = `hook ${event} ${said}${reason ? `: ${reason.trim().split('\n')[0] ?? ''}` : ''}`;
@@ -101,6 +102,6 @@ export function hookDecided(
     type: 'notice',
     code: 'hook',
     message,
-    hook: { event, decision, ...(reason ? { reason } : {}) },
+    hook: { event, decision, ...(reason ? { reason } : {}), ...(callId ? { callId } : {}) },
   });
 }

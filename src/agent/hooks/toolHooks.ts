@@ -37,7 +37,7 @@ export async function beforeCall(
   if (verdict.stop !== undefined) throw new AgentStop('hook_stopped', verdict.stop);
   const decision = verdict.decision === 'block' ? 'deny' : verdict.decision;
   if (decision === undefined) return undefined;
-  hookDecided(emit, 'PreToolUse', decision, verdict.reason);
+  hookDecided(emit, 'PreToolUse', decision, verdict.reason, call.callId);
   return { decision, reason: verdict.reason };
 }
 
@@ -66,6 +66,7 @@ export async function afterCall(
   if (verdict.stop !== undefined) throw new AgentStop('hook_stopped', verdict.stop);
   const said = [verdict.decision === 'block' ? verdict.reason : undefined, verdict.context].filter(Boolean);
   if (said.length === 0) return undefined;
-  hookDecided(emit, 'PostToolUse', verdict.decision === 'block' ? 'block' : 'context', said.join('\n'));
+  const decided = verdict.decision === 'block' ? 'block' : 'context';
+  hookDecided(emit, 'PostToolUse', decided, said.join('\n'), call.callId);
   return `\n\n(A PostToolUse hook the user set up says: ${said.join('\n')})`;
 }

@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../../agent';
+import { type HookCards, hookOnCard } from './entries/hookLines';
 
 // Where each of the agent's events goes in the chat: one handler per event type, a table the compiler checks
 // whole (an event added to the agent without a route here does not compile), as viewRoutes.ts does for the
@@ -9,7 +10,7 @@ type Of<T extends AgentEvent['type']> = Extract<AgentEvent, { type: T }>;
 export type EventRoutes = { [T in AgentEvent['type']]: (event: Of<T>) => void };
 
 /** What the routes change: the chat model's handlers, one per kind of change. */
-export interface ChatSurface {
+export interface ChatSurface extends HookCards {
   thinking(event: Of<'reasoning_delta'>): void;
   text(event: Of<'text_delta'>): void;
   callDelta(event: Of<'tool_call_delta'>): void;
@@ -46,7 +47,8 @@ export function eventRoutes(chat: ChatSurface): EventRoutes {
     // The `done` that follows an error has the same sentence as its reason, with the stop's code: its line says it once.
     error: nothing,
     turn_started: nothing,
-    notice: nothing,
+    // A hook's decision is a line on its call's card (hookLines.ts); other notices are the log's.
+    notice: (event) => hookOnCard(chat, event),
     retry: nothing,
     // A review's findings are shown by the review's own front end (src/extension/review), not as a chat line.
     review: nothing,

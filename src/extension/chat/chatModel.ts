@@ -235,6 +235,7 @@ export class ChatModel {
       turnFinished: (event) => this.turnFinished(event),
       compacted: (event) => this.compacted(event),
       done: (event) => this.done(event),
+      updateTool: (callId, change) => this.updateTool(callId, change),
     };
   }
 

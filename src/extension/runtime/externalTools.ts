@@ -16,6 +16,7 @@ import { editorToolDefinitions, lmToolsApi } from './editorTools';
 import { McpConsent, type WorkspaceServer } from '../trust/mcpConsentPrompt';
 import { readSettings } from '../settings/settings';
 import { machineSandbox } from '../trust/windowSandbox';
+import { WindowHooks } from '../trust/windowHooks';
 
 // The tools a window's agents get besides Loopwire's own: those of the MCP servers each folder's
 // `.vscode/mcp.json` names (started for the first agent, started again for the next agent after a file
@@ -36,6 +37,11 @@ export class WindowTools implements vscode.Disposable {
   private mcpSandboxKind: McpSandbox['kind'] | undefined;
   private disposed = false;
   private readonly consent: McpConsent;
+  /**
+   * The hooks run around the tool calls (trust/windowHooks.ts): programs a workspace names, as its servers
+   * are, run after the same kind of yes.
+   */
+  readonly hooks: WindowHooks;
 
   /** `workspaceState` keeps the user's yes to each server, for this workspace. */
   constructor(
@@ -45,6 +51,7 @@ export class WindowTools implements vscode.Disposable {
     private readonly mode: () => ApprovalMode,
   ) {
     this.consent = new McpConsent(workspaceState, log);
+    this.hooks = new WindowHooks(workspaceState, log);
   }
 
   /**
