@@ -33,14 +33,13 @@ describe('chat: subagents nested under the spawn_agent cards that started them',
       () => Promise.resolve(undefined),
     );
     model.tools = BUILTIN_TOOLS;
-    const events: AgentEvent[] = [];
     // The chat's model takes each event as it comes, as the window hands them over.
-    const live = new Proxy(events, {
-      get: (target, key, receiver) =>
-        key === 'push'
-          ? (event: AgentEvent) => (model.handle(event), target.push(event))
-          : Reflect.get(target, key, receiver),
-    });
+    const live = new (class extends Array<AgentEvent> {
+      override push(...events: AgentEvent[]): number {
+        for (const event of events) model.handle(event);
+        return super.push(...events);
+      }
+    })();
     const built = await subagentParent(bench, live);
     close = built.close;
     const done = await built.run('two helpers');
@@ -74,7 +73,7 @@ describe('chat: subagents nested under the spawn_agent cards that started them',
       );
       assert.match(view.calls[0]?.output ?? '', new RegExp(`${name} text`));
       assert.equal(view.answer, `${name} read ${file}`);
-      assert.equal(JSON.parse(card?.output ?? '{}').agent_id, view.id);
+      assert.equal((JSON.parse(card?.output ?? '{}') as { agent_id?: string }).agent_id, view.id);
     }
     // The first wait returned as soon as one had answered: the other was still running then.
     const answers = { [alpha?.subagent?.id ?? '']: 'alpha read a.txt', [beta?.subagent?.id ?? '']: 'beta read b.txt' };
