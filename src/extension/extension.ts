@@ -14,6 +14,7 @@ import { KEEP_COMMAND, UNDO_COMMAND, reviewFromEditor } from './review/reviewCom
 import type { EndpointAccess } from './endpoint/endpointAccess';
 import { endpointCommands } from './endpoint/endpointCommands';
 import { statusItem } from './notifications/statusItem';
+import { worktreeCommands } from './worktrees/worktreeActivation';
 import type * as RuntimeBundle from './runtimeBundle';
 import type { WindowRuntime } from './windowRuntime';
 
@@ -84,6 +85,7 @@ export function activate(context: vscode.ExtensionContext): LoopwireApi {
     ),
     ...chatCommands(chat, current, () => runtime),
     ...inlineCommands(runtimeBundle, current, () => runtime),
+    ...worktreeCommands(runtimeBundle),
     ...reviewChangesCommands(runtimeBundle, current, context),
     vscode.commands.registerCommand('loopwire.stop', () => runtime?.chat.stop()),
     vscode.commands.registerCommand('loopwire.chooseApproval', () => current().chooseApproval()),

@@ -8,3 +8,9 @@ export { WindowRuntime } from './windowRuntime';
 export { taskNotifications } from './notifications/taskNotifications';
 export { editInline, fixInline, reviewInline } from './inline/inlineActions';
 export { fixFinding, reviewChanges } from './review/reviewChangesCommand';
+export {
+  applyWorktreeCommand,
+  discardWorktreeCommand,
+  newChatInWorktree,
+  openWorktreeCommand,
+} from './worktrees/worktreeActions';
