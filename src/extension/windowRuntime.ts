@@ -105,7 +105,7 @@ export class WindowRuntime implements vscode.Disposable {
     this.tools = new WindowTools(log, context.workspaceState, () => this.approvals.mode());
     this.approvals = approvals ?? new ApprovalChoice(context.workspaceState);
     this.approvals.setFallback(defaultApproval);
-    this.composer = new WindowComposer(context, this.approvals);
+    this.composer = new WindowComposer(context, this.approvals, log);
     this.skills = new WindowSkills(context, log);
     this.disposables.push(this.tools, this.composer, ...(approvals ? [] : [this.approvals]));
   }
@@ -256,7 +256,8 @@ export class WindowRuntime implements vscode.Disposable {
         (rule) => void keepAllowRule(this.context.workspaceState, rule),
       ),
       // Read before every request: a model or effort picked in the composer goes with the next one.
-      choices: modelChoices,
+      // The chat's custom agent (the agent picker's); an inline edit goes as Loopwire.
+      choices: inline ? modelChoices : () => this.composer.agents.over(modelChoices()),
       projectInstructions: () => this.composer.projectInstructions(),
       ...(skills ? { skills, skillsFound } : {}),
       environment: windowEnvironment,

@@ -6,6 +6,9 @@ import * as z from 'zod';
 /** The approval modes the composer's picker offers (`loopwire.approval`). */
 export const ApprovalChoice = z.enum(['ask', 'all', 'read-only', 'plan', 'auto']);
 
+/** A custom agent the agent picker lists (src/agent/customAgents): its name, what it is for, its file. */
+export const AgentChoice = z.object({ name: z.string(), description: z.string(), file: z.string() });
+
 /**
  * The composer's pickers: each setting's value now (the window's, wherever it was set) and what each offers.
  * The host sends the lists, so the page knows no model names of its own.
@@ -32,7 +35,13 @@ export const ComposerChoices = z.object({
   noSandbox: z.string().optional(),
   /** False: the model does not take images, as the model catalogue knows it (an image chip says so). */
   images: z.boolean().optional(),
+  /** The custom agent the chat's next tasks go with, by name; absent: Loopwire's own (the picker's first entry). */
+  agent: z.string().optional(),
+  /** The custom agents the agent picker lists after Loopwire; absent or empty: the picker is not shown. */
+  agents: z.array(AgentChoice).optional(),
 });
+
+export type AgentChoice = z.infer<typeof AgentChoice>;
 
 export type ApprovalChoice = z.infer<typeof ApprovalChoice>;
 export type ComposerChoices = z.infer<typeof ComposerChoices>;

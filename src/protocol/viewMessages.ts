@@ -68,11 +68,11 @@ export const ViewMessage = z.discriminatedUnion('type', [
   ResendPrompt,
   /**
    * A composer picker changed: the setting is written for this workspace. A model without `value` is the
-   * picker's Other…: the host asks for its name.
+   * picker's Other…: the host asks for its name. `agent`: a custom agent's name, or `Loopwire` for none.
    */
   z.object({
     type: z.literal('choose'),
-    choice: z.enum(['model', 'effort', 'approval']),
+    choice: z.enum(['model', 'effort', 'approval', 'agent']),
     value: z.string().min(1).max(200).optional(),
   }),
   /** An instruction file's link clicked: opened in the editor. */

@@ -2,7 +2,8 @@ import type { ApprovalChoice, ComposerChoices, ViewMessage } from '../protocol/c
 import { h } from './dom';
 import { t } from './l10n';
 
-// The composer's pickers, beside Send: the model, the reasoning effort and the approval mode. Each shows the
+// The composer's pickers, beside Send: the agent (Loopwire or a custom agent, shown where the workspace or the
+// user has some), the model, the reasoning effort and the approval mode. Each shows the
 // setting as the host last said it (also after a change made in settings) and, when changed, asks the host
 // to write it for this workspace; the next request goes with it. The lists come from the host.
 
@@ -84,8 +85,14 @@ function fill(
   select.title = `${select.getAttribute('aria-label') ?? ''}: ${select.selectedOptions[0]?.textContent ?? value}`;
 }
 
+/** The agent picker's first entry: Loopwire's own (the host's DEFAULT_AGENT_NAME). */
+const LOOPWIRE = 'Loopwire';
+
+type Choice = 'agent' | 'model' | 'effort' | 'approval';
+
 export class ComposerPickers {
   readonly element: HTMLElement;
+  private readonly agent: Picker;
   private readonly model: Picker;
   private readonly effort: Picker;
   private readonly approval: Picker;
@@ -100,9 +107,10 @@ export class ComposerPickers {
    * each (its answer and the settings' event), so an echo of an earlier pick can come after a later one
    * (Down then Up quickly): it is passed over, and the picker keeps the user's latest pick until that is echoed.
    */
-  private readonly picks: Record<'model' | 'effort' | 'approval', string[]> = { model: [], effort: [], approval: [] };
+  private readonly picks: Record<Choice, string[]> = { agent: [], model: [], effort: [], approval: [] };
 
   constructor(post: (message: ViewMessage) => void) {
+    this.agent = picker(t('Agent'), 'person', (value) => this.pick(post, 'agent', value));
     this.model = picker(t('Model'), 'sparkle', (value) => {
       if (value === OTHER) {
         // Shown as it was until the host says what was chosen.
@@ -122,13 +130,13 @@ export class ComposerPickers {
     );
   }
 
-  private pick(post: (message: ViewMessage) => void, choice: 'model' | 'effort' | 'approval', value: string): void {
+  private pick(post: (message: ViewMessage) => void, choice: Choice, value: string): void {
     this.picks[choice].push(value);
     post({ type: 'choose', choice, value });
   }
 
   /** What a picker shows for the host's `echoed` value: the latest pick while `echoed` is an older one's echo. */
-  private settled(choice: 'model' | 'effort' | 'approval', echoed: string): string {
+  private settled(choice: Choice, echoed: string): string {
     const picks = this.picks[choice];
     const latest = picks.at(-1);
     if (latest !== undefined && latest !== echoed && picks.includes(echoed)) return latest;
@@ -148,6 +156,25 @@ export class ComposerPickers {
     auto.title = why;
   }
 
+  /** The agent picker: Loopwire, then each custom agent (its description and file as its title); none: hidden. */
+  private showAgents(echoed: ComposerChoices): void {
+    const agents = echoed.agents ?? [];
+    // In the group only where there is a custom agent to pick: otherwise the composer is as it was.
+    if (agents.length === 0) return this.agent.element.remove();
+    if (this.agent.element.parentElement !== this.element) this.element.prepend(this.agent.element);
+    fill(
+      this.agent.select,
+      [
+        [LOOPWIRE, LOOPWIRE, t("Loopwire's own instructions and tools")],
+        ...agents.map(
+          (agent) =>
+            [agent.name, agent.name, agent.description ? `${agent.description} (${agent.file})` : agent.file] as const,
+        ),
+      ],
+      this.settled('agent', echoed.agent ?? LOOPWIRE),
+    );
+  }
+
   show(echoed: ComposerChoices): void {
     const choices: ComposerChoices = {
       ...echoed,
@@ -157,6 +184,7 @@ export class ComposerPickers {
     };
     this.current = choices;
     this.element.classList.remove('hidden');
+    this.showAgents(echoed);
     const models = choices.models.includes(choices.model) ? choices.models : [choices.model, ...choices.models];
     fill(
       this.model.select,

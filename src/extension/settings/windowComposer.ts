@@ -14,6 +14,7 @@ import type { ApprovalChoice } from '../trust/approvalChoice';
 import { readSettings } from './settings';
 import { PickerWrites } from './pickerWrites';
 import { noSandboxText } from '../trust/windowSandbox';
+import { WindowAgents } from './windowAgents';
 
 // The window's side of the composer's pickers and of the project instructions' line (chat/composer/composerPort.ts).
 //
@@ -39,7 +40,7 @@ const BEFORE_PLAN_KEY = 'loopwire.approvalBeforePlan';
 const NO_SANDBOX_TOLD_KEY = 'loopwire.noSandboxTold';
 
 /** The settings the model and effort pickers write (the approval picker's choice is approvalChoice.ts'). */
-const SETTING: Record<Exclude<ChooseMessage['choice'], 'approval'>, string> = {
+const SETTING: Record<Exclude<ChooseMessage['choice'], 'approval' | 'agent'>, string> = {
   model: 'model',
   effort: 'reasoningEffort',
 };
@@ -65,12 +66,19 @@ export class WindowComposer implements ComposerPort, vscode.Disposable {
   private refreshTimer: NodeJS.Timeout | undefined;
   /** The pickers' writes, in the order picked; the choices are sent when the last is done (pickerWrites.ts). */
   private readonly writes = new PickerWrites(() => this.sendChoices());
+  /** The agent picker's custom agents and pick (windowAgents.ts), which the chat's agent reads per request. */
+  readonly agents: WindowAgents;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly approvals: ApprovalChoice,
+    log?: vscode.LogOutputChannel,
   ) {
+    const allowed = () =>
+      vscode.workspace.isTrusted || this.context.workspaceState.get<boolean>(ALLOW_UNTRUSTED_KEY) === true;
+    this.agents = new WindowAgents(context, allowed, () => this.sendSettled(), log && ((line) => log.warn(line)));
     this.disposables.push(
+      this.agents,
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (Object.values(SETTING).some((key) => event.affectsConfiguration(`loopwire.${key}`))) this.sendSettled();
       }),
@@ -105,6 +113,7 @@ export class WindowComposer implements ComposerPort, vscode.Disposable {
   }
 
   async choose(message: ChooseMessage): Promise<void> {
+    if (message.choice === 'agent') return message.value === undefined ? undefined : this.agents.choose(message.value);
     let value = message.value;
     if (message.choice === 'model' && value === undefined) {
       value = await this.askModel();
@@ -123,7 +132,8 @@ export class WindowComposer implements ComposerPort, vscode.Disposable {
       throw new Error(noSandbox);
     }
     const chosen = value;
-    await this.writes.run(() => this.write(message.choice, chosen));
+    const choice = message.choice;
+    await this.writes.run(() => this.write(choice, chosen));
   }
 
   /** Other…: a model's name, asked in VS Code's input box (undefined: dismissed or left empty). */
@@ -142,7 +152,7 @@ export class WindowComposer implements ComposerPort, vscode.Disposable {
   }
 
   /** Writes one pick (checked by `choose`): the approval mode where it is kept, a model or effort setting. */
-  private async write(choice: ChooseMessage['choice'], value: string): Promise<void> {
+  private async write(choice: Exclude<ChooseMessage['choice'], 'agent'>, value: string): Promise<void> {
     if (choice === 'approval') {
       if (!isApprovalMode(value)) return;
       if (value === 'plan') await this.rememberBeforePlan();
@@ -198,6 +208,8 @@ export class WindowComposer implements ComposerPort, vscode.Disposable {
   async allowInstructions(): Promise<void> {
     await this.context.workspaceState.update(ALLOW_UNTRUSTED_KEY, true);
     await this.sendInstructions();
+    // The workspace's custom agents may be offered now, as its instruction files are sent.
+    await this.agents.reload();
   }
 
   /**
@@ -267,6 +279,7 @@ export class WindowComposer implements ComposerPort, vscode.Disposable {
       ...(defaultEffort === undefined ? {} : { defaultEffort }),
       ...(modelProfile(model).images ? {} : { images: false }),
       ...this.approval(),
+      ...this.agents.choices(),
     };
   }
 
