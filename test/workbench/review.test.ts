@@ -11,7 +11,7 @@ import { ARTIFACTS, type Workbench, openInEditor, until } from './workbench';
 // 17, not where the demo has it). The command from the palette reviews the working tree on the embedded
 // backend's scripted model, and the finding is a comment thread below line 17 of src/cart.js, titled with its
 // severity and title, its suggested fix in the comment, Fix with Loopwire in the thread's title bar.
-// Screenshots in test-artifacts/workbench/review/.
+// The chat shows the count and the finding's line. Screenshots in test-artifacts/workbench/review/.
 
 const REVIEW_ARTIFACTS = path.join(ARTIFACTS, 'review');
 const BUG = '  return roundCents(amount - percent);';
@@ -79,5 +79,11 @@ describe('Loopwire in the VS Code workbench: review the changes', function () {
     const where = `line ${JSON.stringify(numberBox)}, thread ${JSON.stringify(zoneBox)}`;
     assert.ok(gap >= 0 && gap < numberBox.height, `the thread right below line ${line}: ${where}`);
     await workbench.screenshot('review-comment');
+
+    // And in the chat: the count, then the finding's line.
+    const panel = await workbench.panel();
+    const said = panel.locator('.entry.notice', { hasText: `HIGH at src/cart.js:${line}: applyDiscount subtracts` });
+    await said.first().waitFor({ timeout: 30_000 });
+    await workbench.screenshot('review-chat', { sidebar: true });
   });
 });

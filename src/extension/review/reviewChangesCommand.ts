@@ -59,7 +59,27 @@ export async function reviewChanges(
   const report = parseReview(outcome.answer, root);
   reviewComments(context).show(root, report.findings);
   tell(report);
+  inChat(current(), report);
   return report;
+}
+
+/** The findings in the chat too, a line each under the review's count (made if the panel never showed). */
+function inChat(runtime: WindowRuntime, report: ReviewReport): void {
+  const chat = runtime.chat.model;
+  const count = report.findings.length;
+  chat.notice(
+    'info',
+    count === 0
+      ? vscode.l10n.t('Loopwire reviewed the changes: no findings.')
+      : count === 1
+        ? vscode.l10n.t('Loopwire reviewed the changes: 1 finding, shown as a comment on its line.')
+        : vscode.l10n.t('Loopwire reviewed the changes: {0} findings, shown as comments on their lines.', count),
+  );
+  for (const finding of report.findings) {
+    const where = `${finding.file}:${finding.line}`;
+    const line = vscode.l10n.t('{0} at {1}: {2}', finding.severity.toUpperCase(), where, finding.title);
+    chat.notice(finding.severity === 'low' ? 'info' : 'warning', line);
+  }
 }
 
 /** What the review found, in a notification; what of its answer could not be used, as a warning. */
