@@ -3,10 +3,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentEvent } from '../../../src/agent';
+import { ChatApprovals } from '../../../src/extension/chat/approvals/chatApprovals';
 import { ChatModel } from '../../../src/extension/chat/chatModel';
 import { SnapshotWriter, loadSnapshot, snapshotOf } from '../../../src/extension/chat/history/chatSnapshot';
 import { type ChatEntry, HostMessage, type ToolEntry } from '../../../src/protocol/chatView';
 import { BUILTIN_TOOLS } from '../../../src/tools';
+import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
 import { useAgentBench } from '../agent/agentHarness';
 import { SCENARIOS, subagentParent } from '../agent/subagentSupport';
 
@@ -23,6 +25,14 @@ describe('chat: subagents nested under the spawn_agent cards that started them',
   afterEach(() => close?.());
 
   async function chatOfTwoHelpers(): Promise<{ model: ChatModel; sent: ChatEntry[] }> {
+    const { model, sent, run } = await chat();
+    const done = await run('two helpers');
+    assert.equal(done.status, 'completed', done.reason);
+    return { model, sent };
+  }
+
+  /** A chat's model fed the events of a real agent that may spawn subagents, asking as the panel asks where `ask`. */
+  async function chat(ask = false) {
     const sent: ChatEntry[] = [];
     const model = new ChatModel(
       (message) => {
@@ -33,6 +43,14 @@ describe('chat: subagents nested under the spawn_agent cards that started them',
       () => Promise.resolve(undefined),
     );
     model.tools = BUILTIN_TOOLS;
+    const approvals = new ChatApprovals({
+      model,
+      workspace: () => NodeWorkspace.open(bench.dir),
+      approvalMode: () => 'ask',
+      panelShown: () => true,
+      askElsewhere: () => Promise.resolve(false),
+      onAllowed: () => undefined,
+    });
     // The chat's model takes each event as it comes, as the window hands them over.
     const live = new (class extends Array<AgentEvent> {
       override push(...events: AgentEvent[]): number {
@@ -40,11 +58,9 @@ describe('chat: subagents nested under the spawn_agent cards that started them',
         return super.push(...events);
       }
     })();
-    const built = await subagentParent(bench, live);
+    const built = await subagentParent(bench, live, ask ? approvals.policy() : undefined);
     close = built.close;
-    const done = await built.run('two helpers');
-    assert.equal(done.status, 'completed', done.reason);
-    return { model, sent };
+    return { model, sent, approvals, run: built.run };
   }
 
   const tools = (entries: readonly ChatEntry[]) => entries.filter((entry): entry is ToolEntry => entry.kind === 'tool');
@@ -107,5 +123,31 @@ describe('chat: subagents nested under the spawn_agent cards that started them',
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("a subagent's command asks on its nested card, and the answer given there runs it", async () => {
+    const { model, approvals, run } = await chat(true);
+    const task = run('a helper that writes');
+    const asking = async () => {
+      for (;;) {
+        const calls = tools(model.all).flatMap((card) => card.subagent?.calls ?? []);
+        const call = calls.find((candidate) => candidate.status === 'approval');
+        if (call) return call;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    const call = await asking();
+    assert.equal(call.name, 'exec_command');
+    assert.match(call.ask?.action ?? '', /touch made-by-helper/);
+    assert.equal(model.tool(call.id), undefined, 'asked on the nested card, not as a card of the chat');
+    approvals.answer(call.id, true, false);
+    const done = await task;
+    assert.equal(done.status, 'completed', done.reason);
+    const ran = tools(model.all)
+      .flatMap((card) => card.subagent?.calls ?? [])
+      .find((candidate) => candidate.id === call.id);
+    assert.equal(ran?.status, 'done');
+    assert.equal(ran.ask, undefined);
+    assert.ok(fs.existsSync(path.join(bench.dir, 'made-by-helper')), 'the command ran once allowed');
   });
 });
