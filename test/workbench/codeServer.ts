@@ -158,7 +158,7 @@ const profileArgs = (work: string) => [
  * Installs `vsix` as a user does, with code-server's own `--install-extension FILE`, into the run's extensions
  * folder (the one startCodeServer serves); its output goes to `log`. Returns the installed extension's folder.
  */
-export async function installVsix(work: string, vsix: string, log: fs.WriteStream): Promise<string> {
+export async function installVsix(work: string, vsix: string, log: NodeJS.WritableStream): Promise<string> {
   const child = spawn(NODE24, [CODE_SERVER, ...profileArgs(work), '--install-extension', vsix], {
     cwd: work,
     env: serverEnv(work),

@@ -91,7 +91,7 @@ async function newServer(
     if (options.install === 'vsix') {
       const vsix = await packagedVsix();
       step(`packaged ${vsix}`);
-      extension = await installVsix(work, vsix, log as fs.WriteStream);
+      extension = await installVsix(work, vsix, log);
       step(`installed ${path.basename(extension)} with --install-extension`);
     } else extension = installExtension(path.join(work, 'extensions'));
     const port = await freePort();
