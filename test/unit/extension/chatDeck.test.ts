@@ -133,6 +133,18 @@ describe('parallel chats: several at once on one socket, one lane each', functio
     await running;
   });
 
+  it('a reloaded window reopens the chat that was shown', async () => {
+    await ui.deck.shown.ask('say hello');
+    const id = ui.deck.shown.sessionId;
+    ui.deck.dispose();
+    await ui.deck.closed();
+    const again = ui.reopen();
+    await again.receive({ type: 'ready' });
+    assert.ok(id !== undefined);
+    assert.equal(again.shown.sessionId, id);
+    assert.ok(again.shown.model.all.some((entry) => entry.kind === 'assistant'));
+  });
+
   it('one chat alone: New Chat starts it over in place and the page gets no list', async () => {
     await ui.deck.receive({ type: 'ready' });
     await ui.deck.shown.ask('say hello');

@@ -25,6 +25,8 @@ export interface DeckBench {
   lanes: (string | undefined)[];
   /** The last list the page got. */
   tabs(): ChatTab[];
+  /** The window after a reload: a new deck on the same folders (the old one disposed first). */
+  reopen(): ChatDeck;
 }
 
 export function useDeckBench(bench: AgentBench): DeckBench {
@@ -86,6 +88,7 @@ export function useDeckBench(bench: AgentBench): DeckBench {
     const last = state.sent.findLast((message) => message.type === 'chats');
     return last?.type === 'chats' ? last.chats : [];
   };
+  state.reopen = () => (state.deck = new ChatDeck({ host, maxParallel: () => state.max, activity }));
   beforeEach(() => {
     state.sent = [];
     state.calls = [];

@@ -38,7 +38,7 @@ const LIST_INTERVAL_MS = 150;
 export class ChatDeck {
   private readonly chats: OpenChat[] = [];
   /** Chats closed while their task was ending: disposed once it has. */
-  private readonly closing = new Set<ChatController>();
+  private readonly closing = new Map<string, ChatController>();
   private shownId: string;
   private post: PostToPage | undefined;
   private readonly limit: ParallelLimit;
@@ -122,7 +122,7 @@ export class ChatDeck {
     this.chats.splice(at, 1);
     chat.controller.stop();
     // Its last snapshot once its task has ended (stopped, not cut short: History reopens it without Resume).
-    if (chat.controller.busy) this.closing.add(chat.controller);
+    if (chat.controller.busy) this.closing.set(chat.id, chat.controller);
     else chat.controller.dispose();
     if (chat.id === this.shownId) {
       const next = this.chats[Math.min(at, this.chats.length - 1)];
@@ -138,12 +138,14 @@ export class ChatDeck {
   dispose(): void {
     clearTimeout(this.timer);
     for (const chat of this.chats) chat.controller.dispose();
-    for (const controller of this.closing) controller.dispose();
+    for (const controller of this.closing.values()) controller.dispose();
   }
 
   /** Settles once every chat's last snapshot is on disk. */
   async closed(): Promise<void> {
-    await Promise.all([...this.chats.map((chat) => chat.controller), ...this.closing].map((chat) => chat.closed()));
+    await Promise.all(
+      [...this.chats.map((chat) => chat.controller), ...this.closing.values()].map((chat) => chat.closed()),
+    );
   }
 
   private get shownChat(): OpenChat {
@@ -178,7 +180,9 @@ export class ChatDeck {
       // The window's context keys (Stop, Open Transcript) follow the chat shown.
       changed: (state) => {
         if (chat.id === this.shownId) base.changed?.(state);
-        if (!state.busy && this.closing.delete(full.controller)) setImmediate(() => full.controller.dispose());
+        // Not `full`: a chat reopened after a reload says so from within its constructor.
+        const closing = state.busy ? undefined : this.closing.get(chat.id);
+        if (closing && this.closing.delete(chat.id)) setImmediate(() => closing.dispose());
         this.soon();
       },
       activity: {
