@@ -41,10 +41,12 @@ describe('cli: loopwire exec runs PreToolUse hooks', function () {
     assert.deepEqual(seen['tool_input'], { cmd: 'touch denied.txt', command: 'touch denied.txt' });
     assert.equal(seen['cwd'], temp.dir);
     for (const field of ['session_id', 'transcript_path', 'tool_use_id']) assert.equal(typeof seen[field], 'string');
+    // The decision names its call: the panel puts it on that call's card.
     assert.deepEqual(hookNotices(run.events)[0]?.hook, {
       event: 'PreToolUse',
       decision: 'deny',
       reason: 'no rm here: use git clean',
+      callId: call?.callId,
     });
   });
 
