@@ -97,6 +97,14 @@ export class WindowAgents implements vscode.Disposable {
     return choices;
   }
 
+  /** The chat agent's choices: `read`'s (the window's model and options) with the pick, then a prompt's `over` them. */
+  reader(read: () => FrontChoices, over?: (base: FrontChoices) => FrontChoices): () => FrontChoices {
+    return () => {
+      const base = this.over(read());
+      return over ? over(base) : base;
+    };
+  }
+
   dispose(): void {
     for (const disposable of this.disposables) disposable.dispose();
   }
