@@ -32,17 +32,27 @@ const nodeDefaults = {
 };
 
 /**
- * `loopwire.ts`'s `import('./xCommand')` stays a run-time load of the bundle `dist/cli/xCommand.js` (with
- * dynamic import unsupported, esbuild turns it into a `require`, the CommonJS loader's quicker path).
+ * `loopwire.ts`'s `import('./xCommand')` (or a room's entry, `import('./room/roomMain')`) stays a run-time
+ * load of the bundle `dist/cli/xCommand.js` (`dist/cli/roomMain.js`): with dynamic import unsupported,
+ * esbuild turns it into a `require`, the CommonJS loader's quicker path. Bundled into the dispatcher instead,
+ * a command would be compiled at every start, and web-tree-sitter's loader finds no `require` there.
  */
 const lazyCommands = {
   name: 'lazy-commands',
   setup(build) {
-    build.onResolve({ filter: /^\.\/\w+Command$/ }, (args) =>
-      args.kind === 'dynamic-import' ? { path: `${args.path}.js`, external: true } : undefined,
+    build.onResolve({ filter: /^\.\/(\w+\/)?\w+(Command|Main)$/ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: `./${path.basename(args.path)}.js`, external: true } : undefined,
     );
   },
 };
+
+/** The commands `loopwire` loads on demand: `src/cli/*Command.ts`, and each room's `src/cli/ROOM/*Main.ts`. */
+function commandEntries() {
+  const cli = path.join('src', 'cli');
+  const rooms = fs.readdirSync(cli, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+  const mains = rooms.flatMap((room) => findFiles(path.join(cli, room.name), 'Main.ts'));
+  return [...findFiles(cli, 'Command.ts'), ...mains].map((file) => ({ in: file, out: path.basename(file, '.ts') }));
+}
 
 /**
  * The CLI's bundles are minified in every build: V8 compiles a bundle on each start, at a cost that grows
@@ -102,7 +112,7 @@ const targets = [
   {
     // The commands `loopwire` loads on demand, one self-contained bundle each, named as their sources.
     ...cliDefaults,
-    entryPoints: findFiles(path.join('src', 'cli'), 'Command.ts'),
+    entryPoints: commandEntries(),
     outdir: path.join('dist', 'cli'),
     plugins: cliPlugins,
   },
