@@ -7,6 +7,7 @@ import {
   type AgentEvent,
   type ApprovalMode,
   type ApprovalPolicy,
+  type FrontChoices,
   type Transcript,
   approveAll,
   modelOptionsFrom,
@@ -44,6 +45,7 @@ import { modelChoices } from './runtime/modelChoices';
 import { WindowChatContext } from './chat/window/chatContext';
 import { WindowComposer } from './settings/windowComposer';
 import { WindowSkills } from './settings/windowSkills';
+import { windowSlash } from './chat/window/windowSlash';
 import { TaskQueue } from './runtime/taskQueue';
 import { stopwatch } from './runtime/stopwatch';
 
@@ -51,6 +53,9 @@ import { stopwatch } from './runtime/stopwatch';
 // one socket shared by every task of the window (windowBackend.ts), the API's tools and tasks, and the chat
 // panel's conversation (windowChatHost.ts). Created on first use, so activation costs nothing; tasks on the
 // default lane run one at a time.
+
+/** A chat's own lane of the socket, by its id; none for the chat on the default lane. */
+const onLane = (id: string | undefined) => (id === undefined ? undefined : { id });
 
 /** The window's folders, for a transcript's header. */
 const folderPaths = () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath).join(', ');
@@ -217,6 +222,7 @@ export class WindowRuntime implements vscode.Disposable {
     tools: (workspace: Workspace) => Workspace = (workspace) => workspace,
     lane?: { id: string; inline?: (registry: ToolRegistry) => ToolRegistry },
     folder = taskFolder(),
+    choices?: (base: FrontChoices) => FrontChoices,
   ): Promise<Agent> {
     const settings = readSettings(folder);
     const first = this.agentsStarted++ === 0;
@@ -256,8 +262,8 @@ export class WindowRuntime implements vscode.Disposable {
         (rule) => void keepAllowRule(this.context.workspaceState, rule),
       ),
       // Read before every request: a model or effort picked in the composer goes with the next one.
-      // The chat's custom agent (the agent picker's); an inline edit goes as Loopwire.
-      choices: inline ? modelChoices : () => this.composer.agents.over(modelChoices()),
+      // The chat's custom agent (the agent picker's), under a prompt's own choices; an inline edit goes as Loopwire.
+      choices: inline ? modelChoices : this.composer.agents.reader(modelChoices, choices),
       projectInstructions: () => this.composer.projectInstructions(),
       ...(skills ? { skills, skillsFound } : {}),
       environment: windowEnvironment,
@@ -333,14 +339,15 @@ export class WindowRuntime implements vscode.Disposable {
     this.deck = windowChats(
       {
         workspace: () => this.adapter(),
-        agent: (lane) => (transcript, approvals, emit, tools) =>
-          this.agentFor(transcript, approvals, emit, tools, lane === undefined ? undefined : { id: lane }),
+        agent: (lane) => (transcript, approvals, emit, tools, choices) =>
+          this.agentFor(transcript, approvals, emit, tools, onLane(lane), undefined, choices),
         queue: this.queue,
         newTranscript: () => this.newTranscript(readSettings(vscode.workspace.workspaceFolders?.[0]).model),
         sessionsDir: this.sessionsDir(),
         approvalMode: () => this.approvals.mode(),
         log: (line) => this.log.warn(line),
         stopCommands: () => this.stopCommands(),
+        slash: windowSlash(this.context, this.skills, this.log),
       },
       { composer: this.composer, context: this.chatContext, activity: this.activity, commands: this.commandSessions },
       this.disposables,
