@@ -7,7 +7,7 @@ import {
   listWorktrees,
   nameProblem,
 } from '../../agent';
-import { runSetup } from './worktreeSetup';
+import { runSetup, setupCommand } from './worktreeSetup';
 
 // The worktree commands (docs/worktrees.md), each on the repository of the window's first folder. A name given
 // as the command's argument (tests, keybindings) is used as it is; otherwise the user is asked. Every refusal
@@ -45,8 +45,8 @@ export async function newChatInWorktree(given?: string): Promise<string | undefi
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Making worktree {0}…', name) },
       () => createWorktree({ folder, name, carry }),
     );
-    const setup = vscode.workspace.getConfiguration('loopwire').get<string>('worktree.setup', '').trim();
-    if (setup !== '' && !(await runSetup(record, setup))) return record.path;
+    const setup = await setupCommand();
+    if (setup !== undefined && !(await runSetup(record, setup))) return record.path;
     // The chat of the new window has the worktree as its workspace root: its tools and commands work there.
     if (given === undefined)
       await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(record.path), { forceNewWindow: true });

@@ -3,12 +3,39 @@ import { type WorktreeRecord, worktreeConfinement } from '../../agent';
 import { sandboxSupport } from '../../sandbox';
 import { NodeWorkspace } from '../../workspace/node/nodeWorkspace';
 
-// The setting loopwire.worktree.setup (`npm ci`): a program the user chose, run once in a new worktree before
-// its chat starts, so it is not asked about; in workspace-write with the network on where there is a sandbox,
-// unconfined where there is none, its output in the Loopwire Worktrees output channel.
+// The setting loopwire.worktree.setup (`npm ci`): a program run once in a new worktree before its chat
+// starts, in workspace-write with the network on where there is a sandbox, unconfined where there is none, its
+// output in the Loopwire Worktrees output channel. The user's own setting is their choice and runs unasked; a
+// workspace's (.vscode/settings.json, a .code-workspace file) is the repository's, written by whoever wrote
+// the repository, so it runs only after the user, shown the command, says yes (an untrusted workspace's is
+// never read: the manifest restricts the setting).
 
 const SETUP_TIMEOUT_MS = 30 * 60_000;
 let channel: vscode.OutputChannel | undefined;
+
+/** The setup command to run: the user's, or the workspace's once the user said yes to it; undefined: none. */
+export async function setupCommand(): Promise<string | undefined> {
+  const inspected = vscode.workspace.getConfiguration('loopwire').inspect<string>('worktree.setup');
+  const fromWorkspace = inspected?.workspaceFolderValue ?? inspected?.workspaceValue;
+  const line = (fromWorkspace ?? inspected?.globalValue ?? '').trim();
+  if (line === '') return undefined;
+  if (fromWorkspace === undefined) return line;
+  const run = vscode.l10n.t('Run It');
+  const skip = vscode.l10n.t('Skip');
+  const answer = await vscode.window.showWarningMessage(
+    vscode.l10n.t("Run this workspace's worktree setup command in the new worktree?"),
+    {
+      modal: true,
+      detail: vscode.l10n.t(
+        '{0}\n\nThe workspace settings (loopwire.worktree.setup) name it, not your own settings: run it only if you trust what it does.',
+        line,
+      ),
+    },
+    run,
+    skip,
+  );
+  return answer === run ? line : undefined;
+}
 
 /** Runs the setup command in the worktree; whether it succeeded (a failure is shown, the worktree kept). */
 export async function runSetup(record: WorktreeRecord, line: string): Promise<boolean> {
