@@ -1,8 +1,14 @@
 import { execFile } from 'node:child_process';
+import { realpath } from 'node:fs/promises';
+import { gitConfigReason } from '../../tools';
+import { REVIEW_GIT_OPTIONS } from '../review/reviewGit';
 
 // `@changes`: what the user changed in the working tree, as git says it — `git status --short` (untracked
-// files show there only) and `git diff HEAD` (staged and unstaged together). Read-only git commands with no
-// pager, no colour and no external diff tool, so nothing the user's config adds runs or lands in the text.
+// files show there only) and `git diff HEAD` (staged and unstaged together). The repository may be a
+// stranger's, and its .git/config can name programs that status and diff start: an fsmonitor hook, a pager,
+// an external diff, a textconv or clean filter. So git runs as a review runs it (every off switch on the
+// command line, REVIEW_GIT_OPTIONS, and --no-ext-diff --no-textconv), and a config naming a program with no
+// off switch (a clean filter: gitConfigReason) is not read at all: the attachment says why instead.
 
 const GIT_TIMEOUT_MS = 10_000;
 /** More than the attachment cap takes: the cut is said there, not here. */
@@ -12,11 +18,14 @@ const GIT_MAX_BUFFER = 8 * 1024 * 1024;
 export async function gitChanges(folder: string): Promise<string | undefined> {
   const inside = await git(folder, ['rev-parse', '--is-inside-work-tree']);
   if (inside?.trim() !== 'true') return undefined;
+  const real = await realpath(folder).catch(() => folder);
+  const reason = await gitConfigReason(real, real);
+  if (reason !== undefined) return `(git's changes were not read: ${reason})`;
   const status = (await git(folder, ['status', '--short', '--untracked-files=all'])) ?? '';
   // A repository with no commit yet has no HEAD: what is staged is the change.
   const diff =
-    (await git(folder, ['diff', '--no-ext-diff', 'HEAD'])) ??
-    (await git(folder, ['diff', '--no-ext-diff', '--cached']));
+    (await git(folder, ['diff', '--no-ext-diff', '--no-textconv', 'HEAD'])) ??
+    (await git(folder, ['diff', '--no-ext-diff', '--no-textconv', '--cached']));
   if (status.trim() === '' && (diff ?? '').trim() === '') return '';
   return `$ git status --short\n${status.trimEnd()}\n\n$ git diff HEAD\n${(diff ?? '').trimEnd()}`;
 }
@@ -25,12 +34,12 @@ function git(cwd: string, args: readonly string[]): Promise<string | undefined> 
   return new Promise((resolve) => {
     execFile(
       'git',
-      ['-c', 'color.ui=never', '-c', 'core.quotePath=false', ...args],
+      [...REVIEW_GIT_OPTIONS, ...args],
       {
         cwd,
         timeout: GIT_TIMEOUT_MS,
         maxBuffer: GIT_MAX_BUFFER,
-        env: { ...process.env, GIT_PAGER: 'cat', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
+        env: { ...process.env, GIT_PAGER: 'cat', GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
         windowsHide: true,
       },
       (error, stdout) => resolve(error ? undefined : stdout),

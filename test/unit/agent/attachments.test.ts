@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import {
   ATTACHMENT_MAX_BYTES,
   AttachmentError,
@@ -171,6 +172,30 @@ describe('agent: attachments', () => {
     const diff = (await gitChanges(temp.dir)) ?? '';
     assert.match(diff, /^\$ git status --short\n M src\/cart\.js\n\?\? \.gitignore\n/);
     assert.match(diff, /\n\$ git diff HEAD\ndiff --git a\/src\/cart\.js b\/src\/cart\.js\n[^]*\n-line 2\n\+line two\n/);
+  });
+
+  it('reads git’s changes of a hostile repository without running the programs its config names', async function () {
+    this.timeout(10_000);
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: temp.dir, stdio: 'pipe' });
+    git('init', '-q');
+    git('-c', 'user.name=t', '-c', 'user.email=t@t', 'add', 'src/cart.js');
+    git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'first');
+    await temp.write('src/cart.js', 'line 1\nline two\nline 3\nline 4\n');
+    const ran = temp.path('ran');
+    // Plain `git status` would start the fsmonitor hook, plain `git diff` the textconv filter.
+    git('config', 'core.fsmonitor', `touch ${ran}-fsmonitor; false`);
+    git('config', 'diff.x.textconv', `sh -c 'touch ${ran}-textconv; cat "$0"'`);
+    await temp.write('.gitattributes', 'src/* diff=x\n');
+    const diff = (await gitChanges(temp.dir)) ?? '';
+    assert.match(diff, /\n-line 2\n\+line two\n/);
+    assert.ok(!fs.existsSync(`${ran}-fsmonitor`), 'the fsmonitor hook ran');
+    assert.ok(!fs.existsSync(`${ran}-textconv`), 'the textconv filter ran');
+    // A clean filter has no off switch: the config is not read with at all, and the attachment says why.
+    git('config', 'filter.y.clean', `sh -c 'touch ${ran}-clean; cat'`);
+    await temp.write('.gitattributes', 'src/* filter=y\n');
+    const refused = (await gitChanges(temp.dir)) ?? '';
+    assert.match(refused, /^\(git's changes were not read: /);
+    assert.ok(!fs.existsSync(`${ran}-clean`), 'the clean filter ran');
   });
 
   it('reads each part back as the attachment it carries, quotes and all', async () => {
