@@ -22,8 +22,8 @@ describe('chat panel in Chromium: attachments in the composer', function () {
     return opened;
   }
 
-  const options = (panel: Panel) => panel.page.locator('.context-picker [role="option"]');
-  const activeOption = (panel: Panel) => panel.page.locator('.context-picker [role="option"][aria-selected="true"]');
+  const options = (panel: Panel) => panel.page.locator('#context-picker [role="option"]');
+  const activeOption = (panel: Panel) => panel.page.locator('#context-picker [role="option"][aria-selected="true"]');
   const chipLabels = (panel: Panel) => panel.page.locator('.composer .attachment-chip').allInnerTexts();
 
   it('@ opens the picker; arrows, Enter and Tab pick; Escape closes it; × removes a chip; Send carries them', async () => {
@@ -68,7 +68,7 @@ describe('chat panel in Chromium: attachments in the composer', function () {
     assert.deepEqual(await page.postedBy(() => prompt.press('Enter')), []);
     assert.equal(await prompt.inputValue(), 'Why does ');
     assert.deepEqual(await chipLabels(page), ['src/cart.js']);
-    assert.equal(await page.page.locator('.context-picker').isVisible(), false);
+    assert.equal(await page.page.locator('#context-picker').isVisible(), false);
 
     // Tab picks too; a special source needs no host.
     await prompt.pressSequentially('@pro');
@@ -82,9 +82,9 @@ describe('chat panel in Chromium: attachments in the composer', function () {
     // The host is asked after a pause in typing; on a busy machine that comes after Escape is pressed.
     await page.waitForPosted((message) => message.type === 'findContext' && message.query === 'ter');
     assert.deepEqual(await page.postedBy(() => prompt.press('Escape')), []);
-    assert.equal(await page.page.locator('.context-picker').isVisible(), false);
+    assert.equal(await page.page.locator('#context-picker').isVisible(), false);
     await prompt.pressSequentially('m');
-    assert.equal(await page.page.locator('.context-picker').isVisible(), false);
+    assert.equal(await page.page.locator('#context-picker').isVisible(), false);
     await prompt.fill('Why does it fail? ');
 
     // @selection is the host's to read: it answers with the chip (its file and lines).

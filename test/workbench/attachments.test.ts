@@ -68,17 +68,17 @@ describe('Loopwire in the VS Code workbench: context in the chat input', functio
     const prompt = panel.locator('textarea.prompt');
     await prompt.click();
     await prompt.pressSequentially('What is wrong in this file? @shipp');
-    const option = panel.locator('.context-picker [role="option"]', { hasText: 'shipping.json' });
+    const option = panel.locator('#context-picker [role="option"]', { hasText: 'shipping.json' });
     await option.waitFor({ timeout: 30_000 });
     // The one file: build/ is in .gitignore, fixtures/ in search.exclude.
-    assert.deepEqual(await panel.locator('.context-picker [role="option"]').allInnerTexts(), ['shipping.json\nconfig']);
-    assert.equal(await text(panel.locator('.context-picker [aria-selected="true"]')), 'shipping.json\nconfig');
+    assert.deepEqual(await panel.locator('#context-picker [role="option"]').allInnerTexts(), ['shipping.json\nconfig']);
+    assert.equal(await text(panel.locator('#context-picker [aria-selected="true"]')), 'shipping.json\nconfig');
     await workbench.screenshot('attach-picker', { sidebar: true });
     await prompt.press('Enter');
     await until('the chip', async () => ((await chips(panel)).includes('config/shipping.json') ? true : undefined));
     assert.equal(await prompt.inputValue(), 'What is wrong in this file? ');
     await prompt.pressSequentially('@chan');
-    await panel.locator('.context-picker [role="option"]', { hasText: '@changes' }).waitFor();
+    await panel.locator('#context-picker [role="option"]', { hasText: '@changes' }).waitFor();
     await prompt.press('Tab');
     assert.deepEqual(await chips(panel), ['config/shipping.json', '@changes']);
     await workbench.screenshot('attach-chips', { sidebar: true });
@@ -130,7 +130,7 @@ describe('Loopwire in the VS Code workbench: context in the chat input', functio
     const prompt = panel.locator('textarea.prompt');
     await prompt.click();
     await prompt.pressSequentially('@sel');
-    await panel.locator('.context-picker [role="option"]', { hasText: '@selection' }).waitFor();
+    await panel.locator('#context-picker [role="option"]', { hasText: '@selection' }).waitFor();
     await prompt.press('Enter');
     await until('@selection’s chip', async () =>
       (await chips(panel)).includes('src/cart.js:10-14') ? true : undefined,
@@ -204,7 +204,7 @@ describe('Loopwire in the VS Code workbench: context in the chat input', functio
 
     await prompt.click();
     await prompt.pressSequentially('What did it print? @term');
-    await panel.locator('.context-picker [role="option"]', { hasText: '@terminal' }).waitFor();
+    await panel.locator('#context-picker [role="option"]', { hasText: '@terminal' }).waitFor();
     await prompt.press('Enter');
     assert.deepEqual(await chips(panel), ['@terminal']);
     const [question, terminal] = await send(panel);
