@@ -1,7 +1,6 @@
-import { execFile } from 'node:child_process';
 import { realpath } from 'node:fs/promises';
 import { gitConfigReason } from '../../tools';
-import { REVIEW_GIT_OPTIONS } from '../review/reviewGit';
+import { runGit } from '../review/reviewGit';
 
 // `@changes`: what the user changed in the working tree, as git says it — `git status --short` (untracked
 // files show there only) and `git diff HEAD` (staged and unstaged together). The repository may be a
@@ -9,10 +8,6 @@ import { REVIEW_GIT_OPTIONS } from '../review/reviewGit';
 // an external diff, a textconv or clean filter. So git runs as a review runs it (every off switch on the
 // command line, REVIEW_GIT_OPTIONS, and --no-ext-diff --no-textconv), and a config naming a program with no
 // off switch (a clean filter: gitConfigReason) is not read at all: the attachment says why instead.
-
-const GIT_TIMEOUT_MS = 10_000;
-/** More than the attachment cap takes: the cut is said there, not here. */
-const GIT_MAX_BUFFER = 8 * 1024 * 1024;
 
 /** The changes of the working tree at `folder`; undefined where git is missing or `folder` is in no repository. */
 export async function gitChanges(folder: string): Promise<string | undefined> {
@@ -30,19 +25,7 @@ export async function gitChanges(folder: string): Promise<string | undefined> {
   return `$ git status --short\n${status.trimEnd()}\n\n$ git diff HEAD\n${(diff ?? '').trimEnd()}`;
 }
 
+/** git's output in `cwd`, run as a review runs it; undefined where it fails (no git, no HEAD yet). */
 function git(cwd: string, args: readonly string[]): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      [...REVIEW_GIT_OPTIONS, ...args],
-      {
-        cwd,
-        timeout: GIT_TIMEOUT_MS,
-        maxBuffer: GIT_MAX_BUFFER,
-        env: { ...process.env, GIT_PAGER: 'cat', GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
-        windowsHide: true,
-      },
-      (error, stdout) => resolve(error ? undefined : stdout),
-    );
-  });
+  return runGit(cwd, args).catch(() => undefined);
 }

@@ -63,7 +63,8 @@ export async function reviewGit(root: string): Promise<ReviewGit> {
   return git;
 }
 
-function runGit(cwd: string, args: readonly string[]): Promise<string> {
+/** Runs git in `cwd` with the review's options (no program of the repository's); a ReviewGitError if it fails. */
+export function runGit(cwd: string, args: readonly string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(
       'git',
