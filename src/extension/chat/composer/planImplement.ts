@@ -11,10 +11,7 @@ import { ReviewRefused } from '../../review/reviewEdits';
 export const IMPLEMENT_PROMPT = 'Implement the plan.';
 
 /** Leaves plan mode (where the window can) and sends {@link IMPLEMENT_PROMPT} as the chat's next turn. */
-export async function implementPlan(
-  backend: ChatHost,
-  ask: (prompt: string) => Promise<ChatOutcome>,
-): Promise<void> {
+export async function implementPlan(backend: ChatHost, ask: (prompt: string) => Promise<ChatOutcome>): Promise<void> {
   if (backend.approvalMode() === 'plan') {
     if (!backend.composer?.leavePlanMode)
       throw new ReviewRefused(
