@@ -18,6 +18,7 @@ import {
   waitingCard,
 } from './newUserWalkPage';
 import { ARTIFACTS, type Workbench, openInEditor, until } from './workbench';
+import { actionShown, actionTitles, runAction } from './inlineWorkbench';
 
 // A new user's walk through the README, from its top, in the real workbench (code-server in headless
 // Chromium, `loopwire.approval: ask`, a fresh demo copy): the Loopwire view and its empty chat, the demo's
@@ -332,16 +333,12 @@ describe('Loopwire in the VS Code workbench: a new user walks the README', funct
     });
     await shot('08-light-bulb-menu');
     await fix.click();
-    const keepAll = page.locator('.part.editor .codelens-decoration a', { hasText: /^Keep All$|^Keep$/ }).first();
-    await keepAll.waitFor({ timeout: 60_000 });
+    // Keep and Undo show as a label at the end of the hunk's line, their links in its hover (inlineWorkbench.ts).
+    await actionShown(page, 'Keep', 60_000);
     await until('the doubled comma gone', async () => ((await text(lines)).includes('5000,,') ? undefined : true));
     await shot('08-inline-fix');
-    await keepAll.click();
-    await until('the lenses gone', async () =>
-      (await page.locator('.part.editor .codelens-decoration a', { hasText: /^Keep/ }).count()) === 0
-        ? true
-        : undefined,
-    );
+    await runAction(page, 'Keep');
+    await until('the actions gone', async () => ((await actionTitles(page)).length === 0 ? true : undefined));
     await shot('08-inline-kept');
   });
 
