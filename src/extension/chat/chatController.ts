@@ -1,5 +1,5 @@
 import { t } from '@vscode/l10n';
-import { type Agent, type DoneEvent, PromptStart, type Transcript } from '../../agent';
+import { PromptStart, type Transcript } from '../../agent';
 import type { Attachment } from '../../protocol/attachments';
 import { type ChatEntry, type ContextMeter, type HostMessage, ViewMessage } from '../../protocol/chatView';
 import { ChatOutbox } from './chatOutbox';
@@ -23,9 +23,9 @@ import { sessionFile } from './history/sessionHistory';
 import { sideRoutes } from './sideRoutes';
 import { type ViewRoutes, route } from './viewRoutes';
 import { messageOf } from './messageOf';
-import { onChatEvent } from './chatEvents';
+import { ChatRun } from './chatRun';
 import { ChatSlash } from './composer/chatSlash';
-import { type PromptChoices, PromptTurn } from './composer/promptTurn';
+import { PromptTurn } from './composer/promptTurn';
 
 // The chat panel's host side: one conversation at a time (a transcript on disk, an agent on the window's socket),
 // the model of what the panel shows, the review of what edits wrote, the answers to what the user clicks. It
@@ -38,21 +38,18 @@ export class ChatController {
   readonly model: ChatModel;
   private post: PostToPage | undefined;
   private transcript: Transcript | undefined;
-  private agent: Agent | undefined;
-  /** The tasks started and not over: the running one, and prompts sent meanwhile (they wait their turn). */
-  private readonly tasks = new Set<AbortController>();
   /** Every edit of this conversation, hunk by hunk, with its state in the files now. */
   readonly reviews: ReviewBook;
   /** Undo all of this turn, Restore, and the diff editor on what an edit wrote. */
   private readonly takeBack: ChatTakeBack;
   /** Calls waiting for Allow / Skip, and the effects allowed for the whole chat. */
-  private readonly approvals: ChatApprovals;
+  readonly approvals: ChatApprovals;
   /** What the panel last said it shows; undefined until a page has loaded. */
   shown: { entries: number; sessionId: string } | undefined;
   /** The conversation found again after a reload, once read. */
   private readonly restored: Promise<void>;
   /** The snapshot and the current chat, on disk for a reloaded window. */
-  private readonly saver: ChatSaver;
+  readonly saver: ChatSaver;
   private readonly changedFiles: ChangedFiles;
   /** Each prompt's checkpoint: what the agent's edit tools wrote since, for Restore and Edit and resend. */
   readonly checkpoints: ChatCheckpoints;
@@ -65,9 +62,11 @@ export class ChatController {
   /** Every message to the page, in order; those of a turn's gap wait until the next request is sent. */
   readonly outbox = new ChatOutbox((message) => void this.post?.(message));
   /** The running prompt's own model, tools or plan mode (a prompt file's, `/plan`'s): for that prompt only. */
-  private readonly turn = new PromptTurn();
+  readonly turn = new PromptTurn();
   /** The `/` commands: the menu's list, and what a sent `/name args` does (chatSlash.ts). */
   readonly slash: ChatSlash;
+  /** The chat's agent and its tasks (chatRun.ts). */
+  private readonly runner = new ChatRun(this);
 
   constructor(readonly backend: ChatHost) {
     const parts = wireChat(
@@ -81,7 +80,7 @@ export class ChatController {
         send: (message) => this.send(message),
         ask: (text, attachments) => this.ask(text, attachments),
         abortTasks: () => this.abortTasks(),
-        steer: (text) => this.agent?.steer(text) ?? false,
+        steer: (text) => this.runner.agent?.steer(text) ?? false,
       },
       // The approval mode in force is plan mode while a `/plan` prompt runs.
       Object.assign(Object.create(backend) as ChatHost, {
@@ -107,7 +106,7 @@ export class ChatController {
   }
 
   get busy(): boolean {
-    return this.tasks.size > 0;
+    return this.runner.busy;
   }
   get sessionId(): string | undefined {
     return this.transcript?.header.id;
@@ -117,7 +116,7 @@ export class ChatController {
     return this.transcript?.file;
   }
   /** The chat's transcript, made at its first prompt or inline entry (a new chat has none: nothing to keep yet). */
-  private kept(): Transcript {
+  kept(): Transcript {
     if (this.transcript) return this.transcript;
     this.transcript = this.backend.newTranscript();
     this.saver.setCurrent(this.transcript.header.id);
@@ -125,7 +124,7 @@ export class ChatController {
     return this.transcript;
   }
 
-  private changed(): void {
+  changed(): void {
     this.backend.changed?.({ busy: this.busy, hasTranscript: this.transcript !== undefined });
   }
 
@@ -147,7 +146,7 @@ export class ChatController {
     newChat: () => this.newChat(),
     retry: () => {
       this.model.setBanner(null);
-      void this.run(undefined);
+      void this.runner.run({ prompt: undefined });
     },
     implement: () => implementPlan(this.backend, (prompt) => this.ask(prompt)),
     hunk: (message) => this.reviewHunk(message.callId, message.path, message.hunkId, message.action),
@@ -189,18 +188,28 @@ export class ChatController {
     if (slash && 'handled' in slash)
       return { ok: slash.handled === 'done', status: slash.handled === 'done' ? 'completed' : 'failed', text: '' };
     const id = this.model.addUser(prompt, false, attachments);
-    return this.run(slash?.prompt ?? prompt, id, attachments, start, slash?.choices);
+    return this.runner.run({
+      prompt: slash?.prompt ?? prompt,
+      userId: id,
+      attachments,
+      start,
+      choices: slash?.choices,
+    });
   }
 
   /** Stops the running task; every queued prompt, and what was steered and not delivered, goes back to the composer. */
   stop(): void {
     this.abortTasks();
-    this.queue.giveBack(this.agent?.takeSteers() ?? []);
+    this.queue.giveBack(this.runner.agent?.takeSteers() ?? []);
   }
 
   private abortTasks(): void {
-    for (const task of this.tasks) task.abort();
-    this.approvals.declineWaiting();
+    this.runner.abort();
+  }
+
+  /** The conversation shown now (the runner's events reach it only while it is). */
+  shownTranscript(): Transcript | undefined {
+    return this.transcript;
   }
 
   newChat(): void {
@@ -258,87 +267,6 @@ export class ChatController {
     this.queue.publish();
   }
 
-  private async run(
-    prompt: string | undefined,
-    userId?: string,
-    attachments: readonly Attachment[] = [],
-    start?: PromptStart,
-    choices?: PromptChoices,
-  ): Promise<ChatOutcome> {
-    const controller = new AbortController();
-    this.tasks.add(controller);
-    this.send({ type: 'running', running: true });
-    this.changed();
-    let end: Pick<DoneEvent, 'status' | 'reason'> = { status: 'cancelled', reason: '' };
-    // Steers the response took and did not deliver, when a failure drops its agent: they are not lost with it.
-    let undelivered: string[] = [];
-    let from = this.model.all.length;
-    try {
-      await this.backend.enqueue(async () => {
-        if (controller.signal.aborted) return;
-        this.turn.set(choices);
-        start?.mark('echo');
-        from = this.model.all.length;
-        const transcript = this.kept();
-        this.checkpoints.open(transcript.header.id);
-        if (userId !== undefined) this.checkpoints.begin(userId, transcript.items.length);
-        // Written once the prompt's request is on the socket (a warm one sends without a turn of the loop).
-        setImmediate(() => this.saver.now());
-        start?.mark('journal');
-        // A conversation left for a new chat may still be winding down: its events are not the new one's.
-        this.agent ??= await this.backend.agent(
-          transcript,
-          this.approvals.policy(),
-          (event) => {
-            if (this.transcript === transcript) onChatEvent(event, this, this.agent?.registry);
-          },
-          (workspace) => this.checkpoints.wrap(workspace),
-          (base) => this.turn.choices(base),
-        );
-        this.model.tools = this.agent.registry;
-        start?.mark('agent');
-        const workspace = prompt === undefined ? undefined : await this.backend.workspace();
-        const sent = workspace && (await this.attachments.prompt(prompt ?? '', attachments, workspace, transcript));
-        start?.mark('attachments');
-        ({ status: end.status, reason: end.reason } = await this.agent.run(sent, controller.signal, start));
-        // The endpoint stopped the task (a refused key, nothing listening): the window builds its backend and
-        // socket again, so the next run — Retry, or the next prompt — gets a new agent on them, with this
-        // conversation's transcript, and picks up a key or endpoint mended meanwhile.
-        if (end.status === 'failed') {
-          undelivered = this.agent.takeSteers();
-          this.agent = undefined;
-        }
-      }, controller.signal);
-    } catch (error) {
-      end = { status: 'failed', reason: messageOf(error) };
-      // A task that failed while starting (a refused warm-up, no folder open) is one line with its remedy too.
-      const code = (error as { code?: unknown } | null)?.code;
-      this.model.stopped(messageOf(error), typeof code === 'string' ? code : undefined, this.transcript !== undefined);
-      this.agent = undefined;
-    } finally {
-      this.turn.set(undefined);
-      this.finished(controller, prompt, end, undelivered);
-    }
-    return { ok: end.status === 'completed', status: end.status, text: this.model.answerSince(from) };
-  }
-
-  /** A task is over: the page and the window are told, and what was steered or queued runs next. */
-  private finished(
-    controller: AbortController,
-    prompt: string | undefined,
-    end: Pick<DoneEvent, 'status' | 'reason'>,
-    undelivered: string[],
-  ): void {
-    this.tasks.delete(controller);
-    if (!this.busy) this.send({ type: 'running', running: false });
-    this.saver.now();
-    this.changed();
-    // What was steered and not delivered runs next, then what waits in the queue.
-    if (!this.busy) this.queue.requeue([...undelivered, ...(this.agent?.takeSteers() ?? [])]);
-    this.backend.activity?.ended({ ...end, prompt: prompt || undefined, more: this.busy || this.queue.size > 0 });
-    this.queue.next();
-  }
-
   /** Edit and resend of a prompt (chatFork.ts): the chat forks there and the prompt as edited is sent in the fork. */
   private resend(edited: EditedPrompt): Promise<void> {
     if (this.busy) throw new ReviewRefused(t('A message can be edited once the task has ended: Stop it first.'));
@@ -393,7 +321,7 @@ export class ChatController {
     this.saver.flush();
     this.transcript = transcript;
     this.changed(); // Open Transcript follows the chat shown (new, reopened or restored)
-    this.agent = undefined;
+    this.runner.agent = undefined;
     this.model.reset(entries, context);
     this.model.plan.from(transcript?.items ?? []);
   }
