@@ -302,68 +302,71 @@ function closeHistory(): void {
   if (hadFocus) historyButton.focus();
 }
 
+// The host's messages, by what they change: the conversation, the composer, the lists around them. The three
+// together must answer every kind (the type below says so), so a new kind fails the typecheck until placed.
+type HostHandlers = { [K in HostMessage['type']]: (message: Extract<HostMessage, { type: K }>) => void };
+
+/** The transcript and what stands over it: the state, entries and their text, running, banner, meter, plan. */
+const conversationMessages = {
+  state: (message) => {
+    sessionId = message.sessionId;
+    transcript.reset(message.entries, message.hasOlder, message.backend);
+    setRunning(message.running);
+    showBanner(message.banner);
+    showContext(message.context);
+    planDock.show(message.plan, message.implement);
+    reportShown();
+  },
+  entry: (message) => transcript.upsert(message.entry),
+  text: (message) => transcript.appendText(message.id, message.delta),
+  running: (message) => setRunning(message.running),
+  banner: (message) => showBanner(message.banner),
+  context: (message) => showContext(message.context),
+  plan: (message) => planDock.show(message.plan, message.implement),
+  older: (message) => transcript.prependOlder(message.entries, message.hasOlder),
+} satisfies Partial<HostHandlers>;
+
+/** The composer: the prompt, its chips, pickers and menus, the instructions line and the queue. */
+const composerMessages = {
+  focus: (message) => {
+    if (message.text !== undefined) prompt.value = message.text;
+    prompt.focus();
+  },
+  choices: (message) => {
+    imageWarning.choices(message.choices);
+    pickers.show(message.choices);
+  },
+  instructions: (message) => instructionsLine.show(message.instructions),
+  contextMatches: (message) => contextPicker.showMatches(message.query, message.matches),
+  slashCommands: (message) => slashMenu.show(message.commands),
+  attach: (message) => {
+    chips.add(message.attachments);
+    prompt.focus();
+  },
+  imageFiles: (message) => void images.takeRead(message.files).then(() => prompt.focus()),
+  queue: (message) => queueChips.show(message.items),
+  unqueued: (message) => takeBack(message.items),
+} satisfies Partial<HostHandlers>;
+
+/** What stands around both: past chats, the resend question, background commands, the open chats. */
+const aroundMessages = {
+  history: (message) => showHistory(message.sessions),
+  resendAsk: (message) => askResend(message, post),
+  commands: (message) => commandList.show(message.commands),
+  chats: (message) => chatList.show(message.chats, message.shown),
+} satisfies Partial<HostHandlers>;
+
+const hostHandlers: HostHandlers = { ...conversationMessages, ...composerMessages, ...aroundMessages };
+
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
   const parsed = HostMessage.safeParse(event.data);
   if (!parsed.success) {
     console.warn('Loopwire: ignored a malformed message from the host', parsed.error.issues[0]);
     return;
   }
-  const message = parsed.data;
-  switch (message.type) {
-    case 'state':
-      sessionId = message.sessionId;
-      transcript.reset(message.entries, message.hasOlder, message.backend);
-      setRunning(message.running);
-      showBanner(message.banner);
-      showContext(message.context);
-      planDock.show(message.plan, message.implement);
-      return reportShown();
-    case 'entry':
-      return transcript.upsert(message.entry);
-    case 'text':
-      return transcript.appendText(message.id, message.delta);
-    case 'running':
-      return setRunning(message.running);
-    case 'banner':
-      return showBanner(message.banner);
-    case 'context':
-      return showContext(message.context);
-    case 'plan':
-      return planDock.show(message.plan, message.implement);
-    case 'older':
-      return transcript.prependOlder(message.entries, message.hasOlder);
-    case 'history':
-      return showHistory(message.sessions);
-    case 'resendAsk':
-      return askResend(message, post);
-    case 'focus':
-      if (message.text !== undefined) prompt.value = message.text;
-      prompt.focus();
-      return;
-    case 'choices':
-      imageWarning.choices(message.choices);
-      return pickers.show(message.choices);
-    case 'instructions':
-      return instructionsLine.show(message.instructions);
-    case 'contextMatches':
-      return contextPicker.showMatches(message.query, message.matches);
-    case 'slashCommands':
-      return slashMenu.show(message.commands);
-    case 'attach':
-      chips.add(message.attachments);
-      prompt.focus();
-      return;
-    case 'imageFiles':
-      return void images.takeRead(message.files).then(() => prompt.focus());
-    case 'queue':
-      return queueChips.show(message.items);
-    case 'unqueued':
-      return takeBack(message.items);
-    case 'commands':
-      return commandList.show(message.commands);
-    case 'chats':
-      return chatList.show(message.chats, message.shown);
-  }
+  // TypeScript cannot tie the handler looked up by `type` to the message of that type; the map's type does.
+  const handle = hostHandlers[parsed.data.type] as (message: HostMessage) => void;
+  handle(parsed.data);
 });
 
 setRunning(false);
