@@ -33,8 +33,8 @@ export class ChatModel {
   private readonly byId = new Map<string, ChatEntry>();
   /** The tool calls' cards, with their live diffs. */
   private readonly cards: ToolCards;
-  /** The subagents' events, nested in the spawn_agent cards that started them. */
-  private readonly subagents: SubagentCards;
+  /** The subagents' events, nested in the spawn_agent cards that started them (their calls found there). */
+  readonly subagents: SubagentCards;
   private sequence = 0;
   /** The lines of steers committed natively in the turn under way: they go if the turn is not kept. */
   private readonly nativeSteers = new NativeSteerLines();
@@ -67,7 +67,7 @@ export class ChatModel {
       remove: (ids) => this.remove(ids),
     };
     this.cards = new ToolCards(board, () => this.tools, readText, diffIntervalMs);
-    this.subagents = new SubagentCards(board, () => this.tools);
+    this.subagents = new SubagentCards(board, () => this.tools, readText);
     this.plan = new ChatPlan(
       post,
       () => this.tools,

@@ -24,6 +24,7 @@ const call = (name: string, args: Record<string, unknown>) => ({
 });
 const say = (text: string) => ({ output: [{ type: 'message' as const, text }] });
 const spawn = (message: string, extra: Record<string, unknown> = {}) => call('spawn_agent', { message, ...extra });
+const addFile = (file: string, line: string) => `*** Begin Patch\n*** Add File: ${file}\n+${line}\n*** End Patch`;
 const waitFor = (...outputs: number[]) =>
   call('wait', { ids: outputs.map((n) => `{{output.${n}.agent_id}}`), timeout_ms: 20_000 });
 
@@ -53,6 +54,19 @@ export const SCENARIOS: ScenarioFile = {
       name: 'helper-touches',
       match: '^helper touches (?<file>\\S+)',
       steps: [{ output: [call('exec_command', { cmd: 'touch {{file}}' })] }, say('tried to touch {{file}}')],
+    },
+    {
+      name: 'patcher',
+      match: '^a helper that patches',
+      steps: [{ output: [spawn('helper adds patched.txt')] }, { output: [waitFor(1)] }, say('the patcher ended')],
+    },
+    {
+      name: 'helper-patches',
+      match: '^helper adds (?<file>\\S+)',
+      steps: [
+        { output: [{ type: 'custom_tool_call', name: 'apply_patch', input: addFile('{{file}}', 'patched') }] },
+        say('added {{file}}'),
+      ],
     },
     {
       name: 'sleepers',

@@ -43,6 +43,7 @@ describe('chat: subagents nested under the spawn_agent cards that started them',
       () => Promise.resolve(undefined),
     );
     model.tools = BUILTIN_TOOLS;
+    const waiting: string[] = [];
     const approvals = new ChatApprovals({
       model,
       workspace: () => NodeWorkspace.open(bench.dir),
@@ -50,6 +51,8 @@ describe('chat: subagents nested under the spawn_agent cards that started them',
       panelShown: () => true,
       askElsewhere: () => Promise.resolve(false),
       onAllowed: () => undefined,
+      // What the window's badge and notifications say of each call waiting.
+      onWaiting: (calls) => waiting.push(...calls.map((call) => call.action)),
     });
     // The chat's model takes each event as it comes, as the window hands them over.
     const live = new (class extends Array<AgentEvent> {
@@ -60,7 +63,7 @@ describe('chat: subagents nested under the spawn_agent cards that started them',
     })();
     const built = await subagentParent(bench, live, ask ? approvals.policy() : undefined);
     close = built.close;
-    return { model, sent, approvals, run: built.run };
+    return { model, sent, approvals, waiting, run: built.run };
   }
 
   const tools = (entries: readonly ChatEntry[]) => entries.filter((entry): entry is ToolEntry => entry.kind === 'tool');
@@ -125,18 +128,20 @@ describe('chat: subagents nested under the spawn_agent cards that started them',
     }
   });
 
+  /** The first of the subagents' calls that asks, once one does. */
+  async function asking(model: ChatModel) {
+    for (;;) {
+      const calls = tools(model.all).flatMap((card) => card.subagent?.calls ?? []);
+      const call = calls.find((candidate) => candidate.status === 'approval');
+      if (call) return call;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
   it("a subagent's command asks on its nested card, and the answer given there runs it", async () => {
     const { model, approvals, run } = await chat(true);
     const task = run('a helper that writes');
-    const asking = async () => {
-      for (;;) {
-        const calls = tools(model.all).flatMap((card) => card.subagent?.calls ?? []);
-        const call = calls.find((candidate) => candidate.status === 'approval');
-        if (call) return call;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    };
-    const call = await asking();
+    const call = await asking(model);
     assert.equal(call.name, 'exec_command');
     assert.match(call.ask?.action ?? '', /touch made-by-helper/);
     assert.equal(model.tool(call.id), undefined, 'asked on the nested card, not as a card of the chat');
@@ -149,5 +154,32 @@ describe('chat: subagents nested under the spawn_agent cards that started them',
     assert.equal(ran?.status, 'done');
     assert.equal(ran.ask, undefined);
     assert.ok(fs.existsSync(path.join(bench.dir, 'made-by-helper')), 'the command ran once allowed');
+  });
+
+  it("a subagent's edit asks what it changes, as the chat's own: the file named, its diff shown", async () => {
+    const { model, approvals, waiting, run } = await chat(true);
+    const task = run('a helper that patches');
+    const call = await asking(model);
+    assert.equal(call.name, 'apply_patch');
+    // It said "Apply edit to the workspace" with no file and no detail: its card was not looked up.
+    assert.deepEqual(call.ask, {
+      action: 'Apply edit to `patched.txt`',
+      detail: 'create patched.txt',
+      effect: 'write',
+    });
+    assert.deepEqual(waiting, ['Apply edit to `patched.txt`'], "the badge's and the notification's words");
+    assert.deepEqual(
+      call.diff?.map((file) => [file.path, file.op]),
+      [['patched.txt', 'create']],
+    );
+    approvals.answer(call.id, true, false);
+    const done = await task;
+    assert.equal(done.status, 'completed', done.reason);
+    const ran = tools(model.all)
+      .flatMap((card) => card.subagent?.calls ?? [])
+      .find((candidate) => candidate.id === call.id);
+    assert.equal(ran?.status, 'done');
+    assert.equal(ran.diff, undefined, 'the proposal goes once the edit ran');
+    assert.equal(fs.readFileSync(path.join(bench.dir, 'patched.txt'), 'utf8'), 'patched\n');
   });
 });

@@ -53,7 +53,8 @@ export class ChatApprovals {
       const escalation = request.escalation !== undefined;
       if (this.allowedEffects.has(request.effect) && !escalation) return true;
       if (!this.context.panelShown()) return this.context.askElsewhere(request);
-      const entry = model.tool(request.callId);
+      // A subagent's call is on its nested card: it says what is asked as the chat's own (subagentEntries.ts).
+      const entry = model.tool(request.callId) ?? model.subagents.callById(request.callId);
       const task =
         request.effect === 'task' ? await taskNamed(this.context.workspace, entry?.summary ?? '') : undefined;
       const ask = approvalAsk(request, entry?.summary ?? '', entry?.diff, task, model.tools);

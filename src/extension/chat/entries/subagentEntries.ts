@@ -1,7 +1,8 @@
 import { t } from '@vscode/l10n';
 import type { AgentEvent } from '../../../agent';
-import type { ApprovalAsk, SubagentView, ToolCall, ToolEntry, WaitedAgent } from '../../../protocol/chatView';
+import type { ApprovalAsk, DiffFile, SubagentView, ToolCall, ToolEntry, WaitedAgent } from '../../../protocol/chatView';
 import { SUBAGENT_TOOLS, SubagentStatus, type ToolRegistry } from '../../../tools';
+import { LiveDiff, type ReadText } from './liveDiff';
 import type { CardBoard } from './toolCards';
 
 // Subagents in the chat (issue 49 item 4): each subagent's events (those with `agent`, src/agent/events.ts)
@@ -53,19 +54,33 @@ export class SubagentCards {
   private readonly waits = new Map<string, string[]>();
   /** Each subagent's spawn card, by subagent id. */
   private readonly spawnCard = new Map<string, string>();
+  /** The proposed diff of each of their edits until it has run: what its approval asks about, as the chat's own. */
+  private readonly diffs = new Map<string, LiveDiff>();
 
   constructor(
     private readonly board: CardBoard,
     private readonly tools: () => ToolRegistry,
+    private readonly readText: ReadText = () => Promise.resolve(undefined),
   ) {}
+
+  /** A subagent's call by its id (what an approval of it asks about), or none. */
+  callById(callId: string): ToolCall | undefined {
+    for (const cardId of new Set(this.spawnCard.values())) {
+      const found = this.card(cardId)?.subagent?.calls.find((call) => call.id === callId);
+      if (found) return found;
+    }
+    return undefined;
+  }
 
   /** Takes a subagent's event (true), or leaves the chat's own to the chat (false). */
   handle(event: AgentEvent): boolean {
     const agent = event.agent;
     if (!agent) return false;
     this.spawnCard.set(agent.id, agent.parentCallId);
+    if (event.type === 'tool_finished') this.endDiff(event.callId);
     const change = this.change(event);
     if (change) this.update(agent.id, change);
+    if (event.type === 'tool_started') this.startDiff(agent.id, event);
     return true;
   }
 
@@ -108,6 +123,28 @@ export class SubagentCards {
     this.asked.clear();
     this.waits.clear();
     this.spawnCard.clear();
+    for (const id of [...this.diffs.keys()]) this.endDiff(id);
+  }
+
+  /**
+   * An edit's proposed diff on its nested card, as the chat's own edits show theirs (toolCards.ts): its files
+   * name what the approval asks about ("Apply edit to `a.txt`"), and the card shows the change before Allow.
+   */
+  private startDiff(id: string, event: Of<'tool_started'>): void {
+    const kind = this.tools().liveDiff(event.name);
+    if (!kind) return;
+    const show = (diff: DiffFile[]) =>
+      this.changeCall(event.callId, (call) =>
+        ['running', 'approval'].includes(call.status) ? { ...call, diff } : call,
+      );
+    const live = new LiveDiff(kind, this.readText, show, 0);
+    this.diffs.set(event.callId, live);
+    show(live.finish(event.input));
+  }
+
+  private endDiff(callId: string): void {
+    this.diffs.get(callId)?.dispose();
+    this.diffs.delete(callId);
   }
 
   /** What `event` changes in its subagent's view, if anything. */
@@ -188,9 +225,9 @@ export class SubagentCards {
   }
 }
 
-/** A subagent's call at its end, as the chat's own cards end (toolCards.ts). */
+/** A subagent's call at its end, as the chat's own cards end (toolCards.ts), its proposed diff gone with its ask. */
 function ended(call: ToolCall, event: Of<'tool_finished'>): ToolCall {
-  const { ask: _ask, ...rest } = call;
+  const { ask: _ask, diff: _proposed, ...rest } = call;
   return {
     ...rest,
     status: event.declined ? 'declined' : event.ok ? 'done' : 'failed',
