@@ -24,7 +24,6 @@ import {
   toolsAvailable,
 } from '../tools';
 import { ApprovalChoice } from './trust/approvalChoice';
-import { windowApprovals } from './trust/approvalPrompt';
 import { windowEnvironment } from './runtime/environmentFacts';
 import { defaultApproval } from './trust/windowSandbox';
 import { commandRulesFor, keepAllowRule } from './trust/commandRulesSetting';
@@ -48,6 +47,7 @@ import { WindowSkills } from './settings/windowSkills';
 import { windowSlash } from './chat/window/windowSlash';
 import { TaskQueue } from './runtime/taskQueue';
 import { stopwatch } from './runtime/stopwatch';
+import { type TaskOutcome, runWindowTask } from './runtime/windowTask';
 
 // One window's Loopwire runtime (the entry of dist/runtime.js): the workspace adapter, the backend with its
 // one socket shared by every task of the window (windowBackend.ts), the API's tools and tasks, and the chat
@@ -57,15 +57,10 @@ import { stopwatch } from './runtime/stopwatch';
 /** A chat's own lane of the socket, by its id; none for the chat on the default lane. */
 const onLane = (id: string | undefined) => (id === undefined ? undefined : { id });
 
+export type { TaskOutcome };
+
 /** The window's folders, for a transcript's header. */
 const folderPaths = () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath).join(', ');
-
-export interface TaskOutcome {
-  ok: boolean;
-  text: string;
-  turns: number;
-  transport: 'ws' | 'http';
-}
 
 export class WindowRuntime implements vscode.Disposable {
   private workspace: Promise<Workspace> | undefined;
@@ -147,7 +142,13 @@ export class WindowRuntime implements vscode.Disposable {
 
   /** Runs one task to its end on the window's socket (after any task already running). */
   runTask(prompt: string, approve?: Exclude<ApprovalMode, 'ask'>, signal?: AbortSignal): Promise<TaskOutcome> {
-    return this.queue.run(() => this.task(prompt, approve, signal));
+    const window = {
+      newTranscript: (model: string | undefined) => this.newTranscript(model),
+      agentFor: this.agentFor.bind(this),
+      approvalMode: () => this.approvals.mode(),
+      log: (line: string) => this.log.info(line),
+    };
+    return this.queue.run(() => runWindowTask(window, prompt, approve, signal));
   }
 
   /**
@@ -307,27 +308,6 @@ export class WindowRuntime implements vscode.Disposable {
         this.log.info(`ready for a first prompt in ${clock.total().toFixed(1)} ms${open ? ', socket open' : ''}`),
       (error: unknown) => this.log.info(`not ready ahead of a first prompt (${String(error)}): it starts then`),
     );
-  }
-
-  private async task(
-    prompt: string,
-    approve?: Exclude<ApprovalMode, 'ask'>,
-    signal?: AbortSignal,
-  ): Promise<TaskOutcome> {
-    const settings = readSettings(taskFolder());
-    const texts: string[] = [];
-    let last: 'ws' | 'http' = settings.transport === 'http' ? 'http' : 'ws';
-    const transcript = this.newTranscript(settings.model);
-    const agent = await this.agentFor(transcript, windowApprovals(approve ?? this.approvals.mode()), (event) => {
-      // A progress note (`phase: commentary`) is not the answer.
-      if (event.type === 'message' && event.phase !== 'commentary') texts.push(event.text);
-      if (event.type === 'turn_finished') last = event.metrics.transport;
-    });
-    const done = await agent.run(prompt, signal);
-    this.log.info(
-      `task ${transcript.header.id}: ${done.status} (${done.reason}), ${done.turns} turns, ${done.toolCalls} tool calls`,
-    );
-    return { ok: done.status === 'completed', text: texts.join('\n\n'), turns: done.turns, transport: last };
   }
 
   /**
