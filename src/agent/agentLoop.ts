@@ -1,12 +1,11 @@
 import { t } from '@vscode/l10n';
-import { type AnyInputItem, type CallItem, isCompaction, isUserMessage, normalizeContext } from '../protocol';
+import { type AnyInputItem, type CallItem, isCompaction } from '../protocol';
 import { BUILTIN_TOOLS, type ToolRegistry } from '../tools';
 import { appendProjectInstructions } from './instructions/projectInstructions';
 import { environmentFollower } from './instructions/environmentContext';
 import { modelProfile } from './model/modelCatalogue';
 import { type PromptWithParts, textOf, userMessage } from './conversation/outputItems';
-import { instructionsItem } from './transport/requestBody';
-import { instructionsFollower, isInstructions } from './instructions/instructionsFollower';
+import { instructionsFollower } from './instructions/instructionsFollower';
 import type { PromptStart } from './timing/promptStart';
 import type { TurnOutcome, TurnRequest } from './transport/modelTransport';
 import { SteerClient } from './transport/steerClient';
@@ -17,6 +16,7 @@ import { type DoneEvent, type TaskEnd, endOfError } from './taskEnd';
 import { type TurnTimes, turnMetrics } from './timing/turnMetrics';
 import { TurnGap } from './timing/turnGap';
 import { rehearse } from './turnRehearsal';
+import { Compactor } from './conversation/compactor';
 import { editLanded } from './editEnd';
 import { appendNestedInstructions, showOutput } from './turnOutput';
 import { beforePrompt, stopHook } from './hooks/loopHooks';
@@ -39,16 +39,14 @@ export class Agent {
   private readonly environmentChanged: () => void;
   /** Adds the instructions again when the tools offered changed (another model picked), saying they replace the first. */
   private readonly instructionsChanged: () => void;
-  /** Where the last response's output starts in the transcript: what a compaction on request keeps after it. */
-  private lastOutputStart: number | undefined;
   /** Steered text waiting for the next tool boundary. */
   private readonly steers: string[] = [];
   /** A task runs (between `run`'s start and its `done`): only then is a steer taken. */
   private running = false;
   /** Sends steers over the socket where the model takes them (`response.steer`), and follows their fate. */
   private readonly native: SteerClient;
-  /** The context's size after the last response (its usage): past the threshold, compacted on request. */
-  private contextTokens = 0;
+  /** The compactions: the server's, on request past the threshold or an overflow, `/compact` (compactor.ts). */
+  private readonly compactor: Compactor;
   /** The running prompt's start, until its first request is on the socket (promptStart.ts). */
   private promptStart: PromptStart | undefined;
   /** The turnaround since the last response, split (turnGap.ts); none before a task's first request. */
@@ -63,6 +61,12 @@ export class Agent {
     const instructionsNow = () => this.current().instructions;
     this.instructionsChanged = instructionsFollower(options.instructions, instructionsNow, options.transcript);
     this.native = new SteerClient((text) => this.steers.push(text), options.emit);
+    this.compactor = new Compactor({
+      options,
+      current: () => this.current(),
+      turnRequest: (items) => this.turnRequest(items),
+      steersNatively: () => this.steersNatively(),
+    });
   }
 
   /** The tools this agent's calls run with (what a front end asks how a call summarises and shows). */
@@ -191,7 +195,7 @@ export class Agent {
     gap.mark('response');
     this.keep(turn, outcome);
     gap.mark('keep');
-    const compactedTokens = outcome.output.some(isCompaction) ? this.afterCompaction(turn, outcome) : undefined;
+    const compactedTokens = outcome.output.some(isCompaction) ? this.compactor.afterServer(turn, outcome) : undefined;
     const calls = callsIn(outcome.output);
     this.toolCalls += calls.length;
     const timing = await this.runner.runAll(turn, calls, signal);
@@ -228,11 +232,11 @@ export class Agent {
       transcript.append(...segment.output, ...segment.steers);
       showOutput(this.options.emit, turn, segment.output);
     }
-    this.lastOutputStart = transcript.items.length;
+    this.compactor.lastOutputStart = transcript.items.length;
     transcript.append(...outcome.output);
     showOutput(this.options.emit, turn, outcome.output);
     const usage = outcome.response.usage;
-    this.contextTokens = (usage?.input_tokens ?? 0) + (usage?.output_tokens ?? 0);
+    this.compactor.contextTokens = (usage?.input_tokens ?? 0) + (usage?.output_tokens ?? 0);
   }
 
   /** The AGENTS.md files below the workspace folder governing where this turn's calls worked, new to the chat. */
@@ -286,101 +290,18 @@ export class Agent {
    */
   private async request(turn: number, signal: AbortSignal): Promise<TurnOutcome> {
     const { transcript, transport } = this.options;
-    if (this.pastThreshold()) await this.compactByRequest(turn, signal);
+    if (this.compactor.pastThreshold()) await this.compactor.byRequest(turn, signal);
     try {
       return await transport.run(turn, this.turnRequest(transcript.items), signal);
     } catch (error) {
       if (!(error instanceof AgentStop) || error.code !== 'context_length_exceeded') throw error;
-      return this.afterOverflow(turn, signal, error);
+      return this.compactor.afterOverflow(turn, signal, error);
     }
-  }
-
-  /** The agent compacts itself (the requests ask the server for none) and the context passed the threshold. */
-  private pastThreshold(): boolean {
-    const threshold = this.current().context?.compactThreshold;
-    return threshold !== undefined && this.steersNatively() && this.contextTokens >= threshold;
-  }
-
-  /** The turn again after an overflow, compacted; with compaction off, or overflowing again, the task stops saying so. */
-  private async afterOverflow(turn: number, signal: AbortSignal, error: AgentStop): Promise<TurnOutcome> {
-    const { context } = this.current();
-    const window = context ? t(' of {0} tokens', context.window) : '';
-    if (context?.compactThreshold === undefined)
-      throw new AgentStop(
-        error.code,
-        t(
-          "The conversation no longer fits the model's context window{0}, and compaction is off (loopwire.compactAt: 0, --no-compact). {1}",
-          window,
-          error.message,
-        ),
-      );
-    if (!(await this.compactByRequest(turn, signal)))
-      throw new AgentStop(
-        error.code,
-        t('What this turn sends does not fit the context window{0} on its own. {1}', window, error.message),
-      );
-    try {
-      return await this.options.transport.run(turn, this.turnRequest(this.options.transcript.items), signal);
-    } catch (again) {
-      if (again instanceof AgentStop && again.code === 'context_length_exceeded')
-        throw new AgentStop(
-          again.code,
-          t('Even compacted, the conversation does not fit the context window{0}. {1}', window, again.message),
-        );
-      throw again;
-    }
-  }
-
-  /**
-   * Compacts everything before the last response's output, which stays with the tool outputs that answer it
-   * (`POST /responses/compact`). False when nothing lies before it to compact.
-   */
-  private async compactByRequest(turn: number, signal: AbortSignal): Promise<boolean> {
-    const { transcript, transport } = this.options;
-    const keep = this.lastOutputStart ?? Math.max(0, transcript.items.findLastIndex(isUserMessage));
-    if (keep <= 0) return false;
-    const compacted = await transport.compact(this.turnRequest(transcript.items.slice(0, keep)), signal);
-    const item = compacted.output.find(isCompaction);
-    if (!item) throw new AgentStop('compaction_failed', 'The compaction answered without a compaction item.');
-    const figures = { tokensBefore: compacted.usage.input_tokens, tokensAfter: compacted.usage.output_tokens };
-    transcript.insert(keep, [item, ...this.instructionsAgain()], figures);
-    if (this.lastOutputStart !== undefined) this.lastOutputStart += 1 + this.instructionsAgain().length;
-    // Until the next response says, the context is about what the compaction left.
-    this.contextTokens = figures.tokensAfter;
-    this.options.emit({ type: 'compacted', turn, how: 'request', ...figures });
-    return true;
   }
 
   /** What this request goes with: the front end's choices now, else those the agent was built with. */
   private current(): RequestChoices {
     return this.options.choices?.() ?? this.options;
-  }
-
-  /**
-   * The instructions in force (those of the tools offered now) once more after a compaction, which keeps user
-   * messages only: the context's developer item.
-   */
-  private instructionsAgain(): AnyInputItem[] {
-    const { instructions } = this.current();
-    return instructions === '' ? [] : [instructionsItem(instructions)];
-  }
-
-  /**
-   * The server compacted the context in this response: the instructions follow the compaction, and the user
-   * is told. `usage.input_tokens` is the context it replaced; the compacted one is estimated (the compaction
-   * and the answer are the output's tokens, the user messages it keeps about four characters a token) until
-   * the next turn reads it for real. Returns that estimate.
-   */
-  private afterCompaction(turn: number, outcome: TurnOutcome): number {
-    const { transcript } = this.options;
-    transcript.append(...this.instructionsAgain());
-    const usage = outcome.response.usage;
-    // What the compacted context holds: the user messages and the instructions sent after this compaction, not
-    // the copies sent after earlier ones (the server reads past them, normalizeContext).
-    const kept = normalizeContext(transcript.items).filter((item) => isUserMessage(item) || isInstructions(item));
-    const tokensAfter = (usage?.output_tokens ?? 0) + Math.round(JSON.stringify(kept).length / 4);
-    this.options.emit({ type: 'compacted', turn, how: 'auto', tokensBefore: usage?.input_tokens ?? 0, tokensAfter });
-    return tokensAfter;
   }
 
   /**
