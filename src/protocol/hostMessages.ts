@@ -8,6 +8,7 @@ import { ComposerChoices } from './composerChoices';
 import { ChatEntry } from './chatEntries';
 import { ChatTab } from './chatTabs';
 import { SlashEntries } from './slashMenu';
+import { WorktreesMessage } from './worktreeCard';
 
 // What the extension host sends the chat panel: the entries and their changes, the state, the pickers, the
 // banner and the meters (chatView.ts gathers them with the page's messages).
@@ -123,6 +124,8 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chats'), chats: z.array(ChatTab).max(1000), shown: z.string() }),
   /** The `/` menu's commands (slashMenu.ts), answering the page's `slashCommands`. */
   z.object({ type: z.literal('slashCommands'), commands: SlashEntries }),
+  /** The worktree cards (worktreeCard.ts), answering `watchWorktrees` and after each change. */
+  WorktreesMessage,
 ]);
 
 export type BackendInfo = z.infer<typeof BackendInfo>;

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { QueueAction } from './promptQueue';
 import { ResendPrompt, SendPrompt } from './sendPrompt';
 import { Remedy } from './chatEntries';
+import { SendInWorktree, WatchWorktrees, WorktreeAction } from './worktreeCard';
 
 // What the chat panel sends the extension host: what the user did (chatView.ts gathers them with the host's messages).
 
@@ -90,6 +91,10 @@ export const ViewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('closeChat'), id: z.string().max(100) }),
   /** The `/` menu opened: the host answers with the slash commands now (`slashCommands`). */
   z.object({ type: z.literal('slashCommands') }),
+  /** The worktree cards: watch them, a card's button or file, a prompt sent with "in a new worktree" on. */
+  WatchWorktrees,
+  WorktreeAction,
+  SendInWorktree,
 ]);
 
 export type ViewMessage = z.infer<typeof ViewMessage>;

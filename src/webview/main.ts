@@ -27,6 +27,7 @@ import { CommandList } from './commandList';
 import { ChatList } from './chatList';
 import { PlanDock } from './planDock';
 import { TranscriptView } from './transcriptView';
+import { WorktreeCards, WorktreeToggle } from './worktreeCard';
 
 // The chat panel. The host holds the conversation; this page shows a window of it and sends back what the
 // user does. It starts empty and asks for the state (`ready`), so a hidden and re-shown panel, or a reloaded
@@ -97,6 +98,8 @@ const instructionsLine = new InstructionsLine(post);
 const planDock = new PlanDock(post);
 const commandList = new CommandList(post);
 const chatList = new ChatList(post);
+const worktreeCards = new WorktreeCards(post);
+const worktreeToggle = new WorktreeToggle();
 // The figures are read out from the meter element (its aria-valuetext), not from the short label beside it.
 const meterLabel = h('span', { class: 'context-meter-text', attrs: { 'aria-hidden': 'true' } });
 const meterBar = h('meter', {
@@ -123,6 +126,7 @@ document.body.append(
     { class: 'landmark' },
     transcript.element,
     commandList.element,
+    worktreeCards.element,
     planDock.element,
     instructionsLine.element,
     queueChips.element,
@@ -135,7 +139,7 @@ document.body.append(
       images.notice,
       imageWarning.element,
       prompt,
-      h('div', { class: 'composer-bar' }, pickers.element, sendButton),
+      h('div', { class: 'composer-bar' }, pickers.element, worktreeToggle.element, sendButton),
     ),
     announcer,
   ),
@@ -272,12 +276,16 @@ function submit(): void {
   const attachments = chips.attachments;
   // An image alone is a prompt (a screenshot pasted, then Enter); chips of files alone are not.
   if (text === '' && !attachments.some((attachment) => attachment.kind === 'image')) return;
-  post({ type: 'send', text, ...(attachments.length > 0 ? { attachments: [...attachments] } : {}) });
+  // "In a new worktree": the words go to New Chat in Worktree (the chips stay for this chat's next prompt).
+  const inWorktree = worktreeToggle.on && text !== '';
+  if (inWorktree) post({ type: 'sendInWorktree', text });
+  else post({ type: 'send', text, ...(attachments.length > 0 ? { attachments: [...attachments] } : {}) });
+  worktreeToggle.set(false);
   prompt.value = '';
   unfitPrompt(prompt);
   // The answer to it comes at the end: the reader goes there, as in any chat, even from a card far above.
   transcript.followEnd();
-  chips.clear();
+  if (!inWorktree) chips.clear();
   images.clear();
   saveDraft();
 }
@@ -354,6 +362,7 @@ const aroundMessages = {
   resendAsk: (message) => askResend(message, post),
   commands: (message) => commandList.show(message.commands),
   chats: (message) => chatList.show(message.chats, message.shown),
+  worktrees: (message) => worktreeCards.show(message.worktrees, message.busy),
 } satisfies Partial<HostHandlers>;
 
 const hostHandlers: HostHandlers = { ...conversationMessages, ...composerMessages, ...aroundMessages };
@@ -373,3 +382,4 @@ setRunning(false);
 post({ type: 'ready' });
 // The commands running in the background: listed now and at each change, a reloaded page's included.
 post({ type: 'watchCommands' });
+post({ type: 'watchWorktrees' });

@@ -11,6 +11,7 @@ export {
   worktreeStatus,
 } from './worktreeFinish';
 export { WorktreeError, type WorktreeErrorCode } from './worktreeError';
+export { type WorktreeFileChange, worktreeBaseText, worktreeFiles } from './worktreeFiles';
 export { BRANCH_PREFIX, defaultWorktreePath, nameProblem, worktreesFolder } from './worktreePaths';
 export type { WorktreeRecord } from './worktreeStore';
 export { type WorktreeExtras, worktreeConfinement } from './worktreeSandbox';

@@ -15,6 +15,7 @@ import type { ChatActivity } from './chatActivity';
 import type { ChatContext } from './composer/contextPort';
 import type { ComposerPort } from './composer/composerPort';
 import type { SlashPort } from './composer/chatSlash';
+import type { WorktreeAction } from '../../protocol/worktreeCard';
 
 // What the chat panel's host side (chatController.ts) needs of the window around it, and what it answers:
 // plain types, so that it is tested without VS Code (window/windowChatHost.ts is the window's side).
@@ -74,6 +75,18 @@ export interface ChatHost {
   commands?: ChatCommands;
   /** The `/` commands' prompt files, skills and `/review` (chatSlash.ts), where the window has them. */
   slash?: SlashPort;
+  /** The worktree cards and the composer's "in a new worktree" (worktrees/worktreeCards.ts), where the window has them. */
+  worktrees?: WorktreePort;
+}
+
+/** What the panel's worktree cards need of the window (docs/worktrees.md). */
+export interface WorktreePort {
+  /** Tells `show` the cards now and at each change after (a later call replaces `show`). */
+  watch(show: (message: Extract<HostMessage, { type: 'worktrees' }>) => void): void;
+  /** A card's button or file clicked. */
+  act(action: WorktreeAction): Promise<void>;
+  /** New Chat in Worktree with `text` as its first task; false: the user cancelled (the text goes back). */
+  sendInWorktree(text: string): Promise<boolean>;
 }
 
 /** What the panel's list of commands running in the background needs of the window. */

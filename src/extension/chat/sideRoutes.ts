@@ -25,7 +25,10 @@ type SideRoute =
   | 'watchCommands'
   | 'stopCommand'
   | 'switchChat'
-  | 'closeChat';
+  | 'closeChat'
+  | 'watchWorktrees'
+  | 'worktree'
+  | 'sendInWorktree';
 
 export interface SideParts {
   backend: ChatHost;
@@ -58,5 +61,11 @@ export function sideRoutes(parts: () => SideParts): Pick<ViewRoutes, SideRoute> 
     // The list of chats is the deck's (deck/chatDeck.ts): a chat alone has no other to show or close.
     switchChat: () => undefined,
     closeChat: () => undefined,
+    // The worktree cards and "in a new worktree" (worktrees/worktreeCards.ts); a prompt not taken goes back.
+    watchWorktrees: () => backend().worktrees?.watch((message) => parts().send(message)),
+    worktree: async (message) => backend().worktrees?.act(message),
+    sendInWorktree: async ({ text }) => {
+      if (!(await backend().worktrees?.sendInWorktree(text))) parts().send({ type: 'focus', text });
+    },
   };
 }

@@ -7,6 +7,7 @@ import {
   listWorktrees,
   nameProblem,
 } from '../../agent';
+import { keepPrompt } from './worktreePrompt';
 import { runSetup, setupCommand } from './worktreeSetup';
 
 // The worktree commands (docs/worktrees.md), each on the repository of the window's first folder. A name given
@@ -25,8 +26,11 @@ function shown(error: unknown): undefined {
   return undefined;
 }
 
-/** New Chat in Worktree…: a name, whether to carry the changes, the worktree made and set up, a window on it. */
-export async function newChatInWorktree(given?: string): Promise<string | undefined> {
+/**
+ * New Chat in Worktree…: a name, whether to carry the changes, the worktree made and set up, a window on it;
+ * `prompt` (the composer's "in a new worktree") is that window's first task (worktreePrompt.ts).
+ */
+export async function newChatInWorktree(given?: string, prompt?: string): Promise<string | undefined> {
   const folder = repositoryFolder();
   if (folder === undefined) return undefined;
   const name =
@@ -48,6 +52,7 @@ export async function newChatInWorktree(given?: string): Promise<string | undefi
     const setup = await setupCommand();
     if (setup !== undefined && !(await runSetup(record, setup))) return record.path;
     // The chat of the new window has the worktree as its workspace root: its tools and commands work there.
+    if (prompt !== undefined) keepPrompt(record.path, prompt);
     if (given === undefined)
       await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(record.path), { forceNewWindow: true });
     return record.path;

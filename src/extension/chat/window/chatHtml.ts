@@ -14,6 +14,7 @@ export const PANEL_STYLES = [
   'media/plan.css',
   'media/commandList.css',
   'media/chatList.css',
+  'media/worktreeCard.css',
 ] as const;
 
 export interface ChatPage {
