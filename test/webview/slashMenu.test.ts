@@ -122,6 +122,33 @@ describe('chat panel in Chromium: the / menu', function () {
     assert.deepEqual(await page.problems(), []);
   });
 
+  // The / menu and the @ picker are one listbox (promptListbox.ts) on one prompt: the prompt names the list
+  // that shows, and gives it back to the @ picker's when the menu closes.
+  it('a click picks; the prompt names the list that shows, the @ picker’s again once the menu closes', async () => {
+    const page = await panel();
+    const prompt = page.page.getByRole('textbox', { name: 'Ask Loopwire' });
+    await prompt.click();
+    await prompt.pressSequentially('/');
+    page.post({ type: 'slashCommands', commands: COMMANDS });
+    await page.delivered();
+    await prompt.press('ArrowDown');
+    assert.equal(await prompt.getAttribute('aria-controls'), 'slash-menu');
+    assert.equal(await prompt.getAttribute('aria-activedescendant'), 'slash-option-1');
+    await page.page.locator('.slash-menu [data-name="review"]').click();
+    assert.equal(await prompt.inputValue(), '/review ');
+    assert.equal(await page.page.locator('.slash-menu').isVisible(), false);
+    assert.equal(await prompt.getAttribute('aria-controls'), 'context-picker');
+    assert.equal(await prompt.getAttribute('aria-activedescendant'), null);
+    await prompt.pressSequentially('@pro');
+    assert.equal(await prompt.getAttribute('aria-controls'), 'context-picker');
+    assert.equal(await prompt.getAttribute('aria-activedescendant'), 'context-option-0');
+    await page.page.locator('#context-picker [data-kind="problems"]').click();
+    assert.equal(await prompt.inputValue(), '/review ');
+    assert.deepEqual(await page.page.locator('.composer .attachment-chip').allInnerTexts(), ['@problems']);
+    assert.equal(await prompt.getAttribute('aria-activedescendant'), null);
+    assert.deepEqual(await page.problems(), []);
+  });
+
   it('260 px: every option stays inside the panel; its whole text is in its tooltip', async () => {
     const page = await panel(260);
     const prompt = page.page.getByRole('textbox', { name: 'Ask Loopwire' });
