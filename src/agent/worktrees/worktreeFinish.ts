@@ -104,16 +104,18 @@ export async function discardWorktree(folder: string, name: string, force = fals
         `${status.files.length === 1 ? 'file' : 'files'}, ${status.uncommitted} uncommitted): ` +
         'apply them first, or discard with --force to lose them.',
     );
-  if (status.gone) await runGit(repo.top, ['worktree', 'prune']);
+  // git runs in the main checkout: asked from inside the worktree (its own window), the folder goes first.
+  const top = await mainCheckout(repo.top);
+  if (status.gone) await runGit(top, ['worktree', 'prune']);
   else {
-    const filters = await filterOverrides(repo.top);
-    const removed = await runGit(repo.top, ['worktree', 'remove', '--force', '--', record.path], { filters });
+    const filters = await filterOverrides(top);
+    const removed = await runGit(top, ['worktree', 'remove', '--force', '--', record.path], { filters });
     if (removed.code !== 0)
       throw new WorktreeError('git_failed', `git worktree remove failed: ${gitSaid(removed.stderr)}`);
   }
   // The branch may be gone already (deleted by hand): that is what discard wants.
-  await runGit(repo.top, ['branch', '-D', '--', record.branch]);
-  await runGit(repo.top, ['update-ref', '-d', baseRef(name)]);
+  await runGit(top, ['branch', '-D', '--', record.branch]);
+  await runGit(top, ['update-ref', '-d', baseRef(name)]);
   removeRecord(repo.commonDir, name);
   return status;
 }

@@ -1,8 +1,15 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { WorktreeError, createWorktree, worktreeBaseText, worktreeFiles } from '../../../../src/agent/worktrees';
-import { type TestRepo, makeRepo } from './gitRepo';
+import {
+  WorktreeError,
+  createWorktree,
+  discardWorktree,
+  listWorktrees,
+  worktreeBaseText,
+  worktreeFiles,
+} from '../../../../src/agent/worktrees';
+import { type TestRepo, git, makeRepo } from './gitRepo';
 
 // The worktree card's list (issue 49 item 3): each file a worktree changed against its base, with its +/-
 // counts and whether it was added or deleted, and a changed file's text at the base (the diff's left side).
@@ -40,5 +47,15 @@ describe('agent/worktrees: the changes file by file, and the base text (real git
     fs.rmSync(made.path, { recursive: true, force: true });
     await assert.rejects(worktreeFiles(made), (error) => error instanceof WorktreeError && error.code === 'gone');
     assert.equal(await worktreeBaseText(made, 'old.txt'), 'old\n');
+  });
+
+  it('discards from inside the worktree (its own window): folder, branch, base ref and record all go', async () => {
+    const made = await createWorktree({ folder: repo.top, name: 'inside', env: repo.env });
+    fs.writeFileSync(path.join(made.path, 'old.txt'), 'changed\n');
+    await discardWorktree(made.path, 'inside', true);
+    assert.equal(fs.existsSync(made.path), false);
+    assert.equal(git(repo.top, 'branch', '--list', 'loopwire/inside').trim(), '');
+    assert.equal(git(repo.top, 'for-each-ref', 'refs/loopwire/').trim(), '');
+    assert.deepEqual(await listWorktrees(repo.top), []);
   });
 });
