@@ -1,46 +1,23 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as z from 'zod';
-import { type AnyInputItem, AnyInputItem as InputItemSchema } from '../../protocol';
+import type { AnyInputItem } from '../../protocol';
+import type { SubagentStatus } from '../../tools';
+import {
+  type ConversationRecord,
+  type SessionHeader,
+  type SubagentRecord,
+  type SubagentStart,
+  TranscriptRecord,
+} from './transcriptRecords';
 
 // A session's conversation, held whole in memory (the transport may need all of it at any moment) and
 // appended to disk as it happens: JSON Lines, one file per session, one record per line, written before
 // anything depends on it. A torn last line (a crash mid-write) is dropped on load; anything else that
 // cannot be read is an error naming the line, since silently skipping it would change the conversation.
+// A subagent's conversation is a transcript of its own kept in its parent's file (transcriptRecords.ts), so
+// that a resumed task still knows its subagents: their ids, their answers, their conversations.
 
-export const TranscriptRecord = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('session'),
-    version: z.literal(1),
-    id: z.string().min(1),
-    createdAt: z.string(),
-    workspace: z.string(),
-    model: z.string(),
-  }),
-  z.object({ kind: z.literal('item'), item: InputItemSchema }),
-  /** Written just before a tool runs: after a crash, a call with this and no output may have taken effect. */
-  z.object({ kind: z.literal('tool_started'), callId: z.string(), name: z.string() }),
-  /**
-   * Items put in at `at` rather than at the end: a compaction asked for after the context overflowed
-   * stands for what came before the items that did not fit, so it goes before them (agent-loop.md).
-   */
-  z.object({
-    kind: z.literal('inserted'),
-    at: z.int().nonnegative(),
-    items: z.array(InputItemSchema),
-    /** Why: `compaction` (the tokens before and after, for whoever reads the transcript). */
-    reason: z.literal('compaction'),
-    tokensBefore: z.int().nonnegative().optional(),
-    tokensAfter: z.int().nonnegative().optional(),
-  }),
-  /**
-   * What the user should find where it happened that is no part of the conversation, never sent to the model:
-   * an inline edit done beside a chat (the panel's entry for it). `at`: how many items came before it.
-   */
-  z.object({ kind: z.literal('note'), at: z.int().nonnegative(), note: z.record(z.string(), z.unknown()) }),
-]);
-export type TranscriptRecord = z.infer<typeof TranscriptRecord>;
-export type SessionHeader = Extract<TranscriptRecord, { kind: 'session' }>;
+export { type SessionHeader, TranscriptRecord };
 
 export class TranscriptError extends Error {
   constructor(
@@ -62,6 +39,17 @@ export interface PendingCall {
 const CALL_TYPES = new Set(['function_call', 'custom_tool_call']);
 const OUTPUT_TYPES = new Set(['function_call_output', 'custom_tool_call_output']);
 
+/** A subagent's conversation kept in its parent's file: what started it, and the last final status it had. */
+export interface KeptSubagent {
+  id: string;
+  start: SubagentStart;
+  transcript: Transcript;
+  status: SubagentStatus | undefined;
+}
+
+/** What a subagent's start says besides when: the spawn call, its type and model, where a fork began. */
+export type SubagentOrigin = Omit<SubagentStart, 'kind' | 'createdAt'>;
+
 /** A note kept beside the conversation, after its first `at` items. */
 export interface TranscriptNote {
   at: number;
@@ -72,11 +60,14 @@ export class Transcript {
   private readonly list: AnyInputItem[] = [];
   private readonly started = new Set<string>();
   private readonly noteList: TranscriptNote[] = [];
+  private readonly kept = new Map<string, KeptSubagent>();
 
   private constructor(
     readonly header: SessionHeader,
-    /** Where it is kept; undefined for a session held in memory only. */
+    /** Where it is kept; undefined for a session held in memory only (or kept in its parent's file). */
     readonly file: string | undefined,
+    /** A subagent's: where its records go (its parent's file, each wrapped in a record naming it). */
+    private readonly out?: (records: readonly ConversationRecord[]) => void,
   ) {}
 
   /** A new session, written to `file` (created with its folder) when one is given. */
@@ -137,6 +128,33 @@ export class Transcript {
     return this.list;
   }
 
+  /** The subagents whose conversations this file keeps, in the order they started. */
+  get subagents(): readonly KeptSubagent[] {
+    return [...this.kept.values()];
+  }
+
+  /**
+   * A new transcript for subagent `id`, kept in this file from now on; a fork (`forkedAt`) holds this one's
+   * first items, the very same objects, which are not written again. A subagent's own subagents (a depth
+   * over 1) are held in memory only.
+   */
+  subagent(id: string, origin: SubagentOrigin): Transcript {
+    const start: SubagentStart = { kind: 'start', ...origin, createdAt: new Date().toISOString() };
+    if (this.out) return this.child(id, start, false);
+    this.write([{ kind: 'subagent', agent: id, record: start }]);
+    const transcript = this.child(id, start, true);
+    this.kept.set(id, { id, start, transcript, status: undefined });
+    return transcript;
+  }
+
+  /** Keeps subagent `id`'s final status (what a wait would tell): the last one kept is what it had. */
+  keepStatus(id: string, status: SubagentStatus): void {
+    const kept = this.kept.get(id);
+    if (!kept) return;
+    this.write([{ kind: 'subagent', agent: id, record: { kind: 'status', status } }]);
+    kept.status = status;
+  }
+
   /** The notes kept beside the conversation, in order (none of them is an item: the model never sees them). */
   get notes(): readonly TranscriptNote[] {
     return this.noteList;
@@ -186,15 +204,52 @@ export class Transcript {
   }
 
   private take(record: TranscriptRecord): void {
-    if (record.kind === 'item') this.list.push(record.item);
+    if (record.kind === 'subagent') this.takeSubagent(record.agent, record.record);
+    else if (record.kind === 'item') this.list.push(record.item);
     else if (record.kind === 'tool_started') this.started.add(record.callId);
     else if (record.kind === 'inserted') this.list.splice(Math.min(record.at, this.list.length), 0, ...record.items);
     else if (record.kind === 'note') this.noteList.push({ at: record.at, note: record.note });
   }
 
-  private write(records: TranscriptRecord[]): void {
-    if (!this.file || records.length === 0) return;
+  /** A subagent's record read back. One of a subagent whose start is not there has nothing to join: it is left. */
+  private takeSubagent(id: string, record: SubagentRecord): void {
+    if (record.kind === 'start') {
+      this.kept.set(id, { id, start: record, transcript: this.child(id, record, true), status: undefined });
+      return;
+    }
+    const kept = this.kept.get(id);
+    if (!kept) return;
+    if (record.kind === 'status') kept.status = record.status;
+    else kept.transcript.take(record);
+  }
+
+  /** Subagent `id`'s transcript, a fork holding this one's first items; `keep`: its records go to this file. */
+  private child(id: string, start: SubagentStart, keep: boolean): Transcript {
+    const header: SessionHeader = {
+      kind: 'session',
+      version: 1,
+      id,
+      createdAt: start.createdAt,
+      workspace: this.header.workspace,
+      model: start.model,
+    };
+    const out = keep
+      ? (records: readonly ConversationRecord[]) =>
+          this.write(records.map((record) => ({ kind: 'subagent', agent: id, record })))
+      : undefined;
+    const child = new Transcript(header, undefined, out);
+    if (start.forkedAt !== undefined) child.list.push(...this.list.slice(0, start.forkedAt));
+    return child;
+  }
+
+  private write(records: readonly TranscriptRecord[]): void {
+    if (records.length === 0) return;
+    if (this.out) return this.out(records.filter(isConversationRecord));
+    if (!this.file) return;
     // Synchronous: the record is on disk before the next step depends on it, in order.
     fs.appendFileSync(this.file, records.map((record) => `${JSON.stringify(record)}\n`).join(''));
   }
 }
+
+const isConversationRecord = (record: TranscriptRecord): record is ConversationRecord =>
+  record.kind !== 'session' && record.kind !== 'subagent';

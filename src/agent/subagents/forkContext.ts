@@ -1,9 +1,8 @@
 import { type AnyInputItem, CallItem } from '../../protocol';
-import { forkTranscript } from '../conversation/conversationFork';
 import type { Transcript } from '../conversation/transcript';
 
 // A subagent spawned with `fork_context` starts from a copy of its parent's conversation (the parent's
-// items, the very same objects, conversationFork.ts). The parent is mid-response then: the spawn call, and
+// items, the very same objects, Transcript.subagent). The parent is mid-response then: the spawn call, and
 // any call beside it, has no output yet, and no server takes a call without one. Each gets an output that
 // says where it stands — the spawn's tells the subagent that it is the agent that call started — and the
 // subagent's task follows as its own prompt. Being the same objects, the fork's first request names the
@@ -30,14 +29,12 @@ function unanswered(items: readonly AnyInputItem[]): CallItem[] {
   });
 }
 
-/** A new transcript `id`, in memory, holding `parent`'s conversation with its open calls answered. */
-export function forkForSubagent(parent: Transcript, spawnCallId: string, id: string): Transcript {
-  const fork = forkTranscript(parent, parent.items.length, id);
-  const outputs = unanswered(parent.items).map((call): AnyInputItem => ({
+/** Answers the open calls of `fork` (a subagent's transcript holding its parent's conversation so far). */
+export function answerOpenCalls(fork: Transcript, spawnCallId: string): void {
+  const outputs = unanswered(fork.items).map((call): AnyInputItem => ({
     type: call.type === 'custom_tool_call' ? 'custom_tool_call_output' : 'function_call_output',
     call_id: call.call_id,
     output: call.call_id === spawnCallId ? SPAWNED_HERE : RUNS_IN_PARENT,
   }));
   if (outputs.length > 0) fork.append(...outputs);
-  return fork;
 }

@@ -27,9 +27,14 @@ export class Subagent {
   /** The subagent's last answer (its last message that was not a progress note). */
   private answer: string | null = null;
 
+  /** Its agent, once built: a subagent brought back with its parent's session is built when it is sent input. */
+  private built: Child | undefined;
+  /** Its agent's lane is open (or opening): a subagent brought back opens it at its first task. */
+  private launched = false;
+
   constructor(
     readonly id: string,
-    private readonly child: Child,
+    private readonly make: () => Child,
     /** The parent's task's signal now (a subagent outlives the call that started it, not the task). */
     private readonly taskSignal: () => AbortSignal,
     /** Called whenever its status changes. */
@@ -50,8 +55,21 @@ export class Subagent {
     if (phase !== 'commentary' && text !== '') this.answer = text;
   }
 
+  /**
+   * Where it stood when its parent's session was kept (a resumed session): nothing runs, and the status is
+   * old news to the parent; one that was closed stays closed, any other takes input again.
+   */
+  restore(status: SubagentStatus): void {
+    this.state = status;
+    this.closed = status === 'shutdown';
+    this.reported = true;
+  }
+
   /** Opens its lane (the warm-up), then runs its first task; a lane that cannot open ends it as errored. */
   launch(message: string): void {
+    this.launched = true;
+    // Starting, at once: a wait from here on is for this task's answer, not the one it had (a resumed one).
+    if (this.state !== 'pending_init') this.set('pending_init');
     this.running = this.agent.start().then(
       () => this.runTask(message),
       (error: unknown) => this.set({ errored: error instanceof Error ? error.message : String(error) }),
@@ -61,6 +79,10 @@ export class Subagent {
   /** Input from the parent (send_input). */
   async send(message: string, interrupt: boolean, submissionId: string): Promise<SendAnswer> {
     if (this.closed) return { refused: `agent with id ${this.id} is closed` };
+    if (!this.launched) {
+      this.launch(message);
+      return { submissionId };
+    }
     if (this.busy && !interrupt && this.agent.steer(message)) return { submissionId };
     if (this.busy) {
       this.superseded = true;
@@ -84,7 +106,11 @@ export class Subagent {
 
   /** Stops the commands it left running in the background. */
   stopCommands(): Promise<void> {
-    return this.child.stopCommands();
+    return this.built?.stopCommands() ?? Promise.resolve();
+  }
+
+  private get child(): Child {
+    return (this.built ??= this.make());
   }
 
   private get agent(): Agent {

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { type AgentControl, type SpawnRequest, type SubagentStatus, type TaskSignal, isFinalStatus } from '../../tools';
 import type { TaskHelpers } from '../agentOptions';
-import { Transcript } from '../conversation/transcript';
+import type { Transcript } from '../conversation/transcript';
 import type { AgentEvent, AgentEventSink } from '../events';
-import { forkForSubagent } from './forkContext';
+import { answerOpenCalls } from './forkContext';
 import { type Child, Subagent } from './subagent';
 
 export type { Child } from './subagent';
@@ -13,6 +13,10 @@ export type { Child } from './subagent';
 // lane of the parent's socket (`subagent-ID`), emitting through the parent's sink with `agent` naming it and
 // the call that started it. A cap bounds how many run at once; the parent's Stop stops them all (their
 // signals join the task's); a task that completes waits for those still running before its `done`.
+
+/** What a resumed task is told of a subagent that was still working when its session ended. */
+const CUT_SHORT =
+  'The session ended before this subagent answered. Send it input to have it go on in its own conversation.';
 
 /** Subagents running at once, by default. */
 export const DEFAULT_MAX_RUNNING = 4;
@@ -44,7 +48,9 @@ export class SubagentPool implements AgentControl, TaskHelpers {
   /** Woken on every change of a subagent's status (the waits). */
   private readonly listeners = new Set<() => void>();
 
-  constructor(private readonly options: PoolOptions) {}
+  constructor(private readonly options: PoolOptions) {
+    this.restore();
+  }
 
   /** Every call comes with its task's signal: the subagents run under the latest, and waits end with it. */
   private task(signal: TaskSignal): void {
@@ -73,35 +79,61 @@ export class SubagentPool implements AgentControl, TaskHelpers {
       });
     const id = newId();
     const parent = this.options.parent;
-    const transcript = request.forkContext
-      ? forkForSubagent(parent, request.callId, id)
-      : Transcript.create({
-          id,
-          createdAt: new Date().toISOString(),
-          workspace: parent.header.workspace,
-          model: parent.header.model,
-        });
-    const ref = { id, parentCallId: request.callId };
+    // Its conversation is kept in the parent's transcript (a resumed task knows it); a fork's starts as the parent's.
+    const transcript = parent.subagent(id, {
+      parentCallId: request.callId,
+      ...(request.agentType === undefined ? {} : { agentType: request.agentType }),
+      model: parent.header.model,
+      ...(request.forkContext ? { forkedAt: parent.items.length } : {}),
+    });
+    if (request.forkContext) answerOpenCalls(transcript, request.callId);
+    const subagent = this.add(id, request.callId, transcript, request.agentType, request.forkContext);
+    subagent.launch(request.message);
+    return Promise.resolve({ agentId: id });
+  }
+
+  /** Subagent `id` of spawn call `parentCallId`, its agent built when first needed. */
+  private add(
+    id: string,
+    parentCallId: string,
+    transcript: Transcript,
+    agentType: string | undefined,
+    forked: boolean,
+  ): Subagent {
+    const ref = { id, parentCallId };
     const emit = (event: AgentEvent) => {
       if (event.type === 'message') this.agents.get(id)?.heard(event.text, event.phase);
       this.options.emit({ ...event, agent: ref });
     };
-    const child = this.options.makeChild({
-      lane: `subagent-${id}`,
-      transcript,
-      emit,
-      agentType: request.agentType,
-      forked: request.forkContext,
-    });
+    const make = () => this.options.makeChild({ lane: `subagent-${id}`, transcript, emit, agentType, forked });
     const subagent = new Subagent(
       id,
-      child,
+      make,
       () => this.taskSignal,
-      () => this.wake(),
+      () => this.changed(id),
     );
     this.agents.set(id, subagent);
-    subagent.launch(request.message);
-    return Promise.resolve({ agentId: id });
+    return subagent;
+  }
+
+  /**
+   * The subagents the parent's transcript kept (a resumed session), as they stood: a final status kept is
+   * theirs; one still running when the session ended was cut short, and says so. Sent input, one goes on in
+   * its own conversation.
+   */
+  private restore(): void {
+    for (const kept of this.options.parent.subagents) {
+      const { id, start, transcript, status } = kept;
+      const subagent = this.add(id, start.parentCallId, transcript, start.agentType, false);
+      subagent.restore(status && isFinalStatus(status) ? status : { errored: CUT_SHORT });
+    }
+  }
+
+  /** A subagent's status changed: a final one is kept with the parent's transcript, and the waits wake. */
+  private changed(id: string): void {
+    const status = this.agents.get(id)?.status;
+    if (status && isFinalStatus(status)) this.options.parent.keepStatus(id, status);
+    this.wake();
   }
 
   send(

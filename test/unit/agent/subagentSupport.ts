@@ -144,16 +144,20 @@ export async function subagentParent(
   events: AgentEvent[],
   approvals: ApprovalPolicy = approveAll,
   limits: SubagentLimits = {},
+  /** A kept session to resume (loaded from its file); default: a new one at the bench's transcript file. */
+  resumed?: Transcript,
 ): Promise<{ run: (prompt: string, signal?: AbortSignal) => Promise<DoneEvent>; close: () => void }> {
   const workspace = await NodeWorkspace.open(bench.dir);
   const emit = (event: AgentEvent) => events.push(event);
   const sessions = new BackgroundCommands();
   const session = createAgentSession({ endpoint: bench.server.url, apiKey: 'test-token', transport: 'ws', emit });
   fs.mkdirSync(path.dirname(bench.transcriptFile), { recursive: true });
-  const transcript = Transcript.create(
-    { id: 'parent', createdAt: new Date().toISOString(), workspace: bench.dir, model: 'gpt-5.5' },
-    bench.transcriptFile,
-  );
+  const transcript =
+    resumed ??
+    Transcript.create(
+      { id: 'parent', createdAt: new Date().toISOString(), workspace: bench.dir, model: 'gpt-5.5' },
+      bench.transcriptFile,
+    );
   const agent = session.agent({
     model: 'gpt-5.5',
     transcript,
