@@ -16,7 +16,7 @@ import { type DoneEvent, type TaskEnd, endOfError } from './taskEnd';
 import { type TurnTimes, turnMetrics } from './timing/turnMetrics';
 import { TurnGap } from './timing/turnGap';
 import { rehearse } from './turnRehearsal';
-import { Compactor } from './conversation/compactor';
+import { type CompactedNow, Compactor } from './conversation/compactor';
 import { editLanded } from './editEnd';
 import { appendNestedInstructions, showOutput } from './turnOutput';
 import { beforePrompt, stopHook } from './hooks/loopHooks';
@@ -158,6 +158,15 @@ export class Agent {
   /** What was steered and not yet delivered (the task ended first): the front end gives it back to the user. */
   takeSteers(): string[] {
     return [...this.steers.splice(0), ...this.native.abandon()];
+  }
+
+  /**
+   * `/compact`: the conversation compacted now, between tasks; the next prompt goes on from the compaction.
+   * Undefined when there is nothing to fold; refused while a task runs (its turns would race the fold).
+   */
+  compact(signal: AbortSignal = new AbortController().signal): Promise<CompactedNow | undefined> {
+    if (this.running) throw new AgentStop('busy', t('The conversation can be compacted once the task has ended.'));
+    return this.compactor.now(Math.max(1, this.turns), signal);
   }
 
   /** The catalogue says the model takes `response.steer`, and the session is on a socket to send it on. */

@@ -146,7 +146,8 @@ const EventBody = z.discriminatedUnion('type', [
   }),
   /**
    * The context was compacted: by the server in a response (`auto`, past the threshold) or on request after
-   * it no longer fit (`request`, `POST /responses/compact`). Tokens are the context's before and after.
+   * it no longer fit or the user asked (`request`, `POST /responses/compact`; `/compact` gives `items`). Tokens
+   * are the context's before and after.
    */
   z.object({
     type: z.literal('compacted'),
@@ -154,6 +155,8 @@ const EventBody = z.discriminatedUnion('type', [
     how: z.enum(['auto', 'request']),
     tokensBefore: z.int().nonnegative(),
     tokensAfter: z.int().nonnegative(),
+    /** The user's `/compact`: how many items of the conversation it folded (absent for the agent's own). */
+    items: z.int().nonnegative().optional(),
   }),
   /** A request is sent again; `reason` says why, `delayMs` how long the client waits first. */
   z.object({

@@ -8,7 +8,7 @@ import { AgentStop } from '../transport/transportFault';
 
 // The agent's compactions (docs/protocol.md §3.7): the server's in a response (past the threshold), the
 // agent's own on request (`POST /responses/compact`) past the threshold on a model that steers, or after the
-// context overflowed, . Each leaves the compaction item in the
+// context overflowed, and the user's `/compact` between tasks. Each leaves the compaction item in the
 // transcript, the instructions in force after it, and a `compacted` event; the next request goes on from it.
 
 /** What the compactions read of the agent (agentLoop.ts). */
@@ -20,6 +20,13 @@ export interface CompactorParts {
   turnRequest(items: readonly AnyInputItem[]): TurnRequest;
   /** The requests ask the server for no compaction: the agent compacts itself past the threshold. */
   steersNatively(): boolean;
+}
+
+/** What `/compact` did: how many items it folded, the context's tokens before and after. */
+export interface CompactedNow {
+  items: number;
+  tokensBefore: number;
+  tokensAfter: number;
 }
 
 export class Compactor {
@@ -81,6 +88,22 @@ export class Compactor {
     return true;
   }
 
+  /**
+   * `/compact`: the whole conversation folded now, between tasks (nothing of it is kept in full but the user's
+   * messages, as in any compaction). Undefined when there is nothing to fold: nothing but the user's messages
+   * and the instructions since the last compaction.
+   */
+  async now(turn: number, signal: AbortSignal): Promise<CompactedNow | undefined> {
+    const { transcript } = this.agent.options;
+    const items = foldable(transcript.items);
+    if (items === 0) return undefined;
+    const figures = await this.fold(turn, transcript.items.length, signal);
+    // What the last response left is folded too: a later compaction on request keeps from the next one.
+    this.lastOutputStart = undefined;
+    this.agent.options.emit({ type: 'compacted', turn, how: 'request', items, ...figures });
+    return { items, ...figures };
+  }
+
   /** The items before `at` compacted: the compaction item and the instructions again go in at `at`. */
   private async fold(
     turn: number,
@@ -124,4 +147,10 @@ export class Compactor {
     emit({ type: 'compacted', turn, how: 'auto', tokensBefore: usage?.input_tokens ?? 0, tokensAfter });
     return tokensAfter;
   }
+}
+
+/** The items a compaction now would fold: those since the last compaction but the user's and the instructions. */
+function foldable(items: readonly AnyInputItem[]): number {
+  const start = items.findLastIndex(isCompaction) + 1;
+  return items.slice(start).filter((item) => !isUserMessage(item) && !isInstructions(item)).length;
 }

@@ -95,6 +95,7 @@ export class ChatController {
       newChat: () => (backend.newChat ? backend.newChat() : this.newChat()),
       notice: (level, text) => this.model.notice(level, text),
       giveBack: (text) => this.send({ type: 'focus', text }),
+      compact: () => this.runner.compact(),
     });
     // The conversation the panel showed before this window reloaded, if any (none for a chat opened beside).
     this.restored = restoreCurrent(

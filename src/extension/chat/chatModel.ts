@@ -11,10 +11,10 @@ import type {
   InlineEntry,
   ToolEntry,
 } from '../../protocol/chatView';
-import { groupedTokens } from '../../protocol/contextMeter';
 import { BUILTIN_TOOLS, type ToolRegistry } from '../../tools';
 import { type ChatSurface, eventRoutes, routeEvent } from './chatEventRoutes';
 import { ChatPlan } from './entries/chatPlan';
+import { compactionLine } from './entries/compactionLine';
 import type { ReadText } from './entries/liveDiff';
 import { NativeSteerLines } from './entries/steerLines';
 import { stopBanner, stopLine } from './entries/stopLine';
@@ -329,13 +329,7 @@ export class ChatModel {
 
   /** A marker in the conversation where the context was compacted; the meter drops at once. */
   private compacted(event: Extract<AgentEvent, { type: 'compacted' }>): void {
-    const [before, after] = [groupedTokens(event.tokensBefore), groupedTokens(event.tokensAfter)];
-    this.notice(
-      'info',
-      event.how === 'request'
-        ? t('Context compacted on request ({0} → {1} tokens)', before, after)
-        : t('Context compacted ({0} → {1} tokens)', before, after),
-    );
+    this.notice('info', compactionLine(event));
     if (this.context) this.setContext({ ...this.context, tokens: event.tokensAfter });
   }
 

@@ -1,3 +1,4 @@
+import { t } from '@vscode/l10n';
 import type { Agent, DoneEvent, PromptStart, Transcript } from '../../agent';
 import type { Attachment } from '../../protocol/attachments';
 import type { HostMessage } from '../../protocol/chatView';
@@ -87,6 +88,43 @@ export class ChatRun {
       this.finished(controller, input.prompt, end, undelivered);
     }
     return { ok: end.status === 'completed', status: end.status, text: chat.model.answerSince(from) };
+  }
+
+  /**
+   * `/compact`: the conversation shown compacted now (Agent.compact), as a task of its own on the lane, so that
+   * a prompt sent meanwhile waits for it and Stop stops it. The chat says what was folded (the agent's
+   * `compacted` event), or why nothing was; the next prompt goes on from the compaction. False when none was made.
+   */
+  async compact(): Promise<boolean> {
+    const { chat } = this;
+    const transcript = chat.shownTranscript();
+    if (transcript === undefined) {
+      chat.model.notice('info', t('Nothing to compact yet: this chat has no conversation.'));
+      return false;
+    }
+    const controller = new AbortController();
+    this.tasks.add(controller);
+    chat.send({ type: 'running', running: true });
+    chat.changed();
+    let made = false;
+    try {
+      await chat.backend.enqueue(async () => {
+        if (controller.signal.aborted) return;
+        const agent = await this.agentFor(transcript);
+        made = (await agent.compact(controller.signal)) !== undefined;
+        if (!made) chat.model.notice('info', t('Nothing to compact: the conversation is already its summary.'));
+      }, controller.signal);
+    } catch (error) {
+      if (!controller.signal.aborted)
+        chat.model.notice('error', t('The conversation could not be compacted: {0}', messageOf(error)));
+    } finally {
+      this.tasks.delete(controller);
+      if (!this.busy) chat.send({ type: 'running', running: false });
+      chat.saver.now();
+      chat.changed();
+      chat.queue.next();
+    }
+    return made;
   }
 
   /** The task's turn on the lane: the agent (made if need be), the prompt with its chips, the loop. */

@@ -16,7 +16,7 @@ import type { PromptChoices } from './promptTurn';
 // `loopwire exec` reads it) and what a sent `/name args` does. A prompt file's body, its `${input:…}` filled
 // by the core's fillPrompt, is the prompt, with its `model` and `tools` for that prompt only (promptTurn.ts);
 // `/skill args` names the skill as `$skill`; `/plan` is plan mode for its prompt, `/init` asks for an
-// AGENTS.md; `/new`, `/skills`, `/help` and `/review` act here and send nothing. What cannot run (an unknown
+// AGENTS.md; `/new`, `/compact`, `/skills`, `/help` and `/review` act here and send nothing. What cannot run (an unknown
 // command, a missing input) is said in the chat and its text goes back to the composer: nothing is lost.
 
 /** What the window gives the commands. */
@@ -35,6 +35,8 @@ export interface SlashActions {
   notice(level: 'info' | 'warning' | 'error', text: string): void;
   /** Puts `text` back in the composer (a command that could not run). */
   giveBack(text: string): void;
+  /** `/compact`: compacts the chat's conversation now, saying so in the chat; false when it did not. */
+  compact(): Promise<boolean>;
 }
 
 /** A sent prompt once its command is read: the prompt to send and its own choices, or handled here. */
@@ -133,13 +135,7 @@ export class ChatSlash {
           ),
         );
       case 'compact':
-        // The agent compacts on its own past loopwire.compactAt; it has no compaction on request yet.
-        return this.refuse(
-          text,
-          t(
-            '/compact is not in the panel yet: the conversation is compacted on its own once it passes loopwire.compactAt.',
-          ),
-        );
+        return { handled: (await this.actions.compact()) ? 'done' : 'refused' };
       default:
         this.actions.notice('info', helpText(commands));
         return { handled: 'done' };
