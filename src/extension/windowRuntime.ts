@@ -15,7 +15,7 @@ import {
   withCommandRules,
 } from '../agent';
 import {
-  BackgroundCommands,
+  type BackgroundCommands,
   ReadLedger,
   type ToolRegistry,
   type ToolResult,
@@ -47,7 +47,8 @@ import { WindowSkills } from './settings/windowSkills';
 import { windowSlash } from './chat/window/windowSlash';
 import { TaskQueue } from './runtime/taskQueue';
 import { stopwatch } from './runtime/stopwatch';
-import { type TaskOutcome, runWindowTask } from './runtime/windowTask';
+import { type TaskOutcome, type TaskWindow, runWindowTask } from './runtime/windowTask';
+import { commandLine } from './runtime/commandLine';
 
 // One window's Loopwire runtime (the entry of dist/runtime.js): the workspace adapter, the backend with its
 // one socket shared by every task of the window (windowBackend.ts), the API's tools and tasks, and the chat
@@ -68,14 +69,6 @@ export class WindowRuntime implements vscode.Disposable {
   /** The MCP servers' and the editor's tools, beside the built-in ones. */
   private readonly tools: WindowTools;
   private readonly reads = new ReadLedger();
-  /** The chat's commands running in the background: stopped at Stop, at a new chat and when the window goes. */
-  private readonly commandSessions = new BackgroundCommands((event) =>
-    this.log.info(
-      event.kind === 'background'
-        ? `command session ${event.id} runs on in the background: ${event.command}`
-        : `command session ${event.id} ended (exit code ${event.end.exitCode ?? 'none'}): ${event.command}`,
-    ),
-  );
   private readonly queue = new TaskQueue();
   private readonly listeners = new Set<(event: AgentEvent) => void>();
 
@@ -142,11 +135,13 @@ export class WindowRuntime implements vscode.Disposable {
 
   /** Runs one task to its end on the window's socket (after any task already running). */
   runTask(prompt: string, approve?: Exclude<ApprovalMode, 'ask'>, signal?: AbortSignal): Promise<TaskOutcome> {
-    const window = {
-      newTranscript: (model: string | undefined) => this.newTranscript(model),
-      agentFor: this.agentFor.bind(this),
+    const window: TaskWindow = {
+      newTranscript: (model) => this.newTranscript(model),
+      agentFor: (transcript, approvals, emit, commands) =>
+        this.agentFor(transcript, approvals, emit, undefined, undefined, undefined, undefined, commands),
+      commandEvent: (event) => this.log.info(`task: ${commandLine(event)}`),
       approvalMode: () => this.approvals.mode(),
-      log: (line: string) => this.log.info(line),
+      log: (line) => this.log.info(line),
     };
     return this.queue.run(() => runWindowTask(window, prompt, approve, signal));
   }
@@ -180,13 +175,7 @@ export class WindowRuntime implements vscode.Disposable {
     return check;
   }
 
-  /** Stops the chat's commands still running in the background (a new chat). */
-  stopCommands(): void {
-    void this.commandSessions.stopAll();
-  }
-
   dispose(): void {
-    this.stopCommands();
     // Before the chat's last save: an inline edit still waiting for Keep or Undo leaves its entry there.
     this.inlineController?.dispose();
     this.deck?.dispose();
@@ -224,6 +213,7 @@ export class WindowRuntime implements vscode.Disposable {
     lane?: { id: string; inline?: (registry: ToolRegistry) => ToolRegistry },
     folder = taskFolder(),
     choices?: (base: FrontChoices) => FrontChoices,
+    commands?: BackgroundCommands,
   ): Promise<Agent> {
     const settings = readSettings(folder);
     const first = this.agentsStarted++ === 0;
@@ -247,10 +237,11 @@ export class WindowRuntime implements vscode.Disposable {
       planTool: settings.planTool,
       transcript,
       // An inline agent's reads are its own: it never saw what the window's other conversations read.
-      // An inline agent keeps no command in the background: its commands run to their end.
+      // A chat's or a task's agent keeps its commands in the background in its own registry (`commands`);
+      // an inline agent's commands run to their end.
       tools: inline
         ? { workspace: tools(workspace), reads: new ReadLedger() }
-        : { workspace: tools(workspace), reads: this.reads, sessions: this.commandSessions },
+        : { workspace: tools(workspace), reads: this.reads, ...(commands ? { sessions: commands } : {}) },
       registry: inline ? inline(registry) : registry,
       ...(lane ? { lane: lane.id } : {}),
       // An inline edit ends on its edit: one request in the common case, no closing answer (editEnd.ts).
@@ -269,7 +260,7 @@ export class WindowRuntime implements vscode.Disposable {
       ...(skills ? { skills, skillsFound } : {}),
       environment: windowEnvironment,
       ...(inline ? {} : await this.tools.hooks.forAgent(transcript, approvals)), // an inline edit runs none
-      emit: (event) => this.forward(event, emit, inline !== undefined),
+      emit: (event) => this.forward(event, emit),
     });
     await agent.start();
     // Where a first prompt's time goes before its request (npm run bench -- --panel reads this line).
@@ -281,7 +272,7 @@ export class WindowRuntime implements vscode.Disposable {
   }
 
   /** An agent's event, to its task's `emit` and every listener; a task's end acts on the window too. */
-  private forward(event: AgentEvent, emit: (event: AgentEvent) => void, inline: boolean): void {
+  private forward(event: AgentEvent, emit: (event: AgentEvent) => void): void {
     emit(event);
     // A subagent's events are its chat's alone: its end is not the task's (the status bar, the socket, Stop).
     if (event.agent) return;
@@ -289,8 +280,6 @@ export class WindowRuntime implements vscode.Disposable {
     // A task the endpoint stopped (a refusal, bad credentials, nothing listening) leaves a socket that may
     // be in any state: the next task gets a new one, and picks up a key or setting fixed meanwhile.
     if (event.type === 'done' && event.status === 'failed') this.backend.replace();
-    // Stop ends what the chat left running in the background too.
-    if (!inline && event.type === 'done' && event.status === 'cancelled') this.stopCommands();
   }
 
   /**
@@ -319,17 +308,17 @@ export class WindowRuntime implements vscode.Disposable {
     this.deck = windowChats(
       {
         workspace: () => this.adapter(),
-        agent: (lane) => (transcript, approvals, emit, tools, choices) =>
-          this.agentFor(transcript, approvals, emit, tools, onLane(lane), undefined, choices),
+        agent: (lane, commands) => (transcript, approvals, emit, tools, choices) =>
+          this.agentFor(transcript, approvals, emit, tools, onLane(lane), undefined, choices, commands),
+        commandEvent: (chat, event) => this.log.info(`${chat}: ${commandLine(event)}`),
         queue: this.queue,
         newTranscript: () => this.newTranscript(readSettings(vscode.workspace.workspaceFolders?.[0]).model),
         sessionsDir: this.sessionsDir(),
         approvalMode: () => this.approvals.mode(),
         log: (line) => this.log.warn(line),
-        stopCommands: () => this.stopCommands(),
         slash: windowSlash(this.context, this.skills, this.log),
       },
-      { composer: this.composer, context: this.chatContext, activity: this.activity, commands: this.commandSessions },
+      { composer: this.composer, context: this.chatContext, activity: this.activity },
       this.disposables,
     );
     if (!this.inlineController?.disposed) this.prepare(); // not made on the way out, for an inline edit's entry
@@ -360,8 +349,9 @@ export class WindowRuntime implements vscode.Disposable {
       workspace: () => this.adapter(),
       log: this.log,
       // The panel's chat gets a short entry (made if the panel never showed; not revealed nor focused).
-      finished: (note) => this.chat.inline.add(note).id,
-      updated: (id, note) => this.chat.inline.update(id, note),
+      // It stays in the chat shown when it ended: a later outcome (Ctrl+Z, Undo All) updates it there.
+      finished: (note) => this.chats.addInline(note),
+      updated: (id, note) => this.chats.updateInline(id, note),
     });
     this.inlineController = inline;
     this.disposables.push(inline);

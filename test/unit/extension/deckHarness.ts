@@ -5,7 +5,7 @@ import type { ChatHost } from '../../../src/extension/chat/chatPort';
 import { ChatDeck } from '../../../src/extension/chat/deck/chatDeck';
 import { type HostMessage, HostMessage as HostMessageSchema } from '../../../src/protocol/chatView';
 import type { ChatTab } from '../../../src/protocol/chatTabs';
-import { ReadLedger } from '../../../src/tools';
+import { type BackgroundCommands, ReadLedger } from '../../../src/tools';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
 import type { AgentBench } from '../agent/agentHarness';
 
@@ -37,7 +37,7 @@ export function useDeckBench(bench: AgentBench): DeckBench {
     waiting: (calls) => state.calls.push(calls),
     ended: (end) => state.ends.push(end),
   };
-  const host = (lane: string | undefined): ChatHost => {
+  const host = (lane: string | undefined, commands: BackgroundCommands): ChatHost => {
     const sessions = path.join(path.dirname(bench.dir), 'sessions');
     let queue: Promise<unknown> = Promise.resolve();
     let workspace: Promise<NodeWorkspace> | undefined;
@@ -55,7 +55,8 @@ export function useDeckBench(bench: AgentBench): DeckBench {
         const agent = session.agent({
           model: 'gpt-5.5',
           transcript,
-          tools: { workspace: tools(await open()), reads: new ReadLedger() },
+          // The chat's own commands running in the background, as the window gives each chat (windowChats.ts).
+          tools: { workspace: tools(await open()), reads: new ReadLedger(), sessions: commands },
           approvals,
           emit,
           ...(lane === undefined ? {} : { lane }),

@@ -2,18 +2,28 @@ import { t } from '@vscode/l10n';
 import { ViewMessage } from '../../../protocol/chatView';
 import type { ChatActivity, ChatNamed, TaskEnd, WaitingCall } from '../chatActivity';
 import { ChatController, type ChatHost, type PostToPage } from '../chatController';
+import type { InlineEntry } from '../../../protocol/chatView';
+import type { BackgroundCommands, SessionEvent } from '../../../tools';
 import { ParallelLimit } from './parallelLimit';
 import { tabOf } from './chatTabs';
+import { chatCommands, withOwnCommands } from './chatCommands';
 
 // The window's open chats (issue 49): each its own ChatController (conversation, queue, approvals, review),
 // running on its own `stream_id` lane of the window's one socket — the first on the default lane, as a lone
 // chat always ran — at most `loopwire.chat.maxParallel` tasks at once. The panel shows one; the others stream
 // on into their models, and a switch sends the page the whole state of the one it shows (a snapshot, as after
-// a reload). Their approvals and ends reach the window's notifications and badge, naming the chat.
+// a reload). Their approvals and ends reach the window's notifications and badge, naming the chat. Each chat
+// has its own commands running in the background (chatCommands.ts), and its inline edits' entries stay where
+// they were posted.
 
 export interface DeckHost {
-  /** The window's port for a chat on `lane` (undefined: the default lane, the first chat's). */
-  host(lane: string | undefined): ChatHost;
+  /**
+   * The window's port for a chat on `lane` (undefined: the default lane, the first chat's); its agents keep
+   * their commands running in the background in `commands`, the chat's own.
+   */
+  host(lane: string | undefined, commands: BackgroundCommands): ChatHost;
+  /** A chat's command went on in the background, or ended (the window's log). */
+  commandEvent?(chat: string, event: SessionEvent): void;
   /** How many chats may run a task at once. */
   maxParallel(): number;
   /** A chat was opened (the window shows its review in the editor). */
@@ -26,6 +36,8 @@ interface OpenChat {
   id: string;
   lane: string | undefined;
   controller: ChatController;
+  /** Its commands running in the background. */
+  commands: BackgroundCommands;
   waiting: readonly WaitingCall[];
   /** Its task waits for a free slot. */
   queued: boolean;
@@ -46,6 +58,11 @@ export class ChatDeck {
   private timer: NodeJS.Timeout | undefined;
   /** The page was last sent a list of several chats (so that one chat left clears it). */
   private listed = false;
+  /** Each inline edit's entry, by the id the deck gave it: its chat, and its id there (ids repeat across chats). */
+  private readonly inlines = new Map<string, { chat: string; entry: string }>();
+  private inlined = 0;
+  /** Settles once the commands of the chats closed so far are gone. */
+  private stopping: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly host: DeckHost) {
     this.limit = new ParallelLimit(() => host.maxParallel());
@@ -110,6 +127,8 @@ export class ChatDeck {
     this.shownId = chat.id;
     this.attach(this.post);
     chat.controller.reshow();
+    // The list above the composer is the shown chat's own commands (an empty one clears the other's).
+    void chat.controller.receive({ type: 'watchCommands' });
     this.waitingChanged();
     this.publish();
   }
@@ -121,6 +140,7 @@ export class ChatDeck {
     if (!chat || this.chats.length === 1) return;
     this.chats.splice(at, 1);
     chat.controller.stop();
+    this.stopCommands(chat);
     // Its last snapshot once its task has ended (stopped, not cut short: History reopens it without Resume).
     if (chat.controller.busy) this.closing.set(chat.id, chat.controller);
     else chat.controller.dispose();
@@ -137,12 +157,34 @@ export class ChatDeck {
 
   dispose(): void {
     clearTimeout(this.timer);
+    for (const chat of this.chats) this.stopCommands(chat);
     for (const chat of this.chats) chat.controller.dispose();
     for (const controller of this.closing.values()) controller.dispose();
   }
 
-  /** Settles once every chat's last snapshot is on disk. */
+  /**
+   * An inline edit ended: its entry goes to the chat shown now, and stays there (inlineEntries.ts). The id
+   * returned finds that chat again for `updateInline`, whichever chat is shown by then.
+   */
+  addInline(note: Omit<InlineEntry, 'id'>): string {
+    const chat = this.shownChat;
+    const entry = chat.controller.inline.add(note);
+    const id = `${chat.id}/${++this.inlined}`;
+    this.inlines.set(id, { chat: chat.id, entry: entry.id });
+    return id;
+  }
+
+  /** The editor's undo or redo changed that edit's outcome: the entry says it in the chat it was posted in. */
+  updateInline(id: string, note: Omit<InlineEntry, 'id'>): void {
+    const posted = this.inlines.get(id);
+    const controller =
+      posted && (this.chats.find((chat) => chat.id === posted.chat)?.controller ?? this.closing.get(posted.chat));
+    if (posted && controller) controller.inline.update(posted.entry, note);
+  }
+
+  /** Settles once every chat's last snapshot is on disk and the commands of the chats closed are gone. */
   async closed(): Promise<void> {
+    await this.stopping;
     await Promise.all(
       [...this.chats.map((chat) => chat.controller), ...this.closing.values()].map((chat) => chat.closed()),
     );
@@ -154,6 +196,11 @@ export class ChatDeck {
     return chat;
   }
 
+  /** Stops what `chat` left running in the background (it closes, or the window does). */
+  private stopCommands(chat: OpenChat): void {
+    this.stopping = Promise.all([this.stopping, chat.commands.stopAll()]);
+  }
+
   /** A task of `chat` runs or waits to: New Chat and History leave it running and open another. */
   private keepsOn(chat: OpenChat): boolean {
     return chat.controller.busy || chat.controller.queue.size > 0;
@@ -163,10 +210,12 @@ export class ChatDeck {
     const id = `chat-${++this.opened}`;
     // The default lane is the first chat's (its warm-up chains there); the others get a lane each.
     const lane = this.chats.some((chat) => chat.lane === undefined) ? id : undefined;
-    const base = this.host.host(lane);
-    const chat = { id, lane, waiting: [], queued: false, ended: undefined } as Omit<OpenChat, 'controller'>;
+    const commands = chatCommands(id, this.host.commandEvent?.bind(this.host));
+    const base = this.host.host(lane, commands);
+    const chat = { id, lane, commands, waiting: [], queued: false, ended: undefined } as Omit<OpenChat, 'controller'>;
     const host: ChatHost = {
       ...base,
+      ...withOwnCommands(base, commands),
       enqueue: (run, signal) =>
         this.limit.run(
           () => {
