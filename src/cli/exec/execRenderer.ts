@@ -36,6 +36,8 @@ const PREVIEW_LINE_CHARS = 200;
  */
 export const NO_TERMINAL = 'declined: no terminal';
 
+type EventOf<K extends AgentEvent['type']> = Extract<AgentEvent, { type: K }>;
+
 const paint = (on: boolean, code: string, text: string) => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
 
 function colorDiff(diff: string, color: boolean): string {
@@ -144,7 +146,48 @@ export class ExecRenderer {
     return this.out.tools ?? BUILTIN_TOOLS;
   }
 
+  /** Prints an event by its family: the answer's stream, the notes on stderr, tool calls, the run's own. */
   handle(event: AgentEvent): void {
+    switch (event.type) {
+      case 'text_delta':
+      case 'reasoning_delta':
+      case 'hosted_call':
+      case 'steered':
+        return this.streamed(event);
+      case 'notice':
+      case 'output_discarded':
+      case 'transport':
+      case 'retry':
+      case 'error':
+        return this.noted(event);
+      case 'tool_started':
+        this.endLine();
+        this.out.stdout(
+          `${paint(this.out.color, '1', `▸ ${event.name}`)} ${this.tools.summarize(event.name, event.input)}\n`,
+        );
+        this.plans.started(event.callId, this.tools.plan(event.name, event.input));
+        return;
+      case 'tool_finished':
+        return this.toolFinished(event);
+      case 'turn_finished':
+        this.metrics.push(event.metrics);
+        return;
+      case 'compacted':
+        this.compactions++;
+        this.endLine();
+        this.out.stdout(`${paint(this.out.color, '2', compactionLine(event))}\n`);
+        return;
+      case 'done':
+        this.endLine();
+        this.out.stdout(`${this.summary(event)}\n`);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** The model's words on stdout as they come: the answer, its reasoning, a hosted call, a steer taken. */
+  private streamed(event: EventOf<'text_delta' | 'reasoning_delta' | 'hosted_call' | 'steered'>): void {
     const { color } = this.out;
     switch (event.type) {
       case 'text_delta':
@@ -152,10 +195,6 @@ export class ExecRenderer {
         // A progress note between tool calls (`phase: commentary`) is dimmed: it is not the answer.
         this.out.stdout(event.phase === 'commentary' ? paint(color, '2', event.delta) : event.delta);
         this.midLine = !event.delta.endsWith('\n');
-        return;
-      case 'hosted_call':
-        this.endLine();
-        this.out.stdout(`${paint(color, '2', `▸ ${event.itemType}`)} ${event.summary}\n`);
         return;
       case 'reasoning_delta':
         if (this.thinking !== event.itemId) {
@@ -166,6 +205,21 @@ export class ExecRenderer {
         this.out.stdout(paint(color, '2', event.delta));
         this.midLine = !event.delta.endsWith('\n');
         return;
+      case 'hosted_call':
+        this.endLine();
+        this.out.stdout(`${paint(color, '2', `▸ ${event.itemType}`)} ${event.summary}\n`);
+        return;
+      case 'steered':
+        this.endLine();
+        this.out.stdout(`${paint(color, '36', t('› steered'))}: ${event.text}\n`);
+        return;
+    }
+  }
+
+  /** What is said about the run rather than by the model, on stderr: notices, the transport, retries, errors. */
+  private noted(event: EventOf<'notice' | 'output_discarded' | 'transport' | 'retry' | 'error'>): void {
+    const { color } = this.out;
+    switch (event.type) {
       case 'notice':
         this.endLine();
         this.out.stderr(`${paint(color, '2', `(${event.message})`)}\n`);
@@ -174,13 +228,6 @@ export class ExecRenderer {
         this.endLine();
         this.out.stderr(`${paint(color, '33', t('(discarded a partial answer: {0})', event.reason))}\n`);
         return;
-      case 'tool_started':
-        this.endLine();
-        this.out.stdout(`${paint(color, '1', `▸ ${event.name}`)} ${this.tools.summarize(event.name, event.input)}\n`);
-        this.plans.started(event.callId, this.tools.plan(event.name, event.input));
-        return;
-      case 'tool_finished':
-        return this.toolFinished(event);
       case 'transport':
         if (event.state === 'reconnecting')
           this.out.stderr(
@@ -193,28 +240,10 @@ export class ExecRenderer {
         if (event.delayMs >= 1000)
           this.out.stderr(`${t('(retrying in {0} s: {1})', (event.delayMs / 1000).toFixed(1), event.reason)}\n`);
         return;
-      case 'turn_finished':
-        this.metrics.push(event.metrics);
-        return;
-      case 'steered':
-        this.endLine();
-        this.out.stdout(`${paint(color, '36', t('› steered'))}: ${event.text}\n`);
-        return;
-      case 'compacted':
-        this.compactions++;
-        this.endLine();
-        this.out.stdout(`${paint(color, '2', compactionLine(event))}\n`);
-        return;
       case 'error':
         this.endLine();
         // The agent states the fault; how to fix it here (a variable, a flag) is the terminal's to say.
         this.out.stderr(`${paint(color, '31', t('error'))}: ${withCliAdvice(event.message, event.code)}\n`);
-        return;
-      case 'done':
-        this.endLine();
-        this.out.stdout(`${this.summary(event)}\n`);
-        return;
-      default:
         return;
     }
   }

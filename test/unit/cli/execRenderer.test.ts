@@ -134,6 +134,39 @@ describe('cli: exec renderer, what only real servers send', () => {
     ];
     assert.equal(render(events), '▸ web_search_call search weather in Paris\n');
   });
+
+  it('heads each reasoning item once, ends its line before the answer, and puts the run’s notes on stderr', () => {
+    let stdout = '';
+    let stderr = '';
+    const renderer = new ExecRenderer({
+      stdout: (chunk) => (stdout += chunk),
+      stderr: (chunk) => (stderr += `[${chunk}]`),
+      color: false,
+    });
+    const events: AgentEvent[] = [
+      { type: 'reasoning_delta', turn: 1, itemId: 'r1', delta: 'Read the ' },
+      { type: 'reasoning_delta', turn: 1, itemId: 'r1', delta: 'test.' },
+      { type: 'reasoning_delta', turn: 1, itemId: 'r2', delta: 'Then the code.' },
+      { type: 'text_delta', turn: 1, itemId: 'm1', delta: 'Half an answer' },
+      { type: 'output_discarded', turn: 1, reason: 'the stream broke' },
+      { type: 'transport', state: 'reconnecting', transport: 'ws', attempt: 1, maxAttempts: 3, reason: 'reset' },
+      { type: 'transport', state: 'warm', transport: 'ws' },
+      { type: 'transport', state: 'http_fallback', transport: 'http', reason: 'no upgrade' },
+      { type: 'retry', turn: 1, attempt: 1, reason: 'quick', delayMs: 999, fullContext: false },
+      { type: 'retry', turn: 1, attempt: 2, reason: 'rate limited', delayMs: 2500, fullContext: true },
+    ];
+    for (const event of events) renderer.handle(event);
+    assert.equal(stdout, 'thinking: Read the test.\nthinking: Then the code.\nHalf an answer\n');
+    assert.equal(
+      stderr,
+      [
+        '[(discarded a partial answer: the stream broke)\n]',
+        '[(reconnecting 1/3: reset)\n]',
+        '[(using HTTP from now on: WebSocket mode kept failing — no upgrade)\n]',
+        '[(retrying in 2.5 s: rate limited)\n]',
+      ].join(''),
+    );
+  });
 });
 
 describe('cli: exec renderer, a stop’s error line', () => {
