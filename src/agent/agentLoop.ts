@@ -56,7 +56,9 @@ export class Agent {
     // A call's output is kept within the budget of the model it answers now (a model picked mid-chat's).
     const outputTokens = () => modelProfile(this.current().model).toolOutputTokens;
     const { tools, approvals, transcript, emit, registry } = options;
-    this.runner = new ToolRunner(tools, approvals, transcript, emit, registry, outputTokens, options.hooks);
+    // A call runs with the tools of the request it answers: what the custom agent or prompt file narrows to.
+    const inForce = () => this.current().registry ?? registry ?? BUILTIN_TOOLS;
+    this.runner = new ToolRunner(tools, approvals, transcript, emit, inForce, outputTokens, options.hooks);
     this.environmentChanged = environmentFollower(options.environment, options.transcript);
     const instructionsNow = () => this.current().instructions;
     this.instructionsChanged = instructionsFollower(options.instructions, instructionsNow, options.transcript);

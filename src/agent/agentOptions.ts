@@ -77,5 +77,12 @@ export interface TaskHelpers {
   settle(status: string): Promise<void>;
 }
 
-/** What a request is sent with that the user may change between two requests of one conversation. */
-export type RequestChoices = Pick<AgentOptions, 'model' | 'toolSpecs' | 'extra' | 'context' | 'instructions'>;
+/**
+ * What a request is sent with that the user may change between two requests of one conversation. Its
+ * `registry`, where given, is what its calls may run: the tools a custom agent or a prompt file narrows to
+ * (not only those offered); absent: the agent's own.
+ */
+export type RequestChoices = Pick<
+  AgentOptions,
+  'model' | 'toolSpecs' | 'extra' | 'context' | 'instructions' | 'registry'
+>;

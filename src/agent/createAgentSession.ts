@@ -1,13 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
-import {
-  BUILTIN_TOOLS,
-  BackgroundCommands,
-  ReadLedger,
-  type ToolContext,
-  type ToolRegistry,
-  toolsNamed,
-} from '../tools';
+import { BUILTIN_TOOLS, BackgroundCommands, ReadLedger, type ToolContext, ToolRegistry, toolsNamed } from '../tools';
 import { Agent, type RequestChoices } from './agentLoop';
 import type { ApprovalPolicy } from './approvals/approvals';
 import type { AgentEventSink } from './events';
@@ -185,6 +178,9 @@ function requestChoices(
   return {
     model,
     toolSpecs,
+    // What the calls may run: a tool the prompt file (or, in spec.registry, the custom agent) leaves out is
+    // refused if called anyway, as an unknown tool is (runToolCall.ts), not only left unoffered.
+    registry: named ? new ToolRegistry(registry.tools.filter((tool) => named.has(tool.name))) : registry,
     extra: modelFields(model, modelOptions),
     context: contextPlan(model, {
       ...(spec.context?.window === undefined ? {} : { window: spec.context.window }),
@@ -302,10 +298,11 @@ function newAgent(transport: ModelTransport, given: AgentSpec): Agent {
     transcript: spec.transcript,
     tools: pool ? { ...spec.tools, agents: pool } : spec.tools,
     ...(pool ? { helpers: pool } : {}),
-    registry: spec.registry ?? BUILTIN_TOOLS,
     // The first request's instructions head the context; a model picked later that is offered other tools
     // gets its own at the end of the chain (instructionsFollower.ts).
     ...built,
+    // The agent's own tools (what a front end asks how a call shows); each request's calls run with its own.
+    registry: spec.registry ?? BUILTIN_TOOLS,
     approvals: spec.approvals,
     emit: spec.emit,
     ...(spec.maxTurns === undefined ? {} : { maxTurns: spec.maxTurns }),

@@ -123,8 +123,12 @@ export class ToolRunner {
     private readonly approvals: ApprovalPolicy,
     private readonly transcript: Transcript,
     private readonly emit: AgentEventSink,
-    /** The tools calls are run with, and asked their effect (tools added at run time: MCP servers'). */
-    private readonly registry: ToolRegistry = BUILTIN_TOOLS,
+    /**
+     * The tools calls are run with now, and asked their effect (tools added at run time: MCP servers'): those
+     * of the request the calls answer, which a custom agent or a prompt file narrows. A call to any other is
+     * refused as an unknown tool is, whatever was offered.
+     */
+    private readonly tools: () => ToolRegistry = () => BUILTIN_TOOLS,
     /** The output budget of the model calls now answer (the catalogue's); absent: the tools' default. */
     private readonly outputTokens?: () => number,
     /** The session's hooks (src/agent/hooks); absent where none are set: nothing runs around a call. */
@@ -140,9 +144,9 @@ export class ToolRunner {
       const group: CallItem[] = [];
       do group.push(calls[index++] as CallItem);
       while (
-        this.registry.effect((group[0] as CallItem).name) === 'read' &&
+        this.tools().effect((group[0] as CallItem).name) === 'read' &&
         index < calls.length &&
-        this.registry.effect((calls[index] as CallItem).name) === 'read'
+        this.tools().effect((calls[index] as CallItem).name) === 'read'
       );
       const outputs = await Promise.all(group.map((call) => this.runOne(turn, call, timing, signal)));
       this.transcript.append(...outputs);
@@ -219,7 +223,7 @@ export class ToolRunner {
     const asked = { callId: call.call_id, name: call.name, input };
     const hook = this.hooks ? await beforeCall(this.hooks, asked, this.emit) : undefined;
     if (hook?.decision === 'deny') return { ok: false, output: deniedByHook(call.name, hook.reason) };
-    const effect = this.registry.effect(call.name);
+    const effect = this.tools().effect(call.name);
     if (effect === 'read') return { sandbox: this.approvals.sandbox?.() };
     // A command that only reads, one the user's rules name, or one in the sandbox is decided before anyone is asked.
     const gate = await this.gate(call.name, input);
@@ -232,7 +236,7 @@ export class ToolRunner {
     // A hook's yes is the user's own, but not in a mode that changes nothing, and never out of the sandbox.
     if (hook?.decision === 'allow' && mode !== 'read-only' && mode !== 'plan')
       return { sandbox: gate && !escalation ? gate.sandbox : this.approvals.sandbox?.() };
-    const paths = effect === 'write' ? this.registry.paths(call.name, input) : [];
+    const paths = effect === 'write' ? this.tools().paths(call.name, input) : [];
     const answer = await this.approvals.approve({
       callId: call.call_id,
       name: call.name,
@@ -257,6 +261,6 @@ export class ToolRunner {
       ...(this.outputTokens ? { outputTokens: this.outputTokens() } : {}),
       ...(sandbox ? { sandbox } : {}),
     };
-    return runToolCall(toCall(call), context, this.registry);
+    return runToolCall(toCall(call), context, this.tools());
   }
 }

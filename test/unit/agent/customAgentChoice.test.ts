@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { type CustomAgent, type FrontChoices, Transcript, approveAll, createAgentSession } from '../../../src/agent';
 import { ReadLedger } from '../../../src/tools';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
@@ -10,7 +12,18 @@ import { requestsOf, useAgentBench } from './agentHarness';
 // again at the end of the chain (history is not rewritten), with every tool.
 
 const SCENARIOS = {
-  scenarios: [{ name: 'hello', match: 'hello', steps: [{ output: [{ type: 'message' as const, text: 'Hi.' }] }] }],
+  scenarios: [
+    { name: 'hello', match: 'hello', steps: [{ output: [{ type: 'message' as const, text: 'Hi.' }] }] },
+    {
+      // A model that calls a tool it was not offered: the agent's tools must stop it, not only the offer.
+      name: 'touch',
+      match: 'make the file',
+      steps: [
+        { output: [{ type: 'function_call' as const, name: 'exec_command', arguments: { cmd: 'touch made.txt' } }] },
+        { output: [{ type: 'message' as const, text: 'Done.' }] },
+      ],
+    },
+  ],
 };
 
 const REVIEWER: CustomAgent = {
@@ -84,5 +97,37 @@ describe('agent: a custom agent picked as the chat goes', function () {
       'chained: our instructions again, then the prompt',
     );
     assert.doesNotMatch(head(third)[0] ?? '', /# Custom agent:/);
+  });
+
+  it("refuses a call to a tool outside the agent's tools (or a prompt's), as an unknown tool; Loopwire runs it", async () => {
+    let chosen: FrontChoices = { agent: REVIEWER };
+    const outputs: string[] = [];
+    const session = createAgentSession({
+      endpoint: bench.server.url,
+      apiKey: 'test-token',
+      transport: 'ws',
+      emit: () => undefined,
+    });
+    const agent = session.agent({
+      transcript: Transcript.create({ id: 'd', createdAt: '', workspace: bench.dir, model: 'gpt-5.5' }),
+      tools: { workspace: await NodeWorkspace.open(bench.dir), reads: new ReadLedger() },
+      approvals: approveAll,
+      choices: () => chosen,
+      emit: (event) => {
+        if (event.type === 'tool_finished') outputs.push(event.output);
+      },
+    });
+    await agent.start();
+    assert.equal((await agent.run('make the file')).status, 'completed');
+    assert.match(outputs[0] ?? '', /^There is no tool 'exec_command'\. The tools are: /);
+    assert.equal(fs.existsSync(path.join(bench.dir, 'made.txt')), false, 'the command did not run');
+    chosen = { tools: ['read'] };
+    assert.equal((await agent.run('make the file again')).status, 'completed');
+    assert.match(outputs[1] ?? '', /^There is no tool 'exec_command'/, "a prompt file's tools narrow what runs too");
+    assert.equal(fs.existsSync(path.join(bench.dir, 'made.txt')), false);
+    chosen = { agent: null };
+    assert.equal((await agent.run('make the file at last')).status, 'completed');
+    assert.equal(fs.existsSync(path.join(bench.dir, 'made.txt')), true, 'with every tool, the same call runs');
+    session.close(false);
   });
 });
