@@ -13,14 +13,56 @@ import { ARTIFACTS, type Workbench, until } from './workbench';
 // names the first chat, and Show switches to it with its card; both finish, neither stopped by the switches.
 // The embedded backend's wire log (LOOPWIRE_WIRE_LOG) shows one connection: the first chat on the socket's
 // default lane, the second on its own stream_id, sent while the first's task was under way.
+// Then each chat's commands running in the background are its own: the list above the composer shows the
+// shown chat's, and one chat's Stop ends its command while the other chat's runs on.
 // Screenshots in test-artifacts/workbench/parallel-chats/ (the side bar at its default width, 300 px).
 
 const PARALLEL_ARTIFACTS = path.join(ARTIFACTS, 'parallel-chats');
 const FIRST = 'first: touch first-chat.txt';
 const SECOND = 'second: say hello';
 
+/** Each command's sleep has a length of its own: its processes are found on the host by it (they run in the sandbox). */
+const SLEEPS = { one: '41.5', two: '41.6' } as const;
+
+/** A command left running in the background; `think`: the model then keeps the task running (Stop comes mid-task). */
+const serve = (name: keyof typeof SLEEPS, think: boolean) => ({
+  name: `serve-${name}`,
+  match: `^serve ${name}$`,
+  steps: [
+    {
+      output: [
+        {
+          type: 'function_call',
+          name: 'exec_command',
+          arguments: { cmd: `sleep ${SLEEPS[name]}`, yield_time_ms: 500 },
+        },
+      ],
+    },
+    {
+      ...(think ? { fault: { kind: 'stall', after_events: 1, ms: 60_000 } } : {}),
+      output: [{ type: 'message', text: `serve ${name}: it runs on in the background.` }],
+    },
+  ],
+});
+
+/** Some process of the command sleeping `SLEEPS[name]` runs on the host, not a zombie. */
+function alive(name: keyof typeof SLEEPS): boolean {
+  return fs.readdirSync('/proc').some((pid) => {
+    if (!/^\d+$/.test(pid)) return false;
+    try {
+      const words = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      const zombie = /^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      return words[0]?.endsWith('sleep') === true && words[1] === SLEEPS[name] && !zombie;
+    } catch {
+      return false;
+    }
+  });
+}
+
 const SCENARIOS = {
   scenarios: [
+    serve('one', true),
+    serve('two', false),
     {
       name: 'first-chat',
       match: '^first: (?<cmd>.+)$',
@@ -155,6 +197,44 @@ describe('Loopwire in the VS Code workbench: two chats at once', function () {
       [undefined, 'chat-2', undefined],
     );
     assert.ok(textOf(sent[0]).includes(FIRST) && textOf(sent[1]).includes(SECOND));
+    assert.deepEqual(workbench.pageErrors, []);
+  });
+
+  it('each chat’s background commands are its own: its list, and its Stop leaves the other’s running', async () => {
+    const panel = await workbench.panel();
+    const list = panel.getByRole('list', { name: 'Commands running in the background' });
+    const rows = list.locator('.command-row');
+    const serveIn = async (at: number, name: keyof typeof SLEEPS) => {
+      await tabs(panel).nth(at).locator('.chat-tab-open').click();
+      await send(panel, `serve ${name}`);
+      await panel.locator('.entry.tool .tool-card.status-approval button[data-action="allow"]').first().click();
+      await until(`${name} running`, () => Promise.resolve(alive(name) ? true : undefined));
+    };
+    await serveIn(0, 'one');
+    // The first chat's task goes on (its model is slow); the second's command is started beside it.
+    await serveIn(1, 'two');
+    await panel
+      .locator('.entry.assistant:not(.streaming)', { hasText: 'serve two: it runs on in the background.' })
+      .waitFor({ timeout: 30_000 });
+    await until('the second chat’s list: its command alone', async () =>
+      (await rows.count()) === 1 && (await rows.first().innerText()).includes(SLEEPS.two) ? true : undefined,
+    );
+    await workbench.screenshot('commands-second', { sidebar: true });
+    await tabs(panel).nth(0).locator('.chat-tab-open').click();
+    await until('the first chat’s list: its command alone', async () =>
+      (await rows.count()) === 1 && (await rows.first().innerText()).includes(SLEEPS.one) ? true : undefined,
+    );
+    await workbench.screenshot('commands-first', { sidebar: true });
+    // The first chat's Stop (the toolbar's, on the chat shown) ends its task and its command only.
+    await workbench.command('Loopwire: Stop');
+    await until('the first chat’s command stopped', () => Promise.resolve(alive('one') ? undefined : true), 15_000);
+    await until('the first chat’s list gone', async () => ((await list.isVisible()) ? undefined : true));
+    assert.ok(alive('two'), 'the second chat’s command runs on');
+    await tabs(panel).nth(1).locator('.chat-tab-open').click();
+    await until('the second chat’s list', async () => ((await rows.count()) === 1 ? true : undefined));
+    await workbench.screenshot('commands-first-stopped', { sidebar: true });
+    await rows.first().getByRole('button', { name: 'Stop command' }).click();
+    await until('the second chat’s command stopped', () => Promise.resolve(alive('two') ? undefined : true), 15_000);
     assert.deepEqual(workbench.pageErrors, []);
   });
 });
