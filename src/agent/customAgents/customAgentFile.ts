@@ -1,10 +1,9 @@
-import { load as loadYaml } from 'js-yaml';
 import { z } from 'zod';
-import { frontMatterOf, skillBody } from '../skills/skillFile';
+import { namesOf, oneLine, readFrontMatter } from '../prompts/frontMatter';
 
 // One custom agent's file: VS Code's `NAME.agent.md` (code.visualstudio.com/docs/copilot/customization/custom-agents)
 // or Claude Code's subagent `NAME.md` (docs.claude.com/en/docs/claude-code/sub-agents), which VS Code reads too.
-// An optional YAML front matter between two `---` lines (the skills' reader, skillFile.ts), then the body: the
+// An optional YAML front matter between two `---` lines (the shared reader, frontMatter.ts), then the body: the
 // agent's instructions. Read here: `name` (default: the file's name less its ending), `description`, `tools` (a
 // list, or Claude Code's comma-separated text) and `model` (text, or VS Code's list of models in order of
 // preference: the first). Other fields (`handoffs`, `target`, `argument-hint`, `mcp-servers`, Claude Code's
@@ -48,26 +47,14 @@ export function parseCustomAgentFile(
   fileName: string,
   ending: string,
 ): CustomAgentHeader | { problem: string } {
-  const yaml = frontMatterOf(content);
-  let data: unknown = {};
-  if (yaml !== undefined) {
-    try {
-      data = loadYaml(yaml) ?? {};
-    } catch (error) {
-      return { problem: `the front matter is not valid YAML: ${(error as Error).message.split('\n')[0] ?? ''}` };
-    }
-  }
-  if (typeof data !== 'object' || data === null || Array.isArray(data))
-    return { problem: 'the front matter is not a mapping of fields' };
-  const parsed = FrontMatter.safeParse(data);
-  if (!parsed.success) return { problem: parsed.error.issues[0]?.message ?? 'the front matter is not valid' };
-  const fields = parsed.data;
+  const read = readFrontMatter(content, FrontMatter);
+  if ('problem' in read) return read;
+  const { fields, body: instructions } = read;
   const name = oneLine(fields.name ?? fileName.slice(0, fileName.length - ending.length));
   const nameProblem = checkName(name);
   if (nameProblem) return { problem: nameProblem };
-  const tools = listOf(fields.tools);
-  const model = listOf(fields.model)?.[0];
-  const instructions = (yaml === undefined ? content.replace(/^\uFEFF/, '') : skillBody(content)).trim();
+  const tools = namesOf(fields.tools);
+  const model = namesOf(fields.model)?.[0];
   return {
     name,
     description: oneLine(fields.description ?? ''),
@@ -85,16 +72,3 @@ function checkName(name: string): string | undefined {
   if (/[\p{Cc}]/u.test(name)) return `the name '${name}' holds control characters`;
   return undefined;
 }
-
-/** A list or comma-separated text (Claude Code's `tools: Read, Grep`) as trimmed names, empties dropped. */
-function listOf(value: string | string[] | undefined): string[] | undefined {
-  if (value === undefined) return undefined;
-  const list = typeof value === 'string' ? value.split(',') : value;
-  return list.map((each) => each.trim()).filter((each) => each !== '');
-}
-
-const oneLine = (value: string) =>
-  value
-    .split(/\s+/)
-    .filter((word) => word !== '')
-    .join(' ');

@@ -1,9 +1,8 @@
-import { load as loadYaml } from 'js-yaml';
 import { z } from 'zod';
-import { frontMatterOf, skillBody } from '../skills/skillFile';
+import { namesOf, oneLine, readFrontMatter } from './frontMatter';
 
 // One prompt file (`NAME.prompt.md`, VS Code's format: code.visualstudio.com/docs/copilot/customization/prompt-files):
-// an optional YAML front matter between two `---` lines, read with the skills' reader (skillFile.ts), holding any
+// an optional YAML front matter between two `---` lines, read with the shared reader (frontMatter.ts), holding any
 // of `description`, `name` (default: the file's name without `.prompt.md`), `argument-hint`, `agent`, `model` and
 // `tools` (a list of tool or tool-set names); the body after it is the prompt. Other fields are allowed and not
 // read. What is wrong is said in a sentence naming the field, never thrown: a team's broken prompt file must not
@@ -45,25 +44,13 @@ export interface PromptFileHeader {
 
 /** The prompt file named `fileName` (`fix-test.prompt.md`) holding `content`, or what is wrong with it. */
 export function parsePromptFile(content: string, fileName: string): PromptFileHeader | { problem: string } {
-  const yaml = frontMatterOf(content);
-  let data: unknown = {};
-  if (yaml !== undefined) {
-    try {
-      data = loadYaml(yaml) ?? {};
-    } catch (error) {
-      return { problem: `the front matter is not valid YAML: ${(error as Error).message.split('\n')[0] ?? ''}` };
-    }
-  }
-  if (typeof data !== 'object' || data === null || Array.isArray(data))
-    return { problem: 'the front matter is not a mapping of fields' };
-  const parsed = FrontMatter.safeParse(data);
-  if (!parsed.success) return { problem: parsed.error.issues[0]?.message ?? 'the front matter is not valid' };
-  const fields = parsed.data;
+  const read = readFrontMatter(content, FrontMatter);
+  if ('problem' in read) return read;
+  const { fields, body } = read;
   const name = oneLine(fields.name ?? fileName.slice(0, -PROMPT_FILE_ENDING.length));
   if (!COMMAND_NAME.test(name))
     return { problem: `the name '${name}' cannot follow a /: use letters, digits, '-', '_' or '.'` };
-  const tools = typeof fields.tools === 'string' ? fields.tools.split(',') : fields.tools;
-  const body = (yaml === undefined ? content.replace(/^\uFEFF/, '') : skillBody(content)).trim();
+  const tools = namesOf(fields.tools);
   if (body === '') return { problem: 'the prompt (the text after the front matter) is empty' };
   return {
     name,
@@ -71,7 +58,7 @@ export function parsePromptFile(content: string, fileName: string): PromptFileHe
     ...optional('argumentHint', fields['argument-hint']),
     ...optional('agent', fields.agent),
     ...optional('model', fields.model),
-    ...(tools ? { tools: tools.map((tool) => tool.trim()).filter((tool) => tool !== '') } : {}),
+    ...(tools ? { tools } : {}),
     body,
   };
 }
@@ -80,12 +67,6 @@ function optional<K extends string>(key: K, value: string | undefined): Partial<
   const trimmed = value === undefined ? '' : oneLine(value);
   return trimmed === '' ? {} : ({ [key]: trimmed } as Record<K, string>);
 }
-
-const oneLine = (value: string) =>
-  value
-    .split(/\s+/)
-    .filter((word) => word !== '')
-    .join(' ');
 
 /**
  * A prompt file's `model` as a model id: VS Code's files name models as its picker shows them (`GPT-4o`,
