@@ -89,6 +89,7 @@ export {
   TurnMetrics,
 } from './events';
 export { type SubagentLimits } from './subagents/subagentLimits';
+export { stopSubagent } from './subagents/subagentPool';
 export { type InstructionsOptions, standingInstructions } from './instructions/instructions';
 export { MODEL_CATALOGUE, type ModelProfile, UNKNOWN_MODEL, modelProfile } from './model/modelCatalogue';
 export {

@@ -146,7 +146,8 @@ export const SubagentView = z.object({
   type: z.string().optional(),
   /** Its task: the spawn's message (send_input's later ones do not replace it). */
   task: z.string(),
-  state: z.enum(['running', 'done', 'failed']),
+  /** `stopped`: its task was stopped (its own Stop, the chat's, or close_agent) before it answered. */
+  state: z.enum(['running', 'done', 'failed', 'stopped']),
   /** Why it failed or stopped, where it did. */
   reason: z.string().optional(),
   calls: z.array(ToolCall),

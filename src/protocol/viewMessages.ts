@@ -19,7 +19,8 @@ export const ViewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   /** A prompt with the composer's chips: text, or images alone (sendPrompt.ts). */
   SendPrompt,
-  z.object({ type: z.literal('stop') }),
+  /** Stop: the chat's task (and its subagents); with `agent`, that subagent alone (its nested card's Stop). */
+  z.object({ type: z.literal('stop'), agent: z.string().min(1).max(100).optional() }),
   z.object({ type: z.literal('newChat') }),
   z.object({ type: z.literal('retry') }),
   /** Implement: leave plan mode for the mode before it, and go on in this chat with the plan. */

@@ -1,4 +1,5 @@
 import type { SubagentView, ToolCall, WaitedAgent } from '../protocol/chatView';
+import type { Post } from './diffView';
 import { h } from './dom';
 import { t } from './l10n';
 import { renderMarkdown } from './markdown';
@@ -16,6 +17,7 @@ const STATE: Record<SubagentView['state'], { icon: string; label: string }> = {
   running: { icon: 'loading codicon-modifier-spin', label: t('running') },
   done: { icon: 'check', label: t('done') },
   failed: { icon: 'error', label: t('failed') },
+  stopped: { icon: 'circle-slash', label: t('stopped') },
 };
 
 const WAITED: Record<WaitedAgent['state'], { icon: string; label: string }> = {
@@ -40,8 +42,27 @@ function answerView(answer: string): HTMLElement {
   return h('div', { class: 'subagent-answer' }, h('div', { class: 'subagent-label' }, t('Answer')), body);
 }
 
+/**
+ * Its own Stop, while it runs: that subagent alone stops, the task goes on. In the header, so it is there
+ * folded; a click on it neither folds nor opens the card, and is sent once.
+ */
+function stopButton(view: SubagentView, name: string, post: Post): HTMLElement {
+  const stop = h('button', {
+    class: 'button icon subagent-stop',
+    attrs: { type: 'button', 'aria-label': `${t('Stop')} ${name}`, title: `${t('Stop')} ${name}` },
+  });
+  stop.append(h('span', { class: 'codicon codicon-debug-stop', attrs: { 'aria-hidden': 'true' } }));
+  stop.addEventListener('click', (event) => {
+    event.preventDefault();
+    event.stopPropagation();
+    stop.disabled = true;
+    post({ type: 'stop', agent: view.id });
+  });
+  return stop;
+}
+
 /** `view` nested in its spawn card; `callCard` draws each of its calls as the chat's own are drawn. */
-export function subagentView(view: SubagentView, callCard: (call: ToolCall) => HTMLElement): HTMLElement {
+export function subagentView(view: SubagentView, callCard: (call: ToolCall) => HTMLElement, post: Post): HTMLElement {
   const state = STATE[view.state];
   const name = view.type ? `${view.id} · ${view.type}` : view.id;
   const task = firstLine(view.task);
@@ -54,7 +75,13 @@ export function subagentView(view: SubagentView, callCard: (call: ToolCall) => H
     icon(state.icon),
     h('span', { class: 'subagent-name' }, name),
     h('span', { class: 'subagent-task' }, task),
-    h('span', { class: 'subagent-state' }, h('span', {}, state.label), h('span', {}, callCount(view))),
+    h(
+      'span',
+      { class: 'subagent-state' },
+      h('span', {}, state.label),
+      h('span', {}, callCount(view)),
+      view.state === 'running' && stopButton(view, name, post),
+    ),
   );
   const details = h('details', { class: `subagent state-${view.state}`, attrs: { 'data-agent': view.id } }, summary);
   details.open = opened.has(view.id);

@@ -206,7 +206,7 @@ export function toolCard(entry: ToolEntry, post: Post): HTMLElement {
       ),
     );
   // A spawn_agent call's subagent, folded, and a wait's answers in a line each (subagentCard.ts).
-  if (entry.subagent) card.append(subagentView(entry.subagent, (call) => toolCard(call, post)));
+  if (entry.subagent) card.append(subagentView(entry.subagent, (call) => toolCard(call, post), post));
   if (entry.waited) card.append(waitedView(entry.waited));
   if (entry.output !== undefined && entry.output !== '') card.append(outputView(entry.output, post));
   return card;

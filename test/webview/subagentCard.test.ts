@@ -155,4 +155,30 @@ describe('chat panel in Chromium: subagents under their spawn cards', function (
     const page = await panel.page.locator('html').evaluate((element: { scrollWidth: number }) => element.scrollWidth);
     assert.ok(page <= 260, `nothing scrolls sideways (${page} px)`);
   });
+
+  it("a running subagent's own Stop asks the host to stop it alone; the card neither folds nor opens", async () => {
+    const panel = await shown(420);
+    const reader = panel.page.locator('.subagent[data-agent="a1b2c3d4"]');
+    const stop = reader.locator('.subagent-header .subagent-stop');
+    assert.equal(await stop.getAttribute('aria-label'), 'Stop a1b2c3d4 · explorer');
+    assert.equal(
+      await panel.page.locator('.subagent[data-agent="e5f6a7b8"] .subagent-stop').count(),
+      0,
+      'none once it ended',
+    );
+    const posted = await panel.postedBy(() => stop.click());
+    assert.deepEqual(
+      posted.filter((message) => message.type === 'stop'),
+      [{ type: 'stop', agent: 'a1b2c3d4' }],
+    );
+    assert.equal(await reader.getAttribute('open'), null, 'still folded');
+    assert.equal(await stop.isDisabled(), true, 'sent once');
+    await shot(panel, 'subagents-stop');
+    // The host's next card: stopped, and no Stop any more.
+    panel.post({ type: 'entry', entry: spawn('call_s1', { ...READER, state: 'stopped' }) });
+    await panel.delivered();
+    assert.equal(await reader.locator('.subagent-state').textContent(), 'stopped1 call');
+    assert.equal(await reader.locator('.subagent-stop').count(), 0);
+    assert.deepEqual(await panel.problems(), []);
+  });
 });

@@ -42,6 +42,18 @@ export interface PoolOptions {
 
 const newId = () => randomBytes(4).toString('hex');
 
+/** Each conversation's subagents (a chat's agent's), so that a front end holding the conversation can stop one. */
+const pools = new WeakMap<Transcript, SubagentPool>();
+
+/**
+ * The user's Stop on subagent `id` of conversation `transcript` (the panel's nested card): it alone stops, as
+ * close_agent stops it — its response cancelled, its commands stopped, `shutdown` to the parent's wait — and
+ * the task goes on. False where no such subagent runs.
+ */
+export function stopSubagent(transcript: Transcript, id: string): Promise<boolean> {
+  return pools.get(transcript)?.stop(id) ?? Promise.resolve(false);
+}
+
 export class SubagentPool implements AgentControl, TaskHelpers {
   private readonly agents = new Map<string, Subagent>();
   private taskSignal: AbortSignal = new AbortController().signal;
@@ -49,6 +61,7 @@ export class SubagentPool implements AgentControl, TaskHelpers {
   private readonly listeners = new Set<() => void>();
 
   constructor(private readonly options: PoolOptions) {
+    pools.set(options.parent, this);
     this.restore();
   }
 
@@ -162,6 +175,14 @@ export class SubagentPool implements AgentControl, TaskHelpers {
       if (left <= 0 || this.taskSignal.aborted) return { status: {}, timedOut: true };
       await this.change(left);
     }
+  }
+
+  /** Stops subagent `id` if it runs (stopSubagent): false where it does not. */
+  async stop(id: string): Promise<boolean> {
+    const agent = this.agents.get(id);
+    if (!agent?.busy) return false;
+    await agent.close();
+    return true;
   }
 
   async close(id: string, signal: TaskSignal): Promise<{ status: SubagentStatus } | { refused: string }> {

@@ -22,6 +22,7 @@ import { type EditedPrompt, resendInFork } from './checkpoints/chatFork';
 import { sessionFile } from './history/sessionHistory';
 import { sideRoutes } from './sideRoutes';
 import { type ViewRoutes, route } from './viewRoutes';
+import { stopOneSubagent } from './entries/subagentStop';
 import { messageOf } from './messageOf';
 import { ChatRun } from './chatRun';
 import { ChatSlash } from './composer/chatSlash';
@@ -143,7 +144,12 @@ export class ChatController {
       return this.attachments.ready();
     },
     send: (message) => void this.ask(message.text, message.attachments),
-    stop: () => this.stop(),
+    // With `agent`: that subagent alone (its nested card's Stop), the task going on.
+    stop: ({ agent }) => {
+      if (agent === undefined) return this.stop();
+      const { model, approvals, transcript } = this;
+      return stopOneSubagent({ model, approvals, transcript }, agent);
+    },
     newChat: () => this.newChat(),
     retry: () => {
       this.model.setBanner(null);

@@ -69,6 +69,21 @@ export const SCENARIOS: ScenarioFile = {
       ],
     },
     {
+      name: 'napper-and-reader',
+      match: '^a napper and a reader',
+      steps: [
+        { output: [spawn('helper naps napper.pid'), spawn('helper alpha reads a.txt')] },
+        { output: [waitFor(1)] },
+        { output: [waitFor(2)] },
+        say('the reader answered'),
+      ],
+    },
+    {
+      name: 'helper-naps',
+      match: '^helper naps (?<file>\\S+)',
+      steps: [{ output: [call('exec_command', { cmd: 'echo $$ > {{file}}; exec sleep 30' })] }, say('napped')],
+    },
+    {
       name: 'sleepers',
       match: '^two sleepers',
       steps: [
@@ -146,7 +161,11 @@ export async function subagentParent(
   limits: SubagentLimits = {},
   /** A kept session to resume (loaded from its file); default: a new one at the bench's transcript file. */
   resumed?: Transcript,
-): Promise<{ run: (prompt: string, signal?: AbortSignal) => Promise<DoneEvent>; close: () => void }> {
+): Promise<{
+  run: (prompt: string, signal?: AbortSignal) => Promise<DoneEvent>;
+  close: () => void;
+  transcript: Transcript;
+}> {
   const workspace = await NodeWorkspace.open(bench.dir);
   const emit = (event: AgentEvent) => events.push(event);
   const sessions = new BackgroundCommands();
@@ -169,6 +188,7 @@ export async function subagentParent(
   });
   await agent.start();
   return {
+    transcript,
     run: (prompt, signal) => agent.run(prompt, signal),
     close: () => {
       session.close(false);

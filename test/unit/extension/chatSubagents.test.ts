@@ -6,6 +6,8 @@ import type { AgentEvent } from '../../../src/agent';
 import { ChatApprovals } from '../../../src/extension/chat/approvals/chatApprovals';
 import { ChatModel } from '../../../src/extension/chat/chatModel';
 import { SnapshotWriter, loadSnapshot, snapshotOf } from '../../../src/extension/chat/history/chatSnapshot';
+import { stopOneSubagent } from '../../../src/extension/chat/entries/subagentStop';
+import { alive } from '../support/processAlive';
 import { type ChatEntry, HostMessage, type ToolEntry } from '../../../src/protocol/chatView';
 import { BUILTIN_TOOLS } from '../../../src/tools';
 import { NodeWorkspace } from '../../../src/workspace/node/nodeWorkspace';
@@ -63,7 +65,7 @@ describe('chat: subagents nested under the spawn_agent cards that started them',
     })();
     const built = await subagentParent(bench, live, ask ? approvals.policy() : undefined);
     close = built.close;
-    return { model, sent, approvals, waiting, run: built.run };
+    return { model, sent, approvals, waiting, run: built.run, transcript: built.transcript };
   }
 
   const tools = (entries: readonly ChatEntry[]) => entries.filter((entry): entry is ToolEntry => entry.kind === 'tool');
@@ -181,5 +183,55 @@ describe('chat: subagents nested under the spawn_agent cards that started them',
     assert.equal(ran?.status, 'done');
     assert.equal(ran.diff, undefined, 'the proposal goes once the edit ran');
     assert.equal(fs.readFileSync(path.join(bench.dir, 'patched.txt'), 'utf8'), 'patched\n');
+  });
+
+  /** Resolves once `found` finds something in the chat's entries. */
+  async function until<T>(model: ChatModel, found: (entries: readonly ChatEntry[]) => T | undefined): Promise<T> {
+    for (;;) {
+      const value = found(model.all);
+      if (value !== undefined) return value;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it("a subagent's own Stop stops it alone: its command is gone, the parent's wait says closed, the task goes on", async () => {
+    const { model, approvals, transcript, run } = await chat();
+    const task = run('a napper and a reader');
+    const pidFile = path.join(bench.dir, 'napper.pid');
+    const napper = await until(model, (entries) => {
+      const card = tools(entries).find((entry) => entry.subagent?.task === 'helper naps napper.pid');
+      const napping = card?.subagent?.calls.some((call) => call.status === 'running') && fs.existsSync(pidFile);
+      return napping ? card?.subagent?.id : undefined;
+    });
+    const pid = Number(fs.readFileSync(pidFile, 'utf8'));
+    await stopOneSubagent({ model, approvals, transcript }, napper ?? '');
+    const done = await task;
+    assert.equal(done.status, 'completed', done.reason);
+    assert.equal(await alive(pid), false, 'its sleep was stopped with it');
+    const cards = tools(model.all);
+    const stopped = cards.find((card) => card.subagent?.id === napper)?.subagent;
+    assert.equal(stopped?.state, 'stopped');
+    assert.notEqual(stopped.calls[0]?.status, 'running');
+    const reader = cards.find((card) => card.subagent && card.subagent.id !== napper)?.subagent;
+    assert.deepEqual([reader?.state, reader?.answer], ['done', 'alpha read a.txt'], 'the other went on');
+    const waits = cards.filter((card) => card.name === 'wait').map((card) => card.waited);
+    assert.deepEqual(waits[0], [{ id: napper, state: 'closed' }], "the parent's wait: closed");
+    assert.equal(waits[1]?.[0]?.state, 'done');
+    assert.equal(model.all.at(-1)?.kind, 'assistant', 'the task answered');
+  });
+
+  it('a Stop on a subagent that asks declines its question first, then stops it', async () => {
+    const { model, approvals, transcript, run } = await chat(true);
+    const task = run('a helper that writes');
+    const call = await asking(model);
+    const id = tools(model.all).find((card) => card.subagent?.calls.some((nested) => nested.id === call.id))?.subagent
+      ?.id;
+    await stopOneSubagent({ model, approvals, transcript }, id ?? '');
+    const done = await task;
+    assert.equal(done.status, 'completed', done.reason);
+    const view = tools(model.all).find((card) => card.subagent?.id === id)?.subagent;
+    assert.equal(view?.state, 'stopped');
+    assert.equal(view.calls[0]?.status, 'declined');
+    assert.ok(!fs.existsSync(path.join(bench.dir, 'made-by-helper')), 'the command never ran');
   });
 });

@@ -63,6 +63,12 @@ export class SubagentCards {
     private readonly readText: ReadText = () => Promise.resolve(undefined),
   ) {}
 
+  /** The calls of subagent `id` that wait for the user's approval (its Stop declines them). */
+  waiting(id: string): string[] {
+    const view = this.card(this.spawnCard.get(id))?.subagent;
+    return (view?.calls ?? []).flatMap((call) => (call.status === 'approval' ? [call.id] : []));
+  }
+
   /** A subagent's call by its id (what an approval of it asks about), or none. */
   callById(callId: string): ToolCall | undefined {
     for (const cardId of new Set(this.spawnCard.values())) {
@@ -159,8 +165,7 @@ export class SubagentCards {
       case 'message':
         return event.phase === 'commentary' || event.text === '' ? undefined : () => ({ answer: event.text });
       case 'done':
-        return () =>
-          event.status === 'completed' ? { state: 'done' } : { state: 'failed', reason: event.reason ?? event.status };
+        return () => doneView(event);
       default:
         return undefined;
     }
@@ -234,4 +239,11 @@ function ended(call: ToolCall, event: Of<'tool_finished'>): ToolCall {
     durationMs: event.durationMs,
     output: cut(event.shown ?? event.output),
   };
+}
+
+/** Where a subagent stands once its task ended: answered, stopped (by a Stop or close_agent), or failed, and why. */
+function doneView(event: Of<'done'>): Partial<SubagentView> {
+  if (event.status === 'completed') return { state: 'done' };
+  if (event.status === 'cancelled') return { state: 'stopped', reason: undefined };
+  return { state: 'failed', reason: event.reason ?? event.status };
 }
