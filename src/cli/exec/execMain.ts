@@ -33,8 +33,8 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
   // `/name args`: a prompt file, a skill or a built-in makes the prompt (and may pick the model, tools, mode).
   const slash = await execSlash(given, workspace.root, io);
   if (typeof slash === 'number') return slash;
-  const { tools: toolNames, review } = slash;
-  // --agent: a custom agent's model is the run's where neither --model nor a prompt file named one.
+  const { tools: toolNames, review, model: promptModel } = slash;
+  // --agent: a custom agent's model is the run's where --model named none (a prompt file's is its prompt's).
   const modelChosen = given.flags.model !== undefined || slash.options.model !== given.model;
   const request = { name: slash.options.flags.agent, model: slash.options.model, modelChosen };
   const chosen = await execAgents(request, workspace.root, io);
@@ -42,7 +42,9 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
   const { agents } = chosen;
   const options = { ...slash.options, model: chosen.model };
   const prompt = promptOf(options.prompt, parts);
-  if (options.flags['dump-request']) return dumpFor(options, workspace, prompt, io, { toolNames, agents });
+  // The first request, and the header, go with the prompt file's model where it names one.
+  const first = promptModel === undefined ? options : { ...options, model: promptModel };
+  if (options.flags['dump-request']) return dumpFor(first, workspace, prompt, io, { toolNames, agents });
   let mcpConfig: McpConfig;
   try {
     mcpConfig = await mcpServersOf(options.flags['mcp-config'], workspace.root, terminalConsent(io.stderr));
@@ -53,13 +55,24 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
   const color =
     !flags.json && !process.env.NO_COLOR && (Boolean(process.env.FORCE_COLOR) || process.stdout.isTTY === true);
   // Said before the backend loads and the socket opens: the run has started, and with what.
-  if (!flags.json) io.stdout(header(options, workspace, color));
+  if (!flags.json) io.stdout(header(first, workspace, color));
   // Said once, on stderr (never in --json's stream): a run that would confine its commands and cannot.
   const notice = noSandboxNotice(options.approve, options.sandbox, options.approveDefaulted);
   if (notice !== undefined) io.stderr(notice);
   const loaded = await loadBackendAndTranscript(options, workspace, io);
   if (typeof loaded === 'number') return loaded;
-  const run: ExecRun = { options, workspace, prompt, mcpConfig, color, ...loaded, toolNames, agents, review };
+  const run: ExecRun = {
+    options,
+    workspace,
+    prompt,
+    mcpConfig,
+    color,
+    ...loaded,
+    toolNames,
+    promptModel,
+    agents,
+    review,
+  };
   return runExec(run, io, extras);
 }
 

@@ -8,6 +8,7 @@ import {
   contextWindowFor,
   createAgentSession,
   findProjectInstructions,
+  type FrontChoices,
 } from '../../agent';
 import type { McpConfig } from '../../mcp/mcpConfig';
 import type * as Server from '../../server';
@@ -54,8 +55,10 @@ export interface ExecRun {
   /** The bundled backend's module and its scenarios; absent against an endpoint. */
   backend: { module: typeof Server; scenarios: ScenarioFile[] } | undefined;
   transcript: Transcript;
-  /** A prompt file's `tools` (`/name`, execSlash.ts): the tools offered narrowed to them; undefined: not narrowed. */
+  /** A prompt file's `tools` (`/name`, execSlash.ts): its prompt's tools narrowed to them; undefined: not narrowed. */
   toolNames?: string[] | undefined;
+  /** A prompt file's model, for its prompt only (not those queued after it); undefined: the run's. */
+  promptModel?: string | undefined;
   /** `/review`: the findings of the answer are read and printed once the task completes (reviewLines.ts). */
   review?: boolean | undefined;
   /** --agent's custom agent, and those a subagent may be started as (execAgent.ts). */
@@ -118,7 +121,12 @@ export async function runExec(run: ExecRun, io: CliIo, extras: ExecExtras): Prom
     // The MCP servers' tools join the built-in ones (their lines go to stderr, like transport notes).
     const where = { approve: run.options.approve, sandbox: run.options.sandbox, roots: [run.workspace.root] };
     tools = await startExecTools(run.mcpConfig, (line) => io.stderr(`(${line})\n`), where);
-    if (run.toolNames) tools = { ...tools, registry: narrowedTools(tools.registry, run.toolNames, io.stderr) };
+    // A review's tools are the whole run's (nothing that writes, whatever is queued after it); a prompt file's
+    // are its prompt's own (promptChoices), its names that stand for no tool said here once.
+    if (run.toolNames) {
+      const narrowed = narrowedTools(tools.registry, run.toolNames, io.stderr);
+      if (run.review) tools = { ...tools, registry: narrowed };
+    }
     sayAgent(run.agents?.agent, tools.registry, io.stderr);
     // On a terminal the user can steer the task as it runs; its output waits while they type a line.
     const steering = terminalSteering(io, run.color);
@@ -128,12 +136,14 @@ export async function runExec(run: ExecRun, io: CliIo, extras: ExecExtras): Prom
     const print = eventPrinter(run.options.flags, steering.io, run.color, tools.registry, unanswered);
     // The task's answer (not a subagent's, not a progress note): a review's findings are read from it.
     let answer = '';
+    const own = promptChoices(run);
     const emit = (event: AgentEvent) => {
       if (event.type === 'message' && event.agent === undefined && event.phase !== 'commentary') answer = event.text;
+      if (event.type === 'done' && event.agent === undefined) own.over();
       print(event);
     };
     session = openSession(run, emit, server);
-    const parts = { steering, emit, session, registry: tools.registry, sessions, unanswered };
+    const parts = { steering, emit, session, registry: tools.registry, sessions, unanswered, choices: own.choices };
     const agent = await startAgent(run, parts);
     const done = await steering.run(agent, run.prompt, controller.signal);
     const { flags } = run.options;
@@ -192,6 +202,7 @@ async function startAgent(
     registry: ToolRegistry;
     sessions: BackgroundCommands;
     unanswered: Unanswered;
+    choices: (() => FrontChoices) | undefined;
   },
 ) {
   const { options, workspace } = run;
@@ -236,8 +247,26 @@ async function startAgent(
     subagents: {},
     ...agentSpecOf(run.agents),
     ...(hooks ? { hooks } : {}),
+    ...(parts.choices ? { choices: parts.choices } : {}),
     emit,
   });
   await agent.start();
   return agent;
+}
+
+/**
+ * A prompt file's model and tools as the first prompt's own choices (none where it names neither): they hold
+ * until its task is over (`over()`), and the prompts queued after it go with the run's model and every tool.
+ */
+function promptChoices(run: ExecRun): { choices: (() => FrontChoices) | undefined; over(): void } {
+  if (run.promptModel === undefined && run.toolNames === undefined)
+    return { choices: undefined, over: () => undefined };
+  // The same objects each time: the agent builds a request's tools again only when its choices change.
+  const first: FrontChoices = {
+    ...(run.promptModel === undefined ? {} : { model: run.promptModel }),
+    ...(run.toolNames === undefined ? {} : { tools: run.toolNames }),
+  };
+  const after: FrontChoices = {};
+  let now = first;
+  return { choices: () => now, over: () => void (now = after) };
 }

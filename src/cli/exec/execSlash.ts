@@ -17,8 +17,8 @@ import { EXEC_NAME, type ExecOptions } from './execOptions';
 import { skillsReader } from './skillsReport';
 
 // `loopwire exec "/name args"`: a slash command (src/agent/prompts) turned into the run's prompt before anything
-// starts. A prompt file's body, its inputs filled, is the prompt, its `model` the run's (unless --model says
-// otherwise) and its `tools` narrow what is offered; `/skill args` names the skill as `$skill` does; `/plan`
+// starts. A prompt file's body, its inputs filled, is the prompt, and its `model` (unless --model says
+// otherwise) and `tools` (what is offered and what runs) hold for that prompt, not for those queued after it; `/skill args` names the skill as `$skill` does; `/plan`
 // runs its prompt in plan mode, `/init` asks for an AGENTS.md, `/review` reviews the changes (src/agent/review)
 // in the read-only mode with only the tools that read; `/skills` and `/help` print and send nothing.
 // An unknown command, a missing input, or a command exec cannot run is bad usage: nothing is sent.
@@ -26,8 +26,10 @@ import { skillsReader } from './skillsReport';
 /** The run as a slash command makes it: its options (prompt, model, approvals), and the tools it narrows to. */
 export interface SlashRun {
   options: ExecOptions;
-  /** The names a prompt file's `tools` gives (VS Code's or ours); undefined: not narrowed. */
+  /** The names a prompt file's `tools` gives (VS Code's or ours), for its prompt only; undefined: not narrowed. */
   tools?: string[];
+  /** The model id a prompt file's `model` names, for its prompt only (prompts queued after go with the run's). */
+  model?: string;
   /** `/review`: the answer's findings are read and printed once the task completes (reviewLines.ts). */
   review?: boolean;
 }
@@ -75,8 +77,13 @@ function promptFileRun(
       `/${command.name} (${prompt.label}) needs a value for ${each.join(', ')}: give it as ${first}=VALUE after the name, or as words after it for the first one missing`,
     );
   }
-  const model = prompt.model !== undefined && options.flags.model === undefined ? modelId(prompt.model) : options.model;
-  return { options: { ...options, prompt: filled.text, model }, ...(prompt.tools ? { tools: prompt.tools } : {}) };
+  // Its model and tools hold for its prompt alone (execRun.ts's choices); --model wins over its model.
+  const model = prompt.model !== undefined && options.flags.model === undefined ? modelId(prompt.model) : undefined;
+  return {
+    options: { ...options, prompt: filled.text },
+    ...(model === undefined ? {} : { model }),
+    ...(prompt.tools ? { tools: prompt.tools } : {}),
+  };
 }
 
 interface BuiltinContext {
