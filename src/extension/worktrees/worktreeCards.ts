@@ -84,6 +84,8 @@ export class WorktreeCards implements WorktreePort, vscode.Disposable {
 
   async sendInWorktree(text: string): Promise<boolean> {
     const made = await newChatInWorktree(undefined, text);
+    // The repository's window lists the new worktree at once (its task then runs in the new window).
+    void this.refresh();
     // Not kept where the user cancelled or the setup failed: the text goes back to the composer.
     return made !== undefined && promptWaits(made);
   }
