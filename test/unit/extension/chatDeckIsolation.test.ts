@@ -170,4 +170,21 @@ describe('parallel chats: what each chat keeps to itself', function () {
     first.stop();
     await running;
   });
+
+  it('an inline edit’s later outcome leaves a chat started over alone, where another entry may have its id', async () => {
+    const chat = ui.deck.shown;
+    const before = ui.deck.addInline(NOTE);
+    const [old] = chat.model.all;
+    // New Chat on an idle chat starts it over in place: its entries are numbered from the start again.
+    await ui.deck.receive({ type: 'newChat' });
+    ui.deck.addInline({ ...NOTE, title: 'Edited inline in src/tax.js:3' });
+    const [now] = chat.model.all;
+    assert.equal(now?.id, old?.id, 'the same id in the new conversation');
+    ui.deck.updateInline(before, { ...NOTE, outcome: 'undone', kept: 0 });
+    const [after] = chat.model.all;
+    assert.deepEqual(after?.kind === 'inline' && [after.title, after.outcome], [
+      'Edited inline in src/tax.js:3',
+      'kept',
+    ]);
+  });
 });

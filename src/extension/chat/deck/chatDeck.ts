@@ -58,8 +58,11 @@ export class ChatDeck {
   private timer: NodeJS.Timeout | undefined;
   /** The page was last sent a list of several chats (so that one chat left clears it). */
   private listed = false;
-  /** Each inline edit's entry, by the id the deck gave it: its chat, and its id there (ids repeat across chats). */
-  private readonly inlines = new Map<string, { chat: string; entry: string }>();
+  /**
+   * Each inline edit's entry, by the id the deck gave it: its chat, its id there and the conversation it is in
+   * (ids repeat across chats, and in a chat started over).
+   */
+  private readonly inlines = new Map<string, { chat: string; entry: string; session: string | undefined }>();
   private inlined = 0;
   /** Settles once the commands of the chats closed so far are gone. */
   private stopping: Promise<unknown> = Promise.resolve();
@@ -170,16 +173,19 @@ export class ChatDeck {
     const chat = this.shownChat;
     const entry = chat.controller.inline.add(note);
     const id = `${chat.id}/${++this.inlined}`;
-    this.inlines.set(id, { chat: chat.id, entry: entry.id });
+    this.inlines.set(id, { chat: chat.id, entry: entry.id, session: chat.controller.sessionId });
     return id;
   }
 
-  /** The editor's undo or redo changed that edit's outcome: the entry says it in the chat it was posted in. */
+  /**
+   * The editor's undo or redo changed that edit's outcome: the entry says it in the chat it was posted in, while
+   * that chat still shows the conversation it went to (started over, the chat may hold another entry of its id).
+   */
   updateInline(id: string, note: Omit<InlineEntry, 'id'>): void {
     const posted = this.inlines.get(id);
     const controller =
       posted && (this.chats.find((chat) => chat.id === posted.chat)?.controller ?? this.closing.get(posted.chat));
-    if (posted && controller) controller.inline.update(posted.entry, note);
+    if (posted && controller && controller.sessionId === posted.session) controller.inline.update(posted.entry, note);
   }
 
   /** Settles once every chat's last snapshot is on disk and the commands of the chats closed are gone. */
