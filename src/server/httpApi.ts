@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type ResponseObject, ResponseRequest, decodeJson, parseWire } from '../protocol';
+import { type ResponseObject, ResponseRequest } from '../protocol';
 import { type Refusal, refusals } from './apiErrors';
 import { postCompact } from './compactApi';
-import { previousIdOf, readBody } from './httpBody';
 import type { HttpContext } from './httpContext';
 import { sendError, sendJson } from './httpReplies';
 import { JsonSink, SseSink } from './httpSinks';
+import { readJsonPost } from './jsonPost';
 import { newId } from './ids';
 import { missingInput } from './inputChecks';
 import { guardRequest } from './requestGuard';
@@ -76,33 +76,14 @@ async function readRequest(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<{ request: ResponseRequest; parseMs: number } | undefined> {
-  const read = await readBody(req, ctx.options.limits.maxBodyBytes);
-  const type = 'POST /v1/responses';
-  if (!read.ok) {
-    ctx.wireLog.record({ conn, transport: 'http', dir: 'in', type, bytes: read.bytes, previous_response_id: null });
-    res.setHeader('connection', 'close');
-    sendError(ctx, conn, res, refusals.tooLarge(ctx.options.limits.maxBodyBytes));
+  const read = await readJsonPost({ ctx, conn, req, res, type: 'POST /v1/responses', logBody: true }, ResponseRequest);
+  if (read === undefined) return undefined;
+  const refusal = httpMisuse(read.value);
+  if (refusal !== undefined) {
+    sendError(ctx, conn, res, refusal);
     return undefined;
   }
-  const body = read.body;
-  const started = performance.now();
-  const json = decodeJson(body.toString('utf8'));
-  const previous = json.ok ? previousIdOf(json.value) : null;
-  ctx.wireLog.record({
-    conn,
-    transport: 'http',
-    dir: 'in',
-    type,
-    bytes: body.length,
-    previous_response_id: previous,
-    ...(json.ok ? ctx.wireLog.bodyOf(json.value) : {}),
-  });
-  const parsed = json.ok ? parseWire(ResponseRequest, json.value) : json;
-  const refusal = parsed.ok ? httpMisuse(parsed.value) : refusals.invalidBody(parsed.error);
-  if (refusal !== undefined) sendError(ctx, conn, res, refusal);
-  return parsed.ok && refusal === undefined
-    ? { request: parsed.value, parseMs: performance.now() - started }
-    : undefined;
+  return { request: read.value, parseMs: performance.now() - read.started };
 }
 
 /** The run's outcome as the HTTP answer: the stream's end, the response as JSON, or the API's error. */

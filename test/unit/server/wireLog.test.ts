@@ -185,6 +185,34 @@ describe('wire log', () => {
     );
   });
 
+  it('POST /v1/responses/compact logs its in line as a response does: a 413’s true size, a refused body, its previous id', async () => {
+    const compact = `${responses()}/compact`;
+    const big = JSON.stringify({ model: 'm', input: 'x'.repeat(1500) });
+    const bodies = [
+      big,
+      '{"model": "m", ',
+      { model: 'm', input: 'hello' },
+      { model: 'm', previous_response_id: 'resp_gone' },
+    ];
+    const statuses: number[] = [];
+    for (const body of bodies) statuses.push((await post(compact, body, AUTH)).status);
+    assert.deepEqual(statuses, [413, 400, 200, 400]);
+    const lines = await readLog();
+    const ins = lines.filter((line) => line.dir === 'in');
+    assert.deepEqual(
+      ins.map((line) => [line.type, line.bytes, line.previous_response_id]),
+      bodies.map((body, index) => [
+        'POST /v1/responses/compact',
+        Buffer.byteLength(typeof body === 'string' ? body : JSON.stringify(body)),
+        index === 3 ? 'resp_gone' : null,
+      ]),
+    );
+    assert.deepEqual(
+      lines.filter((line) => line.dir === 'out').map((line) => line.status),
+      statuses,
+    );
+  });
+
   it('WebSocket: open, each frame both ways with its own type and exact size, a chained create with its id, close', async () => {
     const client = await WsClient.open(harness.url, AUTH);
     const sent: string[] = [];
