@@ -117,6 +117,7 @@ export class InlineRun {
     }
     this.marks.agentAt = performance.now();
     const done = await agent.run(inlinePrompt(request), this.stop.signal);
+    this.marks.doneAt = performance.now();
     await this.queue;
     // A call that ended without writing (its preview taken out) leaves the undo step open: closed now.
     if (this.stepOpen) await this.serial(() => closeUndoStep(this.document));
@@ -278,6 +279,7 @@ export class InlineRun {
     if (event.type === 'message') this.summary = event.text;
     if (event.type === 'tool_call_delta' && liveDiffKind(event.name) !== undefined) {
       this.marks.deltaAt ??= performance.now();
+      this.marks.lastDeltaAt = performance.now();
       // Keyed by the call's id, as the tool's run names it (the item's until the call id is known).
       const id = event.callId ?? event.itemId;
       if (this.call !== id) {
@@ -290,7 +292,10 @@ export class InlineRun {
       this.flush();
     }
     // A call that ended without writing the file (refused, declined, another file): its preview comes out.
-    if (event.type === 'tool_started') this.running = event.callId;
+    if (event.type === 'tool_started') {
+      this.running = event.callId;
+      this.marks.toolAt = performance.now();
+    }
     if (event.type === 'tool_finished' && liveDiffKind(event.name) !== undefined) {
       if (this.call === event.callId) this.call = undefined;
       void this.serial(async () => {
@@ -315,7 +320,10 @@ export class InlineRun {
         if (next !== undefined) this.marks.previewAt ??= performance.now();
         return next;
       }, 'stream');
-      if (shown === 'written') this.marks.paintAt ??= performance.now();
+      if (shown === 'written') {
+        this.marks.paintAt ??= performance.now();
+        this.marks.lastPaintAt = performance.now();
+      }
       if (shown !== 'unchanged') this.changed();
     });
   }
@@ -333,6 +341,7 @@ export class InlineRun {
   }
 
   private write(plan: FilePlan): Promise<number> {
+    this.marks.writeAt = performance.now();
     return this.serial(async () => {
       this.pending = '';
       let stale = false;

@@ -22,6 +22,16 @@ export interface TimingMarks {
   paintAt?: number;
   /** The file's last write by the edit tool (then the run ends, and its Keep / Undo are drawn). */
   writtenAt?: number;
+  /** On the way from the last streamed delta to the end: each moment, the latest of its kind. */
+  lastDeltaAt?: number;
+  /** The last streamed step the editor acknowledged. */
+  lastPaintAt?: number;
+  /** The edit tool started (the model's call complete). */
+  toolAt?: number;
+  /** The tool asked for the write (its step then waits behind those queued before it). */
+  writeAt?: number;
+  /** The agent's run returned. */
+  doneAt?: number;
 }
 
 /** The parts, once every moment is known; `sentAt`: Enter. */
@@ -45,9 +55,18 @@ export function timingLine(timing: InlineTiming | undefined): string {
     : '';
 }
 
-/** The log's words for the time from the edit's last write to its end, where its Keep / Undo are drawn. */
-export function endLine(marks: TimingMarks): string {
-  return marks.writtenAt === undefined
-    ? ''
-    : `; ended ${(performance.now() - marks.writtenAt).toFixed(1)} ms after its last write`;
+/**
+ * The log's words for the time from the edit's last write to its end, where its Keep / Undo are drawn, and
+ * the way there from the model's last streamed delta (each moment after that delta, in ms).
+ */
+export function endLine(marks: TimingMarks, now = performance.now()): string {
+  if (marks.writtenAt === undefined) return '';
+  const from = marks.lastDeltaAt;
+  const at = (moment: number | undefined) =>
+    from === undefined || moment === undefined ? '—' : (moment - from).toFixed(1);
+  const way =
+    from === undefined
+      ? ''
+      : ` (after the last delta: last step painted ${at(marks.lastPaintAt)}, tool ${at(marks.toolAt)}, write asked ${at(marks.writeAt)}, written ${at(marks.writtenAt)}, agent done ${at(marks.doneAt)}, ended ${at(now)} ms)`;
+  return `; ended ${(now - marks.writtenAt).toFixed(1)} ms after its last write${way}`;
 }

@@ -109,6 +109,8 @@ async function runWindow(serverUrl: string, window: number, warm: number): Promi
       );
     }
     await workbench.screenshot('after-runs');
+    // The extension's log beside the screenshots: its lines say where each run's time went (inlineTiming.ts).
+    fs.writeFileSync(path.join(ARTIFACTS, `window-${window}`, 'loopwire.log'), read());
   } catch (error) {
     await workbench.screenshot('failed').catch(() => undefined);
     throw error;
