@@ -72,15 +72,15 @@ export const SCENARIOS: ScenarioFile = {
       name: 'napper-and-reader',
       match: '^a napper and a reader',
       steps: [
-        { output: [spawn('helper naps napper.pid'), spawn('helper alpha reads a.txt')] },
+        { output: [spawn('helper dozes napper.pid'), spawn('helper alpha reads a.txt')] },
         { output: [waitFor(1)] },
         { output: [waitFor(2)] },
         say('the reader answered'),
       ],
     },
     {
-      name: 'helper-naps',
-      match: '^helper naps (?<file>\\S+)',
+      name: 'helper-dozes',
+      match: '^helper dozes (?<file>\\S+)',
       steps: [{ output: [call('exec_command', { cmd: 'echo $$ > {{file}}; exec sleep 30' })] }, say('napped')],
     },
     {

@@ -74,9 +74,29 @@ describe('cli: loopwire exec with subagents', function () {
     },
   ];
 
+  /** A resumed task asks a subagent of the run before what it answered, then sends it more work. */
+  const FOLLOW_UP = {
+    name: 'follow-up',
+    match: '^follow up (?<id>[0-9a-f]+)',
+    steps: [
+      { output: [{ type: 'function_call', name: 'wait', arguments: { ids: ['{{id}}'], timeout_ms: 20_000 } }] },
+      {
+        output: [
+          {
+            type: 'function_call',
+            name: 'send_input',
+            arguments: { id: '{{id}}', message: 'helper alpha reads b.txt' },
+          },
+        ],
+      },
+      { output: [{ type: 'function_call', name: 'wait', arguments: { ids: ['{{id}}'], timeout_ms: 20_000 } }] },
+      { output: [{ type: 'message', text: 'followed up' }] },
+    ],
+  };
+
   async function scenarioFile(): Promise<string> {
     const scenario = temp.path('subagents.json');
-    await fs.writeFile(scenario, JSON.stringify({ scenarios: [...SCENARIOS.scenarios, ...NAPPERS] }));
+    await fs.writeFile(scenario, JSON.stringify({ scenarios: [...SCENARIOS.scenarios, ...NAPPERS, FOLLOW_UP] }));
     return scenario;
   }
 
@@ -191,6 +211,40 @@ describe('cli: loopwire exec with subagents', function () {
     assert.deepEqual(
       answers.map((answer) => (answer.status === 'fulfilled' ? answer.value : 'failed')),
       ['A', 'failed', 'C'],
+    );
+  });
+
+  it('--resume: the resumed task knows the subagents of the run before, their answers and conversations', async () => {
+    const sessions = temp.path('sessions');
+    await fs.rm(sessions, { recursive: true, force: true });
+    const first = await exec('two helpers', ['--approve', 'all', '--json']);
+    assert.equal(first.code, 0, first.stderr + first.stdout);
+    const spawned = /"agent_id\\?":\\?"([0-9a-f]+)/.exec(first.stdout)?.[1];
+    assert.ok(spawned, first.stdout);
+    const [file = ''] = await fs.readdir(sessions);
+    assert.ok(file.endsWith('.jsonl'), file);
+    const resumed = await exec(`follow up ${spawned}`, [
+      '--approve',
+      'all',
+      '--json',
+      '--resume',
+      path.join(sessions, file),
+    ]);
+    assert.equal(resumed.code, 0, resumed.stderr + resumed.stdout);
+    const events = resumed.stdout
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as JsonEvent);
+    const waits = events.filter((event) => event.type === 'tool_finished' && event.name === 'wait' && !event.agent);
+    const answers = waits.map(
+      (event) => (JSON.parse(event.output ?? '{}') as { status?: Record<string, unknown> }).status?.[spawned],
+    );
+    // Without the subagents kept in the session file, the resumed wait said not_found.
+    assert.deepEqual(answers, [{ completed: 'alpha read a.txt' }, { completed: 'alpha read b.txt' }]);
+    assert.ok(
+      events.some(
+        (event) => event.agent?.id === spawned && event.type === 'tool_finished' && event.name === 'read_file',
+      ),
     );
   });
 });

@@ -199,7 +199,7 @@ describe('chat: subagents nested under the spawn_agent cards that started them',
     const task = run('a napper and a reader');
     const pidFile = path.join(bench.dir, 'napper.pid');
     const napper = await until(model, (entries) => {
-      const card = tools(entries).find((entry) => entry.subagent?.task === 'helper naps napper.pid');
+      const card = tools(entries).find((entry) => entry.subagent?.task === 'helper dozes napper.pid');
       const napping = card?.subagent?.calls.some((call) => call.status === 'running') && fs.existsSync(pidFile);
       return napping ? card?.subagent?.id : undefined;
     });

@@ -5,6 +5,7 @@ import type { ToolRegistry } from '../../../tools';
 import { type ChatSnapshot, currentChat, loadSnapshot } from './chatSnapshot';
 import { messageOf } from '../messageOf';
 import { sessionFile } from './sessionHistory';
+import { settledSubagent, withSubagents } from './subagentHistory';
 import { transcriptEntries } from './transcriptEntries';
 
 // A chat reopened (after its window went away, or from History): its transcript, and what the panel shows of
@@ -30,11 +31,14 @@ export function settled(entries: readonly ChatEntry[]): ChatEntry[] {
       const { queued: _queued, ...rest } = entry;
       return { ...rest, text: `${rest.text}\n\n*${t('(Not sent: the window closed while it waited.)')}*` };
     }
-    if (entry.kind === 'tool' && ['streaming', 'approval', 'running'].includes(entry.status)) {
+    if (entry.kind !== 'tool') return entry;
+    // A subagent that was running stopped with the window (subagentHistory.ts).
+    const nested = entry.subagent ? { subagent: settledSubagent(entry.subagent, CUT_SHORT) } : {};
+    if (['streaming', 'approval', 'running'].includes(entry.status)) {
       const { ask: _ask, ...rest } = entry;
-      return { ...rest, status: 'failed' as const, output: entry.output ?? CUT_SHORT };
+      return { ...rest, ...nested, status: 'failed' as const, output: entry.output ?? CUT_SHORT };
     }
-    return entry;
+    return entry.subagent ? { ...entry, ...nested } : entry;
   });
 }
 
@@ -54,7 +58,9 @@ export function readChat(dir: string, id: string, tools: ToolRegistry, log: (lin
   if (problem) log(`chat panel: ${problem}`);
   return {
     transcript,
-    entries: snapshot ? settled(snapshot.entries) : transcriptEntries(transcript.items, tools, transcript.notes),
+    entries: snapshot
+      ? settled(snapshot.entries)
+      : withSubagents(transcriptEntries(transcript.items, tools, transcript.notes), transcript.subagents, tools),
     snapshot,
     interrupted: snapshot?.running === true && needsResume(transcript),
   };
