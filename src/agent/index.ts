@@ -136,6 +136,7 @@ export {
 } from './prompts/slashCommands';
 export { INIT_PROMPT } from './prompts/initPrompt';
 export { promptModelId } from './prompts/promptFile';
+export { type PromptAgent, promptAgent } from './prompts/promptAgent';
 export { type ReviewRequest, prepareReview } from './review/reviewRequest';
 export { ReviewFinding, ReviewReport, ReviewSeverity, parseReview } from './review/reviewFindings';
 export { REVIEW_HEADING } from './review/reviewPrompt';

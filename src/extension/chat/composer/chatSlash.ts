@@ -6,6 +6,8 @@ import {
   type SlashCommand,
   fillPrompt,
   parseSlash,
+  type CustomAgent,
+  promptAgent,
   promptModelId,
   slashCommands,
 } from '../../../agent';
@@ -14,7 +16,8 @@ import type { PromptChoices } from './promptTurn';
 
 // The composer's slash commands on the host side: the `/` menu's list (the core's slashCommands, as
 // `loopwire exec` reads it) and what a sent `/name args` does. A prompt file's body, its `${input:…}` filled
-// by the core's fillPrompt, is the prompt, with its `model` and `tools` for that prompt only (promptTurn.ts);
+// by the core's fillPrompt, is the prompt, with its `model`, `tools` and `agent` (promptAgent.ts) for that
+// prompt only (promptTurn.ts);
 // `/skill args` names the skill as `$skill`; `/plan` is plan mode for its prompt, `/init` asks for an
 // AGENTS.md; `/new`, `/compact`, `/skills`, `/help` and `/review` act here and send nothing. What cannot run (an unknown
 // command, a missing input) is said in the chat and its text goes back to the composer: nothing is lost.
@@ -27,6 +30,8 @@ export interface SlashPort {
   root(): string | undefined;
   /** `/review`: runs Loopwire: Review Changes; false where this build has no such command. */
   review(args: string): Promise<boolean>;
+  /** The custom agents a prompt file's `agent` may name (those the agent picker lists); absent: none. */
+  agents?(): Promise<readonly CustomAgent[]>;
 }
 
 /** What the commands ask of the chat. */
@@ -86,7 +91,11 @@ export class ChatSlash {
     return slashCommands(found?.prompts.prompts ?? [], this.skills);
   }
 
-  private promptFile(command: Extract<SlashCommand, { kind: 'prompt' }>, args: string, text: string): SlashOutcome {
+  private async promptFile(
+    command: Extract<SlashCommand, { kind: 'prompt' }>,
+    args: string,
+    text: string,
+  ): Promise<SlashOutcome> {
     const { prompt } = command;
     const filled = fillPrompt(prompt.body, args, this.port?.root() ?? '');
     if ('missing' in filled) {
@@ -105,9 +114,16 @@ export class ChatSlash {
         ),
       );
     }
+    const agent =
+      prompt.agent === undefined ? undefined : promptAgent(prompt.agent, (await this.port?.agents?.()) ?? []);
+    if (agent && 'problem' in agent)
+      return this.refuse(text, t('/{0} ({1}): {2}.', command.name, prompt.label, agent.problem));
     const choices: PromptChoices = {
       ...(prompt.model === undefined ? {} : { model: promptModelId(prompt.model) }),
       ...(prompt.tools === undefined ? {} : { tools: prompt.tools }),
+      ...(agent === undefined ? {} : 'custom' in agent ? { agent: agent.custom } : { agent: null }),
+      ...(agent && 'builtin' in agent && agent.mode === 'plan' ? { plan: true } : {}),
+      ...(agent && 'builtin' in agent && agent.mode === 'read-only' ? { readOnly: true } : {}),
     };
     return { prompt: filled.text, choices };
   }

@@ -1,7 +1,7 @@
-import type { ApprovalMode, FrontChoices } from '../../../agent';
+import type { ApprovalMode, CustomAgent, FrontChoices } from '../../../agent';
 
-// What one prompt of the chat runs with apart from the window's choices: a prompt file's `model` and `tools`,
-// `/plan`'s plan mode. Set when that prompt's task starts and cleared when it ends (chatController.ts), so
+// What one prompt of the chat runs with apart from the window's choices: a prompt file's `model`, `tools` and
+// `agent`, `/plan`'s plan mode. Set when that prompt's task starts and cleared when it ends (chatController.ts), so
 // the next prompt, queued or typed, goes with the composer's choices again: "for this prompt only".
 
 /** A prompt's own choices (chatSlash.ts makes them from the command). */
@@ -12,6 +12,10 @@ export interface PromptChoices {
   tools?: readonly string[];
   /** `/plan`: plan mode for this prompt. */
   plan?: true;
+  /** A prompt file's `agent: ask`: the read-only mode for this prompt. */
+  readOnly?: true;
+  /** A prompt file's `agent`: the custom agent it runs with (`null`: Loopwire's own), for this prompt. */
+  agent?: CustomAgent | null;
 }
 
 export class PromptTurn {
@@ -25,9 +29,10 @@ export class PromptTurn {
     this.made = undefined;
   }
 
-  /** The approval mode in force: plan mode while a `/plan` prompt runs, else `base`. */
+  /** The approval mode in force: plan mode while a `/plan` prompt runs, read-only while an `ask` one does, else `base`. */
   mode(base: ApprovalMode): ApprovalMode {
-    return this.current?.plan ? 'plan' : base;
+    if (this.current?.plan) return 'plan';
+    return this.current?.readOnly ? 'read-only' : base;
   }
 
   /**
@@ -36,12 +41,13 @@ export class PromptTurn {
    */
   choices(base: FrontChoices): FrontChoices {
     const over = this.current;
-    if (over?.model === undefined && over?.tools === undefined) return base;
+    if (over?.model === undefined && over?.tools === undefined && over?.agent === undefined) return base;
     if (this.made?.base === base && this.made.over === over) return this.made.choices;
     const choices: FrontChoices = {
       ...base,
       ...(over.model === undefined ? {} : { model: over.model }),
       ...(over.tools === undefined ? {} : { tools: over.tools }),
+      ...(over.agent === undefined ? {} : { agent: over.agent }),
     };
     this.made = { base, over, choices };
     return choices;

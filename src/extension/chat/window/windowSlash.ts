@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { type FoundPrompts, findPromptFiles } from '../../../agent';
+import * as os from 'node:os';
+import { type FoundPrompts, findCustomAgents, findPromptFiles } from '../../../agent';
 import { ALLOW_UNTRUSTED_KEY } from '../../settings/windowComposer';
 import type { WindowSkills } from '../../settings/windowSkills';
 import type { SlashPort } from '../composer/chatSlash';
@@ -34,6 +35,8 @@ export function windowSlash(
       return { prompts, skills: (await skills.read()).skills };
     },
     root: () => folders()[0],
+    // A prompt file's `agent` names one of the agents the picker lists: the workspace's on the same terms.
+    agents: async () => (await findCustomAgents(allowed() ? folders() : [], os.homedir())).agents,
     review: async (args) => {
       if (!(await vscode.commands.getCommands(true)).includes(REVIEW_COMMAND)) return false;
       await vscode.commands.executeCommand(REVIEW_COMMAND, ...(args === '' ? [] : [args]));
