@@ -137,4 +137,20 @@ describe('Loopwire in the VS Code workbench: the composer’s “In a new worktr
     await workbench.screenshot('toggle-4-repository-window', { sidebar: true });
     await next.close();
   });
+
+  it('a worktree whose folder was removed by hand is said to be gone in the card, and Discard forgets it', async () => {
+    const worktree = path.join(scratch, 'state', 'loopwire', 'worktrees', `demo-workspace-${NAME}`);
+    fs.rmSync(worktree, { recursive: true, force: true });
+    // The card is made again when the page asks for it: a reloaded window's does.
+    await workbench.reload();
+    const panel = await workbench.panel();
+    const card = panel.getByRole('group', { name: `Worktree ${NAME}` });
+    await card.locator('.worktree-state', { hasText: 'its folder has gone' }).waitFor({ timeout: 60_000 });
+    assert.deepEqual(await card.getByRole('button').allInnerTexts(), ['Discard']);
+    await workbench.screenshot('toggle-5-gone', { sidebar: true });
+    await card.getByRole('button', { name: 'Discard' }).click();
+    await card.waitFor({ state: 'detached', timeout: 30_000 });
+    assert.equal(git(workbench.workspace, 'branch', '--list', `loopwire/${NAME}`).trim(), '');
+    assert.deepEqual(await listWorktrees(workbench.workspace), []);
+  });
 });
