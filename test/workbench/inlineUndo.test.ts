@@ -233,6 +233,47 @@ describe('Loopwire in the VS Code workbench: an inline edit and the editor’s u
     ).catch(async () => assert.fail(`the last entry: ${await last()}`));
   });
 
+  it('an inline fix’s entry stays in the chat it was made beside: undone, then redone and kept after a switch', async () => {
+    const { workbench } = bench;
+    // A chat task that runs on (its model held back 20 s), then New Chat: a second chat beside it, shown.
+    await workbench.command('Loopwire: Ask…');
+    const ask = page().locator('.quick-input-widget', { hasText: 'A task or a question about this workspace' });
+    await ask.waitFor({ timeout: 15_000 });
+    await ask.locator('input').fill('wait for me');
+    await page().keyboard.press('Enter');
+    const panel = await workbench.panel();
+    await panel.locator('.entry.user .bubble', { hasText: 'wait for me' }).waitFor({ timeout: 30_000 });
+    const firstTitles = await inlineTitles(panel);
+    await workbench.command('Loopwire: New Chat');
+    const tabs = panel.locator('nav.chat-list .chat-tab');
+    await until('two chats', async () => ((await tabs.count()) === 2 ? true : undefined));
+    const show = (at: number) => tabs.nth(at).locator('.chat-tab-open').click();
+    // The fix, taken back with Ctrl+Z while the second chat is shown: its entry there.
+    await bench.quickFixMenu();
+    await page().locator('.action-widget .monaco-list-row', { hasText: 'Fix with Loopwire' }).first().click();
+    await shown('Undo', 60_000);
+    await press('Control+z');
+    await noLensLeft();
+    await entries(['Fixed inline in config/shipping.json:3 undone']);
+    // The first chat shown, Ctrl+Shift+Z brings the fix back and Keep keeps it: the second chat's entry says so.
+    await show(0);
+    await entries(firstTitles);
+    await press('Control+Shift+z');
+    await shown('Keep', 15_000);
+    await act('Keep');
+    await noLensLeft();
+    await shows('"freeShippingFrom": 5000,');
+    await workbench.screenshot('first-chat-after-keep', { sidebar: true });
+    await show(1);
+    await entries(['Fixed inline in config/shipping.json:3 kept']);
+    await workbench.screenshot('second-chat-kept', { sidebar: true });
+    // No entry of this fix in the first chat. (An earlier identical fix of the file, undone there, may be said
+    // again there: the editor's redo matches its text too.)
+    await show(0);
+    await panel.locator('.entry.user .bubble', { hasText: 'wait for me' }).waitFor();
+    assert.equal((await inlineTitles(panel)).length, firstTitles.length, 'no entry of the fix in the first chat');
+  });
+
   after(() => {
     fs.writeFileSync(path.join(UNDO_ARTIFACTS, 'lens-timings.json'), `${JSON.stringify(timings, null, 2)}\n`);
     for (const [what, ms] of Object.entries(timings)) console.log(`      ${what}: ${ms} ms`);
