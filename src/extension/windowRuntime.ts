@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import {
   type Agent,
   type AgentEvent,
+  type AgentSpec,
   type ApprovalMode,
   type ApprovalPolicy,
   type FrontChoices,
@@ -41,6 +42,7 @@ import { ENDPOINT_MODELS_KEY, type EndpointCheck, checkEndpoint } from './endpoi
 import { WindowBackend } from './endpoint/windowBackend';
 import { folderOf, readSettings, taskFolder } from './settings/settings';
 import { modelChoices } from './runtime/modelChoices';
+import { inlineSpec } from './runtime/inlineSpec';
 import { WindowChatContext } from './chat/window/chatContext';
 import { WindowComposer } from './settings/windowComposer';
 import { WindowSkills } from './settings/windowSkills';
@@ -218,57 +220,82 @@ export class WindowRuntime implements vscode.Disposable {
     const settings = readSettings(folder);
     const first = this.agentsStarted++ === 0;
     const clock = stopwatch();
-    const workspace = await this.adapter();
-    const workspaceMs = clock.lap();
-    const session = await this.backend.session(settings);
-    if (!session) throw new Error(t('The endpoint was not chosen.'));
-    const backendMs = clock.lap();
-    const registry = await this.tools.registry();
-    const toolsMs = clock.lap();
-    // Read once here so that the instructions say how skills work; an inline edit's small request lists none.
+    const ready = await this.agentParts(settings, clock);
     const inline = lane?.inline;
-    const skills = inline ? undefined : () => this.skills.read();
-    const skillsFound = skills !== undefined && (await skills()).skills.length > 0;
-    const agent = session.agent({
+    const agent = ready.session.agent({
       model: settings.model,
       modelOptions: modelOptionsFrom(settings.modelOptions),
       context: { window: settings.contextWindow, compactAt: settings.compactAt },
       maxTurns: settings.maxTurns,
       planTool: settings.planTool,
       transcript,
-      // An inline agent's reads are its own: it never saw what the window's other conversations read.
-      // A chat's or a task's agent keeps its commands in the background in its own registry (`commands`);
-      // an inline agent's commands run to their end.
-      tools: inline
-        ? { workspace: tools(workspace), reads: new ReadLedger() }
-        : { workspace: tools(workspace), reads: this.reads, ...(commands ? { sessions: commands } : {}) },
-      registry: inline ? inline(registry) : registry,
       ...(lane ? { lane: lane.id } : {}),
-      // An inline edit ends on its edit: one request in the common case, no closing answer (editEnd.ts).
-      ...(inline ? { endAfterEdit: true } : {}),
-      ...(inline ? {} : { subagents: {} }),
       // The user's command rules, read at each command (allow only from where a repository cannot write).
       approvals: withCommandRules(
         approvals,
         (root) => commandRulesFor(root, this.context.workspaceState),
         (rule) => void keepAllowRule(this.context.workspaceState, rule),
       ),
-      // Read before every request: a model or effort picked in the composer goes with the next one.
-      // The chat's custom agent (the agent picker's), under a prompt's own choices; an inline edit goes as Loopwire.
-      choices: inline ? modelChoices : this.composer.agents.reader(modelChoices, choices),
       projectInstructions: () => this.composer.projectInstructions(),
-      ...(skills ? { skills, skillsFound } : {}),
       environment: windowEnvironment,
-      ...(inline ? {} : await this.tools.hooks.forAgent(transcript, approvals)), // an inline edit runs none
       emit: (event) => this.forward(event, emit),
+      ...(inline
+        ? inlineSpec(tools(ready.workspace), inline(ready.registry))
+        : await this.chatSpec({
+            workspace: tools(ready.workspace),
+            registry: ready.registry,
+            transcript,
+            approvals,
+            choices,
+            commands,
+          })),
     });
     await agent.start();
     // Where a first prompt's time goes before its request (npm run bench -- --panel reads this line).
     if (first)
       this.log.info(
-        `first agent ready in ${clock.total().toFixed(1)} ms: workspace ${workspaceMs.toFixed(1)} ms, backend ${backendMs.toFixed(1)} ms, tools ${toolsMs.toFixed(1)} ms, socket and warm-up ${clock.lap().toFixed(1)} ms`,
+        `first agent ready in ${clock.total().toFixed(1)} ms: workspace ${ready.ms.workspace.toFixed(1)} ms, backend ${ready.ms.backend.toFixed(1)} ms, tools ${ready.ms.tools.toFixed(1)} ms, socket and warm-up ${clock.lap().toFixed(1)} ms`,
       );
     return agent;
+  }
+
+  /** What every agent stands on, each timed for the first agent's line: the workspace, the session, the tools. */
+  private async agentParts(settings: ReturnType<typeof readSettings>, clock: ReturnType<typeof stopwatch>) {
+    const workspace = await this.adapter();
+    const workspaceMs = clock.lap();
+    const session = await this.backend.session(settings);
+    if (!session) throw new Error(t('The endpoint was not chosen.'));
+    const backendMs = clock.lap();
+    const registry = await this.tools.registry();
+    return { workspace, session, registry, ms: { workspace: workspaceMs, backend: backendMs, tools: clock.lap() } };
+  }
+
+  /**
+   * A chat's or a task's agent: the window's reads (a chat's commands in the background in its own registry,
+   * `commands`), skills, subagents and hooks. Read before every request, the choices are the composer's model
+   * and effort, then the chat's custom agent (the agent picker's) under a prompt's own.
+   */
+  private async chatSpec(chat: {
+    workspace: Workspace;
+    registry: ToolRegistry;
+    transcript: Transcript;
+    approvals: ApprovalPolicy;
+    choices: ((base: FrontChoices) => FrontChoices) | undefined;
+    commands: BackgroundCommands | undefined;
+  }) {
+    // Read once here so that the instructions say how skills work.
+    const skills = () => this.skills.read();
+    const skillsFound = (await skills()).skills.length > 0;
+    const { workspace, commands } = chat;
+    return {
+      tools: { workspace, reads: this.reads, ...(commands ? { sessions: commands } : {}) },
+      registry: chat.registry,
+      subagents: {},
+      choices: this.composer.agents.reader(modelChoices, chat.choices),
+      skills,
+      skillsFound,
+      ...(await this.tools.hooks.forAgent(chat.transcript, chat.approvals)),
+    } satisfies Partial<AgentSpec>;
   }
 
   /** An agent's event, to its task's `emit` and every listener; a task's end acts on the window too. */
