@@ -42,6 +42,10 @@ export class InlineMarks implements vscode.CodeLensProvider, vscode.Disposable {
     },
   });
   private readonly disposables: vscode.Disposable[];
+  /** The last refresh asked the window for CodeLenses (an edit's file shows them: inlay hints off). */
+  private lensesUsed = false;
+  /** What each editor was last given, with the version of its text then (`decorate` sends only a change). */
+  private readonly sent = new WeakMap<vscode.TextEditor, string>();
 
   constructor(private readonly edits: () => readonly MarkedEdit[]) {
     this.disposables = [
@@ -58,9 +62,16 @@ export class InlineMarks implements vscode.CodeLensProvider, vscode.Disposable {
     ];
   }
 
-  /** Draws the marks again (after any change of an edit or of its document). */
+  /**
+   * Draws the marks again (after any change of an edit or of its document). Only what changed goes to the
+   * window: a streamed step refreshed twice (its document's change, then its run's), and each message is work
+   * for the window while the next step's edit waits behind it. Lenses are asked for again only where they are
+   * shown (or were, to take them away): each change event has the window ask every provider of the file.
+   */
   refresh(): void {
-    this.lensesChanged.fire();
+    const lenses = this.edits().some((edit) => !labelsShown(edit.document));
+    if (lenses || this.lensesUsed) this.lensesChanged.fire();
+    this.lensesUsed = lenses;
     for (const editor of vscode.window.visibleTextEditors) this.decorate(editor);
   }
 
@@ -94,9 +105,16 @@ export class InlineMarks implements vscode.CodeLensProvider, vscode.Disposable {
         removed.push(place.added ? { range } : { range, hoverMessage });
       }
     }
+    const labels = edit && labelsShown(document) ? this.labels(edit) : [];
+    // The editor moves its decorations with its text: the same ones on the same version are there already.
+    const said = JSON.stringify([document.version, added, removed, labels], (_key, value: unknown) =>
+      value instanceof vscode.MarkdownString ? value.value : value,
+    );
+    if (this.sent.get(editor) === said) return;
+    this.sent.set(editor, said);
     editor.setDecorations(this.added, added);
     editor.setDecorations(this.removed, removed);
-    editor.setDecorations(this.label, edit && labelsShown(document) ? this.labels(edit) : []);
+    editor.setDecorations(this.label, labels);
   }
 
   /** The edit's labels, each at the end of its line, its hover linking its actions. */
