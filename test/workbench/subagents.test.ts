@@ -12,8 +12,9 @@ import { ARTIFACTS, type Workbench, until } from './workbench';
 // spawn_agent card that started it — its id and type, its task, done, one call — and opens to its read_file
 // card and its answer; the wait card says both answered, with their first lines; none of the subagents' calls
 // or answers is an entry of the conversation; after Developer: Reload Window the cards are the same. The
-// wire log shows each subagent's requests on its own lane of the chat's one socket. Screenshots in
-// test-artifacts/workbench/subagents/.
+// wire log shows each subagent's requests on its own lane of the chat's one socket. A running subagent's own
+// Stop (on its header) stops it alone: its card says stopped and the task goes on to its answer. Screenshots
+// in test-artifacts/workbench/subagents/.
 
 const SUBAGENT_ARTIFACTS = path.join(ARTIFACTS, 'subagents');
 
@@ -38,6 +39,16 @@ const SCENARIOS = {
         { output: [{ type: 'message', text: 'Both helpers read their files.' }] },
       ],
     },
+    {
+      name: 'stop-one',
+      match: '^hand a nap to a helper$',
+      steps: [
+        { output: [call('spawn_agent', { message: 'helper naps for a minute' })] },
+        { output: [waitFor(1)] },
+        { output: [{ type: 'message', text: 'The napping helper was stopped; going on without it.' }] },
+      ],
+    },
+    { name: 'napper', match: '^helper naps', steps: [{ output: [call('exec_command', { cmd: 'sleep 60' })] }] },
     {
       name: 'helper',
       match: '^helper (?<name>\\w+) reads (?<file>\\S+)$',
@@ -145,6 +156,30 @@ describe('Loopwire in the VS Code workbench: subagents nested under their spawn 
     await until('both subagents shown again', async () => ((await headers(reloaded)).length === 2 ? true : undefined));
     assert.deepEqual(await headers(reloaded), shown);
     await shot('4-reloaded');
+    assert.deepEqual(workbench.pageErrors, []);
+  });
+
+  it("a running subagent's own Stop stops it alone, and the task goes on", async () => {
+    const panel = await workbench.panel();
+    const box = panel.locator('textarea.prompt');
+    await box.fill('hand a nap to a helper');
+    await box.press('Enter');
+    const napper = panel.locator('.subagent', { hasText: 'helper naps for a minute' });
+    const stop = napper.locator('.subagent-stop');
+    // Its command runs (or waits for an approval, by the mode): either way the subagent runs, with its Stop.
+    await napper.locator('.subagent-header', { hasText: '1 call' }).waitFor({ timeout: 90_000 });
+    // The card is drawn anew at each of its steps: nothing is held of it but its locator.
+    await shot('5-running-with-stop');
+    await stop.click();
+    await panel
+      .locator('.entry.assistant', { hasText: 'The napping helper was stopped; going on without it.' })
+      .waitFor({ timeout: 60_000 });
+    const header = (await napper.locator('.subagent-header').innerText()).replace(/\s+/g, ' ').trim();
+    assert.match(header, /helper naps for a minute stopped 1 call$/);
+    assert.equal(await stop.count(), 0, 'no Stop once it stopped');
+    const waited = await panel.locator('.waited').last().locator('.waited-state').allInnerTexts();
+    assert.deepEqual(waited, ['closed'], "the parent's wait: closed");
+    await shot('6-stopped');
     assert.deepEqual(workbench.pageErrors, []);
   });
 });
