@@ -2,7 +2,7 @@
 // model transport, against the bundled server in-process (default) or any Responses endpoint.
 // Here the run is prepared (flags, workspace, attachments, MCP consent, backend, transcript); execRun.ts runs it.
 import * as path from 'node:path';
-import { type PromptWithParts, Transcript, newTranscript } from '../../agent';
+import { type CustomAgent, type PromptWithParts, Transcript, newTranscript, promptAgent } from '../../agent';
 import type { McpConfig } from '../../mcp/mcpConfig';
 import type { InputImage, InputText } from '../../protocol';
 import { BUILTIN_TOOLS } from '../../tools';
@@ -12,7 +12,7 @@ import { dumpRequest } from './dumpRequest';
 import { type ExecAgents, execAgents, sayAgent } from './execAgent';
 import { EXEC_NAME, type ExecOptions, execOptions, sessionsDir, usageError } from './execOptions';
 import { execHeader } from './execRenderer';
-import { execSlash, narrowedTools } from './execSlash';
+import { type SlashRun, execSlash, narrowedTools } from './execSlash';
 import { type ExecExtras, type ExecRun, runExec } from './execRun';
 import { noSandboxNotice, sandboxLabel, sandboxReader } from './execSandbox';
 import { promptFlagParts } from './fileFlags';
@@ -40,11 +40,14 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
   const chosen = await execAgents(request, workspace.root, io);
   if (typeof chosen === 'number') return chosen;
   const { agents } = chosen;
-  const options = { ...slash.options, model: chosen.model };
+  const own = ownAgent(slash, agents.agents, io);
+  if (typeof own === 'number') return own;
+  const options = { ...slash.options, ...own.approve, model: chosen.model };
   const prompt = promptOf(options.prompt, parts);
   // The first request, and the header, go with the prompt file's model where it names one.
   const first = promptModel === undefined ? options : { ...options, model: promptModel };
-  if (options.flags['dump-request']) return dumpFor(first, workspace, prompt, io, { toolNames, agents });
+  if (options.flags['dump-request'])
+    return dumpFor(first, workspace, prompt, io, { toolNames, agents: firstAgents(agents, own.agent) });
   let mcpConfig: McpConfig;
   try {
     mcpConfig = await mcpServersOf(options.flags['mcp-config'], workspace.root, terminalConsent(io.stderr));
@@ -72,6 +75,7 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
     promptModel,
     agents,
     review,
+    ...(own.agent === undefined ? {} : { promptAgent: own.agent }),
   };
   return runExec(run, io, extras);
 }
@@ -158,4 +162,31 @@ async function loadBackendAndTranscript(
     io.stderr(`${EXEC_NAME}: ${errorMessage(error)}\n`);
     return ExitCode.failed;
   }
+}
+
+/**
+ * A prompt file's `agent` (promptAgent.ts): the custom agent its prompt runs as (`null`: Loopwire's own), or
+ * the run's approval mode `ask` and `plan` make (the run's, as /plan's is); a name that is no agent is bad usage.
+ */
+function ownAgent(
+  slash: SlashRun,
+  agents: readonly CustomAgent[],
+  io: CliIo,
+): { agent?: CustomAgent | null; approve?: Pick<ExecOptions, 'approve' | 'approveDefaulted'> } | ExitCode {
+  if (slash.agent === undefined) return {};
+  const named = promptAgent(slash.agent, agents);
+  if ('problem' in named) {
+    io.stderr(`${EXEC_NAME}: the prompt file: ${named.problem}\n`);
+    return ExitCode.usage;
+  }
+  if ('custom' in named) return { agent: named.custom };
+  if (named.mode === undefined) return { agent: null };
+  return { agent: null, approve: { approve: named.mode, approveDefaulted: false } };
+}
+
+/** The run's agents as its first prompt has them: a prompt file's `agent` in place of --agent's. */
+function firstAgents(agents: ExecAgents, own: CustomAgent | null | undefined): ExecAgents {
+  if (own === undefined) return agents;
+  const { agent: _run, ...rest } = agents;
+  return own === null ? rest : { ...rest, agent: own };
 }

@@ -8,6 +8,7 @@ import {
   contextWindowFor,
   createAgentSession,
   findProjectInstructions,
+  type CustomAgent,
   type FrontChoices,
 } from '../../agent';
 import type { McpConfig } from '../../mcp/mcpConfig';
@@ -59,6 +60,8 @@ export interface ExecRun {
   toolNames?: string[] | undefined;
   /** A prompt file's model, for its prompt only (not those queued after it); undefined: the run's. */
   promptModel?: string | undefined;
+  /** A prompt file's `agent`: the custom agent its prompt runs as (`null`: Loopwire's own); undefined: the run's. */
+  promptAgent?: CustomAgent | null | undefined;
   /** `/review`: the findings of the answer are read and printed once the task completes (reviewLines.ts). */
   review?: boolean | undefined;
   /** --agent's custom agent, and those a subagent may be started as (execAgent.ts). */
@@ -255,16 +258,17 @@ async function startAgent(
 }
 
 /**
- * A prompt file's model and tools as the first prompt's own choices (none where it names neither): they hold
+ * A prompt file's model, tools and agent as the first prompt's own choices (none where it names neither): they hold
  * until its task is over (`over()`), and the prompts queued after it go with the run's model and every tool.
  */
 function promptChoices(run: ExecRun): { choices: (() => FrontChoices) | undefined; over(): void } {
-  if (run.promptModel === undefined && run.toolNames === undefined)
+  if (run.promptModel === undefined && run.toolNames === undefined && run.promptAgent === undefined)
     return { choices: undefined, over: () => undefined };
   // The same objects each time: the agent builds a request's tools again only when its choices change.
   const first: FrontChoices = {
     ...(run.promptModel === undefined ? {} : { model: run.promptModel }),
     ...(run.toolNames === undefined ? {} : { tools: run.toolNames }),
+    ...(run.promptAgent === undefined ? {} : { agent: run.promptAgent }),
   };
   const after: FrontChoices = {};
   let now = first;

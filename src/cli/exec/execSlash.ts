@@ -30,6 +30,8 @@ export interface SlashRun {
   tools?: string[];
   /** The model id a prompt file's `model` names, for its prompt only (prompts queued after go with the run's). */
   model?: string;
+  /** A prompt file's `agent` as written (promptAgent reads it once the custom agents are found, execMain.ts). */
+  agent?: string;
   /** `/review`: the answer's findings are read and printed once the task completes (reviewLines.ts). */
   review?: boolean;
 }
@@ -83,6 +85,7 @@ function promptFileRun(
     options: { ...options, prompt: filled.text },
     ...(model === undefined ? {} : { model }),
     ...(prompt.tools ? { tools: prompt.tools } : {}),
+    ...(prompt.agent === undefined ? {} : { agent: prompt.agent }),
   };
 }
 

@@ -58,4 +58,21 @@ describe('cli: loopwire exec runs a slash command', function () {
     assert.equal(first?.model, 'gpt-5.2');
     assert.deepEqual(first?.tools?.map((tool) => tool.name).sort(), ['find_files', 'read_file', 'search_text']);
   });
+
+  it("a prompt file's agent: its prompt runs as that custom agent; an agent that is none is bad usage", async () => {
+    await fs.mkdir(temp.path('sessions'), { recursive: true });
+    await temp.write('ws/.github/agents/reviewer.agent.md', "---\ntools: ['read', 'search']\n---\nOnly review.\n");
+    await temp.write('ws/.github/prompts/check.prompt.md', '---\nagent: reviewer\n---\nReview the cart.\n');
+    await temp.write('ws/.github/prompts/stranger.prompt.md', '---\nagent: nobody\n---\nReview the cart.\n');
+    const refused = await run.exec(['--workspace', temp.path('ws'), '--approve', 'read-only', '/stranger']);
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /its agent 'nobody' is no agent here[^]*reviewer/);
+    const result = await run.exec(['--workspace', temp.path('ws'), '--approve', 'read-only', '/check']);
+    assert.equal(result.code, 0, result.stderr + result.stdout);
+    const [, first] = (await run.requests()) as Sent[];
+    assert.equal(lastUserText(first), 'Review the cart.');
+    assert.deepEqual(first?.tools?.map((tool) => tool.name).sort(), ['find_files', 'read_file', 'search_text']);
+    const sent = JSON.stringify(await run.requests());
+    assert.match(sent, /# Custom agent: reviewer/);
+  });
 });
