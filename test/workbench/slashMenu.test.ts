@@ -10,7 +10,8 @@ import { ARTIFACTS, type Workbench, until } from './workbench';
 // (.github/prompts/x.prompt.md), `/` in the panel's prompt box lists the built-ins and the prompt file with
 // their descriptions, typing filters, Enter puts `/x ` in the box, and the prompt sent as `/x the cart total`
 // reaches the model as the file's body with its `${input:topic}` filled (the embedded backend's wire log),
-// with the prompt file's tools alone offered; the panel shows what was typed. Screenshots in
+// with the prompt file's tools alone offered; the panel shows what was typed; `/compact` then folds the
+// conversation, and a line in the chat says what it folded. Screenshots in
 // test-artifacts/workbench/slash-menu/.
 
 const SLASH_ARTIFACTS = path.join(ARTIFACTS, 'slash-menu');
@@ -82,5 +83,19 @@ describe('Loopwire in the VS Code workbench: slash commands', function () {
     );
     assert.equal(await panel.locator('.entry.user').last().innerText(), '/x the cart total');
     await workbench.screenshot('slash-sent', { sidebar: true });
+
+    // /compact folds the conversation so far: a line says what, and nothing goes to the model as a prompt.
+    const asked = requests().length;
+    await prompt.pressSequentially('/compact');
+    await prompt.press('Enter'); // the menu's pick: `/compact ` in the box
+    await prompt.press('Enter');
+    const line = panel.locator('.entry.notice .notice-text', { hasText: 'Conversation compacted' });
+    await line.waitFor({ timeout: 60_000 });
+    assert.match(
+      await line.innerText(),
+      /^Conversation compacted: \d+ items .* tokens\)\. The next prompt goes on from it\.$/,
+    );
+    assert.equal(requests().length, asked, 'no request was a prompt');
+    await workbench.screenshot('slash-compact', { sidebar: true });
   });
 });
