@@ -66,6 +66,7 @@ export function subagentView(view: SubagentView, callCard: (call: ToolCall) => H
   const state = STATE[view.state];
   const name = view.type ? `${view.id} · ${view.type}` : view.id;
   const task = firstLine(view.task);
+  const stop = view.state === 'running' ? stopButton(view, name, post) : undefined;
   const summary = h(
     'summary',
     {
@@ -75,13 +76,7 @@ export function subagentView(view: SubagentView, callCard: (call: ToolCall) => H
     icon(state.icon),
     h('span', { class: 'subagent-name' }, name),
     h('span', { class: 'subagent-task' }, task),
-    h(
-      'span',
-      { class: 'subagent-state' },
-      h('span', {}, state.label),
-      h('span', {}, callCount(view)),
-      view.state === 'running' && stopButton(view, name, post),
-    ),
+    h('span', { class: 'subagent-state' }, h('span', {}, state.label), h('span', {}, callCount(view)), stop),
   );
   const details = h('details', { class: `subagent state-${view.state}`, attrs: { 'data-agent': view.id } }, summary);
   details.open = opened.has(view.id);
