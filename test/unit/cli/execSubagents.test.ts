@@ -65,7 +65,7 @@ describe('cli: loopwire exec with subagents', function () {
             {
               type: 'function_call',
               name: 'exec_command',
-              arguments: { cmd: 'echo $$ > nap-{{n}}.pid; exec sleep 30' },
+              arguments: { cmd: 'echo $$ > nap-{{n}}.pid; exec sleep 600' },
             },
           ],
         },
@@ -161,7 +161,7 @@ describe('cli: loopwire exec with subagents', function () {
     await assert.rejects(fs.access(temp.path('workspace/made-by-helper')));
   });
 
-  it('Ctrl+C while two subagents run their commands: both commands are gone and exec exits 1 at once', async () => {
+  it('Ctrl+C while two subagents run their commands: both commands are gone and exec exits 1 without waiting for them', async () => {
     const dir = temp.path('workspace');
     const args = ['exec', '--workspace', dir, '--sessions-dir', temp.path('sessions'), '--approve', 'all'];
     const child = spawn(process.execPath, [bin, ...args, '--scenario', await scenarioFile(), 'two nappers'], {
@@ -186,10 +186,10 @@ describe('cli: loopwire exec with subagents', function () {
       pids.every((found) => found !== undefined),
       `both helpers napping: ${stdout}`,
     );
-    const interrupted = Date.now();
     child.kill('SIGINT');
+    // The naps last ten minutes, far past the test's timeout: an exec that waited for them instead of stopping
+    // them fails here by timing out, whatever the machine's load.
     assert.equal(await exited, 1);
-    assert.ok(Date.now() - interrupted < 5_000, `exec took ${Date.now() - interrupted} ms to stop`);
     for (const found of pids) assert.equal(await alive(found ?? 0), false, `sleep ${found} is gone`);
     await fs.rm(path.join(dir, 'nap-1.pid'));
     await fs.rm(path.join(dir, 'nap-2.pid'));
