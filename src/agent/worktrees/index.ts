@@ -15,3 +15,4 @@ export { type WorktreeFileChange, worktreeBaseText, worktreeFiles } from './work
 export { BRANCH_PREFIX, defaultWorktreePath, nameProblem, worktreesFolder } from './worktreePaths';
 export type { WorktreeRecord } from './worktreeStore';
 export { type WorktreeExtras, worktreeConfinement } from './worktreeSandbox';
+export { worktreeAt } from './worktreeHere';

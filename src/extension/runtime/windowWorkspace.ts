@@ -1,5 +1,6 @@
 import { t } from '@vscode/l10n';
 import * as vscode from 'vscode';
+import { worktreeAt, worktreeConfinement } from '../../agent';
 import type { TaskRun, Workspace } from '../../workspace';
 import { MultiRootWorkspace } from '../../workspace/multiRootWorkspace';
 import type { CommandPath } from '../../workspace/vscode/commandTerminal';
@@ -22,9 +23,10 @@ export async function openWindowWorkspace(
 ): Promise<Workspace> {
   const folders = vscode.workspace.workspaceFolders ?? [];
   if (folders.length === 0) throw new Error(t('Open a folder first: Loopwire works on a workspace folder.'));
-  const open = (folder: vscode.WorkspaceFolder) =>
+  const open = async (folder: vscode.WorkspaceFolder) =>
     VscodeWorkspace.open(folder.uri, {
       saveAfterEdit: readSettings(folder).saveAfterEdit,
+      confinement: await worktreeExtras(folder, log),
       commandTerminal: {
         onRun: (way) => log.info(`exec_command: in the Loopwire terminal, ${RUN_WAY[way]}`),
         onFinished: finished,
@@ -35,4 +37,16 @@ export async function openWindowWorkspace(
     folders.map(async (folder) => ({ name: folder.name, workspace: await open(folder) })),
   );
   return new MultiRootWorkspace(roots);
+}
+
+/**
+ * A folder that is a worktree Loopwire made gets its task sandbox (the worktree's own git folder writable, as
+ * `loopwire exec --worktree` has it); any other folder, nothing more than the policy's.
+ */
+async function worktreeExtras(folder: vscode.WorkspaceFolder, log: vscode.LogOutputChannel) {
+  if (folder.uri.scheme !== 'file') return undefined;
+  const record = await worktreeAt(folder.uri.fsPath).catch(() => undefined);
+  if (record === undefined) return undefined;
+  log.info(`worktree ${record.name}: its git folder ${record.gitDir} is writable by the sandbox's commands`);
+  return worktreeConfinement(record);
 }

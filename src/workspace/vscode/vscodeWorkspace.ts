@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { type EditPlan, hashText } from '../../edit';
 import { globMatcher } from '../glob';
 import { SEARCH_COUNT_LIMIT, byPathThenLine } from '../searchLine';
-import { DiskFolder } from '../shared/diskFolder';
+import { type ConfinementExtras, DiskFolder } from '../shared/diskFolder';
 import { type Located, locateReal } from '../shared/diskPaths';
 import { matchLines, searchPattern } from '../shared/javascriptSearch';
 import { readDiskText } from '../shared/textFiles';
@@ -31,6 +31,8 @@ export interface VscodeWorkspaceOptions {
   trusted?: boolean;
   /** How shell commands run (tests force the pseudoterminal with `{ shellIntegration: false }`). */
   commandTerminal?: CommandTerminalOptions;
+  /** What the sandbox of this folder's commands adds to the policy's (a Loopwire worktree's own git folder). */
+  confinement?: ConfinementExtras;
 }
 
 const hasBom = (bytes: Buffer | undefined) => bytes?.[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
@@ -44,7 +46,7 @@ export class VscodeWorkspace implements Port.Workspace {
     /** The real path of the root: every path is checked against it. */
     readonly root: string,
     private readonly disk: DiskFolder,
-    private readonly options: Required<Omit<VscodeWorkspaceOptions, 'commandTerminal'>>,
+    private readonly options: Required<Omit<VscodeWorkspaceOptions, 'commandTerminal' | 'confinement'>>,
   ) {
     this.name = disk.name;
     const trusted = options.trusted;
@@ -63,6 +65,7 @@ export class VscodeWorkspace implements Port.Workspace {
       startCommand: backgroundTerminalStarter(options.commandTerminal?.onFinished),
       // The shell of the user's terminals (terminal.integrated.defaultProfile, else as VS Code detects it).
       commandShell: () => vscode.env.shell || undefined,
+      confinement: options.confinement,
     });
     return new VscodeWorkspace(rootUri, disk.root, disk, {
       saveAfterEdit: options.saveAfterEdit ?? true,
