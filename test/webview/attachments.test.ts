@@ -89,6 +89,8 @@ describe('chat panel in Chromium: attachments in the composer', function () {
 
     // @selection is the host's to read: it answers with the chip (its file and lines).
     await prompt.pressSequentially('@sel');
+    // As for @ter: the host is asked for `sel` after a pause in typing, which a busy machine makes before Enter.
+    await page.waitForPosted((message) => message.type === 'findContext' && message.query === 'sel');
     assert.deepEqual(await page.postedBy(() => prompt.press('Enter')), [{ type: 'attachSelection' }]);
     page.post({ type: 'attach', attachments: [{ kind: 'file', path: 'src/cart.js', lines: { start: 12, end: 20 } }] });
     await page.delivered();
