@@ -155,20 +155,8 @@ function chunkError(
   const pattern = chunk.lines.filter((l) => l.kind !== '+').map((l) => l.text);
   const previous = `line ${cursor}, where chunk ${number - 1} ended`;
   const inOrder = `Chunks apply in file order, each after the one before: put this chunk before chunk ${number - 1}, or merge the two.`;
-  if (failure.kind === 'no_context') {
-    if (failure.earlier !== undefined && failure.earlier < cursor) {
-      return editError(
-        'no_match',
-        `${label}: the @@ line '${failure.context}' occurs only before ${previous} (first at line ${failure.earlier + 1}).\n${inOrder}`,
-        place,
-      );
-    }
-    return editError(
-      'no_match',
-      `${label}: the @@ line '${failure.context}' was not found${failure.from > 0 ? ` after line ${failure.from}` : ''} in ${path}.\n${closestText(path, lines, [failure.context], failure.from)}\nUse a line copied exactly from the file (a function or class signature), or a bare @@.`,
-      place,
-    );
-  }
+  if (failure.kind === 'no_context')
+    return contextError({ label, previous, inOrder, path, lines, place }, failure, cursor);
   if (failure.overlapped) {
     return editError(
       'overlapping_chunks',
@@ -200,6 +188,36 @@ function chunkError(
   return editError(
     'no_match',
     `${label}: these lines were not found${where} in ${path}:\n${quoted(pattern)}\n${closestText(path, lines, pattern, failure.from)}\nCopy the lines exactly from the current file (re-read it if unsure) and retry.`,
+    place,
+  );
+}
+
+/** What chunkError says of every failure of a chunk: its label, the chunk before it, the file. */
+interface ChunkPlace {
+  label: string;
+  previous: string;
+  inOrder: string;
+  path: string;
+  lines: readonly string[];
+  place: { path: string; chunk: number };
+}
+
+/** A chunk whose `@@` line was not found after the chunk before it: earlier in the file, or nowhere. */
+function contextError(
+  { label, previous, inOrder, path, lines, place }: ChunkPlace,
+  failure: Extract<Failure, { kind: 'no_context' }>,
+  cursor: number,
+): EditError {
+  if (failure.earlier !== undefined && failure.earlier < cursor) {
+    return editError(
+      'no_match',
+      `${label}: the @@ line '${failure.context}' occurs only before ${previous} (first at line ${failure.earlier + 1}).\n${inOrder}`,
+      place,
+    );
+  }
+  return editError(
+    'no_match',
+    `${label}: the @@ line '${failure.context}' was not found${failure.from > 0 ? ` after line ${failure.from}` : ''} in ${path}.\n${closestText(path, lines, [failure.context], failure.from)}\nUse a line copied exactly from the file (a function or class signature), or a bare @@.`,
     place,
   );
 }

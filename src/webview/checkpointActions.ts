@@ -42,6 +42,20 @@ export function promptActions(entry: UserEntry, post: Post): HTMLElement {
   return actions;
 }
 
+/** Enter sends the edited prompt, Shift+Enter makes a new line, Escape cancels the edit. */
+function sendOnEnter(box: HTMLTextAreaElement, send: () => void, cancel: () => void): void {
+  box.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      send();
+    } else if (event.key === 'Escape') {
+      // Only the edit is cancelled: Escape in the page would otherwise stop a task.
+      event.stopPropagation();
+      cancel();
+    }
+  });
+}
+
 /** The prompt becomes a text box with Send and Cancel, in place of its bubble. */
 function startEditing(actions: HTMLElement, entry: UserEntry, post: Post): void {
   const view = actions.closest<HTMLElement>('.entry.user');
@@ -91,16 +105,7 @@ function startEditing(actions: HTMLElement, entry: UserEntry, post: Post): void 
       button(t('Send'), send, { icon: 'send', kind: 'primary' }),
     ),
   );
-  box.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
-      event.preventDefault();
-      send();
-    } else if (event.key === 'Escape') {
-      // Only the edit is cancelled: Escape in the page would otherwise stop a task.
-      event.stopPropagation();
-      cancel();
-    }
-  });
+  sendOnEnter(box, send, cancel);
   editing.set(editor, edited);
   bubble.hidden = true;
   actions.hidden = true;

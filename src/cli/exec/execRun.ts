@@ -95,11 +95,16 @@ function eventPrinter(
   };
 }
 
+/** What a run opened, each closed however it ends. */
+interface Opened {
+  server?: LoopwireServer;
+  tools?: ExecTools;
+  session?: AgentSession;
+}
+
 /** Runs the task to its end; whatever happens, the socket, the backend, the MCP servers and the commands go. */
 export async function runExec(run: ExecRun, io: CliIo, extras: ExecExtras): Promise<ExitCode> {
-  let server: LoopwireServer | undefined;
-  let tools: ExecTools | undefined;
-  let session: AgentSession | undefined;
+  const opened: Opened = {};
   const controller = new AbortController();
   // Commands left running in the background: each said on stderr, and all stopped however exec ends. Said
   // through the steering's output once there is one, so a line being typed is not broken by it.
@@ -114,58 +119,85 @@ export async function runExec(run: ExecRun, io: CliIo, extras: ExecExtras): Prom
     controller.abort();
   });
   try {
-    // The embedded backend reads the window the agent manages: the model's own, or --context-window's.
-    if (run.backend)
-      server = await run.backend.module.startServer({
-        scenarios: run.backend.scenarios,
-        scenarioHint: SCENARIO_HINT,
-        contextWindow: contextWindowFor(run.options.model, run.options.context.window),
-      });
-    // The MCP servers' tools join the built-in ones (their lines go to stderr, like transport notes).
-    const where = { approve: run.options.approve, sandbox: run.options.sandbox, roots: [run.workspace.root] };
-    tools = await startExecTools(run.mcpConfig, (line) => io.stderr(`(${line})\n`), where);
-    // A review's tools are the whole run's (nothing that writes, whatever is queued after it); a prompt file's
-    // are its prompt's own (promptChoices), its names that stand for no tool said here once.
-    if (run.toolNames) {
-      const narrowed = narrowedTools(tools.registry, run.toolNames, io.stderr);
-      if (run.review) tools = { ...tools, registry: narrowed };
-    }
-    sayAgent(run.agents?.agent, tools.registry, io.stderr);
+    const tools = await startBackendAndTools(run, io, opened);
     // On a terminal the user can steer the task as it runs; its output waits while they type a line.
     const steering = terminalSteering(io, run.color);
     say = steering.io.stderr;
-    // One printer for the session's events and the agent's: the renderer keeps what it has shown.
-    const unanswered: Unanswered = new Set();
-    const print = eventPrinter(run.options.flags, steering.io, run.color, tools.registry, unanswered);
-    // The task's answer (not a subagent's, not a progress note): a review's findings are read from it.
-    let answer = '';
-    const own = promptChoices(run);
-    const emit = (event: AgentEvent) => {
-      if (event.type === 'message' && event.agent === undefined && event.phase !== 'commentary') answer = event.text;
-      if (event.type === 'done' && event.agent === undefined) own.over();
-      print(event);
-    };
-    session = openSession(run, emit, server);
-    const parts = { steering, emit, session, registry: tools.registry, sessions, unanswered, choices: own.choices };
-    const agent = await startAgent(run, parts);
-    const done = await steering.run(agent, run.prompt, controller.signal);
-    const { flags } = run.options;
-    if (!flags.json && run.transcript.file && extras.announceSession !== false)
-      io.stderr(`${t('(session kept in {0}; continue it with --resume)', run.transcript.file)}\n`);
-    if (run.review && done.status === 'completed') return printReview(answer, run, print, steering.io);
-    return done.status === 'completed' ? ExitCode.ok : ExitCode.failed;
+    return await runTask(run, io, extras, { opened, registry: tools.registry, steering, sessions }, controller.signal);
   } catch (error) {
     io.stderr(`${EXEC_NAME}: ${failureLine(error)}\n`);
     return ExitCode.failed;
   } finally {
     // Every way out closes the socket: an open one would keep the process alive after the reason is printed.
-    session?.close(false);
+    opened.session?.close(false);
     // The commands first: a signal during the rest of the way out then ends exec as by default.
     await sessions.stopAll();
     restoreSignals();
-    await server?.close();
-    await tools?.close();
+    await opened.server?.close();
+    await opened.tools?.close();
   }
+}
+
+/** The embedded backend (where the run has one) and the tools, kept in `opened` as each starts. */
+async function startBackendAndTools(run: ExecRun, io: CliIo, opened: Opened): Promise<ExecTools> {
+  // The embedded backend reads the window the agent manages: the model's own, or --context-window's.
+  if (run.backend)
+    opened.server = await run.backend.module.startServer({
+      scenarios: run.backend.scenarios,
+      scenarioHint: SCENARIO_HINT,
+      contextWindow: contextWindowFor(run.options.model, run.options.context.window),
+    });
+  // The MCP servers' tools join the built-in ones (their lines go to stderr, like transport notes).
+  const where = { approve: run.options.approve, sandbox: run.options.sandbox, roots: [run.workspace.root] };
+  let tools = await startExecTools(run.mcpConfig, (line) => io.stderr(`(${line})\n`), where);
+  opened.tools = tools;
+  // A review's tools are the whole run's (nothing that writes, whatever is queued after it); a prompt file's
+  // are its prompt's own (promptChoices), its names that stand for no tool said here once.
+  if (run.toolNames) {
+    const narrowed = narrowedTools(tools.registry, run.toolNames, io.stderr);
+    if (run.review) tools = { ...tools, registry: narrowed };
+  }
+  sayAgent(run.agents?.agent, tools.registry, io.stderr);
+  return tools;
+}
+
+/** The parts runTask works with, started by runExec. */
+interface TaskParts {
+  opened: Opened;
+  registry: ToolRegistry;
+  steering: Steering;
+  sessions: BackgroundCommands;
+}
+
+/** The session opened, the agent started on it, the task run to its end; its exit code. */
+async function runTask(
+  run: ExecRun,
+  io: CliIo,
+  extras: ExecExtras,
+  { opened, registry, steering, sessions }: TaskParts,
+  signal: AbortSignal,
+): Promise<ExitCode> {
+  // One printer for the session's events and the agent's: the renderer keeps what it has shown.
+  const unanswered: Unanswered = new Set();
+  const print = eventPrinter(run.options.flags, steering.io, run.color, registry, unanswered);
+  // The task's answer (not a subagent's, not a progress note): a review's findings are read from it.
+  let answer = '';
+  const own = promptChoices(run);
+  const emit = (event: AgentEvent) => {
+    if (event.type === 'message' && event.agent === undefined && event.phase !== 'commentary') answer = event.text;
+    if (event.type === 'done' && event.agent === undefined) own.over();
+    print(event);
+  };
+  const session = openSession(run, emit, opened.server);
+  opened.session = session;
+  const parts = { steering, emit, session, registry, sessions, unanswered, choices: own.choices };
+  const agent = await startAgent(run, parts);
+  const done = await steering.run(agent, run.prompt, signal);
+  const { flags } = run.options;
+  if (!flags.json && run.transcript.file && extras.announceSession !== false)
+    io.stderr(`${t('(session kept in {0}; continue it with --resume)', run.transcript.file)}\n`);
+  if (run.review && done.status === 'completed') return printReview(answer, run, print, steering.io);
+  return done.status === 'completed' ? ExitCode.ok : ExitCode.failed;
 }
 
 /** A review's findings: one `review` event in --json's stream, else lines after the answer; the exit code. */
