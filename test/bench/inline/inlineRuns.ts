@@ -45,6 +45,10 @@ function editorOf(workbench: Workbench): Editor {
 /** Opens `file` (by its tab once open) and waits until the editor shows `expected`, no lens left. */
 async function show(workbench: Workbench, editor: Editor, file: string, expected: string): Promise<void> {
   const tab = editor.page.locator('.part.editor .tab', { hasText: file.split('/').pop() ?? file });
+  // A hover left open over the editor (a Keep/Undo label's links, where the last click was) would take the
+  // click meant for the tab: the mouse leaves, and Escape closes it.
+  await editor.page.mouse.move(1, 1);
+  await editor.page.keyboard.press('Escape');
   if ((await tab.count()) > 0) await tab.first().click();
   else await openInEditor(editor.page, file);
   await until(`${file} as it was`, async () =>
