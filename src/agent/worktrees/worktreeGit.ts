@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 
 // Git as the worktree commands run it: outside any sandbox, on repositories whose config the user may not have
 // written (a clone's .git/config is not carried by git, but a checkout an agent or a script once wrote into
@@ -63,7 +64,9 @@ export function runGit(
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
         // A git that could not be started at all is not a refusal of git's: the caller cannot go on.
-        if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') reject(new Error('git is not installed'));
+        // Node says ENOENT for a working folder that is not there as for a missing git: told apart here.
+        if (error && (error as NodeJS.ErrnoException).code === 'ENOENT')
+          reject(new Error(existsSync(cwd) ? 'git is not installed' : `The folder ${cwd} is not there.`));
         else resolve({ stdout, stderr, code });
       },
     );

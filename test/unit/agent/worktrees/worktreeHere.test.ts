@@ -1,7 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { createWorktree, worktreeAt } from '../../../../src/agent/worktrees';
+import { runGit } from '../../../../src/agent/worktrees/worktreeGit';
 import { type TestRepo, git, makeRepo } from './gitRepo';
 
 // A window opened on a folder gets a worktree task's sandbox (its own git folder writable) only where the
@@ -58,5 +60,12 @@ describe('agent/worktrees: is this folder a worktree Loopwire made (real git)', 
     fs.writeFileSync(path.join(made.path, '.git'), `gitdir: ${fake}\n`);
     assert.equal(git(made.path, 'rev-parse', '--absolute-git-dir').trim(), fake, 'git follows the .git file');
     assert.equal(await worktreeAt(made.path), undefined);
+  });
+});
+
+describe('agent/worktrees: git in a folder that has gone', () => {
+  it('says the folder is not there, not that git is missing', async () => {
+    const gone = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-gone-')), 'removed');
+    await assert.rejects(runGit(gone, ['status']), /The folder .*removed is not there\./);
   });
 });
