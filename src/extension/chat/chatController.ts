@@ -59,7 +59,7 @@ export class ChatController {
   /** The prompts sent while a task runs: chips above the composer until their turn (chatQueue.ts). */
   readonly queue: PromptQueue;
   /** Inline edits done beside this chat: their short entries, kept in its transcript (inlineEntries.ts). */
-  readonly inline = new ChatInline(() => ({ model: this.model, transcript: this.kept() }));
+  readonly inline = new ChatInline(() => ({ model: this.model, transcript: () => this.kept() }));
   /** Every message to the page, in order; those of a turn's gap wait until the next request is sent. */
   readonly outbox = new ChatOutbox((message) => void this.post?.(message));
   /** The running prompt's own model, tools or plan mode (a prompt file's, `/plan`'s): for that prompt only. */

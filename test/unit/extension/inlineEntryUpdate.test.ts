@@ -39,7 +39,9 @@ function fakeChat() {
   const transcript = {
     addNote: (note: Record<string, unknown>) => notes.push({ at: 0, note }),
   } as unknown as Transcript;
-  return { chat: new ChatInline(() => ({ model, transcript })), entries, notes };
+  const made = { transcripts: 0 };
+  const kept = () => (made.transcripts++, transcript);
+  return { chat: new ChatInline(() => ({ model, transcript: kept })), entries, notes, made };
 }
 
 describe('inline entry: said again with another outcome', () => {
@@ -60,9 +62,11 @@ describe('inline entry: said again with another outcome', () => {
   });
 
   it('an entry the chat shown does not hold (another chat is shown now) is left alone', () => {
-    const { chat, entries, notes } = fakeChat();
+    const { chat, entries, notes, made } = fakeChat();
     chat.update('inline:7', NOTE);
     assert.equal(entries.size, 0);
     assert.equal(notes.length, 0);
+    // A chat started over has no transcript: an update that finds nothing must not make one.
+    assert.equal(made.transcripts, 0);
   });
 });

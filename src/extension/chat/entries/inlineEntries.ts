@@ -11,10 +11,13 @@ import type { ChatModel } from '../chatModel';
 // would go with the window, and a chat of fixes alone is one to find again (History titles it by its first
 // fix, sessionHistory.ts); its first prompt, if one comes, goes on in the same transcript.
 
-/** The chat as it is when an entry comes: what it shows, and its transcript (made now for a new chat). */
+/**
+ * The chat as it is when an entry comes: what it shows, and its transcript (made when asked for a new chat:
+ * asked only where an entry is kept, so an update that finds no entry makes none).
+ */
 export interface InlineChat {
   model: ChatModel;
-  transcript: Transcript;
+  transcript: () => Transcript;
 }
 
 export class ChatInline {
@@ -24,7 +27,7 @@ export class ChatInline {
   add(note: Omit<InlineEntry, 'id'>): InlineEntry {
     const { model, transcript } = this.chat();
     const entry = model.addInline(note);
-    transcript.addNote(entry);
+    transcript().addNote(entry);
     return entry;
   }
 
@@ -35,6 +38,6 @@ export class ChatInline {
   update(id: string, note: Omit<InlineEntry, 'id'>): void {
     const { model, transcript } = this.chat();
     const entry: InlineEntry = { ...note, id };
-    if (model.updateInline(entry)) transcript.addNote(entry);
+    if (model.updateInline(entry)) transcript().addNote(entry);
   }
 }
