@@ -33,7 +33,7 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
   // `/name args`: a prompt file, a skill or a built-in makes the prompt (and may pick the model, tools, mode).
   const slash = await execSlash(given, workspace.root, io);
   if (typeof slash === 'number') return slash;
-  const { tools: toolNames, review, model: promptModel } = slash;
+  const { tools: toolNames, review, model: promptModel, compact } = slash;
   // --agent: a custom agent's model is the run's where --model named none (a prompt file's is its prompt's).
   const modelChosen = given.flags.model !== undefined || slash.options.model !== given.model;
   const request = { name: slash.options.flags.agent, model: slash.options.model, modelChosen };
@@ -75,6 +75,7 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
     promptModel,
     agents,
     review,
+    compact,
     ...(own.agent === undefined ? {} : { promptAgent: own.agent }),
   };
   return runExec(run, io, extras);

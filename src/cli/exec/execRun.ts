@@ -1,6 +1,7 @@
 // The run of `loopwire exec` once its flags, workspace and transcript are in hand: the backend (embedded or
 // not), the tools, the agent on its session, the task to its end; and every way out closes what was opened.
 import {
+  type Agent,
   type AgentEvent,
   type AgentSession,
   type PromptWithParts,
@@ -64,6 +65,8 @@ export interface ExecRun {
   promptAgent?: CustomAgent | null | undefined;
   /** `/review`: the findings of the answer are read and printed once the task completes (reviewLines.ts). */
   review?: boolean | undefined;
+  /** `/compact` with --resume: the kept conversation compacted, no prompt sent. */
+  compact?: boolean | undefined;
   /** --agent's custom agent, and those a subagent may be started as (execAgent.ts). */
   agents?: ExecAgents | undefined;
 }
@@ -192,12 +195,20 @@ async function runTask(
   opened.session = session;
   const parts = { steering, emit, session, registry, sessions, unanswered, choices: own.choices };
   const agent = await startAgent(run, parts);
+  if (run.compact) return compactKept(agent, signal, io);
   const done = await steering.run(agent, run.prompt, signal);
   const { flags } = run.options;
   if (!flags.json && run.transcript.file && extras.announceSession !== false)
     io.stderr(`${t('(session kept in {0}; continue it with --resume)', run.transcript.file)}\n`);
   if (run.review && done.status === 'completed') return printReview(answer, run, print, steering.io);
   return done.status === 'completed' ? ExitCode.ok : ExitCode.failed;
+}
+
+/** `/compact`: the resumed conversation compacted (the renderer prints the agent's `compacted` line). */
+async function compactKept(agent: Agent, signal: AbortSignal, io: CliIo): Promise<ExitCode> {
+  const made = await agent.compact(signal);
+  if (made === undefined) io.stderr(`${t('(nothing to compact: the conversation is already its summary)')}\n`);
+  return ExitCode.ok;
 }
 
 /** A review's findings: one `review` event in --json's stream, else lines after the answer; the exit code. */

@@ -20,7 +20,8 @@ import { skillsReader } from './skillsReport';
 // starts. A prompt file's body, its inputs filled, is the prompt, and its `model` (unless --model says
 // otherwise) and `tools` (what is offered and what runs) hold for that prompt, not for those queued after it; `/skill args` names the skill as `$skill` does; `/plan`
 // runs its prompt in plan mode, `/init` asks for an AGENTS.md, `/review` reviews the changes (src/agent/review)
-// in the read-only mode with only the tools that read; `/skills` and `/help` print and send nothing.
+// in the read-only mode with only the tools that read; `/compact` with --resume compacts the kept session and
+// sends no prompt; `/skills` and `/help` print and send nothing.
 // An unknown command, a missing input, or a command exec cannot run is bad usage: nothing is sent.
 
 /** The run as a slash command makes it: its options (prompt, model, approvals), and the tools it narrows to. */
@@ -34,6 +35,8 @@ export interface SlashRun {
   agent?: string;
   /** `/review`: the answer's findings are read and printed once the task completes (reviewLines.ts). */
   review?: boolean;
+  /** `/compact` with --resume: the kept session's conversation compacted, and no prompt sent (execRun.ts). */
+  compact?: boolean;
 }
 
 /** The run `options` describe once its prompt's slash command is applied, or the exit code when it ends here. */
@@ -118,11 +121,13 @@ async function builtinRun(
       return printSkills(context.root, io);
     case 'review':
       return reviewRun(options, args, context);
+    case 'compact':
+      return compactRun(options, args, io);
     default:
-      // new, compact (PANEL_ONLY)
+      // new (PANEL_ONLY)
       return slashError(
         io,
-        `/${name} is not available in ${EXEC_NAME} yet (it is the chat panel's); ${EXEC_NAME} runs /plan, /review, /init, /skills, /help and the prompt files and skills`,
+        `/${name} is not available in ${EXEC_NAME} yet (it is the chat panel's); ${EXEC_NAME} runs /plan, /review, /init, /compact (with --resume), /skills, /help and the prompt files and skills`,
       );
   }
 }
@@ -144,6 +149,17 @@ async function reviewRun(
     tools: review.tools,
     review: true,
   };
+}
+
+/** `/compact`: a kept session (--resume) compacted now, so that the next --resume goes on from its summary. */
+function compactRun(options: ExecOptions, args: string, io: CliIo): SlashRun | ExitCode {
+  if (options.flags.resume === undefined)
+    return slashError(
+      io,
+      '/compact compacts a kept session: give it with --resume FILE (a new run has nothing to compact)',
+    );
+  if (args !== '') return slashError(io, '/compact takes nothing after it: the whole conversation is compacted');
+  return { options: { ...options, prompt: undefined }, compact: true };
 }
 
 /** `/skills`: each skill found, with its description and file; what cannot be used, on stderr. */
@@ -174,7 +190,7 @@ export function helpText(commands: readonly SlashCommand[]): string {
 }
 
 /** The built-ins only the chat panel runs for now. */
-const PANEL_ONLY: ReadonlySet<string> = new Set(['new', 'compact']);
+const PANEL_ONLY: ReadonlySet<string> = new Set(['new']);
 
 const names = (commands: readonly SlashCommand[]) => commands.map((command) => `/${command.name}`).join(', ');
 

@@ -123,7 +123,7 @@ describe('cli: loopwire exec "/name args"', function () {
     assert.ok(plan.body.input.some((item) => textOf(item).includes('<approval_mode>plan</approval_mode>')));
   });
 
-  it('/skills and /help print, exit 0 and send nothing; /new, /compact are exit 2 here, /review where there is no repository', async () => {
+  it('/skills and /help print, exit 0 and send nothing; /new, /compact without --resume are exit 2 here, /review where there is no repository', async () => {
     const skills = await exec('/skills');
     assert.equal(skills.code, 0, skills.stderr);
     assert.equal(skills.stdout, 'fix-tests: Finds and fixes a failing test. (.agents/skills/fix-tests/SKILL.md)\n');
@@ -134,13 +134,15 @@ describe('cli: loopwire exec "/name args"', function () {
       /\n {2}\/fix-test +Fix one failing test — TEST file=PATH \(\.github\/prompts\/fix-test\.prompt\.md\)\n/,
     );
     assert.match(help.stdout, /\n {2}\/review +Review the current changes and report findings by file and line\n/);
-    assert.match(help.stdout, /\n {2}\/compact +.* \(not in loopwire exec yet\)\n/);
+    assert.match(help.stdout, /\n {2}\/new +.* \(not in loopwire exec yet\)\n/);
+    assert.doesNotMatch(help.stdout, /\/compact .*not in loopwire exec/);
     assert.equal((await exec('/prompts')).stdout, help.stdout);
-    for (const name of ['new', 'compact']) {
-      const result = await exec(`/${name}`);
-      assert.equal(result.code, 2, name);
-      assert.match(result.stderr, new RegExp(`/${name} is not available in loopwire exec yet`));
-    }
+    const fresh = await exec('/new');
+    assert.equal(fresh.code, 2);
+    assert.match(fresh.stderr, /\/new is not available in loopwire exec yet/);
+    const compact = await exec('/compact');
+    assert.equal(compact.code, 2);
+    assert.match(compact.stderr, /\/compact compacts a kept session: give it with --resume FILE/);
     const review = await exec('/review');
     assert.equal(review.code, 2);
     assert.equal(review.stdout, '');

@@ -75,4 +75,26 @@ describe('cli: loopwire exec runs a slash command', function () {
     const sent = JSON.stringify(await run.requests());
     assert.match(sent, /# Custom agent: reviewer/);
   });
+
+  it('/compact with --resume compacts the kept session, sends no prompt, and a second one has nothing to fold', async () => {
+    await fs.mkdir(temp.path('sessions'), { recursive: true });
+    await temp.write('ws/README.md', '# Shop\n');
+    const first = await run.exec(['--workspace', temp.path('ws'), '--approve', 'read-only', '/init']);
+    assert.equal(first.code, 0, first.stderr + first.stdout);
+    const [kept] = await fs.readdir(temp.path('sessions'));
+    assert.ok(kept, 'the run kept its session');
+    const file = temp.path(`sessions/${kept}`);
+    const resume = (prompt: string) =>
+      run.exec(['--workspace', temp.path('ws'), '--approve', 'read-only', '--resume', file, prompt]);
+    const compacted = await resume('/compact');
+    assert.equal(compacted.code, 0, compacted.stderr + compacted.stdout);
+    assert.match(compacted.stdout + compacted.stderr, /compacted/i);
+    assert.match(await fs.readFile(file, 'utf8'), /"reason":"compaction"/);
+    const again = await resume('/compact');
+    assert.equal(again.code, 0, again.stderr + again.stdout);
+    assert.match(again.stderr, /nothing to compact/);
+    // Neither sent a prompt: the server saw the first run's requests alone.
+    const sent = await run.requests();
+    assert.ok(sent.every((body) => !JSON.stringify(body).includes('/compact')));
+  });
 });
