@@ -29,11 +29,14 @@ async function git(cwd: string, args: string[]): Promise<string> {
   return run.stdout;
 }
 
-/** Each file the worktree changed against its base, in git's order, with its line counts. */
-export async function worktreeFiles(record: WorktreeRecord): Promise<WorktreeFileChange[]> {
+/**
+ * Each file the worktree changed against its base, in git's order, with its line counts; `tree`: the snapshot
+ * of its files already taken (worktreeStatus's), else one is taken here (a `git add` of the whole worktree).
+ */
+export async function worktreeFiles(record: WorktreeRecord, tree?: string): Promise<WorktreeFileChange[]> {
   if (!fs.existsSync(record.path))
     throw new WorktreeError('gone', `The folder of worktree "${record.name}" (${record.path}) has gone.`);
-  const now = await snapshotTree(record.path, record.base);
+  const now = tree ?? (await snapshotTree(record.path, record.base));
   const kinds = new Map<string, WorktreeFileChange['change']>();
   const status = (await git(record.path, ['diff', '--name-status', ...DIFF_OPTIONS, record.base, now, '--'])).split(
     '\0',

@@ -12,6 +12,8 @@ import { type WorktreeRecord, baseRef, listRecords, readRecord, removeRecord, wr
 export interface WorktreeChanges {
   patch: string;
   files: string[];
+  /** The tree of the worktree's files as they were measured (what worktreeFiles lists without taking it again). */
+  tree: string;
 }
 
 export interface WorktreeStatus {
@@ -24,14 +26,16 @@ export interface WorktreeStatus {
   unapplied: boolean;
   /** Files git calls modified or untracked in the worktree (its own `git status`). */
   uncommitted: number;
+  /** The tree its changes were measured on (absent when gone). */
+  tree?: string;
 }
 
 /** The worktree's changes against its base: commits, uncommitted edits and new files not ignored. */
 export async function worktreeChanges(record: WorktreeRecord): Promise<WorktreeChanges> {
   if (!fs.existsSync(record.path))
     throw new WorktreeError('gone', `The folder of worktree "${record.name}" (${record.path}) has gone.`);
-  const now = await snapshotTree(record.path, record.base);
-  return treeDiff(record.path, record.base, now);
+  const tree = await snapshotTree(record.path, record.base);
+  return { ...(await treeDiff(record.path, record.base, tree)), tree };
 }
 
 /** The state of one worktree, as list and discard need it. */
@@ -42,7 +46,7 @@ export async function worktreeStatus(record: WorktreeRecord): Promise<WorktreeSt
     const unapplied = tip.code === 0 && tip.stdout.trim() !== record.head;
     return { record, gone: true, files: [], unapplied, uncommitted: 0 };
   }
-  const { patch, files } = await worktreeChanges(record);
+  const { patch, files, tree } = await worktreeChanges(record);
   const status = await runGit(record.path, ['status', '--porcelain', '-z', '--untracked-files=all'], {
     filters: await filterOverrides(record.path),
   });
@@ -53,6 +57,7 @@ export async function worktreeStatus(record: WorktreeRecord): Promise<WorktreeSt
     files,
     unapplied: files.length > 0 && record.applied !== patchHash(patch),
     uncommitted,
+    tree,
   };
 }
 

@@ -145,7 +145,8 @@ async function cardOf(status: WorktreeStatus, here: boolean): Promise<WorktreeCa
   };
   if (gone) return card;
   try {
-    const files = await worktreeFiles(record);
+    // The tree the status measured: one snapshot of the worktree per card, not two.
+    const files = await worktreeFiles(record, status.tree);
     return {
       ...card,
       files: files.slice(0, WORKTREE_CARD_FILES),
