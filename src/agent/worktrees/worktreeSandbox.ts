@@ -25,7 +25,16 @@ export function worktreeConfinement(record: WorktreeRecord, env: NodeJS.ProcessE
   const kept = KEPT.map((file) => path.join(record.gitDir, file));
   // config.worktree is read only with extensions.worktreeConfig on; made empty so that a mount can hold it.
   const worktreeConfig = path.join(record.gitDir, 'config.worktree');
-  if (fs.existsSync(record.gitDir) && !fs.existsSync(worktreeConfig)) fs.writeFileSync(worktreeConfig, '');
+  // Made only where nothing is, a link included ('wx' neither follows one nor replaces it): a git folder that
+  // is not ours (a window's folder whose record git confirms, worktreeHere.ts) may hold a dangling link there,
+  // and following it would make a file wherever it points.
+  if (fs.existsSync(record.gitDir)) {
+    try {
+      fs.writeFileSync(worktreeConfig, '', { flag: 'wx' });
+    } catch {
+      // There already (a file, or a link: keptReadOnly leaves a link out).
+    }
+  }
   // The repository's common git folder (objects, refs, config), read: shown again where the private /tmp
   // would hide it (a repository under /tmp).
   const commonDir = path.dirname(path.dirname(record.gitDir));

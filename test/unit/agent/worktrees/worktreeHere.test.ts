@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createWorktree, worktreeAt } from '../../../../src/agent/worktrees';
+import { createWorktree, worktreeAt, worktreeConfinement } from '../../../../src/agent/worktrees';
 import { runGit } from '../../../../src/agent/worktrees/worktreeGit';
 import { type TestRepo, git, makeRepo } from './gitRepo';
 
@@ -67,5 +67,23 @@ describe('agent/worktrees: git in a folder that has gone', () => {
   it('says the folder is not there, not that git is missing', async () => {
     const gone = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-gone-')), 'removed');
     await assert.rejects(runGit(gone, ['status']), /The folder .*removed is not there\./);
+  });
+});
+
+describe('agent/worktrees: the worktree sandbox makes config.worktree only where nothing is', () => {
+  it('a dangling link there is not followed: no file appears where it points', async () => {
+    const repo = makeRepo({ 'README.md': '# app\n' });
+    try {
+      const made = await createWorktree({ folder: repo.top, name: 'linked', env: repo.env });
+      const target = path.join(repo.base, 'outside', 'planted');
+      fs.mkdirSync(path.dirname(target));
+      fs.rmSync(path.join(made.gitDir, 'config.worktree'), { force: true });
+      fs.symlinkSync(target, path.join(made.gitDir, 'config.worktree'));
+      const extras = worktreeConfinement(made, repo.env);
+      assert.equal(fs.existsSync(target), false, 'the link was followed');
+      assert.ok(extras.writable.includes(made.gitDir));
+    } finally {
+      repo.cleanup();
+    }
   });
 });
