@@ -17,6 +17,18 @@ function testFiles(dir: string): string[] {
     .sort();
 }
 
+/**
+ * runTests.ts' second window (a two-folder `.code-workspace`) runs the suites under twoFolders/, the first the
+ * rest. The suites under adapter/ test the VS Code adapter's modules bundled into the test itself, never the
+ * extension under test, so they run in the checkout's run only: beside an unpacked .vsix
+ * (LOOPWIRE_EXTENSION_PATH) they would test the same bundle again and say nothing of the package.
+ */
+function runsInThisWindow(file: string): boolean {
+  const folder = path.relative(__dirname, file).split(path.sep)[0];
+  if (folder === 'adapter' && process.env.LOOPWIRE_EXTENSION_PATH) return false;
+  return (folder === 'twoFolders') === (process.env.LOOPWIRE_WINDOW === 'two-folders');
+}
+
 /** npm test's per-file timer (scripts/lib/fileTimes.js, plain CommonJS beside the bundle's checkout). */
 function fileTimesHooks(): Mocha.RootHookObject {
   const file = path.resolve(__dirname, '..', '..', '..', 'scripts', 'lib', 'fileTimes.js');
@@ -29,11 +41,7 @@ export async function run(): Promise<void> {
   // LOOPWIRE_GREP narrows a run to the tests whose titles match (for working on one of them).
   const grep = process.env.LOOPWIRE_GREP;
   const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, forbidOnly: true, ...(grep ? { grep } : {}) });
-  // runTests.ts' second window (a two-folder `.code-workspace`) runs the suites under twoFolders/, the first the rest.
-  const twoFolders = process.env.LOOPWIRE_WINDOW === 'two-folders';
-  const files = testFiles(__dirname).filter(
-    (file) => (path.relative(__dirname, file).split(path.sep)[0] === 'twoFolders') === twoFolders,
-  );
+  const files = testFiles(__dirname).filter(runsInThisWindow);
   if (files.length === 0) throw new Error(`no *.test.js files under ${__dirname}: run \`node esbuild.js --tests\``);
   if (process.env.LOOPWIRE_FILE_TIMES) mocha.rootHooks(fileTimesHooks());
   for (const file of files) mocha.addFile(file);

@@ -1,10 +1,10 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { VscodeWorkspace } from '../../../src/workspace/vscode/vscodeWorkspace';
-import { writeContractFixture } from '../../contract/contractFixture';
-import { workspaceContract } from '../../contract/workspaceContract';
-import { fixture } from './support';
+import { VscodeWorkspace } from '../../../../src/workspace/vscode/vscodeWorkspace';
+import { writeContractFixture } from '../../../contract/contractFixture';
+import { workspaceContract } from '../../../contract/workspaceContract';
+import { fixture } from '../support';
 
 // The Workspace contract suite — the one the Node adapter passes in plain mocha — on the VS Code adapter,
 // in the real extension host, on a fresh copy of the contract fixture for every test.

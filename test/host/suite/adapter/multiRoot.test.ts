@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ReadLedger, runToolCall } from '../../../src/tools';
-import { MultiRootWorkspace } from '../../../src/workspace/multiRootWorkspace';
-import { VscodeWorkspace } from '../../../src/workspace/vscode/vscodeWorkspace';
-import { fixture, readFixture, writeFixture } from './support';
+import { ReadLedger, runToolCall } from '../../../../src/tools';
+import { MultiRootWorkspace } from '../../../../src/workspace/multiRootWorkspace';
+import { VscodeWorkspace } from '../../../../src/workspace/vscode/vscodeWorkspace';
+import { fixture, readFixture, writeFixture } from '../support';
 
 // Several folders in one window: every path starts with its folder's name. (The host opens one folder, and
 // adding another would restart the extension host; the two roots are two folders of the fixture here,
