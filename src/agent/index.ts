@@ -151,7 +151,8 @@ export {
   findCustomAgents,
 } from './customAgents/customAgentDiscovery';
 export { DEFAULT_AGENT_NAME } from './customAgents/customAgentFile';
-export { customAgentModel, customAgentNotes } from './customAgents/customAgentApply';
+export { CustomAgentHandoff } from './customAgents/customAgentHandoffs';
+export { customAgentModel, customAgentNotes, modelNamed } from './customAgents/customAgentApply';
 export { USER_AGENT, WEBSOCKET_BETA, requestHeaders } from './transport/requestBody';
 export { type ProxyRoute, type ProxySettings, fetchProxyFault, proxyRoute, viaProxy } from './transport/proxy';
 export { RedirectRefused, fetchSameOrigin } from './transport/redirectGuard';

@@ -51,7 +51,11 @@ const CLAUDE_ALIASES: ReadonlySet<string> = new Set(['sonnet', 'opus', 'haiku', 
  * user's endpoint, and are set aside.
  */
 export function customAgentModel(agent: CustomAgent): { model?: string; ignored?: string } {
-  const written = agent.model;
+  return modelNamed(agent.model);
+}
+
+/** The model id a custom agent file's `written` model names (an agent's `model`, a handoff's), as above. */
+export function modelNamed(written: string | undefined): { model?: string; ignored?: string } {
   if (written === undefined || written.toLowerCase() === 'inherit') return {};
   if (CLAUDE_ALIASES.has(written.toLowerCase()))
     return { ignored: `'${written}' is Claude Code's alias of one of its models, not a model of this endpoint` };

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { within } from '../skills/skillDiscovery';
-import { type CustomAgentHeader, parseCustomAgentFile } from './customAgentFile';
+import { type CustomAgentHeader, DEFAULT_AGENT_NAME, parseCustomAgentFile } from './customAgentFile';
+import type { CustomAgentHandoff } from './customAgentHandoffs';
 
 // Where custom agents are found, in this order: each workspace folder's `.github/agents/*.agent.md` (VS Code's),
 // then its `.claude/agents/*.md` (Claude Code's, which VS Code reads too), then the user's `~/.claude/agents/*.md`
@@ -21,7 +22,7 @@ export const USER_AGENT_DIRS = [{ dir: '.claude/agents', ending: '.md' }] as con
 /** A file larger than this is not read. */
 export const AGENT_FILE_MAX_BYTES = 256 * 1024;
 
-export interface CustomAgent extends CustomAgentHeader {
+export interface CustomAgent extends Omit<CustomAgentHeader, 'notes'> {
   /** The file as the tools name it: workspace-relative for the workspace's, absolute for the user's. */
   label: string;
   scope: 'workspace' | 'user';
@@ -30,6 +31,8 @@ export interface CustomAgent extends CustomAgentHeader {
 export interface CustomAgentProblem {
   file: string;
   problem: string;
+  /** The agent is used all the same: this part of its file (a handoff) is left out. */
+  kept?: true;
 }
 
 export interface FoundCustomAgents {
@@ -75,6 +78,7 @@ export async function findCustomAgents(
     for (const name of entries.filter((entry) => entry.endsWith(place.ending)).sort())
       await take(place, name, seen, found);
   }
+  resolveHandoffs(found);
   return found;
 }
 
@@ -102,7 +106,44 @@ async function take(place: Place, name: string, seen: Set<string>, found: FoundC
   if ('problem' in header) return problem(header.problem);
   const taken = found.agents.find((agent) => agent.name.toLowerCase() === header.name.toLowerCase());
   if (taken) return problem(`the name '${header.name}' is already ${taken.label}'s: not used`);
-  found.agents.push({ ...header, label, scope: place.scope });
+  const { notes, ...agent } = header;
+  for (const note of notes ?? []) found.problems.push({ file: label, problem: note, kept: true });
+  found.agents.push({ ...agent, label, scope: place.scope });
+}
+
+/** VS Code's built-in agents a handoff may name that are Loopwire's own here. */
+const DEFAULT_TARGETS: ReadonlySet<string> = new Set(['agent', 'edit', DEFAULT_AGENT_NAME.toLowerCase()]);
+
+/**
+ * Each handoff's `agent` as the name of the agent it switches to (a custom agent's own name, or
+ * DEFAULT_AGENT_NAME for VS Code's `agent` and `edit`); one that names no agent found is said and left out.
+ */
+function resolveHandoffs(found: FoundCustomAgents): void {
+  const names = found.agents.map((agent) => agent.name);
+  found.agents = found.agents.map((agent) => {
+    if (agent.handoffs === undefined) return agent;
+    const handoffs: CustomAgentHandoff[] = [];
+    for (const handoff of agent.handoffs) {
+      const target = handoffTarget(handoff.agent, names);
+      if (target !== undefined) {
+        handoffs.push({ ...handoff, agent: target });
+        continue;
+      }
+      const here = names.length === 0 ? 'there are no custom agents here' : `the agents here are ${names.join(', ')}`;
+      const why = `its handoff '${handoff.label}': the agent '${handoff.agent}' is no agent here (${DEFAULT_AGENT_NAME}, agent, or a custom agent: ${here}): left out`;
+      found.problems.push({ file: agent.label, problem: why, kept: true });
+    }
+    const { handoffs: _all, ...rest } = agent;
+    return handoffs.length > 0 ? { ...rest, handoffs } : rest;
+  });
+}
+
+/** The agent a handoff's `agent` names among `names`: a custom agent's own name, or the default's; undefined: none. */
+function handoffTarget(agent: string, names: readonly string[]): string | undefined {
+  const exact =
+    names.find((name) => name === agent) ?? names.find((name) => name.toLowerCase() === agent.toLowerCase());
+  if (exact !== undefined) return exact;
+  return DEFAULT_TARGETS.has(agent.toLowerCase()) ? DEFAULT_AGENT_NAME : undefined;
 }
 
 /** The agent `name` names (its exact name, else the only one of that name in any case); undefined: none. */

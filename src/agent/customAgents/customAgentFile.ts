@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { namesOf, oneLine, readFrontMatter } from '../prompts/frontMatter';
+import { type CustomAgentHandoff, HandoffsField, readHandoffs } from './customAgentHandoffs';
 
 // One custom agent's file: VS Code's `NAME.agent.md` (code.visualstudio.com/docs/copilot/customization/custom-agents)
 // or Claude Code's subagent `NAME.md` (docs.claude.com/en/docs/claude-code/sub-agents), which VS Code reads too.
 // An optional YAML front matter between two `---` lines (the shared reader, frontMatter.ts), then the body: the
 // agent's instructions. Read here: `name` (default: the file's name less its ending), `description`, `tools` (a
 // list, or Claude Code's comma-separated text) and `model` (text, or VS Code's list of models in order of
-// preference: the first). Other fields (`handoffs`, `target`, `argument-hint`, `mcp-servers`, Claude Code's
+// preference: the first) and `handoffs` (customAgentHandoffs.ts: a bad entry is said and left out, the agent kept).
+// Other fields (`target`, `argument-hint`, `mcp-servers`, Claude Code's
 // `color`, `permissionMode`…) are allowed and not read. What is wrong is said in a sentence naming the field,
 // never thrown: a team's broken file must not stop a task.
 
@@ -26,6 +28,7 @@ const FrontMatter = z.looseObject({
   description: text('description'),
   tools: names('tools'),
   model: names('model'),
+  handoffs: HandoffsField,
 });
 
 /** What a valid custom agent file says. */
@@ -37,6 +40,10 @@ export interface CustomAgentHeader {
   tools?: string[];
   /** The model as written (the first of a list); undefined: the chat's model. */
   model?: string;
+  /** The next steps offered after one of its answers (its targets resolved by customAgentDiscovery.ts). */
+  handoffs?: CustomAgentHandoff[];
+  /** What of the file was left out while the agent is used (a bad handoff), a sentence each. */
+  notes?: string[];
   /** The body after the front matter: added to the standing instructions. May be empty (a tools-only agent). */
   instructions: string;
 }
@@ -55,11 +62,14 @@ export function parseCustomAgentFile(
   if (nameProblem) return { problem: nameProblem };
   const tools = namesOf(fields.tools);
   const model = namesOf(fields.model)?.[0];
+  const { handoffs, problems: notes } = readHandoffs(fields.handoffs);
   return {
     name,
     description: oneLine(fields.description ?? ''),
     ...(tools ? { tools } : {}),
     ...(model ? { model } : {}),
+    ...(handoffs.length > 0 ? { handoffs } : {}),
+    ...(notes.length > 0 ? { notes } : {}),
     instructions,
   };
 }

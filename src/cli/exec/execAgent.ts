@@ -46,7 +46,8 @@ export async function execAgents(
   io: CliIo,
 ): Promise<{ agents: ExecAgents; model: string } | ExitCode> {
   const found = await findCustomAgents([root], os.homedir());
-  for (const { file, problem } of found.problems) io.stderr(`(custom agent not used: ${file}: ${problem})\n`);
+  for (const { file, problem, kept } of found.problems)
+    io.stderr(`(custom agent ${kept ? '' : 'not used: '}${file}: ${problem})\n`);
   const { name } = request;
   const { modelChosen } = request;
   if (name === undefined) return { agents: { agents: found.agents, modelChosen }, model: request.model };

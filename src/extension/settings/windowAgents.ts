@@ -55,8 +55,8 @@ export class WindowAgents implements vscode.Disposable {
           .map((folder) => folder.uri.fsPath)
       : [];
     const found = await findCustomAgents(folders, os.homedir());
-    for (const { file, problem } of found.problems) {
-      const line = `custom agent not used: ${file}: ${problem}`;
+    for (const { file, problem, kept } of found.problems) {
+      const line = `custom agent ${kept ? '' : 'not used: '}${file}: ${problem}`;
       if (this.said.has(line)) continue;
       this.said.add(line);
       this.log?.(line);

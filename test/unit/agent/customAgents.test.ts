@@ -39,6 +39,7 @@ describe('custom agents: parsing', () => {
       description: 'Plans before coding',
       tools: ['search', 'read'],
       model: 'GPT-5 (copilot)',
+      handoffs: [{ label: 'Go', agent: 'agent' }],
       instructions: 'Plan first.',
     });
   });
