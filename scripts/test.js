@@ -1,8 +1,8 @@
 // `npm test`: everything a change must pass, from a fresh clone. First what the machine must provide (the
 // dependencies, ripgrep, Chromium, a VS Code to test in), installed where it may be and otherwise named in
 // one line before anything is built; then typecheck and lint side by side, the format check, the bundles,
-// every unit test (Chromium included; two files at a time, one per core), the extension-host suite and the
-// workbench's. Each phase ends with one line and its time; the tests' own output goes to test-artifacts/*.log
+// every unit test (Chromium included; two files at a time, one per core) with the extension-host suite beside
+// it, and the workbench's. Each phase ends with one line and its time; the tests' own output goes to test-artifacts/*.log
 // and is shown when something fails. The run ends with a table of the phases' times and the slowest test
 // files, also in test-artifacts/test-phases.json (and in FILE with --json FILE). The counts are kept in
 // test-artifacts/test-summary.json for CI's summary line.
@@ -30,8 +30,11 @@ const none = { passing: 0, failing: 0, pending: 0 };
 /** Runs `fn` as the phase `name` of the table; `tests(result)` counts its tests. */
 async function timed(name, fn, tests = () => 0) {
   const at = Date.now();
+  // The row is placed when the phase starts, so phases run side by side keep their order in the table.
+  const row = { name, ms: 0, tests: 0 };
+  phases.push(row);
   const result = await fn();
-  phases.push({ name, ms: Date.now() - at, tests: tests(result) });
+  Object.assign(row, { ms: Date.now() - at, tests: tests(result) });
   return result;
 }
 
@@ -66,23 +69,34 @@ async function main() {
   return runSuites(vscode);
 }
 
-/** The unit, extension-host and workbench suites, in that order, each stopping the run where it fails. */
+/**
+ * The unit and extension-host suites side by side, then the workbench's, the run stopping where one fails.
+ * The host suite waits on VS Code far more than it computes (its processes use about a quarter of its wall
+ * time), so beside the unit phase it costs little and saves its two minutes. --verbose runs them one after
+ * the other, so that what streams reads in order.
+ */
 async function runSuites(vscode) {
-  const unit = await timedMocha('unit', {
+  const unitRun = timedMocha('unit', {
     // Two files at a time: most of a unit file's time is waiting on sockets, processes and Chromium. The
     // phase is test/unit and the panel's Chromium tests, which sit beside their harness in test/webview.
     args: [mocha, '--parallel', '--jobs', '2', ...fileTimesHook(), 'test/unit/**/*.test.ts', 'test/webview/*.test.ts'],
     log: verbose ? undefined : path.join(artifacts, 'unit.log'),
   });
+  const hostRun = () =>
+    timedMocha('host', {
+      args: [path.join(root, 'dist-test', 'host', 'runTests.js')],
+      env: { ...process.env, VSCODE_EXECUTABLE: vscode.executable },
+      // The host's own chatter (its failed network lookups, with stack traces) stays in the log.
+      log: path.join(artifacts, 'host.log'),
+    });
+  const hostBeside = verbose ? undefined : hostRun();
+  const unit = await unitRun;
   writeSummary({ unit: unit.counts });
-  if (!unit.ok) return 1;
-
-  const host = await timedMocha('host', {
-    args: [path.join(root, 'dist-test', 'host', 'runTests.js')],
-    env: { ...process.env, VSCODE_EXECUTABLE: vscode.executable },
-    // The host's own chatter (its failed network lookups, with stack traces) stays in the log.
-    log: path.join(artifacts, 'host.log'),
-  });
+  if (!unit.ok) {
+    await hostBeside;
+    return 1;
+  }
+  const host = await (hostBeside ?? hostRun());
   writeSummary({ unit: unit.counts, host: host.counts });
   if (!host.ok) return 1;
 
