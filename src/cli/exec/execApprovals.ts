@@ -3,6 +3,7 @@
 // terminal, or, where there is none (`--approve auto` in CI), no one: what would be asked is declined, and the
 // line printed for the call says `declined: no terminal`.
 import {
+  type ApprovalMode,
   type ApprovalPolicy,
   type ApprovalRequest,
   policyFor,
@@ -27,6 +28,11 @@ export interface ExecApprovalParts {
   /** Wraps a question so that the terminal's steering gives way while it is open. */
   asking: <Q, A>(ask: (question: Q) => Promise<A>) => (question: Q) => Promise<A>;
   unanswered: Unanswered;
+  /**
+   * The approval mode in force, read at each call: a prompt's own (`/plan`) while its task runs, then the
+   * run's (execRun.ts's promptChoices). Absent: --approve's throughout.
+   */
+  mode?: () => ApprovalMode;
 }
 
 /**
@@ -42,9 +48,10 @@ export function oneAtATime<Q, A>(ask: (question: Q) => Promise<A>): (question: Q
   };
 }
 
-/** The run's approval policy. */
+/** The run's approval policy: that of the mode in force at each call, with the user's command rules. */
 export function execApprovals(parts: ExecApprovalParts): ApprovalPolicy {
   const { options, registry } = parts;
+  const mode = parts.mode ?? (() => options.approve);
   const rules = runCommandRules(cliCommandRules());
   const describe = (request: ApprovalRequest) => registry.summarize(request.name, request.input);
   // `ask` is refused without a terminal (execOptions.ts); `auto` runs, and declines what it would ask.
@@ -54,7 +61,19 @@ export function execApprovals(parts: ExecApprovalParts): ApprovalPolicy {
         parts.unanswered.add(request.callId);
         return Promise.resolve({ refused: 'there is no terminal to ask on (loopwire exec without one)' });
       };
-  const policy = policyFor(options.approve, ask, undefined, sandboxReader(options.approve, options.sandbox));
+  // One policy per mode, made once: what a call meets, its sandbox included, is the mode's at that call.
+  const policies = new Map<ApprovalMode, ApprovalPolicy>();
+  const policyOf = (now: ApprovalMode): ApprovalPolicy => {
+    const made = policies.get(now) ?? policyFor(now, ask, undefined, sandboxReader(now, options.sandbox));
+    policies.set(now, made);
+    return made;
+  };
+  const policy: ApprovalPolicy = {
+    approve: (request) => policyOf(mode()).approve(request),
+    mode,
+    // None where the machine has no sandbox (sandboxReader's contract), whatever the mode.
+    ...(options.sandbox.support.available ? { sandbox: () => policyOf(mode()).sandbox?.() } : {}),
+  };
   return withCommandRules(policy, rules.rules, rules.allow);
 }
 

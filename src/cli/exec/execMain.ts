@@ -13,7 +13,7 @@ import { type ExecAgents, execAgents, sayAgent } from './execAgent';
 import { EXEC_NAME, type ExecOptions, execOptions, sessionsDir, usageError } from './execOptions';
 import { execHeader } from './execRenderer';
 import { type SlashRun, execSlash, narrowedTools } from './execSlash';
-import { type ExecExtras, type ExecRun, runExec } from './execRun';
+import { type ExecExtras, type ExecRun, type PromptMode, runExec } from './execRun';
 import { noSandboxNotice, sandboxLabel, sandboxReader } from './execSandbox';
 import { promptFlagParts } from './fileFlags';
 import { mcpServersOf, terminalConsent } from './mcpSetup';
@@ -42,10 +42,16 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
   const { agents } = chosen;
   const own = ownAgent(slash, agents.agents, io);
   if (typeof own === 'number') return own;
-  const options = { ...slash.options, ...own.approve, model: chosen.model };
+  const options = { ...slash.options, model: chosen.model };
   const prompt = promptOf(options.prompt, parts);
-  // The first request, and the header, go with the prompt file's model where it names one.
-  const first = promptModel === undefined ? options : { ...options, model: promptModel };
+  // `/plan`'s mode, or a prompt file's `agent: ask`/`plan`: its prompt's alone; the run keeps --approve's.
+  const promptMode = own.mode ?? slash.mode;
+  // The first request, and the header, go with the prompt's own model and mode where it has them.
+  const first = {
+    ...options,
+    ...(promptModel === undefined ? {} : { model: promptModel }),
+    ...(promptMode === undefined ? {} : { approve: promptMode }),
+  };
   if (options.flags['dump-request'])
     return dumpFor(first, workspace, prompt, io, { toolNames, agents: firstAgents(agents, own.agent) });
   let mcpConfig: McpConfig;
@@ -77,6 +83,7 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
     review,
     compact,
     ...(own.agent === undefined ? {} : { promptAgent: own.agent }),
+    ...(promptMode === undefined ? {} : { promptMode }),
   };
   return runExec(run, io, extras);
 }
@@ -166,14 +173,14 @@ async function loadBackendAndTranscript(
 }
 
 /**
- * A prompt file's `agent` (promptAgent.ts): the custom agent its prompt runs as (`null`: Loopwire's own), or
- * the run's approval mode `ask` and `plan` make (the run's, as /plan's is); a name that is no agent is bad usage.
+ * A prompt file's `agent` (promptAgent.ts): the custom agent its prompt runs as (`null`: Loopwire's own), and
+ * the approval mode `ask` and `plan` make for that prompt alone (as /plan's); a name that is no agent is bad usage.
  */
 function ownAgent(
   slash: SlashRun,
   agents: readonly CustomAgent[],
   io: CliIo,
-): { agent?: CustomAgent | null; approve?: Pick<ExecOptions, 'approve' | 'approveDefaulted'> } | ExitCode {
+): { agent?: CustomAgent | null; mode?: PromptMode } | ExitCode {
   if (slash.agent === undefined) return {};
   const named = promptAgent(slash.agent, agents);
   if ('problem' in named) {
@@ -182,7 +189,7 @@ function ownAgent(
   }
   if ('custom' in named) return { agent: named.custom };
   if (named.mode === undefined) return { agent: null };
-  return { agent: null, approve: { approve: named.mode, approveDefaulted: false } };
+  return { agent: null, mode: named.mode };
 }
 
 /** The run's agents as its first prompt has them: a prompt file's `agent` in place of --agent's. */

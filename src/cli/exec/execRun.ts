@@ -3,6 +3,7 @@
 import {
   type Agent,
   type AgentEvent,
+  type ApprovalMode,
   type AgentSession,
   type PromptWithParts,
   type Transcript,
@@ -37,6 +38,9 @@ import { reviewEvent, reviewExitCode, reviewText } from './reviewLines';
 import { type Steering, terminalSteering } from './terminalSteering';
 import { t } from '../cliL10n';
 
+/** The approval modes a prompt may have of its own (`/plan`, a prompt file's `agent: ask` or `plan`). */
+export type PromptMode = 'plan' | 'read-only';
+
 /** How a user of the embedded backend adds a scenario: the end of the answer to a prompt none matches. */
 const SCENARIO_HINT = 'add --scenario FILE to loopwire exec';
 
@@ -63,6 +67,8 @@ export interface ExecRun {
   promptModel?: string | undefined;
   /** A prompt file's `agent`: the custom agent its prompt runs as (`null`: Loopwire's own); undefined: the run's. */
   promptAgent?: CustomAgent | null | undefined;
+  /** `/plan`'s mode, or a prompt file's `agent: ask`/`plan`, for its prompt only; undefined: the run's (--approve). */
+  promptMode?: PromptMode | undefined;
   /** `/review`: the findings of the answer are read and printed once the task completes (reviewLines.ts). */
   review?: boolean | undefined;
   /** `/compact` with --resume: the kept conversation compacted, no prompt sent. */
@@ -193,7 +199,7 @@ async function runTask(
   };
   const session = openSession(run, emit, opened.server);
   opened.session = session;
-  const parts = { steering, emit, session, registry, sessions, unanswered, choices: own.choices };
+  const parts = { steering, emit, session, registry, sessions, unanswered, own };
   const agent = await startAgent(run, parts);
   if (run.compact) return compactKept(agent, signal, io);
   const done = await steering.run(agent, run.prompt, signal);
@@ -248,7 +254,7 @@ async function startAgent(
     registry: ToolRegistry;
     sessions: BackgroundCommands;
     unanswered: Unanswered;
-    choices: (() => FrontChoices) | undefined;
+    own: PromptOwn;
   },
 ) {
   const { options, workspace } = run;
@@ -261,7 +267,8 @@ async function startAgent(
   const skillsFound = (await skills()).skills.length > 0;
   // The user's hooks and those --hooks names (a workspace's run only so); none: the agent holds none.
   const { header, file } = run.transcript;
-  const facts = { root: workspace.root, sessionId: header.id, transcriptPath: file ?? '', ...options };
+  const { mode, choices } = parts.own;
+  const facts = { root: workspace.root, sessionId: header.id, transcriptPath: file ?? '', ...options, mode };
   const hooks = execHooks(options.flags.hooks, facts, (line) => steering.io.stderr(line));
   const agent = parts.session.agent({
     model: options.model,
@@ -275,6 +282,7 @@ async function startAgent(
       registry,
       asking: (ask) => steering.asking(ask),
       unanswered: parts.unanswered,
+      mode,
     }),
     maxTurns: options.maxTurns,
     context: options.context,
@@ -293,20 +301,34 @@ async function startAgent(
     subagents: {},
     ...agentSpecOf(run.agents),
     ...(hooks ? { hooks } : {}),
-    ...(parts.choices ? { choices: parts.choices } : {}),
+    ...(choices ? { choices } : {}),
     emit,
   });
   await agent.start();
   return agent;
 }
 
+/** The first prompt's own choices and mode, for as long as its task runs (`over()` when it ends). */
+interface PromptOwn {
+  /** Its model, tools and agent (undefined where it names none). */
+  choices: (() => FrontChoices) | undefined;
+  /** The approval mode in force, read at each call and request: its own while it runs, then the run's. */
+  mode: () => ApprovalMode;
+  over(): void;
+}
+
 /**
- * A prompt file's model, tools and agent as the first prompt's own choices (none where it names neither): they hold
- * until its task is over (`over()`), and the prompts queued after it go with the run's model and every tool.
+ * A prompt file's model, tools and agent, and `/plan`'s (or its `agent`'s) mode, as the first prompt's own: they
+ * hold until its task is over (`over()`: its `done`, which comes once its subagents are done or stopped), and the
+ * prompts queued after it go with the run's model, every tool and the run's mode, as in the panel (promptTurn.ts).
  */
-function promptChoices(run: ExecRun): { choices: (() => FrontChoices) | undefined; over(): void } {
+function promptChoices(run: ExecRun): PromptOwn {
+  let running = true;
+  const runMode = run.options.approve;
+  const mode = () => (running ? (run.promptMode ?? runMode) : runMode);
+  const over = () => void (running = false);
   if (run.promptModel === undefined && run.toolNames === undefined && run.promptAgent === undefined)
-    return { choices: undefined, over: () => undefined };
+    return { choices: undefined, mode, over };
   // The same objects each time: the agent builds a request's tools again only when its choices change.
   const first: FrontChoices = {
     ...(run.promptModel === undefined ? {} : { model: run.promptModel }),
@@ -314,6 +336,5 @@ function promptChoices(run: ExecRun): { choices: (() => FrontChoices) | undefine
     ...(run.promptAgent === undefined ? {} : { agent: run.promptAgent }),
   };
   const after: FrontChoices = {};
-  let now = first;
-  return { choices: () => now, over: () => void (now = after) };
+  return { choices: () => (running ? first : after), mode, over };
 }

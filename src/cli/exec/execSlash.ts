@@ -18,10 +18,12 @@ import { skillsReader } from './skillsReport';
 
 // `loopwire exec "/name args"`: a slash command (src/agent/prompts) turned into the run's prompt before anything
 // starts. A prompt file's body, its inputs filled, is the prompt, and its `model` (unless --model says
-// otherwise) and `tools` (what is offered and what runs) hold for that prompt, not for those queued after it; `/skill args` names the skill as `$skill` does; `/plan`
-// runs its prompt in plan mode, `/init` asks for an AGENTS.md, `/review` reviews the changes (src/agent/review)
-// in the read-only mode with only the tools that read; `/compact` with --resume compacts the kept session and
-// sends no prompt; `/skills` and `/help` print and send nothing.
+// otherwise), `tools` (what is offered and what runs) and `agent` (`ask`, `plan`: the mode) hold for that
+// prompt, not for those queued after it; `/skill args` names the skill as `$skill` does; `/plan` runs its
+// prompt in plan mode (that prompt alone, as in the panel: a prompt queued after it goes in the run's mode),
+// `/init` asks for an AGENTS.md, `/review` reviews the changes (src/agent/review) in the read-only mode with
+// only the tools that read, for the whole run; `/compact` with --resume compacts the kept session and sends no
+// prompt; `/skills` and `/help` print and send nothing.
 // An unknown command, a missing input, or a command exec cannot run is bad usage: nothing is sent.
 
 /** The run as a slash command makes it: its options (prompt, model, approvals), and the tools it narrows to. */
@@ -31,6 +33,8 @@ export interface SlashRun {
   tools?: string[];
   /** The model id a prompt file's `model` names, for its prompt only (prompts queued after go with the run's). */
   model?: string;
+  /** `/plan`: the mode of its prompt alone (execRun.ts's promptChoices); the run's is --approve's. */
+  mode?: 'plan';
   /** A prompt file's `agent` as written (promptAgent reads it once the custom agents are found, execMain.ts). */
   agent?: string;
   /** `/review`: the answer's findings are read and printed once the task completes (reviewLines.ts). */
@@ -111,7 +115,7 @@ async function builtinRun(
     case 'plan':
       if (args === '')
         return slashError(io, '/plan plans a prompt: give it after the name (/plan add a --dry-run flag)');
-      return { options: { ...options, prompt: args, approve: 'plan', approveDefaulted: false } };
+      return { options: { ...options, prompt: args }, mode: 'plan' };
     case 'init':
       return { options: { ...options, prompt: args === '' ? INIT_PROMPT : `${INIT_PROMPT}\n\n${args}` } };
     case 'help':

@@ -34,6 +34,8 @@ export interface ExecHookFacts {
   transcriptPath: string;
   approve: ApprovalMode;
   sandbox: SandboxChoice;
+  /** The mode in force as each hook runs (a `/plan` prompt's while it runs); absent: `approve`. */
+  mode?: () => ApprovalMode;
 }
 
 /** `file` as the user would type it from here: relative to the current folder when inside it. */
@@ -87,7 +89,7 @@ export function execHooks(
     sessionId: facts.sessionId,
     transcriptPath: facts.transcriptPath,
     cwd: facts.root,
-    mode: () => facts.approve,
+    mode: facts.mode ?? (() => facts.approve),
     confined: () => confined,
   });
 }

@@ -1,9 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { shellWord } from '../../../src/mcp/mcpConsent';
-import { type ProcessResult, repoRoot } from '../support/runProcess';
+import { execOnTerminal } from '../support/execOnTerminal';
 import { useTempWorkspace } from '../support/tempWorkspace';
 
 // `loopwire exec "/name"` on a terminal: a prompt file's `tools` (and `model`) hold for its prompt alone. The
@@ -11,7 +8,6 @@ import { useTempWorkspace } from '../support/tempWorkspace';
 // prompt file's tools (as before) answered "There is no tool 'apply_patch'". The built bin on a real
 // pseudo-terminal (util-linux's `script`), on the embedded backend.
 
-const bin = path.join(repoRoot, 'dist/cli/loopwire.js');
 const PATCH = '*** Begin Patch\n*** Add File: made-after.txt\n+made by the queued prompt\n*** End Patch\n';
 const SCENARIOS = {
   scenarios: [
@@ -35,30 +31,6 @@ const SCENARIOS = {
 };
 const PROMPT_FILE = ['---', 'description: A slow check', 'tools: [runCommands]', '---', 'Run the slow check.', ''];
 
-function execOnTerminal(args: string[], when: RegExp, keys: string, cwd: string): Promise<ProcessResult> {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-  delete env.FORCE_COLOR;
-  const line = [process.execPath, bin, 'exec', ...args].map(shellWord).join(' ');
-  return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qfec', line, '/dev/null'], { cwd, env });
-    let stdout = '';
-    let typed = false;
-    const guard = setTimeout(() => child.kill(), 30_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-      if (!typed && when.test(stdout)) {
-        typed = true;
-        child.stdin.write(keys);
-      }
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(guard);
-      resolve({ code, stdout, stderr: '' });
-    });
-  });
-}
-
 describe("cli: loopwire exec, a prompt file's tools hold for its prompt alone", function () {
   this.timeout(60_000);
   const temp = useTempWorkspace(
@@ -73,7 +45,11 @@ describe("cli: loopwire exec, a prompt file's tools hold for its prompt alone", 
   it('the prompt queued after /check goes with every tool', async () => {
     const args = ['--approve', 'all', '--scenario', temp.path('scenarios.json'), '--sessions-dir'];
     args.push(temp.path('sessions'), '--workspace', temp.path('work'), '/check');
-    const result = await execOnTerminal(args, /Tab queues it as the next prompt/, 'write the file\t', temp.dir);
+    const result = await execOnTerminal(
+      args,
+      [{ when: /Tab queues it as the next prompt/, then: 'write the file\t' }],
+      temp.dir,
+    );
     assert.equal(result.code, 0, result.stdout);
     assert.match(result.stdout, /slow check done[^]*› next prompt: write the file[^]*file written/);
     assert.doesNotMatch(result.stdout, /There is no tool/);
