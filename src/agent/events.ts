@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { EditedFile } from '../protocol';
+import { EditedFile, HandoffOffer } from '../protocol';
 import { ReviewFinding } from './review/reviewFindings';
 import { GAP_PHASES } from './timing/turnGap';
 
@@ -215,6 +215,8 @@ const EventBody = z.discriminatedUnion('type', [
     turns: z.int().nonnegative(),
     toolCalls: z.int().nonnegative(),
     wallMs: z.number().nonnegative(),
+    /** `loopwire exec` on a completed task run as a custom agent with handoffs: the next steps it offers. */
+    handoffs: z.array(HandoffOffer).optional(),
   }),
 ]);
 

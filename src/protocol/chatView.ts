@@ -1,5 +1,6 @@
 export { ApprovalChoice, ComposerChoices } from './composerChoices';
 export * from './chatEntries';
+export * from './handoffs';
 export * from './hostMessages';
 export * from './viewMessages';
 

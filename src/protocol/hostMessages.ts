@@ -7,6 +7,7 @@ import { RunningCommand } from './runningCommands';
 import { ComposerChoices } from './composerChoices';
 import { ChatEntry } from './chatEntries';
 import { ChatTab } from './chatTabs';
+import { HandoffOffer } from './handoffs';
 import { SlashEntries } from './slashMenu';
 import { WorktreesMessage } from './worktreeCard';
 
@@ -98,6 +99,8 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('context'), context: ContextMeter }),
   /** The plan changed (the model's plan tool): the checklist above the composer, updated in place; null: none. */
   z.object({ type: z.literal('plan'), plan: Plan.nullable(), implement: z.boolean().optional() }),
+  /** A custom agent's task completed: its handoffs' buttons under the answer (chatHandoffs.ts); empty: they go. */
+  z.object({ type: z.literal('handoffs'), handoffs: z.array(HandoffOffer).max(20) }),
   /** A page of entries older than those shown. */
   z.object({ type: z.literal('older'), entries: z.array(ChatEntry), hasOlder: z.boolean() }),
   z.object({ type: z.literal('history'), sessions: z.array(SessionSummary) }),

@@ -25,6 +25,8 @@ export const ViewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('retry') }),
   /** Implement: leave plan mode for the mode before it, and go on in this chat with the plan. */
   z.object({ type: z.literal('implement') }),
+  /** A handoff's button (the `index`th offered, its `label` as shown): switch to its agent, then its prompt. */
+  z.object({ type: z.literal('handoff'), index: z.int().nonnegative().max(20), label: z.string().max(200) }),
   /** The page wants the commands running in the background, now and at each change (`commands`). */
   z.object({ type: z.literal('watchCommands') }),
   /** Stop one command running in the background (its process group), by its session id. */

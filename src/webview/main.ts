@@ -26,6 +26,7 @@ import { fitPrompt, unfitPrompt } from './promptFit';
 import { CommandList } from './commandList';
 import { ChatList } from './chatList';
 import { PlanDock } from './planDock';
+import { HandoffBar } from './handoffBar';
 import { TranscriptView } from './transcriptView';
 import { WorktreeCards, WorktreeToggle } from './worktreeCard';
 
@@ -96,6 +97,7 @@ const pickers = new ComposerPickers(post);
 const queueChips = new QueueChips(post);
 const instructionsLine = new InstructionsLine(post);
 const planDock = new PlanDock(post);
+const handoffBar = new HandoffBar(post);
 const commandList = new CommandList(post);
 const chatList = new ChatList(post);
 const worktreeCards = new WorktreeCards(post);
@@ -125,6 +127,7 @@ document.body.append(
     'main',
     { class: 'landmark' },
     transcript.element,
+    handoffBar.element,
     commandList.element,
     worktreeCards.element,
     planDock.element,
@@ -323,6 +326,7 @@ const conversationMessages = {
     showBanner(message.banner);
     showContext(message.context);
     planDock.show(message.plan, message.implement);
+    handoffBar.show([]);
     reportShown();
   },
   entry: (message) => transcript.upsert(message.entry),
@@ -331,6 +335,7 @@ const conversationMessages = {
   banner: (message) => showBanner(message.banner),
   context: (message) => showContext(message.context),
   plan: (message) => planDock.show(message.plan, message.implement),
+  handoffs: (message) => handoffBar.show(message.handoffs),
   older: (message) => transcript.prependOlder(message.entries, message.hasOlder),
 } satisfies Partial<HostHandlers>;
 

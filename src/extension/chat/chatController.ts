@@ -27,6 +27,7 @@ import { messageOf } from './messageOf';
 import { ChatRun } from './chatRun';
 import { ChatSlash } from './composer/chatSlash';
 import { PromptTurn } from './composer/promptTurn';
+import { ChatHandoffs } from './entries/chatHandoffs';
 
 // The chat panel's host side: one conversation at a time (a transcript on disk, an agent on the window's socket),
 // the model of what the panel shows, the review of what edits wrote, the answers to what the user clicks. It
@@ -66,6 +67,8 @@ export class ChatController {
   readonly turn = new PromptTurn();
   /** The `/` commands: the menu's list, and what a sent `/name args` does (chatSlash.ts). */
   readonly slash: ChatSlash;
+  /** A custom agent's handoffs, offered under its completed task's answer (chatHandoffs.ts). */
+  readonly handoffs = new ChatHandoffs((message) => this.send(message));
   /** The chat's agent and its tasks (chatRun.ts). */
   private readonly runner = new ChatRun(this);
 
@@ -156,6 +159,7 @@ export class ChatController {
       void this.runner.run({ prompt: undefined });
     },
     implement: () => implementPlan(this.backend, (prompt) => this.ask(prompt)),
+    handoff: (message) => this.handOff(message.index, message.label),
     hunk: (message) => this.reviewHunk(message.callId, message.path, message.hunkId, message.action),
     undoTurn: (message) => this.takeBack.undoTurn(message.turn),
     openDiff: (message) => this.takeBack.openDiff(message.callId, message.path),
@@ -195,13 +199,29 @@ export class ChatController {
     if (slash && 'handled' in slash)
       return { ok: slash.handled === 'done', status: slash.handled === 'done' ? 'completed' : 'failed', text: '' };
     const id = this.model.addUser(prompt, false, attachments);
+    // A handoff's model goes with the prompt it sent or filled in (a prompt file's own choices come first).
+    const model = this.handoffs.takeModel();
     return this.runner.run({
       prompt: slash?.prompt ?? prompt,
       userId: id,
       attachments,
       start,
-      choices: slash?.choices,
+      choices: slash?.choices ?? (model === undefined ? undefined : { model }),
     });
+  }
+
+  /**
+   * A handoff's button: the agent picker switches to its agent (kept for the workspace, as a pick is: only an
+   * agent the picker offers, so the workspace's only where its instruction files may be sent), then its prompt
+   * goes into the composer, or is sent where it says `send`. The approval mode and the sandbox stay the user's.
+   */
+  private async handOff(index: number, label: string): Promise<void> {
+    const offer = this.handoffs.take(index, label);
+    if (!offer) return;
+    if (!this.backend.composer) throw new ReviewRefused(t('This chat has no agent picker to hand off with.'));
+    await this.backend.composer.choose({ type: 'choose', choice: 'agent', value: offer.agent });
+    if (offer.send && offer.prompt !== undefined) void this.ask(offer.prompt);
+    else this.send({ type: 'focus', ...(offer.prompt === undefined ? {} : { text: offer.prompt }) });
   }
 
   /** Stops the running task; every queued prompt, and what was steered and not delivered, goes back to the composer. */
@@ -271,6 +291,9 @@ export class ChatController {
 
   private sendState(): void {
     this.send(this.model.state(this.sessionId ?? '', this.busy, this.backend.backendInfo?.()));
+    // A state clears the buttons: those still offered come again.
+    const handoffs = this.handoffs.current;
+    if (handoffs.length > 0) this.send({ type: 'handoffs', handoffs: [...handoffs] });
     this.queue.publish();
   }
 
@@ -331,5 +354,6 @@ export class ChatController {
     this.runner.agent = undefined;
     this.model.reset(entries, context);
     this.model.plan.from(transcript?.items ?? []);
+    this.handoffs.clear();
   }
 }

@@ -7,6 +7,7 @@ import type { ChatApprovals } from './approvals/chatApprovals';
 import type { ChatCheckpoints } from './checkpoints/chatCheckpoints';
 import type { ChatSaver } from './history/chatSaver';
 import type { PromptChoices, PromptTurn } from './composer/promptTurn';
+import type { ChatHandoffs } from './entries/chatHandoffs';
 import { type ChatEventTargets, onChatEvent } from './chatEvents';
 import type { ChatHost, ChatOutcome } from './chatPort';
 import { messageOf } from './messageOf';
@@ -23,6 +24,7 @@ export interface RunParts extends ChatEventTargets {
   readonly checkpoints: ChatCheckpoints;
   readonly saver: ChatSaver;
   readonly turn: PromptTurn;
+  readonly handoffs: ChatHandoffs;
   /** The conversation shown now (undefined: a new chat with nothing kept yet). */
   shownTranscript(): Transcript | undefined;
   /** The conversation shown, its transcript made if it has none yet. */
@@ -64,6 +66,7 @@ export class ChatRun {
     const { chat } = this;
     const controller = new AbortController();
     this.tasks.add(controller);
+    chat.handoffs.started();
     chat.send({ type: 'running', running: true });
     chat.changed();
     const end: End = { status: 'cancelled', reason: '' };
@@ -166,7 +169,8 @@ export class ChatRun {
         if (chat.shownTranscript() === transcript) onChatEvent(event, chat, this.agent?.registry);
       },
       (workspace) => chat.checkpoints.wrap(workspace),
-      (base) => chat.turn.choices(base),
+      // The agent each request goes as is noted: a completed task offers its handoffs.
+      (base) => chat.handoffs.noted(chat.turn.choices(base)),
     );
     chat.model.tools = this.agent.registry;
     return this.agent;
@@ -177,6 +181,7 @@ export class ChatRun {
     const { chat } = this;
     this.tasks.delete(controller);
     if (!this.busy) chat.send({ type: 'running', running: false });
+    if (!this.busy) chat.handoffs.ended(end.status);
     chat.saver.now();
     chat.changed();
     // What was steered and not delivered runs next, then what waits in the queue.

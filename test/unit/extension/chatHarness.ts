@@ -5,6 +5,7 @@ import {
   type AgentSpec,
   type ApprovalMode,
   type ApprovalRequest,
+  type FrontChoices,
   Transcript,
   createAgentSession,
 } from '../../../src/agent';
@@ -36,6 +37,8 @@ export interface ChatBench {
   steering?: ComposerPort;
   /** The `/` commands' window side (prompt files, skills, /review), where a test gives one (default: none). */
   slash?: SlashPort;
+  /** The window's choices each request starts from (its agent picker's), where a test gives them (default: none). */
+  front?: () => FrontChoices;
   /** The model the chat's agents ask for (default: gpt-5.5; reset per test). */
   model?: string;
   /** The key the next agent's session sends (default: the server's token; reset per test). */
@@ -82,8 +85,8 @@ export function useChatBench(bench: AgentBench): ChatBench {
             if (event.type === 'done' && event.status === 'failed') session.close(false);
           },
           ...(state.context ? { context: state.context } : {}),
-          // A prompt's own model and tools over the window's (none here: the spec's model).
-          ...(choices ? { choices: () => choices({}) } : {}),
+          // A prompt's own model and tools over the window's (none here, or the test's: the spec's model).
+          ...(choices ? { choices: () => choices(state.front?.() ?? {}) } : {}),
         });
         await agent.start();
         return agent;
@@ -149,6 +152,7 @@ export function useChatBench(bench: AgentBench): ChatBench {
     state.chatContext = undefined;
     state.steering = undefined;
     state.slash = undefined;
+    state.front = undefined;
     state.sessionEvents = [];
     state.remedies = [];
     state.states = [];
