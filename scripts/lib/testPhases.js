@@ -1,6 +1,6 @@
 // The phases that `npm test`, `npm run build` and `npm run package` share, each a child process with one end
-// line: the type checks and ESLint side by side (ESLint's typed rules are the long pole, and this machine
-// has two cores), then Prettier; the bundles; a mocha run counted as it goes.
+// line: the type checks then Prettier, beside ESLint (its typed rules are the long pole, and this machine
+// has two cores); the bundles; a mocha run counted as it goes.
 'use strict';
 const path = require('node:path');
 const { formatDuration, nodePhase } = require('./phases');
@@ -12,19 +12,23 @@ const bin = (pkg, file) => path.join(path.dirname(require.resolve(`${pkg}/packag
 /** A node phase run from the project root. */
 const phase = (name, args, extra = {}) => nodePhase({ name, args, cwd: root, ...extra });
 
-/** Typecheck (the project, then the webview's browser project) beside lint, then the format check. */
+/**
+ * Typecheck (the project, then the webview's browser project), then the format check, all beside lint:
+ * ESLint's typed rules take about as long as the other three together, so the format check, once after
+ * lint, now ends within it.
+ */
 async function checkPhases({ verbose = false } = {}) {
   const quiet = (name) => (verbose ? {} : { log: path.join(root, 'test-artifacts', `${name}.log`) });
   const tsc = bin('typescript', 'bin/tsc');
-  const typecheck = async () =>
+  const prettier = bin('prettier', 'bin/prettier.cjs');
+  const typecheckThenFormat = async () =>
     (await phase('typecheck', [tsc, '--noEmit', '-p', '.'], quiet('typecheck'))).ok &&
-    (await phase('typecheck webview', [tsc, '--noEmit', '-p', 'src/webview'], quiet('typecheck-webview'))).ok;
+    (await phase('typecheck webview', [tsc, '--noEmit', '-p', 'src/webview'], quiet('typecheck-webview'))).ok &&
+    (await phase('format', [prettier, '--check', '--log-level', 'warn', '.'], quiet('format'))).ok;
   const lint = async () =>
     (await phase('lint', [bin('eslint', 'bin/eslint.js'), '--max-warnings', '0', '.'], quiet('lint'))).ok;
-  const [typed, linted] = await Promise.all([typecheck(), lint()]);
-  if (!typed || !linted) return false;
-  const prettier = bin('prettier', 'bin/prettier.cjs');
-  return (await phase('format', [prettier, '--check', '--log-level', 'warn', '.'], quiet('format'))).ok;
+  const [checked, linted] = await Promise.all([typecheckThenFormat(), lint()]);
+  return checked && linted;
 }
 
 /** The bundles (`--production` for the package), and the extension-host suite's with `tests`. */
