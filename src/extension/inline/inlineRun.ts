@@ -4,18 +4,20 @@ import type { Agent, AgentEvent, Transcript } from '../../agent';
 import type { FilePlan } from '../../edit';
 import { liveDiffKind } from '../../tools';
 import { type Workspace, WorkspaceError } from '../../workspace';
-import { closeUndoStep, writeText } from './bufferText';
+import { closeUndoStep } from './bufferText';
 import { InlineEdit } from './inlineEdit';
 import { type InlineTiming, type TimingMarks, endLine, timingLine, timingOf } from './inlineTiming';
 import { type InlineEnd, type InlineNote, inlineNote } from './inlineNote';
 import { type InlineRequest, inlinePrompt } from './inlineRequest';
+import { type UndoStep, InlineSteps } from './inlineSteps';
 import { InlineWorkspace } from './inlineWorkspace';
 
 // One inline request on one open document: its agent is made (and its lane's socket warmed) as soon as the
 // prompt opens, so that Enter only sends; the edit calls the model writes stream into the buffer through
 // InlineEdit, each step queued behind the last so that the editor sees them in order; the tool's write is
-// the last step. Escape stops the agent and takes everything back. The steps are one step of the editor's
-// undo (bufferText.ts): one Ctrl+Z takes the whole edit back, never to a state the model was still writing.
+// the last step (inlineSteps.ts). Escape stops the agent and takes everything back. The steps are one step of
+// the editor's undo (bufferText.ts): one Ctrl+Z takes the whole edit back, never to a state the model was
+// still writing.
 
 /**
  * Makes an inline request's agent: its own lane and transcript on the window's socket, its tools over `tools`;
@@ -33,17 +35,10 @@ export type { InlineTiming } from './inlineTiming';
 
 export type InlineState = 'ready' | 'running' | 'review' | 'over';
 
-/**
- * How a write cuts the editor's undo stack: `stream`, a step of the edit being written (joins the undo step
- * the run has open); `close`, its last (the step is closed after it); `own`, a step of its own (Undo lens).
- */
-type UndoStep = 'stream' | 'close' | 'own';
-
-/** Times a step is made again when the user's typing beat it to the editor. */
-const CARRY_ATTEMPTS = 5;
-
 export class InlineRun {
   readonly edit: InlineEdit;
+  /** Its steps into the buffer, in order, as one undo step. */
+  private readonly steps: InlineSteps;
   state: InlineState = 'ready';
   /** What the model said at the end, or why it stopped. */
   summary = '';
@@ -56,7 +51,6 @@ export class InlineRun {
   readonly startDirty: boolean;
   private readonly agent: Promise<{ agent: Agent; transcript: Transcript }>;
   private readonly stop = new AbortController();
-  private queue: Promise<unknown> = Promise.resolve();
   private pending = '';
   private flushing = false;
   /** The edit call being streamed, by its call id. */
@@ -64,12 +58,6 @@ export class InlineRun {
   /** The call whose tool runs now (the write is its). */
   private running: string | undefined;
   private sentAt = 0;
-  /** The run's undo step is open in the editor (streamed writes not yet closed by a last one). */
-  private stepOpen = false;
-  /** The run has written into the document. */
-  private wrote = false;
-  /** The editor's undo took the edit back while it was written: nothing more is written. */
-  private dropped = false;
   /** The chat entry made for this edit, updated when the editor's undo or redo changes its outcome. */
   entryId: string | undefined;
   /** The run's lenses name it, so that a stale lens never acts on a later edit of the same file. */
@@ -89,6 +77,7 @@ export class InlineRun {
     this.startText = document.getText();
     this.startDirty = document.isDirty;
     this.edit = new InlineEdit((name) => name.replace(/^\.\//, '') === path);
+    this.steps = new InlineSteps(document, this.edit);
     const file = {
       path,
       read: () => this.read(),
@@ -118,10 +107,10 @@ export class InlineRun {
     this.marks.agentAt = performance.now();
     const done = await agent.run(inlinePrompt(request), this.stop.signal);
     this.marks.doneAt = performance.now();
-    await this.queue;
+    await this.steps.idle();
     // A call that ended without writing (its preview taken out) leaves the undo step open: closed now.
-    if (this.stepOpen) await this.serial(() => closeUndoStep(this.document));
-    this.stepOpen = false;
+    if (this.steps.stepOpen) await this.steps.serial(() => closeUndoStep(this.document));
+    this.steps.stepOpen = false;
     if (done.status !== 'completed') return this.end(done.status, done.reason);
     this.end('completed', this.summary);
   }
@@ -157,9 +146,9 @@ export class InlineRun {
   undo(id?: string): Promise<void> {
     // While it is written (Escape), the take-back closes the run's undo step: Ctrl+Z after finds nothing of it.
     const step: UndoStep = this.state === 'running' ? 'close' : 'own';
-    return this.serial(async () => {
+    return this.steps.serial(async () => {
       let refused: string | undefined;
-      await this.carry((buffer) => {
+      await this.steps.carry((buffer) => {
         const result = this.edit.undo(buffer, id);
         refused = result.ok ? undefined : result.message;
         // The hunk's actions go now, not after the editor's round trip for the text (the others' move with it).
@@ -179,9 +168,9 @@ export class InlineRun {
    */
   documentChanged(reason: 'undo' | 'redo' | undefined): boolean {
     if (this.state === 'running') {
-      if (reason === undefined || !this.wrote || this.dropped) return false;
-      this.dropped = true;
-      this.stepOpen = false;
+      if (reason === undefined || !this.steps.wrote || this.steps.dropped) return false;
+      this.steps.dropped = true;
+      this.steps.stepOpen = false;
       this.ended ??= 'stopped';
       this.edit.drop();
       this.stop.abort();
@@ -204,12 +193,12 @@ export class InlineRun {
    */
   partial(): string | undefined {
     const text = this.document.getText();
-    return this.dropped || this.edit.torn(text) ? this.edit.partialBack(text) : undefined;
+    return this.steps.dropped || this.edit.torn(text) ? this.edit.partialBack(text) : undefined;
   }
 
   /** Resolves once every step queued so far is done. */
   idle(): Promise<unknown> {
-    return this.queue;
+    return this.steps.idle();
   }
 
   /** When the run's time to the first painted line is known. */
@@ -286,7 +275,8 @@ export class InlineRun {
         const kind = liveDiffKind(event.name);
         this.call = id;
         this.pending = '';
-        if (kind) void this.serial(() => this.carry((buffer) => this.edit.begin(id, kind, buffer), 'stream'));
+        if (kind)
+          void this.steps.serial(() => this.steps.carry((buffer) => this.edit.begin(id, kind, buffer), 'stream'));
       }
       this.pending += event.delta;
       this.flush();
@@ -298,8 +288,8 @@ export class InlineRun {
     }
     if (event.type === 'tool_finished' && liveDiffKind(event.name) !== undefined) {
       if (this.call === event.callId) this.call = undefined;
-      void this.serial(async () => {
-        await this.carry((buffer) => this.edit.abandon(buffer, event.callId), 'stream');
+      void this.steps.serial(async () => {
+        await this.steps.carry((buffer) => this.edit.abandon(buffer, event.callId), 'stream');
         this.changed();
       });
     }
@@ -309,11 +299,11 @@ export class InlineRun {
   private flush(): void {
     if (this.flushing) return;
     this.flushing = true;
-    void this.serial(async () => {
+    void this.steps.serial(async () => {
       this.flushing = false;
       let delta = this.pending;
       this.pending = '';
-      const shown = await this.carry((buffer) => {
+      const shown = await this.steps.carry((buffer) => {
         // Given once: a step made again after a refusal has it in the call's input already.
         const next = this.edit.grow(this.call ?? '', delta, buffer);
         delta = '';
@@ -329,7 +319,7 @@ export class InlineRun {
   }
 
   private async read() {
-    await this.queue;
+    await this.steps.idle();
     const text = this.edit.modelText(this.document.getText());
     if (text === undefined)
       throw new WorkspaceError(
@@ -342,11 +332,12 @@ export class InlineRun {
 
   private write(plan: FilePlan): Promise<number> {
     this.marks.writeAt = performance.now();
-    return this.serial(async () => {
+    return this.steps.serial(async () => {
       this.pending = '';
       let stale = false;
-      if (this.dropped) throw new WorkspaceError('io_error', `The user undid the edit of ${this.path}.`, this.path);
-      const written = await this.carry((buffer) => {
+      if (this.steps.dropped)
+        throw new WorkspaceError('io_error', `The user undid the edit of ${this.path}.`, this.path);
+      const written = await this.steps.carry((buffer) => {
         const next = this.edit.commit(this.running ?? '', buffer, plan.before ?? '', plan.after ?? '', plan.hunks);
         stale = next === undefined;
         return next;
@@ -361,39 +352,5 @@ export class InlineRun {
       this.changed();
       return this.document.version;
     });
-  }
-
-  /**
-   * Carries one step of the edit into the buffer: `step` makes the buffer's new text from its text now
-   * (undefined: nothing to write). The editor refuses an edit made on a version of the document the user has
-   * typed past meanwhile (VS Code checks the version): the edit goes back to its state before the step, which
-   * is made again on the buffer as it is then. Without this, a refused preview left the edit believing the
-   * buffer showed it, and the preview could no longer be taken out (a line of the user's file lost).
-   */
-  private async carry(
-    step: (buffer: string) => string | undefined,
-    undo: UndoStep,
-  ): Promise<'written' | 'unchanged' | 'refused'> {
-    for (let attempt = 1; attempt <= CARRY_ATTEMPTS; attempt++) {
-      if (this.dropped) return 'unchanged';
-      const saved = this.edit.save();
-      const text = step(this.document.getText());
-      if (text === undefined) return 'unchanged';
-      const stops = { before: undo === 'own' || !this.stepOpen, after: undo !== 'stream' };
-      if (await writeText(this.document, text, stops)) {
-        this.wrote = true;
-        this.stepOpen = !stops.after;
-        return 'written';
-      }
-      this.edit.restore(saved);
-    }
-    return 'refused';
-  }
-
-  /** Runs `step` after every step queued before it; a failed step does not stop the next. */
-  private serial<T>(step: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(step, step);
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 }
