@@ -41,6 +41,9 @@ const NoteRecord = z.object({
   note: z.record(z.string(), z.unknown()),
 });
 
+/** The records a conversation writes after its header: the parent's and a subagent's (wrapped) alike. */
+const CONVERSATION_RECORDS = [ItemRecord, ToolStartedRecord, InsertedRecord, NoteRecord] as const;
+
 /** A subagent's start: the spawn call that started it, its type, and its model; `forkedAt`: a fork's first items. */
 export const SubagentStart = z.object({
   kind: z.literal('start'),
@@ -56,24 +59,18 @@ export type SubagentStart = z.infer<typeof SubagentStart>;
 /** One record of a subagent's own: its start, its conversation's, or a final status its parent could be told. */
 export const SubagentRecord = z.discriminatedUnion('kind', [
   SubagentStart,
-  ItemRecord,
-  ToolStartedRecord,
-  InsertedRecord,
-  NoteRecord,
+  ...CONVERSATION_RECORDS,
   z.object({ kind: z.literal('status'), status: SubagentStatus }),
 ]);
 export type SubagentRecord = z.infer<typeof SubagentRecord>;
 
 export const TranscriptRecord = z.discriminatedUnion('kind', [
   SessionRecord,
-  ItemRecord,
-  ToolStartedRecord,
-  InsertedRecord,
-  NoteRecord,
+  ...CONVERSATION_RECORDS,
   /** A record of subagent `agent` (spawn_agent's `agent_id`), kept in its parent's file. */
   z.object({ kind: z.literal('subagent'), agent: z.string().min(1), record: SubagentRecord }),
 ]);
 export type TranscriptRecord = z.infer<typeof TranscriptRecord>;
 export type SessionHeader = z.infer<typeof SessionRecord>;
 /** The records a conversation writes after its header, the parent's and a subagent's alike. */
-export type ConversationRecord = Extract<TranscriptRecord, { kind: 'item' | 'tool_started' | 'inserted' | 'note' }>;
+export type ConversationRecord = z.infer<(typeof CONVERSATION_RECORDS)[number]>;
