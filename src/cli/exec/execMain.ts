@@ -34,24 +34,10 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
   const slash = await execSlash(given, workspace.root, io);
   if (typeof slash === 'number') return slash;
   const { tools: toolNames, review, model: promptModel, compact } = slash;
-  // --agent: a custom agent's model is the run's where --model named none (a prompt file's is its prompt's).
-  const modelChosen = given.flags.model !== undefined || slash.options.model !== given.model;
-  const request = { name: slash.options.flags.agent, model: slash.options.model, modelChosen };
-  const chosen = await execAgents(request, workspace.root, io);
+  const chosen = await chooseAgents(given, slash, workspace.root, io);
   if (typeof chosen === 'number') return chosen;
-  const { agents } = chosen;
-  const own = ownAgent(slash, agents.agents, io);
-  if (typeof own === 'number') return own;
-  const options = { ...slash.options, model: chosen.model };
+  const { options, first, agents, own } = chosen;
   const prompt = promptOf(options.prompt, parts);
-  // `/plan`'s mode, or a prompt file's `agent: ask`/`plan`: its prompt's alone; the run keeps --approve's.
-  const promptMode = own.mode ?? slash.mode;
-  // The first request, and the header, go with the prompt's own model and mode where it has them.
-  const first = {
-    ...options,
-    ...(promptModel === undefined ? {} : { model: promptModel }),
-    ...(promptMode === undefined ? {} : { approve: promptMode }),
-  };
   if (options.flags['dump-request'])
     return dumpFor(first, workspace, prompt, io, { toolNames, agents: firstAgents(agents, own.agent) });
   let mcpConfig: McpConfig;
@@ -83,9 +69,41 @@ export async function execCommand(argv: string[], io: CliIo, extras: ExecExtras 
     review,
     compact,
     ...(own.agent === undefined ? {} : { promptAgent: own.agent }),
-    ...(promptMode === undefined ? {} : { promptMode }),
+    ...(own.mode === undefined ? {} : { promptMode: own.mode }),
   };
   return runExec(run, io, extras);
+}
+
+/** The run as the slash command and --agent make it, and what its first prompt has of its own. */
+interface Chosen {
+  /** The run's: the prompt, --approve's mode, the model (--model's, or --agent's where it names none). */
+  options: ExecOptions;
+  /** The first prompt's: its own model and mode where it has them (the header, --dump-request). */
+  first: ExecOptions;
+  agents: ExecAgents;
+  /** A prompt file's custom agent, and the mode of `/plan` or of a prompt file's `agent: ask`/`plan`. */
+  own: { agent?: CustomAgent | null; mode?: PromptMode };
+}
+
+/** The run's agents and model, and its first prompt's own agent and mode; or the usage error's exit code. */
+async function chooseAgents(given: ExecOptions, slash: SlashRun, root: string, io: CliIo): Promise<Chosen | ExitCode> {
+  // --agent: a custom agent's model is the run's where --model named none (a prompt file's is its prompt's).
+  const modelChosen = given.flags.model !== undefined || slash.options.model !== given.model;
+  const request = { name: slash.options.flags.agent, model: slash.options.model, modelChosen };
+  const chosen = await execAgents(request, root, io);
+  if (typeof chosen === 'number') return chosen;
+  const { agents } = chosen;
+  const own = ownAgent(slash, agents.agents, io);
+  if (typeof own === 'number') return own;
+  const options = { ...slash.options, model: chosen.model };
+  // `/plan`'s mode, or a prompt file's `agent: ask`/`plan`: its prompt's alone; the run keeps --approve's.
+  const mode = own.mode ?? slash.mode;
+  const first = {
+    ...options,
+    ...(slash.model === undefined ? {} : { model: slash.model }),
+    ...(mode === undefined ? {} : { approve: mode }),
+  };
+  return { options, first, agents, own: { ...own, ...(mode === undefined ? {} : { mode }) } };
 }
 
 /** The workspace and what --file and --image attach, or the usage error's exit code. */

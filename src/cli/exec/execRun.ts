@@ -32,6 +32,7 @@ import { narrowedTools } from './execSlash';
 import { type ExecTools, startExecTools } from './mcpSetup';
 import { execHooks } from './hooksSetup';
 import { type ExecAgents, agentSpecOf, sayAgent } from './execAgent';
+import { handoffLines, handoffOffers, withHandoffs } from './execHandoffs';
 import { sessionLine } from './sessionLines';
 import { failureLine } from './stopAdvice';
 import { reviewEvent, reviewExitCode, reviewText } from './reviewLines';
@@ -192,10 +193,15 @@ async function runTask(
   // The task's answer (not a subagent's, not a progress note): a review's findings are read from it.
   let answer = '';
   const own = promptChoices(run);
+  // A custom agent's handoffs: the commands that continue its completed task (no buttons in a terminal).
+  const offers = handoffOffers(
+    run.promptAgent === undefined ? run.agents?.agent : run.promptAgent,
+    run.transcript.file,
+  );
   const emit = (event: AgentEvent) => {
     if (event.type === 'message' && event.agent === undefined && event.phase !== 'commentary') answer = event.text;
     if (event.type === 'done' && event.agent === undefined) own.over();
-    print(event);
+    print(event.type === 'done' ? withHandoffs(event, offers) : event);
   };
   const session = openSession(run, emit, opened.server);
   opened.session = session;
@@ -206,6 +212,7 @@ async function runTask(
   const { flags } = run.options;
   if (!flags.json && run.transcript.file && extras.announceSession !== false)
     io.stderr(`${t('(session kept in {0}; continue it with --resume)', run.transcript.file)}\n`);
+  if (!flags.json && done.status === 'completed' && extras.announceSession !== false) io.stderr(handoffLines(offers));
   if (run.review && done.status === 'completed') return printReview(answer, run, print, steering.io);
   return done.status === 'completed' ? ExitCode.ok : ExitCode.failed;
 }
@@ -259,17 +266,16 @@ async function startAgent(
 ) {
   const { options, workspace } = run;
   const { steering, registry, emit } = parts;
-  let early: ReturnType<typeof findProjectInstructions> | undefined = findProjectInstructions([workspace.root]);
-  // Handled where it is awaited; a run that stops before its prompt never awaits it, and must not crash on it.
-  early.catch(() => undefined);
+  const say = (line: string) => steering.io.stderr(line);
+  const projectInstructions = instructionsReader(workspace.root, options.flags.json === true, say);
   // The skills, read once before the agent is made so that its instructions say how they work where there are any.
-  const skills = skillsReader([workspace.root], (line) => steering.io.stderr(line));
+  const skills = skillsReader([workspace.root], say);
   const skillsFound = (await skills()).skills.length > 0;
   // The user's hooks and those --hooks names (a workspace's run only so); none: the agent holds none.
   const { header, file } = run.transcript;
   const { mode, choices } = parts.own;
   const facts = { root: workspace.root, sessionId: header.id, transcriptPath: file ?? '', ...options, mode };
-  const hooks = execHooks(options.flags.hooks, facts, (line) => steering.io.stderr(line));
+  const hooks = execHooks(options.flags.hooks, facts, say);
   const agent = parts.session.agent({
     model: options.model,
     modelOptions: options.request.modelOptions,
@@ -286,14 +292,7 @@ async function startAgent(
     }),
     maxTurns: options.maxTurns,
     context: options.context,
-    // AGENTS.md and the like, read as the extension reads them (projectInstructions.ts), said on stderr.
-    // The first lookup runs while the socket warms up (below), not between the warm-up and the prompt.
-    projectInstructions: async () => {
-      const found = await (early ?? findProjectInstructions([workspace.root]));
-      early = undefined;
-      if (!options.flags.json) steering.io.stderr(projectInstructionsLine(found));
-      return found;
-    },
+    projectInstructions,
     skills,
     skillsFound,
     environment: () => ({ cwd: workspace.root, shell: commandShellName(), folders: [workspace.root] }),
@@ -306,6 +305,22 @@ async function startAgent(
   });
   await agent.start();
   return agent;
+}
+
+/**
+ * AGENTS.md and the like, read as the extension reads them (projectInstructions.ts), said on `say` (not with
+ * --json). The first lookup starts now, while the socket warms up, not between the warm-up and the prompt.
+ */
+function instructionsReader(root: string, json: boolean, say: (line: string) => void) {
+  let early: ReturnType<typeof findProjectInstructions> | undefined = findProjectInstructions([root]);
+  // Handled where it is awaited; a run that stops before its prompt never awaits it, and must not crash on it.
+  early.catch(() => undefined);
+  return async () => {
+    const found = await (early ?? findProjectInstructions([root]));
+    early = undefined;
+    if (!json) say(projectInstructionsLine(found));
+    return found;
+  };
 }
 
 /** The first prompt's own choices and mode, for as long as its task runs (`over()` when it ends). */
