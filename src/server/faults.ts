@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import * as z from 'zod';
 import { type ApiError, errorCodeInfo } from '../protocol';
 
@@ -28,8 +29,20 @@ export const Fault = z.discriminatedUnion('kind', [
     /** Sent as `Retry-After` (HTTP) and in the error's `headers` (WebSocket). */
     retry_after_s: z.int().nonnegative().optional(),
   }),
-  /** Stop sending for `ms` after N events (for ever, until the client goes away, when `ms` is absent). */
-  z.strictObject({ kind: z.literal('stall'), after_events: afterEvents, ms: z.int().positive().optional() }),
+  /**
+   * Stop sending for `ms` after N events (for ever, until the client goes away, when `ms` is absent). With
+   * `until_file` (an absolute path) the stall also ends once that file exists: a test holds the model back
+   * for as long as it needs and no longer, where a fixed `ms` had to be sized for the slowest machine.
+   */
+  z.strictObject({
+    kind: z.literal('stall'),
+    after_events: afterEvents,
+    ms: z.int().positive().optional(),
+    until_file: z
+      .string()
+      .refine((file) => path.isAbsolute(file), 'until_file must be an absolute path')
+      .optional(),
+  }),
   /** Generate `factor` times slower than `--tps` for this response. */
   z.strictObject({ kind: z.literal('slow'), factor: z.number().min(1) }),
 ]);

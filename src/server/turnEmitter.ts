@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import { type Fault, faultError } from './faults';
 import { delay } from './pacer';
 
@@ -14,6 +15,9 @@ export interface TurnSink {
   /** Resolves when the client goes away. */
   readonly gone: Promise<void>;
 }
+
+/** How often a stall's `until_file` is looked for: well under what a person or a test would notice. */
+const FILE_POLL_MS = 50;
 
 /** Thrown to stop a response whose connection is gone; the transport has nothing more to do. */
 export class TurnAborted extends Error {
@@ -70,6 +74,14 @@ export class TurnEmitter {
     return this.streamId === undefined ? stamped : { ...stamped, stream_id: this.streamId };
   }
 
+  /** Resolves once `file` exists; stops looking when the stall ended otherwise (its time, the client gone). */
+  private async fileAppears(file: string, stall: { on: boolean }): Promise<void> {
+    while (stall.on && this.sink.open) {
+      if (fs.existsSync(file)) return;
+      await delay(FILE_POLL_MS);
+    }
+  }
+
   private async fire(fault: Exclude<Fault, { kind: 'slow' }>, next: Record<string, unknown>): Promise<void> {
     switch (fault.kind) {
       case 'close':
@@ -84,13 +96,17 @@ export class TurnEmitter {
         this.sink.drop();
         throw new TurnAborted();
       }
-      case 'stall':
+      case 'stall': {
+        const stall = { on: true };
         await Promise.race([
           this.sink.gone,
           fault.ms === undefined ? new Promise<never>(() => undefined) : delay(fault.ms),
+          ...(fault.until_file === undefined ? [] : [this.fileAppears(fault.until_file, stall)]),
         ]);
+        stall.on = false;
         if (!this.sink.open) throw new TurnAborted();
         return;
+      }
       case 'error':
         throw new TurnFailed(fault.code, faultError(fault).error.message);
     }

@@ -1,4 +1,7 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import OpenAI from 'openai';
 import { AUTH, CASES, type CaseName, TOKEN } from './support/faultScenarios';
 import type { WsClient } from './support/harness';
@@ -35,7 +38,7 @@ const parsedBlocks = (blocks: SseBlock[]) => blocks.map((block) => JSON.parse(bl
 const outputTokens = (response: unknown) => (response as { usage: { output_tokens: number } }).usage.output_tokens;
 
 describe('faults: each kind, over WebSocket and HTTP+SSE, from a scenario step or the admin endpoint', () => {
-  const { harness, openWs, order, pending, servesOthers } = useFaultServer();
+  const { admin, harness, openWs, order, pending, servesOthers } = useFaultServer();
 
   const overWs = async (prompt: string): Promise<WsRun> => {
     const client = await openWs();
@@ -292,6 +295,37 @@ describe('faults: each kind, over WebSocket and HTTP+SSE, from a scenario step o
     it('close: the connection is dropped before any answer', async () => {
       await assert.rejects(json('fault close'), TypeError);
       await servesOthers();
+    });
+  });
+
+  describe('stall until_file: until the file exists', () => {
+    it('WebSocket: nothing more comes before the file is there, the rest at once after it', async () => {
+      const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-stall-file-'));
+      try {
+        const file = path.join(folder, 'go');
+        await order({ fault: { kind: 'stall', after_events: 2, ms: 600_000, until_file: file } });
+        const stalled = await openWs();
+        stalled.send({ type: 'response.create', model: 'm', store: false, input: 'plain' });
+        await stalled.until((frames) => frames.length === 2);
+        await servesOthers();
+        assert.equal(stalled.frames.length, 2, 'held back while the file is not there');
+        fs.writeFileSync(file, '');
+        await stalled.until((frames) => frames.some(isEnd));
+        assert.equal(stalled.frames.at(-1)?.type, 'response.completed');
+      } finally {
+        fs.rmSync(folder, { recursive: true, force: true });
+      }
+    });
+
+    it('refuses a relative until_file, naming it', async () => {
+      const reply = await admin('faults', {
+        method: 'POST',
+        body: JSON.stringify({ fault: { kind: 'stall', until_file: 'go' } }),
+      });
+      const body = (await reply.json()) as { error: { param: string; message: string } };
+      assert.equal(reply.status, 400);
+      assert.equal(body.error.param, 'fault.until_file');
+      assert.match(body.error.message, /absolute path/);
     });
   });
 
