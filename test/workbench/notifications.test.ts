@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Locator } from 'playwright-core';
 import { copyDemo } from './codeServer';
@@ -10,12 +11,17 @@ import { ARTIFACTS, type Workbench, until } from './workbench';
 // the panel hidden behind the Explorer while a command waits for approval brings one notification with
 // Show and a badge on the Loopwire activity-bar item, and nothing moves (the Explorer stays); Show brings the
 // panel with the waiting card. A task that finishes while the panel is hidden says so too. The model answers
-// a few seconds late (a workspace scenario file with a stall), so that the panel is hidden by then.
+// late (a workspace scenario file with a stall, let go once the panel is hidden), so that it is hidden by then.
 // Screenshots go to test-artifacts/workbench/notifications/.
 
 const NOTIFY_ARTIFACTS = path.join(ARTIFACTS, 'notifications');
-/** How long the model takes before it answers: time enough to hide the panel. */
-const LATE_MS = 4_000;
+/**
+ * The model answers once the test has hidden the panel (it writes the scenario's release file), this at most:
+ * a fixed delay had to be sized for the slowest machine.
+ */
+const LATE_MS = 120_000;
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-notify-'));
+const release = (name: string) => path.join(scratch, `release-${name}`);
 
 const SCENARIOS = {
   scenarios: [
@@ -24,7 +30,7 @@ const SCENARIOS = {
       match: '^later, run: (?<cmd>.+)$',
       steps: [
         {
-          fault: { kind: 'stall', after_events: 1, ms: LATE_MS },
+          fault: { kind: 'stall', after_events: 1, ms: LATE_MS, until_file: release('run-later') },
           output: [{ type: 'function_call', name: 'exec_command', arguments: { cmd: '{{cmd}}' } }],
         },
         { output: [{ type: 'message', text: 'It ran.' }] },
@@ -35,7 +41,7 @@ const SCENARIOS = {
       match: '^answer later$',
       steps: [
         {
-          fault: { kind: 'stall', after_events: 1, ms: LATE_MS },
+          fault: { kind: 'stall', after_events: 1, ms: LATE_MS, until_file: release('answer-later') },
           output: [{ type: 'message', text: 'Here is the answer, later.' }],
         },
       ],
@@ -46,6 +52,7 @@ const SCENARIOS = {
 describe('Loopwire in the VS Code workbench: notifications when a task needs the user', function () {
   this.timeout(120_000);
   let workbench: Workbench;
+  after(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
   useWorkbench((started) => (workbench = started), {
     artifacts: NOTIFY_ARTIFACTS,
@@ -65,8 +72,8 @@ describe('Loopwire in the VS Code workbench: notifications when a task needs the
     workbench.page.locator('.part.activitybar .action-item:has(a.action-label[aria-label^="Loopwire"])').first();
   const sidebarTitle = () => workbench.page.locator('.part.sidebar .composite.title h2').first();
 
-  /** Sends `prompt` from the panel, then hides the panel behind the Explorer before the model answers. */
-  async function sendAndLookAway(prompt: string): Promise<void> {
+  /** Sends `prompt` from the panel, then hides the panel behind the Explorer before the model (`scenario`) answers. */
+  async function sendAndLookAway(prompt: string, scenario: string): Promise<void> {
     const panel = await workbench.panel();
     const box = panel.locator('textarea.prompt');
     await box.fill(prompt);
@@ -76,10 +83,11 @@ describe('Loopwire in the VS Code workbench: notifications when a task needs the
     await until('the Explorer in the side bar', async () =>
       /explorer/i.test((await sidebarTitle().textContent()) ?? '') ? true : undefined,
     );
+    fs.writeFileSync(release(scenario), '');
   }
 
   it('a command waiting for approval behind the Explorer: one notification with Show, a badge; Show brings the card', async () => {
-    await sendAndLookAway('later, run: echo hi');
+    await sendAndLookAway('later, run: echo hi', 'run-later');
     const notice = toast('Loopwire is waiting for your approval: Run command');
     await notice.waitFor({ timeout: 30_000 });
     assert.match((await notice.textContent()) ?? '', /Run command echo hi/);
@@ -110,7 +118,7 @@ describe('Loopwire in the VS Code workbench: notifications when a task needs the
   });
 
   it('a task that finishes behind the Explorer says so once; Show brings its answer', async () => {
-    await sendAndLookAway('answer later');
+    await sendAndLookAway('answer later', 'answer-later');
     const notice = toast('Loopwire finished “answer later”.');
     await notice.waitFor({ timeout: 30_000 });
     assert.equal(await toast('Loopwire finished').count(), 1, 'one notification');

@@ -16,8 +16,13 @@ import { ARTIFACTS, type Workbench, until } from './workbench';
 // test-artifacts/workbench/steer/.
 
 const STEER_ARTIFACTS = path.join(ARTIFACTS, 'steer');
-/** How long the model is held back mid-response: time to type, queue, look and press Steer. */
-const HELD_MS = 12_000;
+/**
+ * The model is held back mid-response (time to type, queue, look and press Steer) until the test writes the
+ * scenario's release file (`release`), this at most: a fixed wait had to be sized for the slowest machine.
+ */
+const HELD_MS = 120_000;
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-steer-'));
+const release = (name: string) => path.join(scratch, `release-${name}`);
 
 const words = (count: number, word: string) =>
   Array.from({ length: count }, (_, index) => `${word}${index % 10}`).join(' ');
@@ -29,7 +34,7 @@ const SCENARIOS = {
       match: '^plan the trip$',
       steps: [
         {
-          fault: { kind: 'stall', after_events: 8, ms: HELD_MS },
+          fault: { kind: 'stall', after_events: 8, ms: HELD_MS, until_file: release('plan') },
           output: [
             { type: 'message', text: `Route: ${words(12, 'road')}` },
             { type: 'message', text: `Sights: ${words(12, 'sight')}` },
@@ -47,7 +52,7 @@ const SCENARIOS = {
       match: '^tidy the notes$',
       steps: [
         {
-          fault: { kind: 'stall', after_events: 8, ms: HELD_MS },
+          fault: { kind: 'stall', after_events: 8, ms: HELD_MS, until_file: release('notes') },
           output: [
             { type: 'message', text: 'Reading the README first.' },
             { type: 'function_call', name: 'read_file', arguments: { path: 'README.md' } },
@@ -73,14 +78,13 @@ interface WireLine {
 describe('Loopwire in the VS Code workbench: steering a running task from the queue', function () {
   this.timeout(180_000);
   let workbench: Workbench;
-  const wireDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-steer-wire-'));
-  const wireFile = path.join(wireDir, 'wire.jsonl');
+  const wireFile = path.join(scratch, 'wire.jsonl');
 
   // The embedded backend writes its wire log where this says (set before the workbench starts).
   before(() => (process.env['LOOPWIRE_WIRE_LOG'] = wireFile));
   after(() => {
     delete process.env['LOOPWIRE_WIRE_LOG'];
-    fs.rmSync(wireDir, { recursive: true, force: true });
+    fs.rmSync(scratch, { recursive: true, force: true });
   });
 
   useWorkbench((started) => (workbench = started), {
@@ -152,6 +156,11 @@ describe('Loopwire in the VS Code workbench: steering a running task from the qu
       (await panel.locator('select[aria-label="Model"]').inputValue()) === 'gpt-6' ? true : undefined,
     );
     await steerWhileHeld(panel, 'plan the trip', 'Route:', 'only hotels', 'native');
+    // The model goes on once the backend holds the steer: it takes it at the next boundary.
+    await until('the steer accepted', () =>
+      wire().some((line) => line.dir === 'out' && line.type === 'response.steer.accepted') ? true : undefined,
+    );
+    fs.writeFileSync(release('plan'), '');
     await panel.locator('.entry.assistant', { hasText: 'Hotels only: Lisbon.' }).waitFor({ timeout: 60_000 });
     await until('the task ended', async () => ((await panel.locator('.queue-chip').count()) === 0 ? true : undefined));
     await shot('native-4-landed');
@@ -184,6 +193,8 @@ describe('Loopwire in the VS Code workbench: steering a running task from the qu
     await workbench.page.locator('.part.sidebar .title-actions .action-label[aria-label^="New Chat"]').first().click();
     await until('a new chat', async () => ((await panel.locator('.entry').count()) === 0 ? true : undefined));
     await steerWhileHeld(panel, 'tidy the notes', 'Reading the README', 'only museums', 'boundary');
+    // The host holds the steer (the chip says so): the model goes on to the read, where it is taken.
+    fs.writeFileSync(release('notes'), '');
     await panel.locator('.entry.assistant', { hasText: 'Museums only: Porto.' }).waitFor({ timeout: 60_000 });
     await shot('boundary-4-landed');
     const shown = await conversation(panel);
