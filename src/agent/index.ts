@@ -152,7 +152,7 @@ export {
 } from './customAgents/customAgentDiscovery';
 export { DEFAULT_AGENT_NAME } from './customAgents/customAgentFile';
 export { CustomAgentHandoff } from './customAgents/customAgentHandoffs';
-export { customAgentModel, customAgentNotes, modelNamed } from './customAgents/customAgentApply';
+export { customAgentModel, customAgentNotes, handoffOffer } from './customAgents/customAgentApply';
 export { USER_AGENT, WEBSOCKET_BETA, requestHeaders } from './transport/requestBody';
 export { type ProxyRoute, type ProxySettings, fetchProxyFault, proxyRoute, viaProxy } from './transport/proxy';
 export { RedirectRefused, fetchSameOrigin } from './transport/redirectGuard';

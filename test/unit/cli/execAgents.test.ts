@@ -26,6 +26,14 @@ const PLANNER = `---
 description: Plans before coding
 tools: ['search', 'read', 'agent']
 model: Claude Sonnet 4 (copilot)
+handoffs:
+  - label: Review the plan
+    agent: reviewer
+    prompt: Review the plan, it's short.
+    send: true
+    model: GPT-5.2 (copilot)
+  - { label: Ghost, agent: ghost }
+  - { label: Back, agent: agent }
 ---
 Write the plan as numbered steps.
 `;
@@ -184,5 +192,92 @@ describe('cli: loopwire exec --agent and subagents as custom agents', function (
     );
     const help = await runProcess(process.execPath, [bin, 'exec', '--help'], '', env());
     assert.match(help.stdout, /--agent NAME +run as the custom agent NAME/);
+  });
+
+  it("--agent with handoffs: each is the command that continues the session (stderr), and data on --json's done", async () => {
+    let text = '';
+    const bodies = await bodiesOf(async (url) => {
+      const result = await exec(['--endpoint', url, '--transport', 'http', '--agent', 'Planner'], 'say hello');
+      text = result.stderr;
+      return result;
+    });
+    assert.ok(first(bodies, 'say hello'));
+    const file = /\(session kept in (\S+); continue it with --resume\)/.exec(text)?.[1];
+    assert.ok(file, text);
+    const review = `(handoff: Review the plan → reviewer: loopwire exec --resume ${file} --agent reviewer --model gpt-5.2 'Review the plan, it'\\''s short.')`;
+    assert.ok(text.includes(review), text);
+    assert.ok(text.includes(`(handoff: Back → Loopwire: loopwire exec --resume ${file} PROMPT)`), text);
+    assert.match(
+      text,
+      /\(custom agent \.github\/agents\/planner\.agent\.md: its handoff 'Ghost': the agent 'ghost' is no agent here/,
+    );
+    assert.equal(text.split("its handoff 'Ghost'").length, 2, 'said once');
+    const json = await bodiesOf(async (url) => {
+      const result = await exec(
+        ['--endpoint', url, '--transport', 'http', '--agent', 'Planner', '--json'],
+        'say hello',
+      );
+      const done = JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '{}') as { type?: string; handoffs?: unknown };
+      assert.equal(done.type, 'done');
+      const kept = /"command":"loopwire exec --resume (\S+) /.exec(result.stdout)?.[1];
+      assert.deepEqual(done.handoffs, [
+        {
+          label: 'Review the plan',
+          agent: 'reviewer',
+          prompt: "Review the plan, it's short.",
+          send: true,
+          model: 'gpt-5.2',
+          command: `loopwire exec --resume ${kept} --agent reviewer --model gpt-5.2 'Review the plan, it'\\''s short.'`,
+        },
+        { label: 'Back', agent: 'Loopwire', command: `loopwire exec --resume ${kept} PROMPT` },
+      ]);
+      return result;
+    });
+    assert.ok(first(json, 'say hello'));
+    // The command does what it says: the session goes on as the reviewer, with the conversation before it.
+    const resumed = await bodiesOf((url) =>
+      runProcess(
+        process.execPath,
+        [
+          bin,
+          'exec',
+          '--workspace',
+          temp.path('workspace'),
+          '--endpoint',
+          url,
+          '--transport',
+          'http',
+          '--approve',
+          'read-only',
+          '--resume',
+          file,
+          '--agent',
+          'reviewer',
+          '--model',
+          'gpt-5.2',
+          'say hello again',
+        ],
+        '',
+        env(),
+      ),
+    );
+    const body = first(resumed, 'say hello again');
+    assert.equal(body?.model, 'gpt-5.2');
+    assert.match(instructionsOf(body), /You are a strict code reviewer\./);
+    assert.ok(
+      texts(body).some((each) => each.includes('say hello') && !each.includes('again')),
+      'the conversation before it',
+    );
+  });
+
+  it('--agent without handoffs offers none', async () => {
+    const bodies = await bodiesOf((url) =>
+      exec(
+        ['--endpoint', url, '--transport', 'http', '--approve', 'read-only', '--agent', 'reviewer', '--json'],
+        'say hello',
+      ),
+    );
+    assert.doesNotMatch(bodies.stderr, /\(handoff:/);
+    assert.ok(first(bodies, 'say hello'));
   });
 });

@@ -1,5 +1,4 @@
-import type { CustomAgent, FrontChoices } from '../../../agent';
-import { modelNamed } from '../../../agent';
+import { type CustomAgent, type FrontChoices, handoffOffer } from '../../../agent';
 import type { HandoffOffer, HostMessage } from '../../../protocol/chatView';
 
 // A custom agent's handoffs (src/agent/customAgents/customAgentHandoffs.ts) as the chat offers them: once a task
@@ -37,18 +36,7 @@ export class ChatHandoffs {
   /** A task ended: where it completed, its agent's handoffs are offered. */
   ended(status: string): void {
     const handoffs = status === 'completed' ? (this.ranAs?.handoffs ?? []) : [];
-    this.offer(
-      handoffs.map((handoff) => {
-        const model = handoff.model === undefined ? undefined : modelNamed(handoff.model).model;
-        return {
-          label: handoff.label,
-          agent: handoff.agent,
-          ...(handoff.prompt === undefined ? {} : { prompt: handoff.prompt }),
-          ...(handoff.send ? { send: true } : {}),
-          ...(model === undefined ? {} : { model }),
-        };
-      }),
-    );
+    this.offer(handoffs.map(handoffOffer));
   }
 
   /** Another conversation is shown, or a new chat: nothing is offered. */

@@ -1,0 +1,43 @@
+import { type CustomAgent, DEFAULT_AGENT_NAME, type DoneEvent, handoffOffer } from '../../agent';
+import type { HandoffOffer } from '../../protocol';
+
+// `loopwire exec --agent NAME` whose agent has `handoffs` (src/agent/customAgents/customAgentHandoffs.ts): a
+// terminal has no buttons, so once its task has completed each handoff is the command that continues the kept
+// session with it — on stderr for people, on the task's `done` event (`handoffs`) with --json. The command
+// names the target agent (none for Loopwire's own), the handoff's model and its prompt; the user runs it, or not:
+// nothing runs by itself, and the run's approval mode and sandbox are whatever the user gives it.
+
+/** `word` as one argument of a POSIX shell (single quotes, a quote inside closed and escaped). */
+function quoted(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** `agent`'s handoffs as offered after its completed task; `file`: the session kept (none: no command). */
+export function handoffOffers(agent: CustomAgent | null | undefined, file: string | undefined): HandoffOffer[] {
+  return (agent?.handoffs ?? []).map((handoff) => {
+    const offer = handoffOffer(handoff);
+    if (file === undefined) return offer;
+    const words = ['loopwire', 'exec', '--resume', file];
+    if (offer.agent !== DEFAULT_AGENT_NAME) words.push('--agent', offer.agent);
+    if (offer.model !== undefined) words.push('--model', offer.model);
+    const prompt = offer.prompt === undefined ? 'PROMPT' : quoted(offer.prompt);
+    return { ...offer, command: `${words.map(quoted).join(' ')} ${prompt}` };
+  });
+}
+
+/** The task's own `done` with the handoffs of a completed task (others, and a task without any, unchanged). */
+export function withHandoffs(event: DoneEvent, offers: readonly HandoffOffer[]): DoneEvent {
+  if (event.agent !== undefined || event.status !== 'completed' || offers.length === 0) return event;
+  return { ...event, handoffs: [...offers] };
+}
+
+/** For people, on stderr: one line per handoff, the command that continues with it. */
+export function handoffLines(offers: readonly HandoffOffer[]): string {
+  return offers
+    .map((offer) =>
+      offer.command === undefined
+        ? `(handoff: ${offer.label} → ${offer.agent}; no session was kept to continue)\n`
+        : `(handoff: ${offer.label} → ${offer.agent}: ${offer.command})\n`,
+    )
+    .join('');
+}
