@@ -120,7 +120,7 @@ describe('Loopwire in the VS Code workbench: inline fix', function () {
     await workbench.page.locator('.action-widget .monaco-list-row', { hasText: 'Fix with Loopwire' }).first().click();
     await shown('Undo', 60_000);
     await shows('5000,,', true);
-    // The chat's answer is still held back by the model (20 s): the fix did not wait for it.
+    // The chat's answer is still held back by the model (until the test lets it go): the fix did not wait for it.
     assert.equal(
       await panel.locator('.entry.assistant', { hasText: 'Done waiting' }).count(),
       0,
@@ -144,6 +144,7 @@ describe('Loopwire in the VS Code workbench: inline fix', function () {
       ).size,
       1,
     );
+    bench.releaseChat();
     await panel.locator('.entry.assistant', { hasText: 'Done waiting' }).waitFor({ timeout: 60_000 });
     await act('Keep');
     await workbench.screenshot('chat-done', { sidebar: true });

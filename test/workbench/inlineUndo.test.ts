@@ -235,7 +235,7 @@ describe('Loopwire in the VS Code workbench: an inline edit and the editor’s u
 
   it('an inline fix’s entry stays in the chat it was made beside: undone, then redone and kept after a switch', async () => {
     const { workbench } = bench;
-    // A chat task that runs on (its model held back 20 s), then New Chat: a second chat beside it, shown.
+    // A chat task that runs on (its model held back to the end), then New Chat: a second chat beside it, shown.
     await workbench.command('Loopwire: Ask…');
     const ask = page().locator('.quick-input-widget', { hasText: 'A task or a question about this workspace' });
     await ask.waitFor({ timeout: 15_000 });

@@ -18,8 +18,9 @@ const editFile = (edits: { old_string: string; new_string: string }[]) => ({
 });
 
 // Each inline scenario is one response, its note after the edit: the task ends on the edit (src/agent/editEnd.ts),
-// and a note written first would hold back the first changed line.
-export const SCENARIOS = {
+// and a note written first would hold back the first changed line. The chat task 'wait for me' is held back
+// until the test writes `release` (releaseChat), so that it runs for as long as the test needs and no longer.
+export const scenarios = (release: string) => ({
   scenarios: [
     {
       name: 'inline-discount',
@@ -92,13 +93,13 @@ export const SCENARIOS = {
       match: 'wait for me',
       steps: [
         {
-          fault: { kind: 'stall', after_events: 3, ms: 20_000 },
+          fault: { kind: 'stall', after_events: 3, ms: 300_000, until_file: release },
           output: [{ type: 'message', text: 'Done waiting: the inline fix ran beside this task.' }],
         },
       ],
     },
   ],
-};
+});
 
 /** Monaco draws spaces as no-break spaces. */
 export const text = async (locator: Locator) => ((await locator.textContent()) ?? '').replace(/\u00a0/g, ' ');
@@ -183,16 +184,21 @@ export interface InlineWorkbench {
   quickFixMenu: () => Promise<string[]>;
   /** The extension host's Loopwire output channel, from code-server's logs. */
   loopwireLog: () => string;
+  /** Lets the model answer the chat task 'wait for me', held back until now. */
+  releaseChat: () => void;
 }
 
 /** Starts the suite's workbench (a mocha `before`) on a demo copy with the inline scenarios; logs in `artifacts`. */
 export function useInlineWorkbench(artifacts: string): InlineWorkbench {
   let started: Workbench | undefined;
+  let release = '';
   useWorkbench((workbench) => (started = workbench), {
     artifacts,
     workspace: (folder) => {
       copyDemo(folder);
-      fs.writeFileSync(path.join(folder, 'inline-scenarios.json'), JSON.stringify(SCENARIOS, null, 2));
+      // Beside the workspace, in the workbench's own temporary folder: nothing the window shows.
+      release = path.join(path.dirname(folder), 'release-chat');
+      fs.writeFileSync(path.join(folder, 'inline-scenarios.json'), JSON.stringify(scenarios(release), null, 2));
       fs.writeFileSync(
         path.join(folder, '.vscode', 'settings.json'),
         `${JSON.stringify({ 'loopwire.endpoint': 'embedded', 'loopwire.scenarioFiles': ['inline-scenarios.json'] }, null, 2)}\n`,
@@ -240,6 +246,7 @@ export function useInlineWorkbench(artifacts: string): InlineWorkbench {
       return codeActions(wb(), 'Fix with Loopwire');
     },
     loopwireLog: () => loopwireLog(wb()),
+    releaseChat: () => fs.writeFileSync(release, ''),
   };
 }
 

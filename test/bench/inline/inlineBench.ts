@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { copyDemo } from '../../workbench/codeServer';
-import { SCENARIOS } from '../../workbench/inlineWorkbench';
+import { scenarios } from '../../workbench/inlineWorkbench';
 import { type Workbench, startWorkbench, until } from '../../workbench/workbench';
 import { thisMachine } from '../loop/machine';
 import { startServerProcess } from '../loop/serverProcess';
@@ -127,7 +127,7 @@ export async function runInlineBench(options: InlineBenchOptions): Promise<Inlin
   const loadStart = loadAvg();
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-bench-inline-'));
   const scenarioFile = path.join(base, 'inline-scenarios.json');
-  fs.writeFileSync(scenarioFile, JSON.stringify(SCENARIOS));
+  fs.writeFileSync(scenarioFile, JSON.stringify(scenarios(path.join(base, 'release-chat'))));
   const server = await startServerProcess(['--scenario', scenarioFile], { auth: false });
   const samples: InlineSample[] = [];
   try {
