@@ -61,6 +61,9 @@ export function runHookProcess(run: HookRun): Promise<HookExit> {
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup(child.pid);
+      // A program that left the group (setsid) may still hold the pipes, and 'close' waits for them: let go.
+      child.stdout.destroy();
+      child.stderr.destroy();
     }, run.timeoutMs);
     child.once('error', (error) => {
       clearTimeout(timer);

@@ -32,3 +32,29 @@ describe('hooks: a confined hook finds its script in the host’s /tmp (bwrap)',
     assert.equal(fs.existsSync(path.join(temp, 'planted')), false);
   });
 });
+
+// A hook is timed out by killing its process group; a program it started in a session of its own (setsid) is
+// out of that group and kept the pipes open, and the run waited for them to close: the task hung for as long
+// as that program lived. Unconfined here (no sandbox, or the `all` mode); bwrap's pid namespace ends it anyway.
+describe('hooks: a timed-out hook whose child left its group (setsid) still ends the run', function () {
+  let pid: number | undefined;
+  afterEach(() => {
+    if (pid !== undefined) process.kill(pid, 'SIGKILL');
+  });
+
+  it('ends as a timeout, with what it wrote', async () => {
+    const workspace = fs.realpathSync(os.tmpdir());
+    const command = 'setsid sleep 600 & echo $! ; sleep 600';
+    const ran = await runHookProcess({
+      cwd: workspace,
+      roots: [workspace],
+      timeoutMs: 300,
+      confined: false,
+      command,
+      input: '',
+    });
+    assert.equal(ran.kind, 'timeout', JSON.stringify(ran));
+    pid = ran.kind === 'timeout' ? Number(ran.stdout.trim()) : undefined;
+    assert.ok(Number.isInteger(pid), JSON.stringify(ran));
+  });
+});
