@@ -8,7 +8,7 @@ import { useWorkbench } from './suite';
 import { ARTIFACTS, type Workbench, until } from './workbench';
 
 // Parallel chats (issue 49, item 1) where users see them, with `loopwire.approval: ask`: a first chat's task
-// runs (its model late a few seconds), New Chat opens a second beside it and its task runs too; the panel
+// runs (its model held back), New Chat opens a second beside it and its task runs too; the panel
 // lists both, running. The first's command then waits for approval while the second is shown: a notification
 // names the first chat, and Show switches to it with its card; both finish, neither stopped by the switches.
 // The embedded backend's wire log (LOOPWIRE_WIRE_LOG) shows one connection: the first chat on the socket's
@@ -59,6 +59,11 @@ function alive(name: keyof typeof SLEEPS): boolean {
   });
 }
 
+// The two chats' models hold back their first answers until the test has seen both running (it writes their
+// release files), a minute at most: fixed delays had to be sized for the slowest machine.
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-parallel-'));
+const release = (name: string) => path.join(scratch, `release-${name}`);
+
 const SCENARIOS = {
   scenarios: [
     serve('one', true),
@@ -68,7 +73,7 @@ const SCENARIOS = {
       match: '^first: (?<cmd>.+)$',
       steps: [
         {
-          fault: { kind: 'stall', after_events: 1, ms: 5_000 },
+          fault: { kind: 'stall', after_events: 1, ms: 60_000, until_file: release('first') },
           output: [{ type: 'function_call', name: 'exec_command', arguments: { cmd: '{{cmd}}' } }],
         },
         { output: [{ type: 'message', text: 'The first chat touched its file.' }] },
@@ -79,7 +84,7 @@ const SCENARIOS = {
       match: '^second: say hello$',
       steps: [
         {
-          fault: { kind: 'stall', after_events: 1, ms: 2_000 },
+          fault: { kind: 'stall', after_events: 1, ms: 60_000, until_file: release('second') },
           output: [{ type: 'message', text: 'Hello from the second chat.' }],
         },
       ],
@@ -98,14 +103,13 @@ interface WireLine {
 describe('Loopwire in the VS Code workbench: two chats at once', function () {
   this.timeout(180_000);
   let workbench: Workbench;
-  const wireDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loopwire-wire-'));
-  const wireFile = path.join(wireDir, 'wire.jsonl');
+  const wireFile = path.join(scratch, 'wire.jsonl');
   before(() => {
     process.env['LOOPWIRE_WIRE_LOG'] = wireFile;
   });
   after(() => {
     delete process.env['LOOPWIRE_WIRE_LOG'];
-    fs.rmSync(wireDir, { recursive: true, force: true });
+    fs.rmSync(scratch, { recursive: true, force: true });
   });
 
   useWorkbench((started) => (workbench = started), {
@@ -149,6 +153,8 @@ describe('Loopwire in the VS Code workbench: two chats at once', function () {
     );
     assert.equal(await panel.locator('.entry.user .bubble', { hasText: FIRST }).count(), 0, 'the second is shown');
     await workbench.screenshot('two-running', { sidebar: true });
+    fs.writeFileSync(release('second'), '');
+    fs.writeFileSync(release('first'), '');
 
     // The first chat's command waits for approval while the second is shown: a notification names the chat.
     const notice = toast('Loopwire is waiting for your approval in “first: touch first-chat.txt”');
