@@ -25,8 +25,9 @@ import { packagedVsix } from './vsix';
 // writes them), no hot-exit backups and no extension-host logs of the suites before (suites read both), and
 // the processes the last window started ended (its extension host, its terminals' shells). The wire log the
 // suite names (LOOPWIRE_WIRE_LOG, which the extension host inherits from the server) is a link the harness
-// points at the suite's file. A suite gets a code-server of its own where it needs another: other user
-// settings, the .vsix install, another LOOPWIRE_* variable (the sandbox switch). A suite that changes the
+// points at the suite's file; its user settings (its own over the defaults) are written before its window
+// opens. A suite gets a code-server of its own where it needs another: the .vsix install, another LOOPWIRE_*
+// variable (the sandbox switch). A suite that changes the
 // profile's display language (argv.json, languagepacks.json) leaves the server, which stops after it.
 // Chromium reads its environment at launch, so a suite that changes it (l10n's FONTCONFIG_FILE) gets its
 // own. Outside a mocha run (the benches) there is no pool: each workbench starts and ends its own.
@@ -126,12 +127,13 @@ export async function ownServer(
 }
 
 /**
- * The profile of a shared server as a new suite's: the user settings written again, and the hot-exit backups
+ * The profile of a shared server as a new suite's: the user settings written again (the suite's over the
+ * defaults: a window reads them as it opens, so a suite's own settings need no server of their own), and the hot-exit backups
  * and extension-host logs of the windows before moved aside (suites look for their own in them). No window
  * is open: the one before closed, and its processes were ended.
  */
-function freshProfile(work: string): void {
-  writeUserSettings(work);
+function freshProfile(work: string, userSettings: Record<string, unknown> | undefined): void {
+  writeUserSettings(work, userSettings);
   const userData = path.join(work, 'user-data');
   const aside = fs.mkdtempSync(path.join(work, 'earlier-'));
   const backups = path.join(userData, 'User', 'Backups');
@@ -202,15 +204,14 @@ export class WorkbenchPool {
 
   /** The shared code-server where the suite asks for nothing else, else one of its own. */
   async codeServer(options: ServerOptions, log: fs.WriteStream, step: (what: string) => void): Promise<ServerLease> {
-    if (options.install === 'vsix' || options.userSettings !== undefined || serverKey() !== this.base.server)
-      return ownServer(options, log, step);
+    if (options.install === 'vsix' || serverKey() !== this.base.server) return ownServer(options, log, step);
     if (this.server && this.server.child.exitCode !== null) {
       await stopServer(this.server);
       this.server = undefined;
     }
     this.sink = log;
     if (this.server) {
-      freshProfile(this.server.work);
+      freshProfile(this.server.work, options.userSettings);
       step(`the run's code-server on 127.0.0.1:${this.server.port}, its profile as new`);
     } else this.server = await this.newShared(options, step);
     const server = this.server;
