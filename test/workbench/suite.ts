@@ -1,5 +1,6 @@
 import type { Suite } from 'mocha';
 import { WorkbenchPool } from './shared';
+import { packagedVsix } from './vsix';
 import { type Workbench, type WorkbenchOptions, startWorkbench } from './workbench';
 
 // One workbench for a mocha suite: started before its tests (its window: the page, the extension host and the
@@ -16,6 +17,9 @@ const rootOf = (suite: Suite): Suite => (suite.parent ? rootOf(suite.parent) : s
 
 export function useWorkbench(started: (workbench: Workbench) => void, options: WorkbenchOptions = {}): void {
   let workbench: Workbench | undefined;
+  // Packaging takes seconds (a production build): begun as the file loads, beside the suites before it, it is
+  // built by the time the suite starts, which awaits the same build (vsix.ts) and fails if it failed.
+  if (options.install === 'vsix') packagedVsix().catch(() => undefined);
 
   before(async function () {
     this.timeout(300_000);
