@@ -28,7 +28,7 @@ import { packagedVsix } from './vsix';
 // points at the suite's file; its user settings (its own over the defaults) are written before its window
 // opens. A suite gets a code-server of its own where it needs another: the .vsix install, another LOOPWIRE_*
 // variable (the sandbox switch). A suite that changes the
-// profile's display language (argv.json, languagepacks.json) leaves the server, which stops after it.
+// profile's display language (argv.json, languagepacks.json) has those files put back after it.
 // Chromium reads its environment at launch, so a suite that changes it (l10n's FONTCONFIG_FILE) gets its
 // own. Outside a mocha run (the benches) there is no pool: each workbench starts and ends its own.
 
@@ -151,16 +151,28 @@ function pointWireLog(link: string): void {
   fs.symlinkSync(process.env[WIRE_LOG] ?? '/dev/null', link);
 }
 
-/** The profile's display language as a suite may set it (languagePack.ts), to see whether one did. */
-function displayLanguage(work: string): string {
-  const read = (file: string) => {
+/** The profile's display-language files as a suite may write them (languagePack.ts). */
+const LANGUAGE_FILES = ['languagepacks.json', path.join('User', 'argv.json')];
+
+/** Each display-language file's text, or undefined where there is none: to see whether a suite changed one. */
+function displayLanguage(work: string): (string | undefined)[] {
+  return LANGUAGE_FILES.map((file) => {
     try {
       return fs.readFileSync(path.join(work, 'user-data', file), 'utf8');
     } catch {
-      return '';
+      return undefined;
     }
-  };
-  return `${read('languagepacks.json')}\n${read(path.join('User', 'argv.json'))}`;
+  });
+}
+
+/** The display-language files as `saved` had them (a file that was not there removed). */
+function restoreLanguage(work: string, saved: (string | undefined)[]): void {
+  LANGUAGE_FILES.forEach((file, index) => {
+    const full = path.join(work, 'user-data', file);
+    const text = saved[index];
+    if (text === undefined) fs.rmSync(full, { force: true });
+    else fs.writeFileSync(full, text);
+  });
 }
 
 interface Pooled {
@@ -222,12 +234,15 @@ export class WorkbenchPool {
       port: server.port,
       userData: path.join(server.work, 'user-data'),
       extension: server.extension,
-      release: async () => {
+      release: () => {
         if (this.sink === log) this.sink = undefined;
         endWindowProcesses(server.child.pid ?? 0, before);
-        if (displayLanguage(server.work) === language) return;
-        if (this.server === server) this.server = undefined;
-        await stopServer(server);
+        // code-server takes the display language from the profile's files for each window it serves (l10n's
+        // reload shows it), so the files put back give the next suite's window the language it had: the server
+        // stays (a new one's first window costs seconds more than a window on a warm one).
+        if (JSON.stringify(displayLanguage(server.work)) !== JSON.stringify(language))
+          restoreLanguage(server.work, language);
+        return Promise.resolve();
       },
     };
   }
