@@ -136,7 +136,7 @@ export {
 } from './prompts/slashCommands';
 export { INIT_PROMPT } from './prompts/initPrompt';
 export { promptModelId } from './prompts/promptFile';
-export { type PromptAgent, promptAgent } from './prompts/promptAgent';
+export { type PromptAgent, promptAgent, stricterMode } from './prompts/promptAgent';
 export { type ReviewRequest, prepareReview } from './review/reviewRequest';
 export { ReviewFinding, ReviewReport, ReviewSeverity, parseReview } from './review/reviewFindings';
 export { REVIEW_HEADING } from './review/reviewPrompt';
@@ -151,7 +151,7 @@ export {
   findCustomAgents,
 } from './customAgents/customAgentDiscovery';
 export { DEFAULT_AGENT_NAME } from './customAgents/customAgentFile';
-export { CustomAgentHandoff } from './customAgents/customAgentHandoffs';
+export { type AgentHandoff, CustomAgentHandoff, type HandoffMode } from './customAgents/customAgentHandoffs';
 export { customAgentModel, customAgentNotes, handoffOffer } from './customAgents/customAgentApply';
 export { USER_AGENT, WEBSOCKET_BETA, requestHeaders } from './transport/requestBody';
 export { type ProxyRoute, type ProxySettings, fetchProxyFault, proxyRoute, viaProxy } from './transport/proxy';

@@ -11,6 +11,11 @@ export const HandoffOffer = z.object({
   agent: z.string().min(1).max(200),
   /** What goes in the composer; absent: the composer is left as it is. */
   prompt: z.string().max(20_000).optional(),
+  /**
+   * The approval mode of the prompt it sends, that prompt alone, where it names VS Code's `ask` (`read-only`) or
+   * `plan` (then `agent` is `Loopwire`): never looser than the user's (a `plan` user stays in plan).
+   */
+  mode: z.enum(['plan', 'read-only']).optional(),
   /** Sent at once rather than put in the composer. */
   send: z.boolean().optional(),
   /** The model for it, as an id of the endpoint; absent: the one picked. */

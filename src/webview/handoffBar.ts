@@ -9,7 +9,12 @@ import { t } from './l10n';
 
 /** What a button's tooltip says it does. */
 function titleOf(offer: HandoffOffer): string {
-  const to = t('Switch to {0}', offer.agent);
+  const to =
+    offer.mode === 'plan'
+      ? t('Switch to {0} in plan mode (this prompt only)', offer.agent)
+      : offer.mode === 'read-only'
+        ? t('Switch to {0}, read-only (this prompt only)', offer.agent)
+        : t('Switch to {0}', offer.agent);
   const model = offer.model === undefined ? '' : ` (${offer.model})`;
   if (offer.prompt === undefined) return `${to}${model}`;
   const prompt = offer.prompt.length > 300 ? `${offer.prompt.slice(0, 300)}…` : offer.prompt;
@@ -38,6 +43,7 @@ export class HandoffBar {
         });
         each.classList.add('handoff');
         each.dataset.agent = offer.agent;
+        if (offer.mode) each.dataset.mode = offer.mode;
         return each;
       }),
     );

@@ -1,7 +1,7 @@
 import { ToolRegistry, toolsNamed } from '../../tools';
 import type { HandoffOffer } from '../../protocol';
 import type { CustomAgent } from './customAgentDiscovery';
-import type { CustomAgentHandoff } from './customAgentHandoffs';
+import type { AgentHandoff } from './customAgentHandoffs';
 
 // What a chosen custom agent changes in a request, and nothing more: its body joins the standing instructions,
 // its `tools` narrow what is offered (and what runs), its `model` names the model on the user's own endpoint
@@ -77,12 +77,13 @@ export function customAgentNotes(registry: ToolRegistry, agent: CustomAgent): st
 }
 
 /** A handoff as the front ends offer it: its model made an id of the endpoint (one set aside: none). */
-export function handoffOffer(handoff: CustomAgentHandoff): HandoffOffer {
+export function handoffOffer(handoff: AgentHandoff): HandoffOffer {
   const model = handoff.model === undefined ? undefined : modelNamed(handoff.model).model;
   return {
     label: handoff.label,
     agent: handoff.agent,
     ...(handoff.prompt === undefined ? {} : { prompt: handoff.prompt }),
+    ...(handoff.mode === undefined ? {} : { mode: handoff.mode }),
     ...(handoff.send ? { send: true } : {}),
     ...(model === undefined ? {} : { model }),
   };

@@ -2,7 +2,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { within } from '../skills/skillDiscovery';
 import { type CustomAgentHeader, DEFAULT_AGENT_NAME, parseCustomAgentFile } from './customAgentFile';
-import type { CustomAgentHandoff } from './customAgentHandoffs';
+import type { AgentHandoff, HandoffMode } from './customAgentHandoffs';
 
 // Where custom agents are found, in this order: each workspace folder's `.github/agents/*.agent.md` (VS Code's),
 // then its `.claude/agents/*.md` (Claude Code's, which VS Code reads too), then the user's `~/.claude/agents/*.md`
@@ -111,26 +111,33 @@ async function take(place: Place, name: string, seen: Set<string>, found: FoundC
   found.agents.push({ ...agent, label, scope: place.scope });
 }
 
-/** VS Code's built-in agents a handoff may name that are Loopwire's own here. */
-const DEFAULT_TARGETS: ReadonlySet<string> = new Set(['agent', 'edit', DEFAULT_AGENT_NAME.toLowerCase()]);
+/** VS Code's built-in agents a handoff may name, as Loopwire's own agent (`ask` and `plan`: in that mode). */
+const DEFAULT_TARGETS: ReadonlyMap<string, HandoffMode | undefined> = new Map([
+  ['agent', undefined],
+  ['edit', undefined],
+  [DEFAULT_AGENT_NAME.toLowerCase(), undefined],
+  ['ask', 'read-only'],
+  ['plan', 'plan'],
+]);
 
 /**
  * Each handoff's `agent` as the name of the agent it switches to (a custom agent's own name, or
- * DEFAULT_AGENT_NAME for VS Code's `agent` and `edit`); one that names no agent found is said and left out.
+ * DEFAULT_AGENT_NAME for VS Code's `agent`, `edit`, `ask` and `plan` — the last two with the mode its prompt
+ * runs in, as a prompt file's `agent` has: promptAgent.ts); one that names no agent found is said and left out.
  */
 function resolveHandoffs(found: FoundCustomAgents): void {
   const names = found.agents.map((agent) => agent.name);
   found.agents = found.agents.map((agent) => {
     if (agent.handoffs === undefined) return agent;
-    const handoffs: CustomAgentHandoff[] = [];
+    const handoffs: AgentHandoff[] = [];
     for (const handoff of agent.handoffs) {
       const target = handoffTarget(handoff.agent, names);
       if (target !== undefined) {
-        handoffs.push({ ...handoff, agent: target });
+        handoffs.push({ ...handoff, ...target });
         continue;
       }
       const here = names.length === 0 ? 'there are no custom agents here' : `the agents here are ${names.join(', ')}`;
-      const why = `its handoff '${handoff.label}': the agent '${handoff.agent}' is no agent here (${DEFAULT_AGENT_NAME}, agent, or a custom agent: ${here}): left out`;
+      const why = `its handoff '${handoff.label}': the agent '${handoff.agent}' is no agent here (${DEFAULT_AGENT_NAME}, agent, ask, plan, or a custom agent: ${here}): left out`;
       found.problems.push({ file: agent.label, problem: why, kept: true });
     }
     const { handoffs: _all, ...rest } = agent;
@@ -138,12 +145,15 @@ function resolveHandoffs(found: FoundCustomAgents): void {
   });
 }
 
-/** The agent a handoff's `agent` names among `names`: a custom agent's own name, or the default's; undefined: none. */
-function handoffTarget(agent: string, names: readonly string[]): string | undefined {
+/** The agent a handoff's `agent` names among `names` (a custom agent's own name first), and its mode; undefined: none. */
+function handoffTarget(agent: string, names: readonly string[]): { agent: string; mode?: HandoffMode } | undefined {
   const exact =
     names.find((name) => name === agent) ?? names.find((name) => name.toLowerCase() === agent.toLowerCase());
-  if (exact !== undefined) return exact;
-  return DEFAULT_TARGETS.has(agent.toLowerCase()) ? DEFAULT_AGENT_NAME : undefined;
+  if (exact !== undefined) return { agent: exact };
+  const key = agent.toLowerCase();
+  if (!DEFAULT_TARGETS.has(key)) return undefined;
+  const mode = DEFAULT_TARGETS.get(key);
+  return { agent: DEFAULT_AGENT_NAME, ...(mode === undefined ? {} : { mode }) };
 }
 
 /** The agent `name` names (its exact name, else the only one of that name in any case); undefined: none. */

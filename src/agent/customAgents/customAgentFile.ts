@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { namesOf, oneLine, readFrontMatter } from '../prompts/frontMatter';
-import { type CustomAgentHandoff, HandoffsField, readHandoffs } from './customAgentHandoffs';
+import { type AgentHandoff, HandoffsField, readHandoffs } from './customAgentHandoffs';
 
 // One custom agent's file: VS Code's `NAME.agent.md` (code.visualstudio.com/docs/copilot/customization/custom-agents)
 // or Claude Code's subagent `NAME.md` (docs.claude.com/en/docs/claude-code/sub-agents), which VS Code reads too.
@@ -41,7 +41,7 @@ export interface CustomAgentHeader {
   /** The model as written (the first of a list); undefined: the chat's model. */
   model?: string;
   /** The next steps offered after one of its answers (its targets resolved by customAgentDiscovery.ts). */
-  handoffs?: CustomAgentHandoff[];
+  handoffs?: AgentHandoff[];
   /** What of the file was left out while the agent is used (a bad handoff), a sentence each. */
   notes?: string[];
   /** The body after the front matter: added to the standing instructions. May be empty (a tools-only agent). */

@@ -23,6 +23,12 @@ export const CustomAgentHandoff = z.object({
 
 export type CustomAgentHandoff = z.infer<typeof CustomAgentHandoff>;
 
+/** The approval mode a handoff to VS Code's `ask` (read-only) or `plan` gives the prompt it sends, that prompt alone. */
+export type HandoffMode = 'plan' | 'read-only';
+
+/** A handoff once its target is resolved (customAgentDiscovery.ts): `mode` where it named `ask` or `plan`. */
+export type AgentHandoff = CustomAgentHandoff & { mode?: HandoffMode };
+
 /** The front matter's field: a list, each entry checked apart (CustomAgentHandoff). */
 export const HandoffsField = z.array(z.unknown(), { error: 'the field `handoffs` is not a list' }).optional();
 

@@ -1,3 +1,4 @@
+import type { ApprovalMode } from '../approvals/approvals';
 import { type CustomAgent, customAgentNamed } from '../customAgents/customAgentDiscovery';
 
 // A prompt file's `agent` (VS Code's front matter: the agent the prompt runs with): VS Code's built-in agents
@@ -27,4 +28,14 @@ export function promptAgent(agent: string, agents: readonly CustomAgent[]): Prom
       ? 'there are no custom agents here'
       : `the custom agents here are ${agents.map((each) => each.name).join(', ')}`;
   return { problem: `its agent '${agent}' is no agent here (agent, edit, ask, plan, or a custom agent: ${here})` };
+}
+
+/**
+ * The approval mode in force while a prompt with a mode of its own runs (`/plan`, a prompt file's or a handoff's
+ * `ask`/`plan`) over the user's `base`: the stricter of the two — plan, then read-only, then the rest — so that
+ * a file from the repository can only narrow what the user allowed (an `ask` prompt in a plan chat stays in plan).
+ */
+export function stricterMode(base: ApprovalMode, own: 'plan' | 'read-only' | undefined): ApprovalMode {
+  if (own === undefined) return base;
+  return base === 'plan' || own === 'plan' ? 'plan' : 'read-only';
 }

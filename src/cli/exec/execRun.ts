@@ -12,6 +12,7 @@ import {
   findProjectInstructions,
   type CustomAgent,
   type FrontChoices,
+  stricterMode,
 } from '../../agent';
 import type { McpConfig } from '../../mcp/mcpConfig';
 import type * as Server from '../../server';
@@ -197,6 +198,7 @@ async function runTask(
   const offers = handoffOffers(
     run.promptAgent === undefined ? run.agents?.agent : run.promptAgent,
     run.transcript.file,
+    run.options.approve,
   );
   const emit = (event: AgentEvent) => {
     if (event.type === 'message' && event.agent === undefined && event.phase !== 'commentary') answer = event.text;
@@ -340,7 +342,8 @@ interface PromptOwn {
 function promptChoices(run: ExecRun): PromptOwn {
   let running = true;
   const runMode = run.options.approve;
-  const mode = () => (running ? (run.promptMode ?? runMode) : runMode);
+  // Its own mode narrows the run's, never widens it (an `ask` prompt in a plan run stays in plan).
+  const mode = () => (running ? stricterMode(runMode, run.promptMode) : runMode);
   const over = () => void (running = false);
   if (run.promptModel === undefined && run.toolNames === undefined && run.promptAgent === undefined)
     return { choices: undefined, mode, over };

@@ -68,7 +68,10 @@ export class ChatController {
   /** The `/` commands: the menu's list, and what a sent `/name args` does (chatSlash.ts). */
   readonly slash: ChatSlash;
   /** A custom agent's handoffs, offered under its completed task's answer (chatHandoffs.ts). */
-  readonly handoffs = new ChatHandoffs((message) => this.send(message));
+  readonly handoffs = new ChatHandoffs((message) => {
+    this.send(message);
+    this.saver.soon(); // the snapshot keeps whose buttons show (a reloaded window shows them again)
+  });
   /** The chat's agent and its tasks (chatRun.ts). */
   private readonly runner = new ChatRun(this);
 
@@ -80,6 +83,7 @@ export class ChatController {
         panelShown: () => this.post !== undefined,
         busy: () => this.busy,
         sessionId: () => this.sessionId,
+        handoffsOf: () => this.handoffs.offeredBy,
         sendState: () => this.sendState(),
         send: (message) => this.send(message),
         ask: (text, attachments) => this.ask(text, attachments),
@@ -199,21 +203,22 @@ export class ChatController {
     if (slash && 'handled' in slash)
       return { ok: slash.handled === 'done', status: slash.handled === 'done' ? 'completed' : 'failed', text: '' };
     const id = this.model.addUser(prompt, false, attachments);
-    // A handoff's model goes with the prompt it sent or filled in (a prompt file's own choices come first).
-    const model = this.handoffs.takeModel();
+    // A handoff's model and mode go with the prompt it sent or filled in (a prompt file's own model comes first).
+    const handoff = this.handoffs.takeChoices();
     return this.runner.run({
       prompt: slash?.prompt ?? prompt,
       userId: id,
       attachments,
       start,
-      choices: slash?.choices ?? (model === undefined ? undefined : { model }),
+      choices: handoff && slash?.choices ? { ...handoff, ...slash.choices } : (slash?.choices ?? handoff),
     });
   }
 
   /**
    * A handoff's button: the agent picker switches to its agent (kept for the workspace, as a pick is: only an
    * agent the picker offers, so the workspace's only where its instruction files may be sent), then its prompt
-   * goes into the composer, or is sent where it says `send`. The approval mode and the sandbox stay the user's.
+   * goes into the composer, or is sent where it says `send`. The approval mode and the sandbox stay the user's,
+   * but for a handoff to `ask` or `plan`: the prompt it sends goes in that mode, where it is stricter (promptTurn.ts).
    */
   private async handOff(index: number, label: string): Promise<void> {
     const offer = this.handoffs.take(index, label);
@@ -338,6 +343,7 @@ export class ChatController {
     this.leaveFor(chat.transcript, chat.entries, chat.snapshot?.context);
     this.checkpoints.open(id);
     this.approvals.setAllowed(chat.snapshot?.allowed ?? []);
+    await this.handoffs.restore(chat.snapshot?.handoffsOf, async () => (await this.backend.slash?.agents?.()) ?? []);
     if (chat.interrupted) this.model.interrupted();
     await this.reviews.restore(chat.snapshot?.reviews ?? []);
   }

@@ -25,6 +25,8 @@ export interface ChatOwner {
   busy(): boolean;
   /** The current conversation's id, once it has a transcript. */
   sessionId(): string | undefined;
+  /** The custom agent whose handoffs the chat offers now (chatHandoffs.ts), for its snapshot. */
+  handoffsOf(): string | undefined;
   sendState(): void;
   send(message: HostMessage): void;
   ask(text: string, attachments: readonly Attachment[]): Promise<ChatOutcome>;
@@ -58,7 +60,9 @@ export function wireChat(owner: ChatOwner, backend: ChatHost): ChatParts {
   // The chat as a reloaded window finds it again; none while it has no transcript.
   const snapshot = () => {
     const id = owner.sessionId();
-    return id === undefined ? undefined : snapshotOf(id, owner.busy(), model, reviews.saved(), approvals.allowed);
+    return id === undefined
+      ? undefined
+      : snapshotOf(id, owner.busy(), model, reviews.saved(), approvals.allowed, owner.handoffsOf());
   };
   const saver = new ChatSaver(backend.sessionsDir, log, snapshot);
   const model = new ChatModel(

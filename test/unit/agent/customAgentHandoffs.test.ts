@@ -101,6 +101,8 @@ describe('custom agents: handoffs resolved among the agents found', () => {
         '  - { label: Nobody, agent: ghost }',
         '  - { label: Review, agent: REVIEWER }',
         '  - { agent: implementer }',
+        '  - { label: Think, agent: plan, prompt: Plan the next step. }',
+        '  - { label: Question, agent: Ask }',
         '---',
         'Plan only.',
       ].join('\n'),
@@ -110,7 +112,7 @@ describe('custom agents: handoffs resolved among the agents found', () => {
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it("names each target by the agent's own name (Loopwire for agent/Loopwire); an unknown one is said and left out", async () => {
+  it("names each target by the agent's own name (Loopwire for agent/Loopwire, in a mode for ask/plan); an unknown one is said and left out", async () => {
     const found = await findCustomAgents([dir], undefined);
     const planner = found.agents.find((agent) => agent.name === 'planner');
     assert.deepEqual(planner?.handoffs, [
@@ -118,6 +120,8 @@ describe('custom agents: handoffs resolved among the agents found', () => {
       { label: 'Back', agent: 'Loopwire' },
       { label: 'Mine', agent: 'Loopwire' },
       { label: 'Review', agent: 'reviewer' },
+      { label: 'Think', agent: 'Loopwire', prompt: 'Plan the next step.', mode: 'plan' },
+      { label: 'Question', agent: 'Loopwire', mode: 'read-only' },
     ]);
     assert.equal(Object.hasOwn(planner ?? {}, 'notes'), false, 'the notes are problems, not the agent’s');
     const reviewer = found.agents.find((agent) => agent.name === 'reviewer');
@@ -131,13 +135,13 @@ describe('custom agents: handoffs resolved among the agents found', () => {
       {
         file: '.github/agents/planner.agent.md',
         problem:
-          "its handoff 'Nobody': the agent 'ghost' is no agent here (Loopwire, agent, or a custom agent: the agents here are Implementer, planner, reviewer): left out",
+          "its handoff 'Nobody': the agent 'ghost' is no agent here (Loopwire, agent, ask, plan, or a custom agent: the agents here are Implementer, planner, reviewer): left out",
         kept: true,
       },
       {
         file: '.claude/agents/reviewer.md',
         problem:
-          "its handoff 'Only': the agent 'nobody' is no agent here (Loopwire, agent, or a custom agent: the agents here are Implementer, planner, reviewer): left out",
+          "its handoff 'Only': the agent 'nobody' is no agent here (Loopwire, agent, ask, plan, or a custom agent: the agents here are Implementer, planner, reviewer): left out",
         kept: true,
       },
     ]);

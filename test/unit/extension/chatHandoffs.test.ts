@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { CustomAgent, FrontChoices } from '../../../src/agent';
+import type { SlashPort } from '../../../src/extension/chat/composer/chatSlash';
 import type { ChooseMessage, ComposerPort } from '../../../src/extension/chat/composer/composerPort';
 import type { HostMessage } from '../../../src/protocol/chatView';
 import type { ScenarioFile } from '../../../src/server';
@@ -8,13 +9,25 @@ import { useChatBench } from './chatHarness';
 
 // A custom agent's handoffs in the chat panel's host, against the real server: its completed task offers them
 // (the page's buttons), a click switches the picker to the target and fills the composer, or sends the prompt;
-// the next request goes as the target on the same chain. A task of Loopwire's own offers none.
+// the next request goes as the target on the same chain. A task of Loopwire's own offers none. A handoff to
+// VS Code's `ask` or `plan` runs its prompt alone read-only or in plan mode, never looser than the user's. A
+// reloaded window offers the buttons its chat showed, as the agents found then have them.
+
+const PATCH = '*** Begin Patch\n*** Update File: notes.txt\n@@\n-notes\n+notes, tidied\n*** End Patch\n';
 
 const scenario: ScenarioFile = {
   scenarios: [
     { name: 'plan', match: 'Plan the fix', steps: [{ output: [{ type: 'message', text: '1. Fix it.' }] }] },
     { name: 'slow', match: 'Plan slowly', steps: [{ output: [{ type: 'message', text: 'step '.repeat(4000) }] }] },
     { name: 'go', match: 'Implement the plan', steps: [{ output: [{ type: 'message', text: 'Implemented.' }] }] },
+    {
+      name: 'tidy',
+      match: 'tidy the notes',
+      steps: [
+        { output: [{ type: 'custom_tool_call', name: 'apply_patch', input: PATCH }] },
+        { output: [{ type: 'message', text: 'Tidied, or planned.' }] },
+      ],
+    },
   ],
 };
 
@@ -31,6 +44,9 @@ const PLANNER = agent('Planner', {
   handoffs: [
     { label: 'Start Implementation', agent: 'Implementer', prompt: 'Implement the plan above.' },
     { label: 'Implement now', agent: 'Implementer', prompt: 'Implement the plan now.', send: true, model: 'gpt-5.2' },
+    // As discovery resolves VS Code's `plan` and `ask` (customAgentHandoffs.test.ts).
+    { label: 'Plan it', agent: 'Loopwire', prompt: 'Plan: tidy the notes.', send: true, mode: 'plan' },
+    { label: 'Ask', agent: 'Loopwire', prompt: 'Ask: tidy the notes?', mode: 'read-only' },
   ],
 });
 
@@ -79,6 +95,8 @@ describe("chat panel host: a custom agent's handoffs", function () {
     assert.deepEqual(offered().at(-1)?.handoffs, [
       { label: 'Start Implementation', agent: 'Implementer', prompt: 'Implement the plan above.' },
       { label: 'Implement now', agent: 'Implementer', prompt: 'Implement the plan now.', send: true, model: 'gpt-5.2' },
+      { label: 'Plan it', agent: 'Loopwire', prompt: 'Plan: tidy the notes.', send: true, mode: 'plan' },
+      { label: 'Ask', agent: 'Loopwire', prompt: 'Ask: tidy the notes?', mode: 'read-only' },
     ]);
     await chat.receive({ type: 'handoff', index: 0, label: 'Start Implementation' });
     assert.deepEqual(picks, ['Implementer']);
@@ -132,5 +150,109 @@ describe("chat panel host: a custom agent's handoffs", function () {
     chat.stop();
     assert.equal((await stopped).ok, false);
     assert.deepEqual(offered(), []);
+  });
+
+  /** The mode each declined patch was declined in, as its output tells the model (plan mode's says so). */
+  const declines = async () =>
+    requestsOf(await bench.wire()).flatMap((line) => {
+      const text = JSON.stringify(line.body ?? {});
+      if (text.includes('apply_patch call was not run: the session is in plan mode')) return ['plan'];
+      return text.includes('The user declined this apply_patch call') ? ['read-only'] : [];
+    });
+  const patchStatuses = (chat: ReturnType<typeof ui.controller>) =>
+    chat.model.all.flatMap((entry) => (entry.kind === 'tool' && entry.name === 'apply_patch' ? [entry.status] : []));
+
+  /** The window's side of `/` as far as handoffs need it: the custom agents found (the picker's). */
+  const agentsPort = (found: () => CustomAgent[]): SlashPort => ({
+    find: () => Promise.resolve({ prompts: { prompts: [], problems: [] }, skills: [] }),
+    root: () => bench.dir,
+    review: () => Promise.resolve(false),
+    agents: () => Promise.resolve(found()),
+  });
+
+  it("a handoff to plan (send): Loopwire's own agent, its prompt in plan mode alone; the next prompt in the user's mode", async () => {
+    const chat = ui.controller();
+    await chat.ask('Plan the fix');
+    await chat.receive({ type: 'handoff', index: 2, label: 'Plan it' });
+    assert.deepEqual(picks, ['Loopwire'], "the picker goes to Loopwire's own");
+    for (let tries = 0; tries < 200 && patchStatuses(chat).length === 0; tries++)
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    while (chat.busy) await new Promise((resolve) => setTimeout(resolve, 25));
+    assert.deepEqual(patchStatuses(chat), ['declined'], 'plan mode wrote nothing');
+    assert.equal(bench.read('notes.txt'), 'notes\n');
+    assert.equal(ui.mode, 'all', "the user's mode is as it was");
+    assert.equal((await chat.ask('Now tidy the notes.')).ok, true);
+    assert.deepEqual(patchStatuses(chat), ['declined', 'done'], "the next prompt goes in the user's mode");
+    assert.deepEqual(await declines(), ['plan']);
+  });
+
+  it('a handoff to ask fills the composer; the prompt sent goes read-only, never looser than the user’s plan mode', async () => {
+    const chat = ui.controller();
+    await chat.ask('Plan the fix');
+    await chat.receive({ type: 'handoff', index: 3, label: 'Ask' });
+    assert.deepEqual(picks, ['Loopwire']);
+    assert.deepEqual(ui.sent.at(-1), { type: 'focus', text: 'Ask: tidy the notes?' });
+    assert.equal((await chat.ask('Ask: tidy the notes?')).ok, true);
+    assert.deepEqual(patchStatuses(chat), ['declined'], 'read-only wrote nothing');
+    // The user in plan mode: an ask handoff's prompt stays in plan, not read-only.
+    ui.mode = 'plan';
+    front = { agent: PLANNER };
+    await chat.ask('Plan the fix');
+    await chat.receive({ type: 'handoff', index: 3, label: 'Ask' });
+    await chat.ask('Ask: tidy the notes?');
+    assert.deepEqual(await declines(), ['read-only', 'plan']);
+    assert.equal(bench.read('notes.txt'), 'notes\n');
+  });
+
+  it('a reloaded window shows the buttons its chat showed, as the agents found now have them', async () => {
+    ui.slash = agentsPort(() => [PLANNER, IMPLEMENTER]);
+    const first = ui.controller();
+    await first.ask('Plan the fix');
+    const shown = offered().at(-1)?.handoffs;
+    assert.equal(shown?.length, 4);
+    /** The window reloaded: a new controller on the same sessions folder; what its page gets once ready. */
+    const reload = async (from: ReturnType<typeof ui.controller>) => {
+      from.dispose();
+      await from.closed();
+      const next = ui.controller();
+      const before = ui.sent.length;
+      await next.receive({ type: 'ready' });
+      const again = ui.sent.slice(before).filter((m) => m.type === 'handoffs');
+      return { next, handoffs: again.at(-1)?.type === 'handoffs' ? again.at(-1)?.handoffs : undefined };
+    };
+    const second = await reload(first);
+    assert.deepEqual(second.handoffs, shown, 'the same buttons');
+    // A click on one of them works as before the reload.
+    await second.next.receive({ type: 'handoff', index: 0, label: 'Start Implementation' });
+    assert.deepEqual(picks, ['Implementer']);
+    // The buttons went with the click: the next window shows none.
+    assert.equal((await reload(second.next)).handoffs, undefined);
+  });
+
+  it('a reloaded window leaves out a handoff to an agent gone since, and all of an agent gone', async () => {
+    let found: CustomAgent[] = [PLANNER, IMPLEMENTER];
+    ui.slash = agentsPort(() => found);
+    const first = ui.controller();
+    await first.ask('Plan the fix');
+    first.dispose();
+    await first.closed();
+    found = [PLANNER];
+    const before = ui.sent.length;
+    const second = ui.controller();
+    await second.receive({ type: 'ready' });
+    const again = ui.sent.slice(before).filter((m) => m.type === 'handoffs');
+    const labels = again.at(-1)?.type === 'handoffs' ? again.at(-1)?.handoffs.map((h) => h.label) : [];
+    assert.deepEqual(labels, ['Plan it', 'Ask'], 'the Implementer is gone: its handoffs are not shown');
+    second.dispose();
+    await second.closed();
+    found = [IMPLEMENTER];
+    const from = ui.sent.length;
+    const third = ui.controller();
+    await third.receive({ type: 'ready' });
+    assert.deepEqual(
+      ui.sent.slice(from).filter((m) => m.type === 'handoffs'),
+      [],
+      'the Planner is gone: none',
+    );
   });
 });

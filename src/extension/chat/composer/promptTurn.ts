@@ -1,4 +1,4 @@
-import type { ApprovalMode, CustomAgent, FrontChoices } from '../../../agent';
+import { type ApprovalMode, type CustomAgent, type FrontChoices, stricterMode } from '../../../agent';
 
 // What one prompt of the chat runs with apart from the window's choices: a prompt file's `model`, `tools` and
 // `agent`, `/plan`'s plan mode. Set when that prompt's task starts and cleared when it ends (chatController.ts), so
@@ -12,7 +12,7 @@ export interface PromptChoices {
   tools?: readonly string[];
   /** `/plan`: plan mode for this prompt. */
   plan?: true;
-  /** A prompt file's `agent: ask`: the read-only mode for this prompt. */
+  /** A prompt file's `agent: ask` (or a handoff's): the read-only mode for this prompt. */
   readOnly?: true;
   /** A prompt file's `agent`: the custom agent it runs with (`null`: Loopwire's own), for this prompt. */
   agent?: CustomAgent | null;
@@ -29,10 +29,12 @@ export class PromptTurn {
     this.made = undefined;
   }
 
-  /** The approval mode in force: plan mode while a `/plan` prompt runs, read-only while an `ask` one does, else `base`. */
+  /**
+   * The approval mode in force: plan mode while a `/plan` prompt runs, read-only while an `ask` one does (plan
+   * where `base` is: a prompt's mode only narrows the user's), else `base`.
+   */
   mode(base: ApprovalMode): ApprovalMode {
-    if (this.current?.plan) return 'plan';
-    return this.current?.readOnly ? 'read-only' : base;
+    return stricterMode(base, this.current?.plan ? 'plan' : this.current?.readOnly ? 'read-only' : undefined);
   }
 
   /**

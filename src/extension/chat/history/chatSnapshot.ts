@@ -30,6 +30,11 @@ export const ChatSnapshot = z.object({
   allowed: z.array(z.enum(['write', 'task'])),
   /** The token meter as the panel last showed it. */
   context: ContextMeter.optional(),
+  /**
+   * The custom agent whose handoffs' buttons showed under the last answer (chatHandoffs.ts): a reopened chat
+   * offers that agent's handoffs again, as they are then. Absent: none showed.
+   */
+  handoffsOf: z.string().min(1).max(200).optional(),
 });
 export type ChatSnapshot = z.infer<typeof ChatSnapshot>;
 
@@ -137,6 +142,7 @@ export function snapshotOf(
   model: { all: readonly ChatEntry[]; context: ContextMeter | undefined },
   reviews: ChatSnapshot['reviews'],
   allowed: ChatSnapshot['allowed'],
+  handoffsOf?: string,
 ): ChatSnapshot {
   return {
     version: 1,
@@ -146,6 +152,7 @@ export function snapshotOf(
     reviews,
     allowed,
     ...(model.context ? { context: model.context } : {}),
+    ...(handoffsOf === undefined ? {} : { handoffsOf }),
   };
 }
 
