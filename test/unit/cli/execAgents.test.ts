@@ -38,6 +38,17 @@ handoffs:
 Write the plan as numbered steps.
 `;
 
+/** VS Code's built-in Ask and Plan as handoff targets: Loopwire's own agent, read-only or in plan mode. */
+const THINKER = `---
+handoffs:
+  - { label: Plan it, agent: plan, prompt: tidy the notes }
+  - { label: Just ask, agent: ask }
+---
+Think first.
+`;
+
+const PATCH = '*** Begin Patch\n*** Update File: a.txt\n@@\n-alpha\n+alpha, tidied\n*** End Patch\n';
+
 const call = (name: string, args: Record<string, unknown>) => ({ type: 'function_call', name, arguments: args });
 const say = (text: string) => ({ output: [{ type: 'message', text }] });
 
@@ -58,6 +69,11 @@ const SCENARIOS = {
       steps: [{ output: [call('exec_command', { cmd: 'touch made-by-reviewer' })] }, say('looked at {{file}}')],
     },
     { name: 'plain', match: '^say hello', steps: [say('hello')] },
+    {
+      name: 'tidy',
+      match: '^tidy the notes',
+      steps: [{ output: [{ type: 'custom_tool_call', name: 'apply_patch', input: PATCH }] }, say('planned')],
+    },
   ],
 };
 
@@ -279,5 +295,72 @@ describe('cli: loopwire exec --agent and subagents as custom agents', function (
     );
     assert.doesNotMatch(bodies.stderr, /\(handoff:/);
     assert.ok(first(bodies, 'say hello'));
+  });
+
+  it('a handoff to ask or plan: its command runs Loopwire in --approve read-only or plan, never looser than the run', async () => {
+    const thinker = temp.path('workspace/.github/agents/thinker.agent.md');
+    await fs.writeFile(thinker, THINKER);
+    try {
+      let text = '';
+      await bodiesOf(async (url) => {
+        const result = await exec(
+          ['--endpoint', url, '--transport', 'http', '--approve', 'all', '--agent', 'thinker'],
+          'say hello',
+        );
+        text = result.stderr;
+        return result;
+      });
+      const file = /\(session kept in (\S+); continue it with --resume\)/.exec(text)?.[1] ?? '';
+      assert.ok(file, text);
+      const planned = `loopwire exec --resume ${file} --approve plan 'tidy the notes'`;
+      assert.ok(text.includes(`(handoff: Plan it → Loopwire: ${planned})`), text);
+      assert.ok(
+        text.includes(`(handoff: Just ask → Loopwire: loopwire exec --resume ${file} --approve read-only PROMPT)`),
+        text,
+      );
+      // A run in plan mode: the ask handoff's command stays in plan (--json's data says the handoff's own mode).
+      await bodiesOf(async (url) => {
+        const result = await exec(
+          ['--endpoint', url, '--transport', 'http', '--approve', 'plan', '--agent', 'thinker', '--json'],
+          'say hello',
+        );
+        const done = JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '{}') as { handoffs?: unknown };
+        const kept = /"command":"loopwire exec --resume (\S+) /.exec(result.stdout)?.[1];
+        assert.deepEqual(done.handoffs, [
+          {
+            label: 'Plan it',
+            agent: 'Loopwire',
+            prompt: 'tidy the notes',
+            mode: 'plan',
+            command: `loopwire exec --resume ${kept} --approve plan 'tidy the notes'`,
+          },
+          {
+            label: 'Just ask',
+            agent: 'Loopwire',
+            mode: 'read-only',
+            command: `loopwire exec --resume ${kept} --approve plan PROMPT`,
+          },
+        ]);
+        return result;
+      });
+      // The printed command, run as printed (its words as a shell splits them): the prompt goes in plan mode.
+      const words = [...planned.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? '');
+      assert.deepEqual(words.slice(0, 2), ['loopwire', 'exec']);
+      const where = ['--workspace', temp.path('workspace')];
+      const resumed = await bodiesOf((url) =>
+        runProcess(
+          process.execPath,
+          [bin, ...words.slice(1), ...where, '--endpoint', url, '--transport', 'http'],
+          '',
+          env(),
+        ),
+      );
+      const all = JSON.stringify(resumed);
+      assert.match(all, /<approval_mode>plan<\/approval_mode>/);
+      assert.match(all, /apply_patch call was not run: the session is in plan mode/);
+      assert.equal(await fs.readFile(temp.path('workspace/a.txt'), 'utf8'), 'alpha\n', 'nothing written');
+    } finally {
+      await fs.rm(thinker, { force: true });
+    }
   });
 });
