@@ -2,7 +2,14 @@
 // model transport, against the bundled server in-process (default) or any Responses endpoint.
 // Here the run is prepared (flags, workspace, attachments, MCP consent, backend, transcript); execRun.ts runs it.
 import * as path from 'node:path';
-import { type CustomAgent, type PromptWithParts, Transcript, newTranscript, promptAgent } from '../../agent';
+import {
+  type CustomAgent,
+  type PromptWithParts,
+  Transcript,
+  newTranscript,
+  promptAgent,
+  stricterMode,
+} from '../../agent';
 import type { McpConfig } from '../../mcp/mcpConfig';
 import type { InputImage, InputText } from '../../protocol';
 import { BUILTIN_TOOLS } from '../../tools';
@@ -101,7 +108,8 @@ async function chooseAgents(given: ExecOptions, slash: SlashRun, root: string, i
   const first = {
     ...options,
     ...(slash.model === undefined ? {} : { model: slash.model }),
-    ...(mode === undefined ? {} : { approve: mode }),
+    // As the run has it (promptChoices, execRun.ts): never looser than --approve's.
+    ...(mode === undefined ? {} : { approve: stricterMode(options.approve, mode) }),
   };
   return { options, first, agents, own: { ...own, ...(mode === undefined ? {} : { mode }) } };
 }

@@ -60,6 +60,7 @@ describe('cli: loopwire exec, /plan and a prompt file’s agent: ask/plan hold f
       'work/README.md': '# plan turn\n',
       'work/.github/prompts/ask.prompt.md': '---\nagent: ask\n---\nplan the change.\n',
       'work/.github/prompts/planned.prompt.md': '---\nagent: plan\n---\nplan the change.\n',
+      'work/.github/prompts/quick-ask.prompt.md': '---\nagent: ask\n---\nplan quickly.\n',
     },
     { prefix: 'exec-plan-turn' },
   );
@@ -152,5 +153,25 @@ describe('cli: loopwire exec, /plan and a prompt file’s agent: ask/plan hold f
     assert.equal(exists('made-after.txt'), true);
     const queued = (await bodies()).find((body) => lastUser(body) === 'write the file');
     assert.equal(modeOf(queued), 'all', 'the resumed run tells the model its own mode, not the plan left over');
+  });
+
+  it('a prompt file’s agent: ask in a run in plan mode stays in plan: its own mode only narrows the run’s', async () => {
+    const args = ['--endpoint', server.url, '--approve', 'plan', '--sessions-dir', temp.path('sessions')];
+    const bin = `${repoRoot}/dist/cli/loopwire.js`;
+    const run = await runProcess(
+      process.execPath,
+      [bin, 'exec', ...args, '--workspace', temp.path('work'), '/quick-ask'],
+      '',
+      env(),
+    );
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(exists('planned.txt'), false);
+    assert.match(run.stdout, /plan mode/i, 'the declined patch says plan mode, not read-only');
+    const asked = (await bodies()).filter((body) => lastUser(body).startsWith('plan quickly'));
+    assert.ok(asked.length > 0);
+    assert.deepEqual(
+      asked.map((body) => modeOf(body)),
+      asked.map(() => 'plan'),
+    );
   });
 });
