@@ -174,5 +174,5 @@ export {
 export { AgentStop, TurnCancelled } from './transport/transportFault';
 export { AgentHooks, type HookSessionFacts, MAX_STOP_CONTINUES } from './hooks/agentHooks';
 export { HOOK_EVENTS, type HookEvent, type HookSpec, parseHooks, readHookFiles } from './hooks/hookConfig';
-export { userHookFiles, workspaceHookFiles } from './hooks/hookFiles';
+export { readHookFileText, userHookFiles, workspaceHookFiles } from './hooks/hookFiles';
 export * from './worktrees';

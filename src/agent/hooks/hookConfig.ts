@@ -1,5 +1,5 @@
-import * as fs from 'node:fs';
 import * as z from 'zod';
+import { readHookFileText } from './hookFiles';
 
 // Hooks as Claude Code writes them (docs/customize.md, Hooks): a settings file's `hooks` maps an event name to
 // matcher groups, each with the commands to run. VS Code's `.github/hooks/*.json` take the same shape, and
@@ -120,7 +120,7 @@ export function readHookFiles(files: readonly string[], report: (line: string) =
   for (const file of files) {
     let text: string;
     try {
-      text = fs.readFileSync(file, 'utf8');
+      text = readHookFileText(file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
         report(`hooks not used: ${file}: ${error instanceof Error ? error.message : String(error)}`);

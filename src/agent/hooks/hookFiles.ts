@@ -29,3 +29,24 @@ export function workspaceHookFiles(root: string): string[] {
   }
   return [...claude, ...names.map((name) => path.join(github, name))].filter((file) => fs.existsSync(file));
 }
+
+/** The most a hooks file may weigh: a settings file is a few KiB. */
+export const HOOK_FILE_MAX_BYTES = 1024 * 1024;
+
+/**
+ * The text of the hooks file `file`, links followed; throws (ENOENT where there is none) for what is not a
+ * regular file or is too large. A repository's file is a stranger's, read before any yes: a FIFO there would
+ * block a plain read for good (the whole process, as reads here are synchronous), and a link to /dev/zero
+ * would never end. So it is opened without blocking and checked before a byte is read.
+ */
+export function readHookFileText(file: string): string {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  try {
+    const stats = fs.fstatSync(fd);
+    if (!stats.isFile()) throw new Error('not a regular file');
+    if (stats.size > HOOK_FILE_MAX_BYTES) throw new Error(`larger than ${HOOK_FILE_MAX_BYTES / 1024} KiB`);
+    return fs.readFileSync(fd, 'utf8');
+  } finally {
+    fs.closeSync(fd);
+  }
+}

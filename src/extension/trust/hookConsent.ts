@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import * as fs from 'node:fs';
-import { type HookSpec, parseHooks } from '../../agent';
+import { type HookSpec, parseHooks, readHookFileText } from '../../agent';
 
 // The user's yes to a workspace's hook files (src/agent/hooks; docs/customize.md, Hooks): a repository's
 // `.claude/settings.json` and `.github/hooks/*.json` are a stranger's input naming programs to run at each
@@ -109,7 +108,7 @@ export class HookConsent {
 /** `file`'s text; undefined (and a line where it exists but cannot be read) otherwise. */
 function readText(file: string, say: (line: string) => void): string | undefined {
   try {
-    return fs.readFileSync(file, 'utf8');
+    return readHookFileText(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
       say(`hooks not used: ${file}: ${error instanceof Error ? error.message : String(error)}`);

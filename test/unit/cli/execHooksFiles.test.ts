@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -64,6 +65,29 @@ describe('cli: loopwire exec reads hooks only from the files the user allows', f
       assert.match(missing.stderr, /--hooks: .*\.missing does not exist/);
     } finally {
       fs.rmSync(file, { force: true });
+    }
+  });
+
+  // Read before any yes, to say what they hold: a FIFO held exec's first synchronous read for good (SIGTERM
+  // could not end it), and a link to /dev/zero would never end. Neither is a hooks file: said, and passed by.
+  it('a hooks file that is a FIFO or a link to a device does not hold the run', async () => {
+    await temp.write('.github/hooks/README.md', 'fifo beside\n');
+    execFileSync('mkfifo', [temp.path('.github/hooks/pipe.json')]);
+    fs.mkdirSync(temp.path('.claude'));
+    fs.symlinkSync('/dev/zero', temp.path('.claude/settings.json'));
+    try {
+      const steps = [answer('Done.')];
+      const without = await runs.exec([{ match: '^run it', steps }], ['--approve', 'all']);
+      assert.equal(without.code, 0, without.stderr);
+      const given = await runs.exec(
+        [{ match: '^run it', steps }],
+        ['--approve', 'all', '--hooks', temp.path('.github/hooks/pipe.json')],
+      );
+      assert.equal(given.code, 0, given.stderr);
+      assert.match(given.stderr, /hooks not used: .*pipe\.json: not a regular file/);
+    } finally {
+      fs.rmSync(temp.path('.claude'), { recursive: true, force: true });
+      fs.rmSync(temp.path('.github'), { recursive: true, force: true });
     }
   });
 });
