@@ -159,6 +159,8 @@ async function take(
   let text: string;
   try {
     const stats = await fs.stat(real);
+    // A FIFO (or a link to a device) would hold the read, and the task, for good.
+    if (!stats.isFile()) return problem('it is not a regular file: not read');
     if (stats.size > SKILL_FILE_MAX_BYTES)
       return problem(`it is larger than ${SKILL_FILE_MAX_BYTES / 1024} KiB: not read`);
     text = await fs.readFile(real, 'utf8');

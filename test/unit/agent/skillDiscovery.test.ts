@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -219,5 +220,20 @@ describe('agent: skills are found and checked', () => {
       'by the name the workspace gives the folder (VS Code’s, which a .code-workspace may set)',
     );
     assert.deepEqual(await findSkills([], undefined), { skills: [], problems: [], workspace: false });
+  });
+
+  // A repository's SKILL.md that is a FIFO held the read, and the task's start, for good.
+  it('says a SKILL.md that is a FIFO is not a regular file, and goes on', async () => {
+    await fs.mkdir(path.join(ws, '.agents/skills/pipe'), { recursive: true });
+    execFileSync('mkfifo', [path.join(ws, '.agents/skills/pipe/SKILL.md')]);
+    await skill(path.join(ws, '.agents/skills/plain'));
+    const found = await findSkills([ws], home);
+    assert.deepEqual(
+      found.skills.map((s) => s.name),
+      ['plain'],
+    );
+    assert.deepEqual(found.problems, [
+      { file: '.agents/skills/pipe/SKILL.md', problem: 'it is not a regular file: not read' },
+    ]);
   });
 });
