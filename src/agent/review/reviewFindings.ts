@@ -87,17 +87,22 @@ function lastJsonBlock(answer: string): string | undefined {
   return trimmed.startsWith('{') && trimmed.endsWith('}') ? trimmed : undefined;
 }
 
-/** `file` from the repository's root (forward slashes), or undefined where it leaves it. */
+/**
+ * `file` from the repository's root (forward slashes), or undefined where it leaves it or names no file in it:
+ * `..` and `.` (a comment thread and Fix with Loopwire would open a folder above, or the root), and a path that
+ * is absolute once its backslashes are slashes (`\\etc\\passwd` read as `/etc/passwd`, outside the root).
+ */
 function repositoryPath(file: string, root: string | undefined): string | undefined {
   const slashed = file.replace(/\\/g, '/').replace(/^\.\//, '');
-  if (path.isAbsolute(file)) {
+  if (path.isAbsolute(file) || path.posix.isAbsolute(slashed)) {
     if (root === undefined) return undefined;
-    const relative = path.relative(root, file);
+    const relative = path.relative(root, path.isAbsolute(file) ? file : slashed);
     return relative === '' || relative.startsWith('..') || path.isAbsolute(relative)
       ? undefined
       : relative.split(path.sep).join('/');
   }
-  return path.posix.normalize(slashed).startsWith('../') ? undefined : path.posix.normalize(slashed);
+  const normal = path.posix.normalize(slashed);
+  return normal === '.' || normal === '..' || normal.startsWith('../') ? undefined : normal;
 }
 
 function issueText(error: z.ZodError): string {

@@ -42,6 +42,11 @@ describe('review: the findings read from the answer', () => {
             { ...good, file: '/repo/src/cart.js' },
             { ...good, file: '../etc/passwd' },
             { ...good, file: '/etc/passwd' },
+            { ...good, file: '..' },
+            { ...good, file: 'src/../..' },
+            { ...good, file: 'src/..' },
+            { ...good, file: '\\etc\\passwd' },
+            { ...good, file: '\\repo\\src\\cart.js' },
           ],
         }),
       ),
@@ -49,9 +54,9 @@ describe('review: the findings read from the answer', () => {
     );
     assert.deepEqual(
       report.findings.map((finding) => finding.file),
-      ['src/cart.js'],
+      ['src/cart.js', 'src/cart.js'],
     );
-    assert.equal(report.problems?.length, 2);
+    assert.equal(report.problems?.length, 6, JSON.stringify(report.problems));
   });
 
   it('no block, bad JSON, no findings list: a problem said', () => {
