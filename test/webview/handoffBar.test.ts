@@ -41,6 +41,23 @@ describe('chat panel in Chromium: a custom agent’s handoffs under the answer',
 
   const bar = (panel: Panel) => panel.page.getByRole('group', { name: 'Hand off to another agent' });
 
+  it('says on a handoff to ask or plan that its prompt alone goes read-only or in plan mode', async () => {
+    const panel = await panelWith('light', [
+      { label: 'Plan it', agent: 'Loopwire', prompt: 'Plan the fix.', mode: 'plan', send: true },
+      { label: 'Ask', agent: 'Loopwire', mode: 'read-only' },
+    ]);
+    const buttons = bar(panel).getByRole('button');
+    assert.equal(
+      await buttons.nth(0).getAttribute('title'),
+      'Switch to Loopwire in plan mode (this prompt only) and send: Plan the fix.',
+    );
+    assert.equal(await buttons.nth(1).getAttribute('title'), 'Switch to Loopwire, read-only (this prompt only)');
+    assert.deepEqual(
+      [await buttons.nth(0).getAttribute('data-mode'), await buttons.nth(1).getAttribute('data-mode')],
+      ['plan', 'read-only'],
+    );
+  });
+
   it('shows one labelled button per handoff, under the conversation and above the composer', async () => {
     const panel = await panelWith('dark', OFFERS);
     assert.equal(await bar(panel).isVisible(), true);
