@@ -1,3 +1,4 @@
+import * as vm from 'node:vm';
 import { TOOLS } from '../../tools';
 
 // Which tools a hook's matcher names. Claude Code's matcher is a tool name, a list (`Edit|Write`), a regular
@@ -30,11 +31,34 @@ export function matchesTool(matcher: string | undefined, name: string): boolean 
     const names = pattern.split(/[|,]/).map((part) => part.trim());
     return names.some((part) => part === name || (CLAUDE_TOOLS[part] ?? []).includes(name));
   }
-  let expression: RegExp;
+  return [name, ...claudeNames(name)].some((candidate) => regexMatches(pattern, candidate));
+}
+
+/**
+ * How long one expression may take on one name. A matcher is a file's text, and JavaScript's expressions
+ * backtrack: `(.*.*.*.*)*X` takes minutes on `exec_command`, every call blocked (in VS Code, the whole
+ * extension host). So it runs in a context that V8 interrupts past this, and one that does matches nothing.
+ */
+const REGEX_BUDGET_MS = 50;
+/** `pattern\0name` → whether it matched: each pair is tried once. */
+const tried = new Map<string, boolean>();
+let context: vm.Context | undefined;
+
+/** Whether the regular expression `pattern` matches `candidate`; false for a bad or too slow one. */
+function regexMatches(pattern: string, candidate: string): boolean {
+  const key = `${pattern}\0${candidate}`;
+  const known = tried.get(key);
+  if (known !== undefined) return known;
+  context ??= vm.createContext({});
+  let matched = false;
   try {
-    expression = new RegExp(pattern);
+    context['pattern'] = pattern;
+    context['candidate'] = candidate;
+    matched = vm.runInContext('new RegExp(pattern).test(candidate)', context, { timeout: REGEX_BUDGET_MS }) === true;
   } catch {
-    return false;
+    // Not an expression, or past its budget: it names no tool.
   }
-  return [name, ...claudeNames(name)].some((candidate) => expression.test(candidate));
+  if (tried.size > 10_000) tried.clear();
+  tried.set(key, matched);
+  return matched;
 }

@@ -64,6 +64,8 @@ describe('hooks: files, matchers and verdicts', () => {
     assert.ok(matchesTool('*', read) && matchesTool(undefined, read) && matchesTool('', read));
     assert.ok(!matchesTool('mcp__.*', shell) && matchesTool('mcp__.*', 'mcp__docs__search'));
     assert.ok(!matchesTool('(', shell), 'a bad expression matches nothing');
+    // Backtracks for minutes on `exec_command` when run as it is; cut short, it names no tool.
+    assert.ok(!matchesTool('(.*.*.*.*)*X', shell), 'an expression too slow to finish matches nothing');
   });
 
   it('reads exit 2 as a block with stderr, other exits and timeouts as notes, JSON and plain context', () => {
