@@ -48,13 +48,22 @@ export function withHandoffs(event: DoneEvent, offers: readonly HandoffOffer[]):
   return { ...event, handoffs: [...offers] };
 }
 
-/** For people, on stderr: one line per handoff, the command that continues with it. */
+/**
+ * For people, on stderr: one line per handoff, the command that continues with it. Its label, agent and prompt
+ * are a repository's text: control characters go (an OSC 52 sequence would fill the clipboard the user pastes
+ * the command from), line breaks stay; `--json` keeps the command exact.
+ */
 export function handoffLines(offers: readonly HandoffOffer[]): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = (text: string) => text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, '');
   return offers
     .map((offer) =>
-      offer.command === undefined
-        ? `(handoff: ${offer.label} → ${offer.agent}; no session was kept to continue)\n`
-        : `(handoff: ${offer.label} → ${offer.agent}: ${offer.command})\n`,
+      clean(
+        offer.command === undefined
+          ? `(handoff: ${offer.label} → ${offer.agent}; no session was kept to continue)`
+          : `(handoff: ${offer.label} → ${offer.agent}: ${offer.command})`,
+      ),
     )
+    .map((line) => `${line}\n`)
     .join('');
 }
