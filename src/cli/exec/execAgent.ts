@@ -9,6 +9,7 @@ import {
 } from '../../agent';
 import type { ToolRegistry } from '../../tools';
 import { type CliIo, ExitCode } from '../cliIo';
+import { terminalText } from './terminalText';
 
 // `loopwire exec --agent NAME`: the run as a custom agent (src/agent/customAgents) — its body added to the
 // instructions, its `tools` narrowing what is offered, its `model` the run's unless --model (or a prompt file's
@@ -47,7 +48,7 @@ export async function execAgents(
 ): Promise<{ agents: ExecAgents; model: string } | ExitCode> {
   const found = await findCustomAgents([root], os.homedir());
   for (const { file, problem, kept } of found.problems)
-    io.stderr(`(custom agent ${kept ? '' : 'not used: '}${file}: ${problem})\n`);
+    io.stderr(terminalText(`(custom agent ${kept ? '' : 'not used: '}${file}: ${problem})\n`));
   const { name } = request;
   const { modelChosen } = request;
   if (name === undefined) return { agents: { agents: found.agents, modelChosen }, model: request.model };

@@ -15,6 +15,7 @@ import { ToolRegistry, toolsNamed } from '../../tools';
 import { type CliIo, ExitCode } from '../cliIo';
 import { EXEC_NAME, type ExecOptions } from './execOptions';
 import { skillsReader } from './skillsReport';
+import { terminalText } from './terminalText';
 
 // `loopwire exec "/name args"`: a slash command (src/agent/prompts) turned into the run's prompt before anything
 // starts. A prompt file's body, its inputs filled, is the prompt, and its `model` (unless --model says
@@ -51,7 +52,7 @@ export async function execSlash(options: ExecOptions, root: string, io: CliIo): 
   if ('literal' in slash) return { options: { ...options, prompt: slash.literal } };
   const prompts = await findPromptFiles([root]);
   const say = (line: string) => io.stderr(line);
-  for (const { file, problem } of prompts.problems) say(`(prompt file not used: ${file}: ${problem})\n`);
+  for (const { file, problem } of prompts.problems) say(terminalText(`(prompt file not used: ${file}: ${problem})\n`));
   // The skills' problems are said by the agent's own reading of them, once; here they are only looked up.
   const skills = await findSkills([root], os.homedir());
   const commands = slashCommands(prompts.prompts, skills.skills);
@@ -171,7 +172,7 @@ async function printSkills(root: string, io: CliIo): Promise<ExitCode> {
   const found = await skillsReader([root], (line) => io.stderr(line))();
   if (found.skills.length === 0)
     io.stdout('No skills found (.agents/skills, .github/skills, .claude/skills, or the same under ~).\n');
-  for (const skill of found.skills) io.stdout(`${skill.name}: ${skill.description} (${skill.label})\n`);
+  for (const skill of found.skills) io.stdout(terminalText(`${skill.name}: ${skill.description} (${skill.label})\n`));
   return ExitCode.ok;
 }
 
@@ -190,7 +191,7 @@ export function helpText(commands: readonly SlashCommand[]): string {
             : '';
     return `  /${command.name.padEnd(width)}${command.description || '(no description)'}${hint ? ` — ${hint.trim()}` : ''}${from}\n`;
   };
-  return `The slash commands (${EXEC_NAME} "/name args"; //text sends /text):\n${commands.map(line).join('')}`;
+  return `The slash commands (${EXEC_NAME} "/name args"; //text sends /text):\n${terminalText(commands.map(line).join(''))}`;
 }
 
 /** The built-ins only the chat panel runs for now. */
@@ -215,6 +216,6 @@ export function narrowedTools(
   say: (line: string) => void,
 ): ToolRegistry {
   const { tools, unknown } = toolsNamed(names, registry);
-  for (const name of unknown) say(`(prompt file tools: '${name}' is no tool of Loopwire's: left out)\n`);
+  for (const name of unknown) say(terminalText(`(prompt file tools: '${name}' is no tool of Loopwire's: left out)\n`));
   return new ToolRegistry(registry.tools.filter((tool) => tools.has(tool.name)));
 }

@@ -1,6 +1,7 @@
 import * as os from 'node:os';
 import { type FoundSkills, findSkills } from '../../agent';
 import { t } from '../cliL10n';
+import { terminalText } from './terminalText';
 
 // `loopwire exec` (`--dump-request` included) finds the skills of its workspace and the user's home folder
 // (src/agent/skills) and says on stderr each SKILL.md it could not use, with the file and why, once a run:
@@ -16,7 +17,7 @@ export function skillsReader(
   return async () => {
     const found = await findSkills(folders, home);
     for (const { file, problem } of found.problems) {
-      const line = t('(skill not used: {0}: {1})', file, problem);
+      const line = terminalText(t('(skill not used: {0}: {1})', file, problem));
       if (said.has(line)) continue;
       said.add(line);
       say(`${line}\n`);

@@ -148,4 +148,35 @@ describe('cli: loopwire exec "/name args"', function () {
     assert.equal(review.stdout, '');
     assert.match(review.stderr, /\/review: .* is not in a git repository, so there are no changes to review/);
   });
+
+  // A repository's text on the terminal: an escape sequence in a description or a folder's name (an OSC 52
+  // one fills the clipboard) reached it as written.
+  it('/help, /skills and the lines about files not used print no control character of the repository’s', async () => {
+    const added = [
+      path.join(workspace, '.github/prompts/esc.prompt.md'),
+      path.join(workspace, '.agents/skills/esc-skill/SKILL.md'),
+      path.join(workspace, '.agents/skills/e\u001b[31mx/SKILL.md'),
+      path.join(workspace, '.github/agents/a\u001b[2Kb.agent.md'),
+    ];
+    const [prompt, skill, misnamed, agent] = added as [string, string, string, string];
+    write(prompt, '---\ndescription: "Clip\\e]52;c;Zm9v\\a it"\nargument-hint: "H\\e[2K"\n---\nGo.\n');
+    write(skill, '---\nname: esc-skill\ndescription: "Red\\e[31m text"\n---\nBody.\n');
+    write(misnamed, '---\nname: bad\ndescription: d\n---\n');
+    write(agent, '---\ntools: 3\n---\nBody.\n');
+    try {
+      const help = await exec('/help');
+      const skills = await exec('/skills');
+      const run = await exec('hello', '--dump-request');
+      const printed = help.stdout + help.stderr + skills.stdout + skills.stderr + run.stderr;
+      // eslint-disable-next-line no-control-regex
+      assert.doesNotMatch(printed, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+      assert.match(help.stdout, /\/esc +Clip\]52;c;Zm9v it — H\[2K/);
+      assert.match(skills.stdout, /esc-skill: Red\[31m text/);
+      assert.match(skills.stderr, /skill not used: \.agents\/skills\/e\[31mx\/SKILL\.md/);
+      assert.match(run.stderr, /custom agent not used: .*a\[2Kb\.agent\.md/);
+    } finally {
+      for (const file of [prompt, agent]) fs.rmSync(file);
+      for (const file of [skill, misnamed]) fs.rmSync(path.dirname(file), { recursive: true });
+    }
+  });
 });
