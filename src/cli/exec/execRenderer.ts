@@ -192,8 +192,9 @@ export class ExecRenderer {
     switch (event.type) {
       case 'text_delta':
         if (this.thinking !== undefined) this.endLine();
-        // A progress note between tool calls (`phase: commentary`) is dimmed: it is not the answer.
-        this.out.stdout(event.phase === 'commentary' ? paint(color, '2', event.delta) : event.delta);
+        // A progress note between tool calls (`phase: commentary`) is dimmed: it is not the answer. The model's
+        // text may echo a repository's escape sequences (an OSC 52 one fills the clipboard): they go.
+        this.out.stdout(paint(color && event.phase === 'commentary', '2', event.delta.replace(CONTROL, '')));
         this.midLine = !event.delta.endsWith('\n');
         return;
       case 'reasoning_delta':
@@ -202,7 +203,7 @@ export class ExecRenderer {
           this.out.stdout(paint(color, '2', t('thinking: ')));
         }
         this.thinking = event.itemId;
-        this.out.stdout(paint(color, '2', event.delta));
+        this.out.stdout(paint(color, '2', event.delta.replace(CONTROL, '')));
         this.midLine = !event.delta.endsWith('\n');
         return;
       case 'hosted_call':
@@ -222,7 +223,8 @@ export class ExecRenderer {
     switch (event.type) {
       case 'notice':
         this.endLine();
-        this.out.stderr(`${paint(color, '2', `(${event.message})`)}\n`);
+        // A hook's reason, a file's name: a stranger's text, its control characters dropped as the model's are.
+        this.out.stderr(`${paint(color, '2', `(${event.message.replace(CONTROL, '')})`)}\n`);
         return;
       case 'output_discarded':
         this.endLine();

@@ -198,3 +198,15 @@ describe('cli: exec renderer, a stop’s error line', () => {
       assert.doesNotMatch(stopped(code, 'The fault.'), /VS Code|Set API Key…|Select Endpoint…|loopwire\.[a-z]/);
   });
 });
+
+// The model's answer may repeat what a repository holds, and a notice carries a hook's reason or a file's name:
+// their escape sequences reached the terminal (an OSC 52 one sets the clipboard, CSI ones redraw).
+describe('cli: exec renderer, a stranger’s control characters', () => {
+  it('drops them from the answer, the reasoning and the notices; keeps the words and line breaks', () => {
+    const text = render([
+      { type: 'text_delta', turn: 1, itemId: 'm1', delta: 'Run\u001b]52;c;Zm9v\u0007 this\u001b[2K\r.\n' },
+      { type: 'notice', code: 'hook', message: 'hook PreToolUse denied: no\u001b[31m way' },
+    ] as AgentEvent[]);
+    assert.equal(text, 'Run52;c;Zm9v this.\n(hook PreToolUse denied: no way)\n');
+  });
+});
