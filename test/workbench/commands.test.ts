@@ -62,8 +62,19 @@ const SERVE_AND_THINK = {
 
 /**
  * A command that prints, goes on past its yield time, prints again and ends on its own with exit code 3; the
- * model then polls it (`poll N`, N its session id, read from the panel's list) once it has printed more.
+ * model then polls it (`poll N`, N its session id, read from the panel's list) once it has printed more. It
+ * goes on from one step to the next when the test writes `tick.go`, then `tick.end`, in the workspace (and
+ * says it printed with `tick.printed`): the test waits for no clock but the card's time ticking.
  */
+const TICK_COMMAND = [
+  'echo begun',
+  'until [ -e tick.go ]; do sleep 0.1; done',
+  'echo ticked',
+  'touch tick.printed',
+  'until [ -e tick.end ]; do sleep 0.1; done',
+  'exit 3',
+].join('; ');
+
 const TICK = {
   name: 'tick',
   match: '^tick$',
@@ -73,7 +84,7 @@ const TICK = {
         {
           type: 'function_call',
           name: 'exec_command',
-          arguments: { cmd: 'echo begun; sleep 2; echo ticked; sleep 5; exit 3', yield_time_ms: 500 },
+          arguments: { cmd: TICK_COMMAND, yield_time_ms: 500 },
         },
       ],
     },
@@ -249,11 +260,13 @@ describe('Loopwire in the VS Code workbench: the commands running in the backgro
     await until('the card’s time ticking', async () => ((await time.innerText()) !== before ? true : undefined));
     await workbench.screenshot('card-running', { sidebar: true });
 
-    // Once it has printed its second line (at 2 s), the model polls it: the poll's card shows that line.
+    // Once it has printed its second line, the model polls it: the poll's card shows that line.
     const row = panel.locator('.command-row').last();
     const id = await row.getAttribute('data-id');
-    await until('the command past its second line', async () =>
-      Number.parseInt(await row.locator('.command-time').innerText(), 10) >= 3 ? true : undefined,
+    const tick = (name: string) => path.join(workbench.workspace, name);
+    fs.writeFileSync(tick('tick.go'), '');
+    await until('the command past its second line', () =>
+      Promise.resolve(fs.existsSync(tick('tick.printed')) ? true : undefined),
     );
     await box.fill(`poll ${id}`);
     await box.press('Enter');
@@ -267,6 +280,7 @@ describe('Loopwire in the VS Code workbench: the commands running in the backgro
     await workbench.screenshot('poll-card', { sidebar: true });
 
     // It ends by itself: its card says how, and how long it ran.
+    fs.writeFileSync(tick('tick.end'), '');
     await header.locator('.tool-status', { hasText: 'exit code 3' }).waitFor({ timeout: 30_000 });
     assert.match(await time.innerText(), /^\d+\.\d s$/);
     assert.equal(await header.locator('xpath=..').getAttribute('class'), 'tool-card status-failed');
