@@ -16,9 +16,26 @@ const HOW =
 const REPLACES = 'The skills changed: this list replaces the one given earlier in this conversation.';
 const REMOVED = 'The skills listed earlier in this conversation are gone: do not use them.';
 
-/** The list's lines: `- name: description (file: path)`. */
+/**
+ * The most the list's lines may weigh (characters). A repository may hold 2,000 skill folders a root, each with
+ * 1,024 characters of description: listed whole, that is megabytes in every request, past the context window,
+ * and no task could run there. The project instructions have 32 KiB; the skills twice that, the rest counted.
+ */
+export const SKILLS_LIST_MAX_CHARS = 64 * 1024;
+
+/** The list's lines: `- name: description (file: path)`, as many as fit, then how many did not. */
 function lines(skills: readonly Skill[]): string {
-  return skills.map((skill) => `- ${skill.name}: ${skill.description} (file: ${skill.label})`).join('\n');
+  const kept: string[] = [];
+  let size = 0;
+  for (const skill of skills) {
+    const line = `- ${skill.name}: ${skill.description} (file: ${skill.label})`;
+    if (size + line.length + 1 > SKILLS_LIST_MAX_CHARS) break;
+    kept.push(line);
+    size += line.length + 1;
+  }
+  const left = skills.length - kept.length;
+  if (left > 0) kept.push(`(${left} more ${left === 1 ? 'skill' : 'skills'} not listed: the list is capped.)`);
+  return kept.join('\n');
 }
 
 /** The message listing `skills` (the workspace folder's and the user's); empty text when there are none. */

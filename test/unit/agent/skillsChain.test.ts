@@ -6,7 +6,13 @@ import { approveAll } from '../../../src/agent/approvals/approvals';
 import { Transcript } from '../../../src/agent/conversation/transcript';
 import { type FoundSkills, type Skill, findSkills } from '../../../src/agent/skills/skillDiscovery';
 import { mentionItem, mentionedSkills } from '../../../src/agent/skills/skillMentions';
-import { isNestedSkillsItem, isSkillsItem, skillsText, skillsUpdate } from '../../../src/agent/skills/skillsItem';
+import {
+  SKILLS_LIST_MAX_CHARS,
+  isNestedSkillsItem,
+  isSkillsItem,
+  skillsText,
+  skillsUpdate,
+} from '../../../src/agent/skills/skillsItem';
 import { ModelTransport } from '../../../src/agent/transport/modelTransport';
 import { type AnyInputItem, isPrompt } from '../../../src/protocol';
 import type { ScenarioFile } from '../../../src/server';
@@ -50,6 +56,19 @@ describe('agent: the skills message and its chain', () => {
         '</SKILLS>',
     );
     assert.equal(skillsText([]), '');
+  });
+
+  // A repository of 2,000 skills of 1,024-character descriptions made every request megabytes long.
+  it('caps the list, and says how many skills it left out', () => {
+    const many = Array.from({ length: 2000 }, (_, i) => skill(`s${i}`, 'x'.repeat(1024)));
+    const listed = skillsText(many);
+    assert.ok(listed.length < SKILLS_LIST_MAX_CHARS + 1024, `${listed.length} characters`);
+    const shown = listed.split('\n').filter((line) => line.startsWith('- s')).length;
+    assert.ok(shown > 0);
+    assert.match(
+      listed,
+      new RegExp(`\\(${2000 - shown} more skills not listed: the list is capped\\.\\)\\n</SKILLS>$`),
+    );
   });
 
   it('adds the list once, a replacement when it changed, a note when all are gone, and a context item each time', () => {
