@@ -21,6 +21,11 @@ function parsed(front: string) {
 }
 
 describe('custom agents: handoffs parsed', () => {
+  it('reads no `mode` from the file: only a target of ask or plan gives one, which only narrows', () => {
+    const header = parsed(['handoffs:', '  - { label: Wide, agent: implementer, mode: all }'].join('\n'));
+    assert.deepEqual(header.handoffs, [{ label: 'Wide', agent: 'implementer' }]);
+  });
+
   it("reads VS Code's fields: label, agent, prompt, send, model", () => {
     const header = parsed(
       [
