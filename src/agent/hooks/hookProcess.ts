@@ -13,6 +13,9 @@ export const HOOK_POLICY: SandboxPolicy = { mode: 'workspace-write', network: tr
 /** The default timeout of a hook, as Claude Code's (seconds). */
 export const DEFAULT_HOOK_TIMEOUT_S = 60;
 
+/** The longest delay a Node timer takes as given (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** Output kept of a hook's stdout or stderr. */
 const MAX_OUTPUT = 64 * 1024;
 
@@ -58,13 +61,17 @@ export function runHookProcess(run: HookRun): Promise<HookExit> {
     let timedOut = false;
     child.stdout.on('data', (chunk: Buffer) => (stdout = (stdout + chunk.toString('utf8')).slice(0, MAX_OUTPUT)));
     child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(0, MAX_OUTPUT)));
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup(child.pid);
-      // A program that left the group (setsid) may still hold the pipes, and 'close' waits for them: let go.
-      child.stdout.destroy();
-      child.stderr.destroy();
-    }, run.timeoutMs);
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        killGroup(child.pid);
+        // A program that left the group (setsid) may still hold the pipes, and 'close' waits for them: let go.
+        child.stdout.destroy();
+        child.stderr.destroy();
+      },
+      // Past 2^31 - 1 ms Node fires a timer at once (a `timeout` of 3,000,000 s killed the hook as it started).
+      Math.min(run.timeoutMs, MAX_TIMER_MS),
+    );
     child.once('error', (error) => {
       clearTimeout(timer);
       sandboxed.cleanup();

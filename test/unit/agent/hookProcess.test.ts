@@ -58,3 +58,13 @@ describe('hooks: a timed-out hook whose child left its group (setsid) still ends
     assert.ok(Number.isInteger(pid), JSON.stringify(ran));
   });
 });
+
+// A timeout past a Node timer's range (2^31 - 1 ms) fired at once, killing the hook as it started.
+describe('hooks: a timeout longer than a timer holds still lets the hook run', function () {
+  it('runs to its end', async () => {
+    const workspace = fs.realpathSync(os.tmpdir());
+    const run = { cwd: workspace, roots: [workspace], confined: false, input: '' };
+    const ran = await runHookProcess({ ...run, timeoutMs: 3_000_000_000, command: 'sleep 0.2; echo done' });
+    assert.deepEqual(ran, { kind: 'exited', code: 0, stdout: 'done\n', stderr: '' });
+  });
+});
