@@ -9,7 +9,7 @@ import {
   runToolCall,
   translating,
 } from '../tools';
-import type { ApprovalMode, ApprovalPolicy } from './approvals/approvals';
+import { type ApprovalMode, type ApprovalPolicy, inProtectedFolder } from './approvals/approvals';
 import type { SandboxPolicy } from '../sandbox';
 import { type CallGate, gateCall } from './approvals/callGate';
 import type { CommandDecision } from './approvals/commandApproval';
@@ -233,10 +233,13 @@ export class ToolRunner {
       if (hook?.decision !== 'ask') return { sandbox: gate.sandbox };
     }
     const escalation = gate && 'escalation' in gate ? gate.escalation : undefined;
-    // A hook's yes is the user's own, but not in a mode that changes nothing, and never out of the sandbox.
-    if (hook?.decision === 'allow' && mode !== 'read-only' && mode !== 'plan')
-      return { sandbox: gate && !escalation ? gate.sandbox : this.approvals.sandbox?.() };
     const paths = effect === 'write' ? this.tools().paths(call.name, input) : [];
+    // A hook's yes is the user's own, but not in a mode that changes nothing, and never out of the sandbox: an
+    // escalation it allows runs confined, and an edit of a protected folder (the sandbox's read-only ones:
+    // .git/config names programs that git runs unconfined) is still the mode's question. A hook that allows
+    // every edit was written for the project's files, not for those.
+    if (hook?.decision === 'allow' && mode !== 'read-only' && mode !== 'plan' && !paths.some(inProtectedFolder))
+      return { sandbox: gate && !escalation ? gate.sandbox : this.approvals.sandbox?.() };
     const answer = await this.approvals.approve({
       callId: call.call_id,
       name: call.name,

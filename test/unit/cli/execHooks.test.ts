@@ -65,27 +65,35 @@ describe('cli: loopwire exec runs PreToolUse hooks', function () {
     assert.ok(!fs.existsSync(temp.path('seen-other.json')), 'Edit|Write does not name exec_command');
   });
 
-  it('PreToolUse allow runs unasked what auto would ask (an edit of .vscode), yet a deny rule still wins', async () => {
+  it('PreToolUse allow runs an edit unasked, but not one of a protected folder (.vscode), and a deny rule still wins', async () => {
     const allow = runs.hookScript(
       'allow',
       `console.log(JSON.stringify({hookSpecificOutput:{hookEventName:'PreToolUse',permissionDecision:'allow'}}));`,
     );
     fs.mkdirSync(path.join(runs.config, 'loopwire'), { recursive: true });
     fs.writeFileSync(path.join(runs.config, 'loopwire', 'command-rules.json'), JSON.stringify({ deny: ['touch'] }));
-    const write = {
-      output: [
-        { type: 'function_call', name: 'write_file', arguments: { path: '.vscode/allowed.json', content: '{}\n' } },
-      ],
-    };
+    const write = (file: string) => ({
+      output: [{ type: 'function_call', name: 'write_file', arguments: { path: file, content: '{}\n' } }],
+    });
     try {
       const file = runs.hooksFile({ PreToolUse: [group('*', allow)] });
+      // --approve ask would ask for the first edit: exec refuses ask without a terminal, so the mode here is
+      // auto, whose only question about an edit is a protected folder's, declined without a terminal.
       const run = await runs.exec(
-        [{ match: '^run it', steps: [write, command('touch ruled.txt'), answer('Done.')] }],
+        [
+          {
+            match: '^run it',
+            steps: [write('allowed.json'), write('.vscode/allowed.json'), command('touch ruled.txt'), answer('Done.')],
+          },
+        ],
         ['--approve', 'auto', '--hooks', file],
       );
-      const [edit, denied] = finished(run.events);
+      const [edit, protectedEdit, denied] = finished(run.events);
       assert.equal(edit?.ok, true, edit?.output);
-      assert.equal(fs.readFileSync(temp.path('.vscode/allowed.json'), 'utf8'), '{}\n');
+      assert.equal(fs.readFileSync(temp.path('allowed.json'), 'utf8'), '{}\n');
+      // The hook's yes does not reach .git, .vscode and the like: their edit is still asked (here: no terminal).
+      assert.equal(protectedEdit?.declined, true, protectedEdit?.output);
+      assert.ok(!fs.existsSync(temp.path('.vscode/allowed.json')), 'the protected edit was not written');
       assert.equal(denied?.declined, true);
       assert.match(denied?.output ?? '', /because/);
       assert.ok(!fs.existsSync(temp.path('ruled.txt')), 'the deny rule won over the hook');
