@@ -1,6 +1,8 @@
 // The table `npm test` (and CI's finish) ends with: each phase's wall time and test count, then the slowest
 // test files, so that a change that slows the suite shows in its own run (issue 52). The same figures go to
-// a JSON file: { "phases": [ { "name", "ms", "tests" } ], "slowest": [ { "file", "ms" } ] }.
+// a JSON file: { "phases": [ { "name", "ms", "tests", "beside"? } ], "slowest": [ { "file", "ms" } ] }, where
+// `beside` names the phase one ran beside (the host suite, beside the unit phase): the total leaves it out,
+// so that it is the run's wall time, not a sum of overlapping ones.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -18,10 +20,15 @@ function slowestFiles(timesFiles, count = 10) {
 /** The table's lines: one per phase (name, time, and its tests where it ran any), then the slowest files. */
 function phaseTable(phases, slowest) {
   const width = Math.max(5, ...phases.map((phase) => phase.name.length));
-  const total = phases.reduce((sum, phase) => sum + phase.ms, 0);
-  const row = (name, ms, tests) =>
-    `  ${name.padEnd(width)}  ${formatDuration(ms).padStart(9)}${tests ? `  ${String(tests).padStart(5)} tests` : ''}`;
-  const lines = ['phases:', ...phases.map((phase) => row(phase.name, phase.ms, phase.tests)), row('total', total)];
+  const total = phases.reduce((sum, phase) => sum + (phase.beside ? 0 : phase.ms), 0);
+  const row = (name, ms, tests, beside) =>
+    `  ${name.padEnd(width)}  ${formatDuration(ms).padStart(9)}${tests ? `  ${String(tests).padStart(5)} tests` : ''}` +
+    (beside ? `  (beside ${beside})` : '');
+  const lines = [
+    'phases:',
+    ...phases.map((phase) => row(phase.name, phase.ms, phase.tests, phase.beside)),
+    row('total', total),
+  ];
   if (slowest.length > 0) {
     lines.push(`slowest ${slowest.length} test files:`);
     for (const { file, ms } of slowest) lines.push(`  ${formatDuration(ms).padStart(9)}  ${file}`);
@@ -33,7 +40,12 @@ function phaseTable(phases, slowest) {
 function writePhaseReport(file, phases, slowest) {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const report = {
-    phases: phases.map(({ name, ms, tests }) => ({ name, ms, tests: tests ?? 0 })),
+    phases: phases.map(({ name, ms, tests, beside }) => ({
+      name,
+      ms,
+      tests: tests ?? 0,
+      ...(beside ? { beside } : {}),
+    })),
     slowest,
   };
   fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);

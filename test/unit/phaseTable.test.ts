@@ -12,6 +12,7 @@ interface Phase {
   name: string;
   ms: number;
   tests?: number;
+  beside?: string;
 }
 interface FileTime {
   file: string;
@@ -100,13 +101,38 @@ describe('scripts: the phase table and the slowest test files', () => {
     ]);
   });
 
+  it('counts a phase run beside another once: its row says so, the total is the wall time', () => {
+    const lines = phaseTable(
+      [
+        { name: 'unit', ms: 300_000, tests: 1900 },
+        { name: 'host', ms: 120_000, tests: 68, beside: 'unit' },
+        { name: 'workbench', ms: 480_000, tests: 99 },
+      ],
+      [],
+    );
+    assert.deepEqual(lines, [
+      'phases:',
+      '  unit        5 m 00 s   1900 tests',
+      '  host        2 m 00 s     68 tests  (beside unit)',
+      '  workbench   8 m 00 s     99 tests',
+      '  total      13 m 00 s',
+    ]);
+  });
+
   it('writes the figures as JSON, every phase with its tests, and reads --json FILE', async () => {
     const temp = await tempWorkspace({}, { prefix: 'phases' });
     try {
       const file = path.join(temp.dir, 'deep', 'phases.json');
-      writePhaseReport(file, [{ name: 'bundle', ms: 5_700 }], [{ file: 'a.test.ts', ms: 10 }]);
+      const phases = [
+        { name: 'bundle', ms: 5_700 },
+        { name: 'host', ms: 9_000, tests: 3, beside: 'unit' },
+      ];
+      writePhaseReport(file, phases, [{ file: 'a.test.ts', ms: 10 }]);
       assert.deepEqual(JSON.parse(await fs.readFile(file, 'utf8')), {
-        phases: [{ name: 'bundle', ms: 5_700, tests: 0 }],
+        phases: [
+          { name: 'bundle', ms: 5_700, tests: 0 },
+          { name: 'host', ms: 9_000, tests: 3, beside: 'unit' },
+        ],
         slowest: [{ file: 'a.test.ts', ms: 10 }],
       });
       assert.equal(jsonTarget(['--json', 'out.json'], '/work'), '/work/out.json');
