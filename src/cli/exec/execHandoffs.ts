@@ -7,6 +7,7 @@ import {
   stricterMode,
 } from '../../agent';
 import type { HandoffOffer } from '../../protocol';
+import { terminalText } from './terminalText';
 
 // `loopwire exec --agent NAME` whose agent has `handoffs` (src/agent/customAgents/customAgentHandoffs.ts): a
 // terminal has no buttons, so once its task has completed each handoff is the command that continues the kept
@@ -54,11 +55,9 @@ export function withHandoffs(event: DoneEvent, offers: readonly HandoffOffer[]):
  * the command from), line breaks stay; `--json` keeps the command exact.
  */
 export function handoffLines(offers: readonly HandoffOffer[]): string {
-  // eslint-disable-next-line no-control-regex
-  const clean = (text: string) => text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, '');
   return offers
     .map((offer) =>
-      clean(
+      terminalText(
         offer.command === undefined
           ? `(handoff: ${offer.label} → ${offer.agent}; no session was kept to continue)`
           : `(handoff: ${offer.label} → ${offer.agent}: ${offer.command})`,

@@ -4,6 +4,7 @@ import { BUILTIN_TOOLS, type ToolRegistry, outputLabel } from '../../tools';
 import { t } from '../cliL10n';
 import { PlanLines } from './planChecklist';
 import { withCliAdvice } from './stopAdvice';
+import { terminalOutput } from './terminalText';
 
 // What `loopwire exec` prints for people: the answer as it streams, one line per tool call with how it
 // went and a few lines of what it returned (every line with --verbose), the unified diff of each edit
@@ -53,14 +54,6 @@ function colorDiff(diff: string, color: boolean): string {
     })
     .join('\n');
 }
-
-/**
- * Escape sequences and other control characters but the tab: tool output is the workspace's text, and it
- * must not move the cursor or recolour the user's terminal. Built from a string because a literal with
- * control characters needs a lint exception that the layering lint (another config) reports as unused.
- */
-const ESC = '\u001b';
-const CONTROL = new RegExp(`${ESC}\\[[0-?]*[ -/]*[@-~]|${ESC}[@-_]|[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f]`, 'g');
 
 /**
  * A task's label before its own output (a `tail` output): `--- output ---`, `--- last N lines of output ---` or,
@@ -194,7 +187,7 @@ export class ExecRenderer {
         if (this.thinking !== undefined) this.endLine();
         // A progress note between tool calls (`phase: commentary`) is dimmed: it is not the answer. The model's
         // text may echo a repository's escape sequences (an OSC 52 one fills the clipboard): they go.
-        this.out.stdout(paint(color && event.phase === 'commentary', '2', event.delta.replace(CONTROL, '')));
+        this.out.stdout(paint(color && event.phase === 'commentary', '2', terminalOutput(event.delta)));
         this.midLine = !event.delta.endsWith('\n');
         return;
       case 'reasoning_delta':
@@ -203,7 +196,7 @@ export class ExecRenderer {
           this.out.stdout(paint(color, '2', t('thinking: ')));
         }
         this.thinking = event.itemId;
-        this.out.stdout(paint(color, '2', event.delta.replace(CONTROL, '')));
+        this.out.stdout(paint(color, '2', terminalOutput(event.delta)));
         this.midLine = !event.delta.endsWith('\n');
         return;
       case 'hosted_call':
@@ -224,7 +217,7 @@ export class ExecRenderer {
       case 'notice':
         this.endLine();
         // A hook's reason, a file's name: a stranger's text, its control characters dropped as the model's are.
-        this.out.stderr(`${paint(color, '2', `(${event.message.replace(CONTROL, '')})`)}\n`);
+        this.out.stderr(`${paint(color, '2', `(${terminalOutput(event.message)})`)}\n`);
         return;
       case 'output_discarded':
         this.endLine();
@@ -294,7 +287,7 @@ export class ExecRenderer {
    * line in parentheses, the tool's footer ("(1 match in 1 file)"), is kept.
    */
   private printOutput(raw: string[], tail: boolean): void {
-    const lines = trimBlank(raw.map((line) => line.replace(CONTROL, '')));
+    const lines = trimBlank(raw.map((line) => terminalOutput(line)));
     if (lines.length === 0) return;
     const verbose = this.out.verbose === true;
     let shown = lines;

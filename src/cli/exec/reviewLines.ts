@@ -1,6 +1,7 @@
 import { type AgentEvent, type ReviewReport, parseReview } from '../../agent';
 import { t } from '../cliL10n';
 import { ExitCode } from '../cliIo';
+import { terminalText } from './terminalText';
 
 // `loopwire exec "/review"`: the findings read from the model's answer once the task has completed, as one
 // `review` event in --json's stream, or for people: a line a finding (severity, file:line, title) with its
@@ -34,19 +35,13 @@ export function reviewText(report: ReviewReport, color: boolean): string {
         : t('Review: {0} findings.', report.findings.length);
   const lines = ['', paint('1', count)];
   for (const finding of report.findings) {
-    const where = `${clean(finding.file)}:${finding.line}${finding.end_line ? `-${finding.end_line}` : ''}`;
+    const where = `${terminalText(finding.file)}:${finding.line}${finding.end_line ? `-${finding.end_line}` : ''}`;
     const severity = paint(SEVERITY_CODES[finding.severity], finding.severity.toUpperCase().padEnd(8));
-    lines.push(`  ${severity} ${where}  ${clean(finding.title)}`);
+    lines.push(`  ${severity} ${where}  ${terminalText(finding.title)}`);
     const suggestion = finding.suggestion?.trim();
     if (suggestion)
-      lines.push(`           ${t('suggestion: {0}', clean(suggestion).replace(/\n/g, '\n             '))}`);
+      lines.push(`           ${t('suggestion: {0}', terminalText(suggestion).replace(/\n/g, '\n             '))}`);
   }
   for (const problem of report.problems ?? []) lines.push(paint('2', `(${t('review: {0}', problem)})`));
   return `${lines.join('\n')}\n`;
-}
-
-/** `text` without control characters but line breaks: no escape sequence of the model's reaches the terminal. */
-function clean(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, '');
 }
