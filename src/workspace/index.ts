@@ -3,6 +3,6 @@
 // whoever chooses one: src/cli, src/extension. What the adapters share is in shared/, which is neither's.
 export type * from './workspace';
 export { WorkspaceError, type WorkspaceErrorCode, isWorkspaceError } from './workspaceError';
-export { assertWritable, isGitInternal, normalizeWorkspacePath } from './workspacePath';
+export { assertWritable, inProtectedFolder, isGitInternal, normalizeWorkspacePath } from './workspacePath';
 export { anchoredGlob, globMatcher } from './glob';
 export { MAX_MATCH_LINE, SEARCH_COUNT_LIMIT } from './searchLine';

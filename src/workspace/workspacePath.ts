@@ -89,6 +89,19 @@ export function isGitInternal(path: string): boolean {
   return path.split('/').some(isGitName);
 }
 
+/**
+ * What the model's own behaviour (and the editor's, and other agents') is read from: an edit there asks in
+ * `auto` too (src/agent/approvals). The sandbox keeps the same folders read-only for commands
+ * (src/sandbox/policy.ts).
+ */
+const PROTECTED_NAMES = new Set(['.git', '.vscode', '.loopwire', '.agents', '.claude', '.codex']);
+
+/** Whether a workspace path lies in a protected folder, at any depth (a submodule's .git too). */
+export function inProtectedFolder(path: string): boolean {
+  const parts = path.split(/[\\/]+/);
+  return parts.some((part, i) => PROTECTED_NAMES.has(part) || (part === '.github' && parts[i + 1] === 'hooks'));
+}
+
 /** Refuses writes under `.git/`. */
 export function assertWritable(path: string): void {
   if (isGitInternal(path))

@@ -4,6 +4,7 @@
 // imports types only: no zod, nothing of the agent's (docs/extension.md, Activation: it loads no session code).
 
 import type { SandboxPolicy } from '../../sandbox';
+import { inProtectedFolder } from '../../workspace';
 import type { ToolEffect } from '../../tools';
 
 export type { ToolEffect };
@@ -120,17 +121,9 @@ export function policyFor(
   };
 }
 
-/**
- * What the model's own behaviour (and the editor's, and other agents') is read from: an edit there asks in
- * `auto` too. The sandbox keeps the same folders read-only for commands (src/sandbox/policy.ts).
- */
-const PROTECTED_NAMES = new Set(['.git', '.vscode', '.loopwire', '.agents', '.claude', '.codex']);
-
-/** Whether a workspace path lies in a protected folder, at any depth (a submodule's .git too). */
-export function inProtectedFolder(path: string): boolean {
-  const parts = path.split(/[\\/]+/);
-  return parts.some((part, i) => PROTECTED_NAMES.has(part) || (part === '.github' && parts[i + 1] === 'hooks'));
-}
+// The protected folders (an edit there asks in `auto` too) are the Workspace port's to name (workspacePath.ts):
+// its writes refuse a link that leads into one from a path that is not in one.
+export { inProtectedFolder } from '../../workspace';
 
 /**
  * `auto`: what runs in the sandbox runs; leaving it, or an edit of a protected folder, is asked. With no

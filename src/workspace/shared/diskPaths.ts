@@ -1,11 +1,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isGitInternal, normalizeWorkspacePath } from '../workspacePath';
+import { inProtectedFolder, isGitInternal, normalizeWorkspacePath } from '../workspacePath';
 import { WorkspaceError } from '../workspaceError';
 
 // Where a workspace-relative path really is on disk. The lexical checks (`..`, absolute paths) come from
 // workspacePath.ts; what only the file system knows — a symlink anywhere on the way that leads out of the
-// root, or into .git/ — is checked here, on the real path, before anything is read or written.
+// root, into .git/, or (for a write) into another protected folder — is checked here, on the real path, before
+// anything is read or written.
 
 const isMissing = (error: unknown) =>
   typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'ENOENT';
@@ -55,7 +56,16 @@ export function locateReal(root: string, given: string, forWrite: boolean): Loca
   }
   if (!isInside(root, real))
     throw new WorkspaceError('outside_workspace', `'${rel}' leads out of the workspace through a symbolic link.`, rel);
-  if (forWrite && isGitInternal(path.relative(root, real).split(path.sep).join('/')))
+  const realRel = path.relative(root, real).split(path.sep).join('/');
+  if (forWrite && isGitInternal(realRel))
     throw new WorkspaceError('git_internal', `'${rel}' leads into .git/ through a symbolic link.`, rel);
+  // An edit of a protected folder (.vscode, .github/hooks, …) is asked for by its path: one through a link there
+  // from a path that is not in one would be written unasked (a repository may ship `vs -> .vscode`).
+  if (forWrite && inProtectedFolder(realRel) && !inProtectedFolder(rel))
+    throw new WorkspaceError(
+      'invalid_path',
+      `'${rel}' leads through a symbolic link into a protected folder, to ${realRel}: edit it by that path, which asks first.`,
+      rel,
+    );
   return { path: rel, real };
 }
