@@ -96,9 +96,13 @@ export function isGitInternal(path: string): boolean {
  */
 const PROTECTED_NAMES = new Set(['.git', '.vscode', '.loopwire', '.agents', '.claude', '.codex']);
 
-/** Whether a workspace path lies in a protected folder, at any depth (a submodule's .git too). */
+/**
+ * Whether a workspace path lies in a protected folder, at any depth (a submodule's .git too). Each name is read
+ * as the file systems that fold them do, as `.git`'s is (isGitName): `.VSCode/tasks.json` is `.vscode`'s file on
+ * macOS and Windows, and `.vscode.` on Windows.
+ */
 export function inProtectedFolder(path: string): boolean {
-  const parts = path.split(/[\\/]+/);
+  const parts = path.split(/[\\/]+/).map((part) => trimmed(lookalike(part).toLowerCase().split(':')[0] ?? ''));
   return parts.some((part, i) => PROTECTED_NAMES.has(part) || (part === '.github' && parts[i + 1] === 'hooks'));
 }
 

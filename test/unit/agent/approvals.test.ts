@@ -71,5 +71,9 @@ describe('approval modes', () => {
     ]);
     assert.equal(inProtectedFolder('.github/workflows/ci.yml'), false);
     assert.equal(inProtectedFolder('docs/.gitignore'), false);
+    // Names as the folding file systems read them: the case (macOS, Windows), a trailing dot, an NTFS stream.
+    for (const folded of ['.VSCode/tasks.json', '.vscode./tasks.json', '.GitHub/Hooks/x.json', '.claude::$DATA/x'])
+      assert.equal(inProtectedFolder(folded), true, folded);
+    assert.equal(inProtectedFolder('src/vscode/app.ts'), false);
   });
 });
